@@ -1,0 +1,3 @@
+"""siblint: finds agent tools whose side effects outlive a sibling's fatal failure."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from siblint.cli import main
+
+main()

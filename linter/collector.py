@@ -1,0 +1,463 @@
+"""One libcst traversal that turns a parsed module into `ModuleFacts`.
+
+The collector knows Python, not frameworks: it records imports, functions with their calls and the
+context each call runs in (awaited, inside `finally`, inside an `except`), assignments, and every
+call as a `Value` tree. Framework modules interpret those facts afterwards.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from siblint.diagnostics import Loc
+from siblint.facts import (
+    Assignment,
+    Call,
+    CallSite,
+    Const,
+    FunctionFacts,
+    Handler,
+    Mapping,
+    ModuleFacts,
+    Other,
+    Ref,
+    Seq,
+    Starred,
+    Value,
+)
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
+    """The absolute name of `from <level dots><target> import ...` seen in `module`."""
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    if target:
+        parts.append(target)
+    return ".".join(parts)
+
+
+class _Frame:
+    """The function being collected, with the try/except context of the current position."""
+
+    def __init__(self, facts: FunctionFacts) -> None:
+        self.facts = facts
+        self.guards: list[Handler] = []
+        self.handler: list[Handler] = []
+        self.finally_depth = 0
+        self.withs: list[Call] = []
+
+
+class Collector(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, facts: ModuleFacts) -> None:
+        super().__init__()
+        self.facts = facts
+        self.imports = facts.imports
+        self.frames: list[_Frame] = []
+        self.classes: list[tuple[str, tuple[str, ...]]] = []
+        self.awaited: set[int] = set()
+        # Suites of a `try` statement -> what they mean for calls inside them.
+        self.try_bodies: dict[int, tuple[Handler, ...]] = {}
+        self.handler_bodies: dict[int, Handler] = {}
+        self.finally_bodies: set[int] = set()
+        self.with_bodies: dict[int, tuple[Call, ...]] = {}
+        self.function_bodies: dict[int, FunctionFacts] = {}
+        self.active_suites: list[tuple[str, object]] = []
+
+    # ---- locations and values -------------------------------------------------------------
+    def loc(self, node: cst.CSTNode) -> Loc:
+        r = self.get_metadata(PositionProvider, node)
+        return Loc(r.start.line, r.start.column, r.end.line, r.end.column)
+
+    def qualify(self, name: str) -> str:
+        head, _, rest = name.partition(".")
+        target = self.imports.get(head)
+        if target is None:
+            return name
+        return f"{target}.{rest}" if rest else target
+
+    def value(self, node: cst.BaseExpression) -> Value:
+        loc = self.loc(node)
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            text = dotted(node)
+            if text is not None:
+                if text in ("None", "True", "False"):
+                    return Const({"None": None, "True": True, "False": False}[text], loc)
+                return Ref(self.qualify(text), text, loc)
+            return Other(loc, "attr:" + node.attr.value) if isinstance(node, cst.Attribute) else Other(loc)
+        if isinstance(node, cst.Call):
+            return self.call_value(node)
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            text = node.evaluated_value
+            return Const(text if isinstance(text, str) else None, loc) if text is not None else Other(loc, "str")
+        if isinstance(node, cst.Integer):
+            return Const(node.evaluated_value, loc)
+        if isinstance(node, cst.Float):
+            return Const(node.evaluated_value, loc)
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            items: list[Value] = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    items.append(Starred(self.value(el.value), self.loc(el)))
+                else:
+                    items.append(self.value(el.value))
+            return Seq(tuple(items), loc)
+        if isinstance(node, cst.Dict):
+            pairs: list[tuple[Value | None, Value]] = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredDictElement):
+                    pairs.append((None, self.value(el.value)))
+                else:
+                    pairs.append((self.value(el.key), self.value(el.value)))
+            return Mapping(tuple(pairs), loc)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            left, right = self.value(node.left), self.value(node.right)
+            parts = []
+            for side in (left, right):
+                parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
+            return Seq(tuple(parts), loc)
+        if isinstance(node, cst.Await):
+            return self.value(node.expression)
+        return Other(loc, type(node).__name__)
+
+    def call_value(self, node: cst.Call) -> Call:
+        func = self.value(node.func)
+        args: list[Value] = []
+        kwargs: list[tuple[str | None, Value]] = []
+        starred: list[int] = []
+        for a in node.args:
+            if a.keyword is not None:
+                kwargs.append((a.keyword.value, self.value(a.value)))
+            elif a.star == "**":
+                kwargs.append((None, self.value(a.value)))
+            else:
+                if a.star == "*":
+                    starred.append(len(args))
+                args.append(self.value(a.value))
+        return Call(func, tuple(args), tuple(kwargs), self.loc(node), tuple(starred))
+
+    # ---- imports ----------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports[alias.asname.name.value] = name
+            else:
+                head = name.split(".")[0]
+                self.imports[head] = head
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        target = dotted(node.module) if node.module is not None else ""
+        level = len(node.relative)
+        base = resolve_relative(self.facts.module, self.facts.is_package, level, target or "") if level else (target or "")
+        if isinstance(node.names, cst.ImportStar):
+            self.facts.star_imports.append(base)
+            return
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            self.imports[local] = f"{base}.{name}" if base else name
+
+    # ---- scopes -----------------------------------------------------------------------------
+    def qualname(self, name: str) -> str:
+        outer = self.frames[-1].facts.name if self.frames else ""
+        if self.classes and (not self.frames or self.classes[-1][0].count(".") >= outer.count(".")):
+            outer = self.classes[-1][0]
+        return f"{outer}.{name}" if outer else name
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        bases = tuple(self.qualify(d) for d in (dotted(a.value) for a in node.bases) if d)
+        qual = self.qualname(node.name.value)
+        self.classes.append((qual, bases))
+        self.facts.classes[qual] = bases
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        cls, bases = self.classes[-1] if self.classes else ("", ())
+        qual = self.qualname(node.name.value)
+        in_class = bool(cls) and qual == f"{cls}.{node.name.value}"
+        params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
+        facts = FunctionFacts(
+            name=qual,
+            is_async=node.asynchronous is not None,
+            loc=self.loc(node.name),
+            decorators=tuple(self.value(d.decorator) for d in node.decorators),
+            params=params,
+            returns_annotation=cst.Module([]).code_for_node(node.returns.annotation) if node.returns else "",
+            class_name=cls if in_class else "",
+            bases=bases if in_class else (),
+        )
+        body = _body_statements(node.body)
+        facts.can_return_none = _may_fall_off(body) or _has_none_return(node.body)
+        facts.returns_value = _has_value_return(node.body)
+        facts.guarded_body = _is_guarded(body, self.qualify)
+        self.facts.functions[qual] = facts
+        # The frame opens at the body: decorators and defaults belong to the enclosing scope.
+        self.function_bodies[id(node.body)] = facts
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return True
+
+    # ---- try / except / finally / with context ----------------------------------------------
+    def visit_Try(self, node: cst.Try) -> None:
+        handlers = tuple(self.handler_fact(h) for h in node.handlers)
+        self.try_bodies[id(node.body)] = handlers
+        for h, fact in zip(node.handlers, handlers):
+            self.handler_bodies[id(h.body)] = fact
+        if node.finalbody is not None:
+            self.finally_bodies.add(id(node.finalbody.body))
+
+    def visit_TryStar(self, node: cst.TryStar) -> None:
+        handlers = tuple(self.handler_fact(h) for h in node.handlers)
+        self.try_bodies[id(node.body)] = handlers
+        for h, fact in zip(node.handlers, handlers):
+            self.handler_bodies[id(h.body)] = fact
+        if node.finalbody is not None:
+            self.finally_bodies.add(id(node.finalbody.body))
+
+    def handler_fact(self, h: cst.ExceptHandler | cst.ExceptStarHandler) -> Handler:
+        if h.type is None:
+            catches: tuple[str, ...] = ("*",)
+        elif isinstance(h.type, cst.Tuple):
+            catches = tuple(self.qualify(d) for d in (dotted(e.value) for e in h.type.elements) if d)
+        else:
+            d = dotted(h.type)
+            catches = (self.qualify(d),) if d else ()
+        return Handler(catches, _contains_raise(h.body), self.loc(h))
+
+    def visit_With(self, node: cst.With) -> None:
+        items = tuple(self.value(i.item) for i in node.items)
+        self.with_bodies[id(node.body)] = tuple(i for i in items if isinstance(i, Call))
+
+    def _enter_suite(self, node: cst.BaseSuite) -> None:
+        key = id(node)
+        if key in self.function_bodies:
+            self.frames.append(_Frame(self.function_bodies.pop(key)))
+            self.active_suites.append(("function", None))
+            return
+        frame = self.frames[-1] if self.frames else None
+        if frame is None:
+            self.active_suites.append(("plain", None))
+            return
+        if key in self.try_bodies:
+            frame.guards.extend(self.try_bodies[key])
+            self.active_suites.append(("try", len(self.try_bodies[key])))
+        elif key in self.handler_bodies:
+            frame.handler.append(self.handler_bodies[key])
+            self.active_suites.append(("handler", None))
+        elif key in self.finally_bodies:
+            frame.finally_depth += 1
+            self.active_suites.append(("finally", None))
+        elif key in self.with_bodies:
+            frame.withs.extend(self.with_bodies[key])
+            self.active_suites.append(("with", len(self.with_bodies[key])))
+        else:
+            self.active_suites.append(("plain", None))
+
+    def _leave_suite(self) -> None:
+        kind, n = self.active_suites.pop()
+        if kind == "function":
+            self.frames.pop()
+            return
+        if kind == "plain":
+            return
+        frame = self.frames[-1]
+        if kind == "try":
+            del frame.guards[len(frame.guards) - n :]  # type: ignore[operator]
+        elif kind == "handler":
+            frame.handler.pop()
+        elif kind == "finally":
+            frame.finally_depth -= 1
+        elif kind == "with":
+            del frame.withs[len(frame.withs) - n :]  # type: ignore[operator]
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._enter_suite(node)
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        self._leave_suite()
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._enter_suite(node)
+
+    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
+        self._leave_suite()
+
+    # ---- calls, awaits, assignments --------------------------------------------------------
+    def visit_Await(self, node: cst.Await) -> None:
+        if self.frames:
+            self.frames[-1].facts.awaits += 1
+        self.awaited.add(id(node.expression))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        call = self.call_value(node)
+        if not self.frames:
+            self.facts.module_calls.append(call)
+            return
+        frame = self.frames[-1]
+        awaited = id(node) in self.awaited
+        frame.facts.calls.append(
+            CallSite(
+                call=call,
+                awaited=awaited,
+                awaits_before=frame.facts.awaits - (1 if awaited else 0),
+                in_finally=frame.finally_depth > 0,
+                in_handler=frame.handler[-1] if frame.handler else None,
+                guarded_by=tuple(reversed(frame.guards)),
+                with_items=tuple(frame.withs),
+            )
+        )
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if self.frames:
+            self.frames[-1].facts.raises.append(self.loc(node))
+
+    def _scope(self) -> str:
+        return self.frames[-1].facts.name if self.frames else ""
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = self.value(node.value)
+        for t in node.targets:
+            name = dotted(t.target)
+            if name is not None:
+                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope()))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        name = dotted(node.target)
+        if name is not None and node.value is not None:
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope()))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        name = dotted(node.target)
+        if name is not None and isinstance(node.operator, cst.AddAssign):
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(), "+="))
+
+
+# ---- statement-level helpers (no traversal state) ---------------------------------------------
+def _body_statements(body: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
+    if isinstance(body, cst.SimpleStatementSuite):
+        return list(body.body)
+    stmts: list = list(body.body)
+    # A leading docstring does not count as code.
+    if stmts and isinstance(stmts[0], cst.SimpleStatementLine) and len(stmts[0].body) == 1:
+        only = stmts[0].body[0]
+        if isinstance(only, cst.Expr) and isinstance(only.value, (cst.SimpleString, cst.ConcatenatedString)):
+            stmts = stmts[1:]
+    return stmts
+
+
+def _may_fall_off(stmts: list) -> bool:
+    """Can control reach the end of this statement list (an implicit `return None`)?"""
+    if not stmts:
+        return True
+    last = stmts[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return not any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    if isinstance(last, (cst.Return, cst.Raise)):
+        return False
+    if isinstance(last, cst.If):
+        if last.orelse is None:
+            return True
+        other = last.orelse
+        other_stmts = [other] if isinstance(other, cst.If) else _body_statements(other.body)
+        return _may_fall_off(_body_statements(last.body)) or _may_fall_off(other_stmts)
+    if isinstance(last, cst.Try):
+        if last.finalbody is not None and not _may_fall_off(_body_statements(last.finalbody.body)):
+            return False
+        branches = [_body_statements(last.orelse.body if last.orelse else last.body)]
+        branches += [_body_statements(h.body) for h in last.handlers]
+        return any(_may_fall_off(b) for b in branches)
+    if isinstance(last, cst.With):
+        return _may_fall_off(_body_statements(last.body))
+    if isinstance(last, cst.While) and isinstance(last.test, cst.Name) and last.test.value == "True":
+        return False
+    return True
+
+
+class _ReturnScan(cst.CSTVisitor):
+    """Returns and raises of one function body, not of nested functions or classes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.none_return = False
+        self.value_return = False
+        self.raises = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is None or (isinstance(node.value, cst.Name) and node.value.value == "None"):
+            self.none_return = True
+        else:
+            self.value_return = True
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.raises = True
+
+
+def _scan(body: cst.CSTNode) -> _ReturnScan:
+    scan = _ReturnScan()
+    body.visit(scan)
+    return scan
+
+
+def _has_none_return(body: cst.BaseSuite) -> bool:
+    return _scan(body).none_return
+
+
+def _has_value_return(body: cst.BaseSuite) -> bool:
+    return _scan(body).value_return
+
+
+def _contains_raise(body: cst.BaseSuite) -> bool:
+    return _scan(body).raises
+
+
+BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*")
+
+
+def _is_guarded(stmts: list, resolve) -> bool:
+    """The body is one `try` whose `except Exception` (or broader) handler returns a value."""
+    if len(stmts) != 1 or not isinstance(stmts[0], cst.Try):
+        return False
+    for h in stmts[0].handlers:
+        names = ["*"] if h.type is None else [resolve(d) for d in (dotted(e.value) for e in (h.type.elements if isinstance(h.type, cst.Tuple) else [cst.Element(h.type)])) if d]
+        if any(n in BROAD_EXCEPTIONS for n in names):
+            scan = _scan(h.body)
+            if scan.value_return and not scan.raises:
+                return True
+    return False
+
+
+def collect(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleFacts:
+    """Run the single traversal over a freshly parsed module."""
+    facts = ModuleFacts(path=path, module=module_name, is_package=is_package)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper.visit(Collector(facts))
+    return facts

@@ -1,0 +1,36 @@
+"""What a finding is: a code at a location, with the locations that explain it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Loc:
+    """A source range: 1-based lines, 0-based columns (libcst's convention)."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True, order=True)
+class Related:
+    path: str
+    loc: Loc
+    message: str
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    path: str
+    loc: Loc
+    code: str
+    message: str
+    name: str = ""
+    severity: str = "error"  # "error" or "warning"
+    related: tuple[Related, ...] = field(default=())
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.loc.line, self.loc.col, self.code, self.message)

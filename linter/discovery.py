@@ -1,0 +1,69 @@
+"""Which files a run checks: the given paths, folders walked for .py/.pyi, excludes applied."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from siblint.config import Config
+
+EXTENSIONS = (".py", ".pyi")
+
+
+@dataclass
+class Discovery:
+    files: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def discover(paths: list[str], config: Config) -> Discovery:
+    """Files under `paths` in a stable order; a missing path is recorded, never skipped silently."""
+    found = Discovery()
+    seen: set[str] = set()
+    visited_dirs: set[tuple[int, int]] = set()
+    for given in paths:
+        if not os.path.lexists(given):
+            found.missing.append(given)
+            continue
+        for path in _walk(given, config, found, visited_dirs, explicit=True):
+            key = os.path.normcase(os.path.abspath(path))
+            if key not in seen:
+                seen.add(key)
+                found.files.append(path)
+    found.files.sort()
+    return found
+
+
+def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, int]], explicit: bool) -> Iterator[str]:
+    try:
+        st = os.stat(path)
+    except OSError as exc:  # a dangling link, a symlink loop, no permission to stat
+        found.warnings.append(f"{path}: skipped ({exc.strerror or exc})")
+        return
+    if stat.S_ISDIR(st.st_mode):
+        if (st.st_dev, st.st_ino) in visited:
+            found.warnings.append(f"{path}: skipped (directory already visited: symlink loop?)")
+            return
+        visited.add((st.st_dev, st.st_ino))
+        if not explicit and config.is_excluded(path):
+            return
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except OSError as exc:
+            found.warnings.append(f"{path}: skipped ({exc.strerror or exc})")
+            return
+        for entry in entries:
+            if entry.name.startswith(".") and entry.is_dir(follow_symlinks=False) and config.is_excluded(entry.path):
+                continue
+            if entry.is_dir() or entry.name.endswith(EXTENSIONS):
+                yield from _walk(entry.path, config, found, visited, explicit=False)
+        return
+    if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
+        found.warnings.append(f"{path}: skipped (not a regular file)")
+        return
+    if not explicit and (not path.endswith(EXTENSIONS) or config.is_excluded(path)):
+        return
+    yield path

@@ -1,0 +1,113 @@
+"""Analyse one file: bytes -> facts -> findings, with every failure turned into a diagnostic.
+
+The order is the cost order: the byte pre-filter, CPython's parser as a guard, one libcst parse,
+one traversal for facts, then every enabled rule over those facts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from siblint import prefilter, source
+from siblint.collector import collect
+from siblint.config import Config
+from siblint.diagnostics import Diagnostic, Loc
+from siblint.facts import ModuleFacts
+from siblint.noqa import Suppressions
+from siblint.project import ProjectIndex, module_name_for
+from siblint.registry import all_rules, by_code
+from siblint.rule import Context
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    facts: ModuleFacts | None = None
+    text: str | None = None
+
+
+def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
+    rule = by_code()["SIB900"]
+    return Diagnostic(path, Loc(err.line, err.col, err.line, err.col), rule.code,
+                      rule.message.format(reason=err.reason), rule.name, rule.severity)
+
+
+def facts_from_text(text: str, path: str) -> ModuleFacts:
+    """Parse and collect; raises SourceError when the text cannot be analysed."""
+    source.check_syntax(text, path)
+    name, is_package, _ = module_name_for(path)
+    return source.with_deep_recursion(lambda: collect(source.parse(text), path, name, is_package))
+
+
+def load_facts(path: str) -> ModuleFacts | None:
+    """Facts of a file reached through an import (None when it cannot be read or parsed)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        return facts_from_text(source.decode(data), path)
+    except (OSError, source.SourceError):
+        return None
+
+
+def new_project(config: Config) -> ProjectIndex:
+    return ProjectIndex([config.root], loader=load_facts)
+
+
+def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True) -> FileResult:
+    """All findings for one file, before suppression comments are applied."""
+    result = FileResult(path)
+    if prefiltered and not prefilter.may_matter(data):
+        return result
+    try:
+        result.text = source.decode(data)
+        facts = facts_from_text(result.text, path)
+    except source.SourceError as err:
+        result.diagnostics.append(_unparsable(path, err))
+        return result
+    result.facts = facts
+    project.add_root(module_name_for(path)[2])
+    project.add(facts)
+    ctx = Context(facts, project, config)
+    for rule_cls in all_rules():
+        if not config.enabled(rule_cls.code):
+            continue
+        rule = rule_cls()
+        try:
+            found = list(rule.check(ctx))
+        except Exception as exc:  # one rule's bug must not hide the other rules' findings
+            internal = by_code()["SIB901"]
+            found = [Diagnostic(path, Loc(1, 0, 1, 0), internal.code,
+                                internal.message.format(rule=rule_cls.code, error=f"{type(exc).__name__}: {exc}"),
+                                internal.name, internal.severity)]
+        result.diagnostics.extend(found)
+    return result
+
+
+def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = True) -> list[Diagnostic]:
+    """Apply selection, per-file-ignores and (in the CLI) `# noqa`; sorted and de-duplicated."""
+    kept = [d for d in result.diagnostics if config.enabled(d.code) and not config.ignored_for_file(d.code, d.path)]
+    if honour_noqa and kept and result.text is not None:
+        sup = Suppressions(result.text)
+        kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]
+    return sorted(set(kept), key=Diagnostic.sort_key)
+
+
+def check_paths(paths: list[str], config: Config) -> list[Diagnostic]:
+    """Convenience for tests and the API: lint files in one process, return sorted findings."""
+    project = new_project(config)
+    out: list[Diagnostic] = []
+    for p in paths:
+        with open(p, "rb") as fh:
+            data = fh.read()
+        out.extend(filter_findings(analyse(p, data, config, project), config))
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def lint_text(text: str, path: str = "example.py", config: Config | None = None,
+              project: ProjectIndex | None = None) -> list[Diagnostic]:
+    """Lint source text as if it were the file at `path` (noqa honoured)."""
+    config = config or Config(root=os.path.dirname(os.path.abspath(path)))
+    project = project or new_project(config)
+    return filter_findings(analyse(path, text.encode("utf-8"), config, project), config)

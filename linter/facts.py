@@ -1,0 +1,173 @@
+"""Per-module facts: a framework-neutral summary of one module, built in one traversal.
+
+Rules never see libcst nodes. They read these plain, picklable records, so the facts of a module
+can be cached and a module imported by another can be analysed without parsing it again.
+
+Expressions are kept as small `Value` trees: enough to know which function a call names, what
+literal an argument holds, and which names a tools list contains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from siblint.diagnostics import Loc
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal: None, True/False, a number or a string."""
+
+    value: object
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A dotted name. `name` is resolved through the module's imports (`ft` -> `agents.function_tool`);
+    `text` is what the source says."""
+
+    name: str
+    text: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Call:
+    func: "Value"
+    args: tuple["Value", ...]
+    kwargs: tuple[tuple[str | None, "Value"], ...]  # name None means `**value`
+    loc: Loc
+    starred: tuple[int, ...] = ()  # indexes of `*arg` positional arguments
+
+    @property
+    def callee(self) -> str:
+        return self.func.name if isinstance(self.func, Ref) else ""
+
+    def kwarg(self, name: str) -> "Value | None":
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return None
+
+    def arg(self, index: int | None, name: str | None) -> "Value | None":
+        """The argument given by keyword `name` or at positional `index` (before any `*arg`)."""
+        if name is not None:
+            found = self.kwarg(name)
+            if found is not None:
+                return found
+        if index is not None and index < len(self.args):
+            if not any(i <= index for i in self.starred):
+                return self.args[index]
+        return None
+
+
+@dataclass(frozen=True)
+class Seq:
+    """A list, tuple or set display, or `a + b` of such: items in order, `*x` as Starred."""
+
+    items: tuple["Value", ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Starred:
+    value: "Value"
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Mapping:
+    items: tuple[tuple["Value | None", "Value"], ...]  # key None means `**value`
+    loc: Loc
+
+    def get(self, key: str) -> "Value | None":
+        for k, v in self.items:
+            if isinstance(k, Const) and k.value == key:
+                return v
+        return None
+
+
+@dataclass(frozen=True)
+class Other:
+    """Anything else (lambda, comprehension, arithmetic...): only its location is kept."""
+
+    loc: Loc
+    kind: str = ""
+
+
+Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One `except` clause around a call: what it catches and whether it re-raises."""
+
+    catches: tuple[str, ...]  # resolved dotted names; ("*",) for a bare `except:`
+    reraises: bool
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call inside a function body, with the context that decides whether cancellation reaches it."""
+
+    call: Call
+    awaited: bool
+    awaits_before: int  # awaits in the function body before this call, in source order
+    in_finally: bool = False
+    in_handler: Handler | None = None  # the call runs inside this except clause
+    guarded_by: tuple[Handler, ...] = ()  # try blocks around the call, innermost first
+    with_items: tuple[Call, ...] = ()  # context managers (`with x(...)`) around the call
+
+
+@dataclass
+class FunctionFacts:
+    name: str  # qualified within the module: `f`, `Cls.method`, `outer.inner`
+    is_async: bool
+    loc: Loc  # the function's name in its `def` line
+    decorators: tuple[Value, ...] = ()
+    params: tuple[str, ...] = ()
+    returns_annotation: str = ""  # source text of `-> X`
+    calls: list[CallSite] = field(default_factory=list)
+    awaits: int = 0
+    can_return_none: bool = False  # bare `return`, `return None`, or falling off the end
+    raises: list[Loc] = field(default_factory=list)  # `raise` statements not caught inside
+    returns_value: bool = False
+    # The whole body is one `try` whose handler catches Exception or broader and returns.
+    guarded_body: bool = False
+    class_name: str = ""
+    bases: tuple[str, ...] = ()  # of the enclosing class, resolved
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """`target = value` / `target += value` / `target: T = value`, at any scope."""
+
+    target: str  # dotted text: `agent`, `agent.tools`, `self.x`
+    value: Value
+    loc: Loc
+    scope: str  # "" for module level, else the enclosing function's qualified name
+    op: str = "="  # "=" or "+="
+
+
+@dataclass
+class ModuleFacts:
+    path: str
+    module: str  # dotted module name, "" when unknown
+    is_package: bool = False
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
+    functions: dict[str, FunctionFacts] = field(default_factory=dict)
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # class -> resolved bases
+    assignments: list[Assignment] = field(default_factory=list)
+    # Every call outside a function body (module level and class bodies), in source order.
+    module_calls: list[Call] = field(default_factory=list)
+    star_imports: list[str] = field(default_factory=list)
+
+    def all_calls(self) -> list[tuple[str, Call]]:
+        """Every recorded call with the scope it appears in ("" = module level)."""
+        out: list[tuple[str, Call]] = [("", c) for c in self.module_calls]
+        for fn in self.functions.values():
+            out.extend((fn.name, site.call) for site in fn.calls)
+        return out

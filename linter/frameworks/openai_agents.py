@@ -1,0 +1,45 @@
+"""OpenAI Agents SDK for Python (`openai-agents`), as measured at 0.24.0.
+
+Source of every fact: ../shared/reference/openai-agents-runtime.md (spellings S0-S28, arms 1-16).
+"""
+
+from __future__ import annotations
+
+from siblint.frameworks.spec import FatalArg, Framework, Param
+
+FUNCTION_TOOL = "agents.function_tool"
+FUNCTION_TOOL_CLASS = "agents.FunctionTool"
+AGENT = "agents.Agent"
+MCP_SERVERS = ("agents.mcp.MCPServerStdio", "agents.mcp.MCPServerSse", "agents.mcp.MCPServerStreamableHttp")
+
+_NO_HANDLER = FatalArg("SIB201", Param("failure_error_function"), (None,), "failure_error_function=None")
+_TIMEOUT_RAISES = FatalArg("SIB203", Param("timeout_behavior"), ("raise_exception",), 'timeout_behavior="raise_exception"')
+
+FRAMEWORK = Framework(
+    name="openai-agents",
+    import_roots=("agents",),
+    aliases={
+        "agents.tool.function_tool": FUNCTION_TOOL,
+        "agents.decorators.function_tool": FUNCTION_TOOL,
+        "agents.decorators.tool": FUNCTION_TOOL,
+        "agents.tool.FunctionTool": FUNCTION_TOOL_CLASS,
+        "agents.agent.Agent": AGENT,
+        **{f"agents.mcp.server.{n.rsplit('.', 1)[1]}": n for n in MCP_SERVERS},
+    },
+    fatal_args={
+        # function_tool's options are keyword-only (S1-S3, S17).
+        FUNCTION_TOOL: (_NO_HANDLER, _TIMEOUT_RAISES),
+        # FunctionTool(name, description, params_json_schema, on_invoke_tool, strict_json_schema,
+        # is_enabled, tool_input_guardrails, tool_output_guardrails, needs_approval,
+        # timeout_seconds, timeout_behavior, ...): timeout_behavior is index 10 (S8).
+        FUNCTION_TOOL_CLASS: (FatalArg("SIB203", Param("timeout_behavior", 10), ("raise_exception",), 'timeout_behavior="raise_exception"'),),
+        # MCP servers: failure_error_function at positional index 10 (arm 14f).
+        **{n: (FatalArg("SIB201", Param("failure_error_function", 10), (None,), "failure_error_function=None"),) for n in MCP_SERVERS},
+        # Agent(mcp_config={"failure_error_function": None}) (arm 14g).
+        AGENT: (FatalArg("SIB201", Param("mcp_config"), (None,), 'mcp_config["failure_error_function"]=None', key="failure_error_function"),),
+    },
+    fatal_method_args={
+        # agent.as_tool(..., failure_error_function=None): keyword or positional index 11 (arm 14b).
+        (AGENT, "as_tool"): (FatalArg("SIB201", Param("failure_error_function", 11), (None,), "failure_error_function=None"),),
+    },
+)

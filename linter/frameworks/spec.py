@@ -1,0 +1,40 @@
+"""The shape of framework data: which names make tools and groups, and which arguments are fatal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Param:
+    """An argument by keyword and, where the signature allows it, by position (0-based, after self)."""
+
+    keyword: str
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class FatalArg:
+    """An argument value that makes a tool's failure escape the run (and cancel its siblings)."""
+
+    code: str  # the rule that reports it: SIB201, SIB203, ...
+    param: Param
+    values: tuple[object, ...]  # literal values that are fatal
+    label: str  # how the message names it: 'failure_error_function=None'
+    key: str | None = None  # when set, the argument is a dict and the fatal value sits under this key
+
+
+@dataclass(frozen=True)
+class Framework:
+    name: str  # "openai-agents"
+    import_roots: tuple[str, ...]  # `agents` for the OpenAI Agents SDK
+    # Every spelling of a name -> its canonical name (`agents.tool.function_tool` -> `agents.function_tool`).
+    aliases: dict[str, str] = field(default_factory=dict)
+    # Canonical callable name -> arguments that make its tools fatal.
+    fatal_args: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
+    # Methods (called on an object built by a known constructor) -> fatal arguments.
+    # Key: (constructor canonical name, method name).
+    fatal_method_args: dict[tuple[str, str], tuple[FatalArg, ...]] = field(default_factory=dict)
+
+    def canonical(self, name: str) -> str:
+        return self.aliases.get(name, name)

@@ -1,0 +1,97 @@
+"""The project index: module names for paths, and facts of other modules parsed on demand.
+
+A group's tools often live in another module. The index maps `pkg.tools.charge_card` to the module
+that defines it, parses that module only when asked (once), and follows re-exports such as
+`from .tools import charge_card` in a package's `__init__.py`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from siblint.facts import ModuleFacts
+
+# How many `from x import y` hops a name may take before we give up (re-export chains, cycles).
+MAX_REEXPORT_HOPS = 8
+
+
+def module_name_for(path: str) -> tuple[str, bool, str]:
+    """(dotted module name, is_package, import root) for a file, from its `__init__.py` chain."""
+    p = Path(os.path.abspath(path))
+    is_package = p.name in ("__init__.py", "__init__.pyi")
+    parts: list[str] = [] if is_package else [p.stem]
+    folder = p.parent
+    while (folder / "__init__.py").exists() or (folder / "__init__.pyi").exists():
+        parts.append(folder.name)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return ".".join(reversed(parts)), is_package, str(folder)
+
+
+class ProjectIndex:
+    """Facts of every module seen in this run, keyed by absolute path and by module name."""
+
+    def __init__(self, roots: list[str] | None = None, loader: Callable[[str], ModuleFacts | None] | None = None) -> None:
+        self.roots: list[str] = []
+        for r in roots or []:
+            self.add_root(r)
+        self._by_path: dict[str, ModuleFacts | None] = {}
+        self._by_module: dict[str, str] = {}
+        self._loader = loader  # parses a file into facts (None when it cannot be analysed)
+
+    def add_root(self, root: str) -> None:
+        root = os.path.abspath(root)
+        if root not in self.roots:
+            self.roots.append(root)
+            src = os.path.join(root, "src")
+            if os.path.isdir(src) and src not in self.roots:
+                self.roots.append(src)
+
+    def add(self, facts: ModuleFacts) -> None:
+        key = os.path.abspath(facts.path)
+        self._by_path[key] = facts
+        if facts.module:
+            self._by_module.setdefault(facts.module, key)
+
+    def _file_for(self, module: str) -> str | None:
+        if module in self._by_module:
+            return self._by_module[module]
+        rel = module.replace(".", os.sep)
+        for root in self.roots:
+            for candidate in (os.path.join(root, rel + ".py"), os.path.join(root, rel, "__init__.py")):
+                if os.path.isfile(candidate):
+                    return os.path.abspath(candidate)
+        return None
+
+    def module(self, module: str) -> ModuleFacts | None:
+        """Facts of a project module by dotted name, parsing it on first use."""
+        path = self._file_for(module)
+        if path is None:
+            return None
+        if path not in self._by_path:
+            self._by_path[path] = None  # guards against import cycles while loading
+            facts = self._loader(path) if self._loader else None
+            if facts is not None:
+                self.add(facts)
+            else:
+                self._by_path[path] = None
+        return self._by_path.get(path)
+
+    def resolve(self, dotted_name: str) -> tuple[ModuleFacts, str] | None:
+        """The module defining `dotted_name` and the name inside it, following re-exports."""
+        for _ in range(MAX_REEXPORT_HOPS):
+            head, _, attr = dotted_name.rpartition(".")
+            if not head:
+                return None
+            facts = self.module(head)
+            if facts is None:
+                # `pkg.sub.name` where `pkg.sub` is not a module: try a shorter module prefix.
+                return None
+            target = facts.imports.get(attr)
+            if target is None or attr in facts.functions or any(a.target == attr for a in facts.assignments):
+                return facts, attr
+            dotted_name = target
+        return None

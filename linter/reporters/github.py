@@ -1,0 +1,25 @@
+"""GitHub Actions workflow commands: annotations on the pull request diff."""
+
+from __future__ import annotations
+
+from siblint.diagnostics import Diagnostic
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_prop(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(diagnostics: list[Diagnostic], root: str) -> str:
+    out = []
+    for d in diagnostics:
+        level = "warning" if d.severity == "warning" else "error"
+        out.append(
+            f"::{level} file={_escape_prop(d.path)},line={d.loc.line},col={d.loc.col + 1},"
+            f"endLine={d.loc.end_line},endColumn={d.loc.end_col + 1},"
+            f"title={_escape_prop(f'siblint ({d.code})')}::{_escape_data(d.message)}"
+        )
+    return "".join(line + "\n" for line in out)

@@ -1,0 +1,28 @@
+"""A JSON array, one object per finding; columns are 1-based as in the text output."""
+
+from __future__ import annotations
+
+import json
+
+from siblint.diagnostics import Diagnostic
+
+
+def as_dict(d: Diagnostic) -> dict:
+    return {
+        "path": d.path,
+        "line": d.loc.line,
+        "column": d.loc.col + 1,
+        "end_line": d.loc.end_line,
+        "end_column": d.loc.end_col + 1,
+        "code": d.code,
+        "name": d.name,
+        "message": d.message,
+        "severity": d.severity,
+        "related": [
+            {"path": r.path, "line": r.loc.line, "column": r.loc.col + 1, "message": r.message} for r in d.related
+        ],
+    }
+
+
+def render(diagnostics: list[Diagnostic], root: str) -> str:
+    return json.dumps([as_dict(d) for d in diagnostics], indent=2) + "\n"

@@ -1,0 +1,81 @@
+"""The contract every rule follows: a code, a name, a message template, docs and examples.
+
+A rule reads a module's facts (never libcst nodes) and yields findings. Its docstring carries
+ruff's sections and is what `siblint explain CODE`, the README table and SARIF show. VALID and
+INVALID examples are linted by the test suite, so a rule cannot drift from its documentation.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from siblint.diagnostics import Diagnostic, Loc, Related
+
+if TYPE_CHECKING:
+    from siblint.config import Config
+    from siblint.facts import ModuleFacts
+    from siblint.project import ProjectIndex
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Code the rule must not flag."""
+
+    code: str
+    files: dict[str, str] = field(default_factory=dict)  # extra modules of the same project
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Code the rule must flag: once per entry of `lines` (1-based report lines)."""
+
+    code: str
+    lines: tuple[int, ...] = ()
+    files: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    """What a rule sees of one module: its facts, the project around it, the configuration."""
+
+    facts: "ModuleFacts"
+    project: "ProjectIndex"
+    config: "Config"
+
+    @property
+    def path(self) -> str:
+        return self.facts.path
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    message: ClassVar[str]  # a str.format template; says what to do instead
+    summary: ClassVar[str]  # one line for `siblint rules`
+    default_enabled: ClassVar[bool] = True
+    severity: ClassVar[str] = "error"
+    VALID: ClassVar[list[Valid]] = []
+    INVALID: ClassVar[list[Invalid]] = []
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        raise NotImplementedError
+
+    def finding(
+        self, ctx: Context, loc: Loc, related: tuple[Related, ...] = (), path: str | None = None, **fmt: object
+    ) -> Diagnostic:
+        return Diagnostic(
+            path=path or ctx.path,
+            loc=loc,
+            code=self.code,
+            message=self.message.format(**fmt),
+            name=self.name,
+            severity=self.severity,
+            related=related,
+        )
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")

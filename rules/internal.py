@@ -1,0 +1,69 @@
+"""SIB9xx: files or rules siblint could not complete. The engine emits these, never a traceback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from siblint.diagnostics import Diagnostic
+from siblint.rule import Context, Invalid, Rule, Valid
+
+
+class UnparsableFile(Rule):
+    """
+    ## What it does
+    Reports a file siblint could not analyse: a syntax error, an undecodable file, a wrong coding
+    cookie, NUL bytes, or nesting deeper than CPython or libcst accept.
+
+    ## Why is this bad?
+    Nothing in the file was checked, so a hazard in it would go unreported. The rest of the run
+    goes on; this diagnostic makes sure the gap is visible and fails CI.
+
+    ## Example
+    ```python
+    from agents import function_tool
+    def broken(:
+    ```
+
+    Use instead: fix the syntax error (CPython rejects the file too), or exclude the file.
+
+    ## Options
+    `exclude` / `extend-exclude` in `[tool.siblint]` skip files that are not meant to parse.
+    """
+
+    code = "SIB900"
+    name = "unparsable-file"
+    summary = "the file could not be parsed or decoded, so it was not checked"
+    message = "could not analyse file: {reason}"
+    VALID = [Valid("from agents import function_tool\n")]
+    INVALID = [Invalid("from agents import function_tool\ndef broken(:\n", lines=(2,))]
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        return iter(())  # emitted by the engine before any rule runs
+
+
+class InternalRuleError(Rule):
+    """
+    ## What it does
+    Reports that one rule failed with an internal error on this file. Every other rule still
+    reported on it.
+
+    ## Why is this bad?
+    It is a bug in siblint: that rule's findings for this file are missing. Please report it with
+    the file (or a reduced copy).
+
+    ## Example
+    Not applicable: no source code causes this on purpose.
+
+    Use instead: upgrade siblint, or report the bug.
+
+    ## Options
+    None.
+    """
+
+    code = "SIB901"
+    name = "internal-rule-error"
+    summary = "a rule crashed on this file; its findings for the file are missing"
+    message = "internal error in {rule} ({error}); the other rules still ran"
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        return iter(())

@@ -1,0 +1,35 @@
+"""Shared fixtures: a throw-away project folder and helpers to lint text in it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from siblint.config import Config
+from siblint.diagnostics import Diagnostic
+from siblint.engine import filter_findings, analyse, new_project
+
+
+def lint_files(root: Path, files: dict[str, str], target: str, config: Config | None = None) -> list[Diagnostic]:
+    """Write `files` under `root` and lint `target` among them, as one project."""
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    config = config or Config(root=str(root))
+    path = root / target
+    return filter_findings(analyse(str(path), path.read_bytes(), config, new_project(config)), config)
+
+
+@pytest.fixture
+def lint(tmp_path: Path):
+    """lint(text, **other_files) -> findings for `main.py` holding `text`."""
+
+    def run(text: str, files: dict[str, str] | None = None, config: Config | None = None) -> list[Diagnostic]:
+        all_files = dict(files or {})
+        all_files["main.py"] = text
+        return lint_files(tmp_path, all_files, "main.py", config)
+
+    return run
