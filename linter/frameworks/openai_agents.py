@@ -5,7 +5,7 @@ Source of every fact: ../shared/reference/openai-agents-runtime.md (spellings S0
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import FatalArg, Framework, Param
+from siblint.frameworks.spec import FatalArg, Framework, GroupMaker, Param, ToolMaker
 
 FUNCTION_TOOL = "agents.function_tool"
 FUNCTION_TOOL_CLASS = "agents.FunctionTool"
@@ -38,6 +38,15 @@ FRAMEWORK = Framework(
         # Agent(mcp_config={"failure_error_function": None}) (arm 14g).
         AGENT: (FatalArg("SIB201", Param("mcp_config"), (None,), 'mcp_config["failure_error_function"]=None', key="failure_error_function"),),
     },
+    tool_makers={
+        FUNCTION_TOOL: ToolMaker("decorator", function=Param("func", 0), name=Param("name_override")),
+        FUNCTION_TOOL_CLASS: ToolMaker("constructor", function=Param("on_invoke_tool", 3), name=Param("name", 0)),
+    },
+    tool_methods={(AGENT, "as_tool"): ToolMaker("constructor", name=Param("tool_name", 0))},
+    server_makers=MCP_SERVERS,
+    # Agent(name, handoff_description, tools, mcp_servers, ...): handoffs are not group members.
+    group_makers={AGENT: GroupMaker(tools=Param("tools", 2), servers=Param("mcp_servers", 3), name=Param("name", 0))},
+    group_methods={(AGENT, "clone"): GroupMaker(tools=Param("tools"), servers=Param("mcp_servers"), keeps_receiver_tools=True)},
     fatal_method_args={
         # agent.as_tool(..., failure_error_function=None): keyword or positional index 11 (arm 14b).
         (AGENT, "as_tool"): (FatalArg("SIB201", Param("failure_error_function", 11), (None,), "failure_error_function=None"),),

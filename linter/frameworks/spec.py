@@ -25,6 +25,25 @@ class FatalArg:
 
 
 @dataclass(frozen=True)
+class ToolMaker:
+    """A callable that turns a function (or an object) into a tool."""
+
+    kind: str  # "decorator": @name / @name(...) / name(fn, ...); "constructor": Name(...) builds one
+    function: Param | None = None  # where the call form passes the function that runs
+    name: Param | None = None  # where the tool's name is given, when not the function's name
+
+
+@dataclass(frozen=True)
+class GroupMaker:
+    """A callable whose tools are offered to the model together: one concurrent group."""
+
+    tools: Param | None = None
+    servers: Param | None = None  # MCP servers whose tools join the group
+    name: Param | None = None
+    keeps_receiver_tools: bool = False  # `agent.clone()` without tools= keeps the same tools
+
+
+@dataclass(frozen=True)
 class Framework:
     name: str  # "openai-agents"
     import_roots: tuple[str, ...]  # `agents` for the OpenAI Agents SDK
@@ -35,6 +54,16 @@ class Framework:
     # Methods (called on an object built by a known constructor) -> fatal arguments.
     # Key: (constructor canonical name, method name).
     fatal_method_args: dict[tuple[str, str], tuple[FatalArg, ...]] = field(default_factory=dict)
+
+    tool_makers: dict[str, ToolMaker] = field(default_factory=dict)
+    # (constructor of the receiver, method) -> ToolMaker, e.g. agent.as_tool(...)
+    tool_methods: dict[tuple[str, str], ToolMaker] = field(default_factory=dict)
+    # Constructors of MCP servers: their tools join the group of the agent they are given to.
+    server_makers: tuple[str, ...] = ()
+    group_makers: dict[str, GroupMaker] = field(default_factory=dict)
+    group_methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
+    # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
+    group_tools_attr: str = "tools"
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)
