@@ -24,6 +24,8 @@ FRAMEWORK = Framework(
         "agents.decorators.tool": FUNCTION_TOOL,
         "agents.tool.FunctionTool": FUNCTION_TOOL_CLASS,
         "agents.agent.Agent": AGENT,
+        "agents.run.Runner": "agents.Runner",
+        **{f"agents.run.Runner.{m}": f"agents.Runner.{m}" for m in ("run", "run_sync", "run_streamed")},
         **{f"agents.mcp.server.{n.rsplit('.', 1)[1]}": n for n in MCP_SERVERS},
     },
     fatal_args={
@@ -47,6 +49,18 @@ FRAMEWORK = Framework(
     # Agent(name, handoff_description, tools, mcp_servers, ...): handoffs are not group members.
     group_makers={AGENT: GroupMaker(tools=Param("tools", 2), servers=Param("mcp_servers", 3), name=Param("name", 0))},
     group_methods={(AGENT, "clone"): GroupMaker(tools=Param("tools"), servers=Param("mcp_servers"), keeps_receiver_tools=True)},
+    runners={
+        f"agents.Runner.{m}": (Param("starting_agent", 0), Param("run_config"))
+        for m in ("run", "run_sync", "run_streamed")
+    },
+    # RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1)), or dicts (arm 11).
+    concurrency_cap=("tool_execution", "max_function_tool_concurrency"),
+    # ModelSettings(parallel_tool_calls=False) is forwarded to the provider only (arm 10a).
+    parallel_hint=("model_settings", "parallel_tool_calls"),
+    group_fix=(
+        "cap concurrency with RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1)), "
+        "make {victim} async and awaiting, or let {fatal}'s errors reach the model"
+    ),
     fatal_method_args={
         # agent.as_tool(..., failure_error_function=None): keyword or positional index 11 (arm 14b).
         (AGENT, "as_tool"): (FatalArg("SIB201", Param("failure_error_function", 11), (None,), "failure_error_function=None"),),

@@ -64,6 +64,14 @@ class Framework:
     group_methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     group_tools_attr: str = "tools"
+    # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
+    runners: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    # A run config that serialises tool calls: constructor -> keyword path to a concurrency cap of 1.
+    concurrency_cap: tuple[str, ...] = ()  # e.g. ("tool_execution", "max_function_tool_concurrency")
+    # A group option that only asks the provider for one call per turn (it serialises nothing).
+    parallel_hint: tuple[str, ...] = ()  # e.g. ("model_settings", "parallel_tool_calls")
+    # How SIB301 tells the user to fix a mix; formatted with victim=, fatal=.
+    group_fix: str = ""
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)
