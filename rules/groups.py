@@ -1,0 +1,149 @@
+"""SIB3xx: concurrent tool groups that mix a fatal tool with a tool cancellation cannot stop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from siblint.cancellation import unstoppable
+from siblint.diagnostics import Diagnostic, Related
+from siblint.fatality import fatal_reasons
+from siblint.groups import Group, Member, groups_in
+from siblint.rule import Context, Invalid, Rule, Valid
+
+_HINT_NOTE = (
+    "; parallel_tool_calls=False is only a provider hint: the SDK still runs every returned call concurrently"
+)
+
+_TOOLS = '''\
+import requests
+from agents import Agent, Runner, RunConfig, ToolExecutionConfig, function_tool
+
+@function_tool
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+
+@function_tool
+async def lookup_rate(region: str) -> str:
+    return "0.2"
+'''
+
+
+class FatalToolBesideUnstoppableTool(Rule):
+    """
+    ## What it does
+    Flags an agent whose tools, callable together in one turn, include a tool whose failure is
+    fatal (SIB2xx) and a tool that cancellation cannot stop (SIB101-SIB105, SIB105 included even
+    when it is not selected). One tool can be both: the model may call it twice in one turn.
+
+    ## Why is this bad?
+    The SDK runs the calls of one turn concurrently. When the fatal tool fails, the SDK cancels
+    its siblings and the run raises. The sibling that cannot observe cancellation (a sync tool in
+    a worker thread, a shielded or thread-bound effect) finishes anyway: the card is charged after
+    the run raised, its result is discarded, the model never hears of it, and
+    `exc.run_data.new_items` is empty. Measured with openai-agents 0.24.0 (arms 2, 6, 6b, 7a).
+
+    ## Example
+    ```python
+    @function_tool
+    def charge_card(amount: int) -> str:          # sync: runs in a worker thread
+        requests.post(PAYMENTS, json={"amount": amount})
+        return "charged"
+
+    @function_tool(failure_error_function=None)   # its errors end the run
+    async def lookup_tax(region: str) -> str: ...
+
+    agent = Agent(name="checkout", tools=[charge_card, lookup_tax])
+    ```
+
+    Use instead (any one of):
+    ```python
+    result = await Runner.run(agent, text, run_config=RunConfig(
+        tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1)))
+    ```
+    or make `charge_card` `async def` and await an async client, or keep `lookup_tax`'s default
+    failure handler so its errors reach the model.
+
+    `ModelSettings(parallel_tool_calls=False)` does not fix this: it is only a hint to the
+    provider, and the SDK still runs every call it receives concurrently (arm 10a).
+
+    ## Options
+    Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
+    module that pass the agent; a group run anywhere without the cap stays concurrent.
+    """
+
+    code = "SIB301"
+    name = "fatal-tool-beside-unstoppable-tool"
+    summary = "a concurrent tool group mixes a tool whose failure is fatal with a tool cancellation cannot stop"
+    message = (
+        "{victim} ({victim_does}) can outlive {fatal}'s fatal failure ({fatal_why}): {fix}{note}"
+    )
+    VALID = [
+        Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),
+        Valid(_TOOLS + "\nagent = Agent(name='a', tools=[lookup_tax, lookup_rate])\n"),
+        Valid(
+            _TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+            "cfg = RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))\n"
+            "Runner.run_sync(agent, 'hi', run_config=cfg)\n"
+        ),
+        Valid("from agents import Agent\nagent = Agent(name='a', tools=[])\n"),
+    ]
+    INVALID = [
+        Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
+        Invalid(
+            _TOOLS + "\nagent = Agent(name='a', tools=[charge_card])\nagent.tools.append(lookup_tax)\n", lines=(18,)
+        ),
+        Invalid(
+            _TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+            "Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=4)))\n",
+            lines=(17,),
+        ),
+        Invalid(
+            "from agents import Agent\nfrom .tools import charge_card, lookup_tax\n\n"
+            "agent = Agent(name='a', tools=[charge_card, lookup_tax])\n",
+            lines=(4,),
+            files={"tools.py": _TOOLS, "__init__.py": ""},
+        ),
+    ]
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        for group in groups_in(ctx.facts, ctx.project):
+            if group.capped:
+                continue
+            found = self._first_mix(ctx, group)
+            if found is not None:
+                yield found
+
+    def _first_mix(self, ctx: Context, group: Group) -> Diagnostic | None:
+        verdicts: dict[tuple, tuple[list, list]] = {}
+
+        def verdict(m: Member) -> tuple[list, list]:
+            if m.tool.key not in verdicts:
+                verdicts[m.tool.key] = (
+                    fatal_reasons(m.tool, m.facts, ctx.project),
+                    unstoppable(m.tool, ctx.project, ctx.config),
+                )
+            return verdicts[m.tool.key]
+
+        for snap in group.snapshots:
+            fatal = [(m, r) for m in snap.members for r in verdict(m)[0]]
+            victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
+            if not fatal or not victims:
+                continue
+            (fm, reason), (vm, hazard) = fatal[0], victims[0]
+            related = (
+                Related(reason.path, reason.loc, f"{fm.tool.name}: {reason.label} makes its failure fatal"),
+                Related(vm.tool.path, vm.tool.loc, f"{vm.tool.name}: {hazard.description}"),
+                Related(hazard.path, hazard.loc, f"{vm.tool.name}'s side effect"),
+            )
+            fix = group.framework.group_fix.format(victim=vm.tool.name, fatal=fm.tool.name)
+            return self.finding(
+                ctx, snap.loc, related,
+                victim=vm.tool.name, victim_does=hazard.description, fatal=fm.tool.name,
+                fatal_why=reason.label, fix=fix, note=_HINT_NOTE if group.parallel_hint_off else "",
+            )
+        return None
