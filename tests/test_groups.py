@@ -1,0 +1,192 @@
+"""SIB301: which tools form a concurrent group, across spellings and modules, and when it is capped."""
+
+from __future__ import annotations
+
+import pytest
+
+from siblint.config import Config
+
+TOOLS = """\
+import requests
+from agents import function_tool
+
+@function_tool
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+
+@function_tool
+async def lookup_rate(region: str) -> str:
+    return "0.2"
+"""
+
+HEAD = TOOLS + "from agents import Agent, Runner, RunConfig, ToolExecutionConfig, ModelSettings\n"
+FIRST = HEAD.count("\n") + 1  # the first line after HEAD
+
+
+def sib301(lint, text: str, files: dict[str, str] | None = None, tmp_path=None):
+    found = lint(text, files, Config(root=str(tmp_path), select=("SIB301",)))
+    return [d for d in found if d.code == "SIB301"]
+
+
+@pytest.fixture
+def groups(lint, tmp_path):
+    return lambda text, files=None: sib301(lint, text, files, tmp_path)
+
+
+def test_agent_tools_keyword_mix_is_reported_at_tools_argument(groups):
+    found = groups(HEAD + "agent = Agent(name='checkout', tools=[charge_card, lookup_tax])\n")
+    assert [(d.loc.line, d.loc.col) for d in found] == [(FIRST, 37)]
+    msg = found[0].message
+    assert "charge_card" in msg and "lookup_tax" in msg and "failure_error_function=None" in msg
+    assert "max_function_tool_concurrency=1" in msg
+    # Related locations point at both tools: the fatal argument and the victim's def and effect.
+    lines = [r.loc.line for r in found[0].related]
+    assert 9 in lines and 5 in lines and 6 in lines
+
+
+def test_positional_tools_index_2(groups):
+    assert groups(HEAD + "agent = Agent('checkout', None, [charge_card, lookup_tax])\n")
+
+
+def test_handoffs_are_not_members(groups):
+    text = HEAD + "other = Agent(name='o', tools=[lookup_tax])\nagent = Agent(name='a', tools=[charge_card], handoffs=[other])\n"
+    assert groups(text) == []
+
+
+def test_list_constant_and_spread(groups):
+    text = HEAD + "BASE = [charge_card]\nagent = Agent(name='a', tools=[*BASE, lookup_tax])\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 1]
+    text = HEAD + "ALL = [charge_card] + [lookup_tax]\nagent = Agent(name='a', tools=ALL)\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 1]
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [
+        "agent.tools = [charge_card, lookup_tax]",
+        "agent.tools += [lookup_tax]",
+        "agent.tools.append(lookup_tax)",
+        "agent.tools.extend([lookup_tax])",
+    ],
+)
+def test_mutation_that_completes_the_mix_is_reported(groups, mutation):
+    text = HEAD + f"agent = Agent(name='a', tools=[charge_card])\n{mutation}\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 1]
+
+
+def test_replacing_tools_can_remove_the_mix(groups):
+    text = HEAD + "agent = Agent(name='a', tools=[charge_card, lookup_tax])\nagent.tools = [lookup_rate]\n"
+    # The mix existed between construction and replacement: reported where it was made.
+    assert [d.loc.line for d in groups(text)] == [FIRST]
+
+
+def test_clone_with_tools_is_a_new_group_and_clone_without_keeps_them(groups):
+    text = HEAD + "base = Agent(name='a', tools=[charge_card])\nmixed = base.clone(tools=[charge_card, lookup_tax])\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 1]
+    text = HEAD + "base = Agent(name='a', tools=[charge_card, lookup_tax])\ncopy = base.clone(name='b')\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST]  # once, not again at the clone
+
+
+def test_a_tool_is_its_own_sibling(groups):
+    text = """\
+import requests
+from agents import Agent, function_tool
+
+@function_tool(failure_error_function=None)
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+agent = Agent(name="a", tools=[charge_card])
+"""
+    found = groups(text)
+    assert [d.loc.line for d in found] == [9]
+    assert found[0].message.count("charge_card") >= 2
+
+
+def test_concurrency_cap_on_every_run_makes_group_safe(groups):
+    base = HEAD + "agent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+    capped = [
+        "Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1)))",
+        "Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution={'max_function_tool_concurrency': 1}))",
+        "Runner.run_sync(agent, 'hi', run_config={'tool_execution': {'max_function_tool_concurrency': 1}})",
+        "cfg = RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))\nRunner.run_sync(agent, 'x', run_config=cfg)",
+    ]
+    for run in capped:
+        assert groups(base + run + "\n") == [], run
+    # One uncapped run keeps it concurrent.
+    mixed = base + capped[0] + "\nRunner.run_streamed(agent, 'hi')\n"
+    assert [d.loc.line for d in groups(mixed)] == [FIRST]
+
+
+def test_parallel_tool_calls_false_is_only_a_hint(groups):
+    text = HEAD + (
+        "agent = Agent(name='a', tools=[charge_card, lookup_tax], "
+        "model_settings=ModelSettings(parallel_tool_calls=False))\n"
+    )
+    found = groups(text)
+    assert len(found) == 1 and "only a provider hint" in found[0].message
+
+
+def test_groups_inside_functions(groups):
+    text = HEAD + "def build():\n    agent = Agent(name='a', tools=[charge_card, lookup_tax])\n    return agent\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 1]
+
+
+def test_look_alikes_are_not_groups(groups):
+    text = TOOLS + "def Agent(**kw):\n    return kw\n\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+    assert groups(text) == []
+    text = TOOLS + "from mylib import Agent\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+    assert groups(text) == []
+
+
+AGENT_MODULE_REL = "from agents import Agent\nfrom .tools import charge_card, lookup_tax\n\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+
+
+def test_cross_module_relative_import(groups):
+    found = groups(AGENT_MODULE_REL, {"__init__.py": "", "tools.py": TOOLS})
+    assert [d.loc.line for d in found] == [4]
+    assert any(r.path.endswith("tools.py") for r in found[0].related)
+
+
+def test_cross_module_absolute_import_and_reexport(lint, tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/tools/__init__.py": "from .payments import charge_card\nfrom .tax import lookup_tax\n",
+        "app/tools/payments.py": TOOLS.split("@function_tool(failure_error_function=None)")[0],
+        "app/tools/tax.py": "from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def lookup_tax(region: str) -> str:\n    return '0.2'\n",
+        "app/agent.py": "from agents import Agent\nfrom app.tools import charge_card, lookup_tax\nimport app.tools as t\n\n"
+        "a1 = Agent(name='a', tools=[charge_card, lookup_tax])\na2 = Agent(name='b', tools=[t.charge_card, t.lookup_tax])\n",
+    }
+    from conftest import lint_files
+
+    found = [d for d in lint_files(tmp_path, files, "app/agent.py", Config(root=str(tmp_path), select=("SIB301",)))]
+    assert [d.loc.line for d in found] == [5, 6]
+
+
+def test_tools_list_in_another_module(groups):
+    files = {"__init__.py": "", "tools.py": TOOLS + "\nALL_TOOLS = [charge_card, lookup_tax]\n"}
+    text = "from agents import Agent\nfrom .tools import ALL_TOOLS\n\nagent = Agent(name='a', tools=ALL_TOOLS)\n"
+    assert [d.loc.line for d in groups(text, files)] == [4]
+
+
+def test_inline_function_tool_call_form(groups):
+    text = """\
+import requests
+from agents import Agent, function_tool
+
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+
+agent = Agent(name="a", tools=[function_tool(charge_card), function_tool(lookup_tax, failure_error_function=None)])
+"""
+    assert [d.loc.line for d in groups(text)] == [11]
