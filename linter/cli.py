@@ -1,14 +1,21 @@
 """The `siblint` command: check, rules, explain.
 
 Exit status: 0 no findings, 1 findings, 2 usage or configuration error, a missing path, or an
-internal failure.
+internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
+`SiblintGroup`), never a traceback.
+
+To add an option to `check`: add a `click.option` to `check`, a field to `CheckOptions`, and use it
+in `run_check`; the command function itself only converts arguments.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import click
 
@@ -17,9 +24,46 @@ from siblint.config import Config, ConfigError, load
 from siblint.diagnostics import Diagnostic
 from siblint.discovery import discover
 from siblint.registry import all_rules, by_code
-from siblint.reporters import FORMATS
+from siblint.reporters import FORMATS, report_base
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+STDIN = "-"
+
+
+class SiblintGroup(click.Group):
+    """A click group that turns any unexpected exception into one line and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrokenPipeError:  # `siblint check | head`: the reader left, nothing to report
+            _silence_stdout()
+            ctx.exit(EXIT_ERROR)
+        except Exception as exc:  # noqa: BLE001 - the one place every other exception ends up
+            click.echo(f"siblint: internal error: {type(exc).__name__}: {exc} "
+                       "(this is a bug in siblint; please report it)", err=True)
+            ctx.exit(EXIT_ERROR)
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout at exit; pointing it at /dev/null avoids a second BrokenPipeError.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+class SiblintError(click.ClickException):
+    """A configuration or environment error: one line on stderr, exit 2."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"siblint: error: {self.format_message()}", err=True)
+
+
+def _fail(message: str) -> NoReturn:
+    raise SiblintError(message)
 
 
 def _codes(value: str | None) -> tuple[str, ...] | None:
@@ -28,91 +72,176 @@ def _codes(value: str | None) -> tuple[str, ...] | None:
     return tuple(c.strip().upper() for c in value.split(",") if c.strip())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SiblintGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="siblint")
 def main() -> None:
     """Find agent tools whose side effects outlive a sibling tool's fatal failure.
 
     \b
+    Exit status: 0 no findings, 1 findings, 2 usage, configuration or internal error.
+
+    \b
     Examples:
       siblint check src/
       siblint check --format sarif -o siblint.sarif .
-      siblint explain SIB301
+      cat agent.py | siblint check - --stdin-filename agent.py
+      siblint rules
+      siblint explain SIB201
     """
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Everything `check` was asked to do, after argument parsing."""
+
+    paths: tuple[str, ...]
+    fmt: str = "text"
+    output: str | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    stdin_filename: str | None = None
+    config_path: str | None = None
+    exit_zero: bool = False
+    statistics: bool = False
+    jobs: int | None = None
+
+    @property
+    def reads_stdin(self) -> bool:
+        return self.paths == (STDIN,)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True,
-              help="Output format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the report to FILE.")
-@click.option("--select", help="Comma-separated codes or prefixes to check (replaces the default set).")
-@click.option("--ignore", help="Comma-separated codes or prefixes to skip.")
-@click.option("--extend-select", help="Comma-separated codes or prefixes to add to the selection.")
-@click.option("--stdin-filename", help="The path to report for source read from stdin (`-`).")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="Use this pyproject.toml instead of searching upwards.")
+              help="Output format (sarif: for GitHub code scanning; github: workflow annotations).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str),
+              help="Write the report to FILE instead of stdout.")
+@click.option("--select", metavar="CODES", help="Comma-separated codes or prefixes to check, replacing the default set.")
+@click.option("--ignore", metavar="CODES", help="Comma-separated codes or prefixes to skip.")
+@click.option("--extend-select", metavar="CODES", help="Comma-separated codes or prefixes to add to the selection.")
+@click.option("--stdin-filename", metavar="PATH",
+              help="Path to report (and to match per-file-ignores) for source read from stdin (`-`).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=str),
+              help="Use this pyproject.toml instead of searching upwards from PATHS.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--statistics", is_flag=True, help="Print a count per code after the report.")
+@click.option("--statistics", is_flag=True, help="Also print a count per code (stderr for non-text formats).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Parallel worker processes  [default: number of CPUs]")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
           statistics: bool, jobs: int | None) -> None:
-    """Check PATHS (files or folders; default `.`; `-` reads stdin)."""
+    """Check PATHS: files or folders (default `.`); `-` reads stdin.
+
+    \b
+    Configuration comes from [tool.siblint] in the nearest pyproject.toml above PATHS;
+    command-line options add to it.
+    """
+    if not paths and stdin_filename:
+        paths = (STDIN,)
+    if STDIN in paths and len(paths) > 1:
+        raise click.UsageError("`-` (stdin) cannot be combined with other paths")
+    if stdin_filename and paths != (STDIN,):
+        raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
+    opts = CheckOptions(
+        paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
+        extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
+        exit_zero=exit_zero, statistics=statistics, jobs=jobs,
+    )
+    click.get_current_context().exit(run_check(opts))
+
+
+def _config_start(opts: CheckOptions) -> str:
+    """Where the search for pyproject.toml starts: the folder that holds every checked path."""
+    if opts.reads_stdin:
+        return opts.stdin_filename or "."
+    try:
+        return os.path.commonpath([os.path.abspath(p) for p in opts.paths])
+    except ValueError:  # paths on different drives (Windows)
+        return opts.paths[0]
+
+
+def load_config(opts: CheckOptions) -> Config:
+    try:
+        config = load(_config_start(opts), opts.config_path)
+        return config.with_cli(opts.select, opts.ignore, opts.extend_select)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
     from siblint import runner
 
-    paths_l = list(paths) or ["."]
-    start = stdin_filename if paths_l == ["-"] and stdin_filename else paths_l[0]
-    try:
-        config = load(start if start != "-" else ".", config_path)
-        config = config.with_cli(_codes(select), _codes(ignore) or (), _codes(extend_select) or ())
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-
-    diagnostics: list[Diagnostic]
-    if paths_l == ["-"]:
-        data = click.get_binary_stream("stdin").read()
-        name = stdin_filename or "-"
+    if opts.reads_stdin:
         from siblint.engine import new_project
 
-        diagnostics = runner.check_file(name, config, new_project(config), data=data)
-    else:
-        found = discover(paths_l, config)
-        for w in found.warnings:
-            click.echo(f"siblint: warning: {w}", err=True)
-        if found.missing:
-            for m in found.missing:
-                click.echo(f"siblint: error: {m}: no such file or directory", err=True)
-            sys.exit(EXIT_ERROR)
-        diagnostics = runner.run(found.files, config, jobs or runner.default_jobs()).diagnostics
+        data = click.get_binary_stream("stdin").read()
+        return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
+    found = discover(list(opts.paths), config)
+    for w in found.warnings:
+        click.echo(f"siblint: warning: {w}", err=True)
+    if found.missing:
+        for m in found.missing:
+            click.echo(f"siblint: error: {m}: no such file or directory", err=True)
+        raise click.exceptions.Exit(EXIT_ERROR)
+    return runner.run(found.files, config, opts.jobs or runner.default_jobs()).diagnostics
 
-    report = FORMATS[fmt](diagnostics, config.root)
-    if statistics and fmt == "text":
-        report += _statistics(diagnostics)
-    if output:
+
+def run_check(opts: CheckOptions) -> int:
+    """Lint, write the report, and return the exit status."""
+    config = load_config(opts)
+    diagnostics = collect_diagnostics(opts, config)
+    report = FORMATS[opts.fmt](diagnostics, report_base())
+    stats = statistics_table(diagnostics) if opts.statistics else ""
+    if stats and opts.fmt == "text":
+        report, stats = report + stats, ""
+    write_report(report, opts.output)
+    if stats:
+        click.echo(stats, err=True, nl=False)
+    return EXIT_FINDINGS if diagnostics and not opts.exit_zero else EXIT_CLEAN
+
+
+def write_report(report: str, output: str | None) -> None:
+    if not output:
+        click.echo(report, nl=False)
+        return
+    try:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(report)
-    else:
-        click.echo(report, nl=False)
-    if statistics and fmt != "text":
-        click.echo(_statistics(diagnostics), err=True, nl=False)
-    sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+    except OSError as exc:
+        _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
 
 
-def _statistics(diagnostics: list[Diagnostic]) -> str:
+def statistics_table(diagnostics: list[Diagnostic]) -> str:
+    """`count<TAB>CODE<TAB>name` per code, most frequent first (ruff's --statistics layout)."""
     counts = Counter(d.code for d in diagnostics)
     rules = by_code()
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     return "".join(f"{n}\t{code}\t{rules[code].name if code in rules else ''}\n" for code, n in rows)
 
 
-@main.command("rules")
-def list_rules() -> None:
-    """List every rule: code, name, default on/off, one line."""
+def rules_markdown() -> str:
+    """The rule table of the README (`siblint rules --format markdown`)."""
+    rows = ["| Code | Name | Default | What it finds |", "| --- | --- | --- | --- |"]
     for r in all_rules():
-        state = "on" if r.default_enabled else "off"
-        click.echo(f"{r.code}  {r.name:<40} {state:<4} {r.summary}")
+        rows.append(f"| `{r.code}` | `{r.name}` | {'on' if r.default_enabled else 'off'} | {r.summary} |")
+    return "\n".join(rows) + "\n"
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True,
+              help="markdown: the README's rule table.")
+def list_rules(fmt: str) -> None:
+    """List every rule: code, name, default on/off, one line."""
+    if fmt == "markdown":
+        click.echo(rules_markdown(), nl=False)
+    elif fmt == "json":
+        click.echo(json.dumps([{"code": r.code, "name": r.name, "default_enabled": r.default_enabled,
+                                "severity": r.severity, "summary": r.summary} for r in all_rules()], indent=2))
+    else:
+        for r in all_rules():
+            state = "on" if r.default_enabled else "off"
+            click.echo(f"{r.code}  {r.name:<40} {state:<4} {r.summary}")
 
 
 @main.command()

@@ -160,7 +160,8 @@ def find_pyproject(start: str) -> Path | None:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"{candidate}: cannot read: {exc}") from None
-            if "siblint" in data.get("tool", {}):
+            tool = data.get("tool", {})
+            if isinstance(tool, dict) and "siblint" in tool:
                 return candidate
     return None
 
@@ -173,7 +174,8 @@ def load(start: str, explicit: str | None = None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
-    table = data.get("tool", {}).get("siblint", {})
+    tool = data.get("tool", {})
+    table = tool.get("siblint", {}) if isinstance(tool, dict) else None
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.siblint] must be a table")
     return from_table(table, str(path.parent.resolve()), str(path))

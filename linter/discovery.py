@@ -1,4 +1,9 @@
-"""Which files a run checks: the given paths, folders walked for .py/.pyi, excludes applied."""
+"""Which files a run checks: the given paths, folders walked for .py/.pyi, excludes applied.
+
+A folder named on the command line is always walked; everything found in it, and every file named
+on the command line, is subject to `exclude` / `extend-exclude` (matched relative to the config's
+folder, against the whole path or any one part of it).
+"""
 
 from __future__ import annotations
 
@@ -64,6 +69,10 @@ def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, i
     if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
         found.warnings.append(f"{path}: skipped (not a regular file)")
         return
-    if not explicit and (not path.endswith(EXTENSIONS) or config.is_excluded(path)):
+    if not explicit and not path.endswith(EXTENSIONS):
+        return
+    # Excludes apply to files named on the command line too, as in flake8: pre-commit passes
+    # every staged file by name, and `exclude` must still keep generated code out.
+    if config.is_excluded(path):
         return
     yield path

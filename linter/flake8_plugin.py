@@ -1,31 +1,106 @@
 """flake8 tree plugin: the same engine as `siblint check`, one file at a time.
 
-flake8 applies `# noqa`, `--select` and `--ignore` itself, so the plugin reports every finding.
-Default-off codes go through `extend_default_ignore`. Nothing is printed, and no state survives
-between files except the per-options project index (editors run flake8 in-process repeatedly).
+flake8 applies `# noqa`, `--select`, `--ignore` and per-file-ignores itself, so the plugin reports
+every finding (only `# siblint: noqa`, which flake8 does not know, is honoured here). Default-off
+codes go through `extend_default_ignore`. Nothing is printed to stdout.
+
+Editors run flake8 in-process again and again, so nothing about a run lives in module globals or
+on the class: `parse_options` hangs a `_RunState` on the options namespace flake8 creates for each
+run, and every plugin instance receives that namespace (flake8 fills `__init__` parameters from
+`FileProcessor` attributes by name, and `options` is one of them).
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import os
+import sys
+import tokenize
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from siblint import __version__
+
+if TYPE_CHECKING:  # flake8 and the engine stay out of import time
+    from siblint.config import Config
+    from siblint.project import ProjectIndex
+
+_STATE_ATTR = "_siblint_run_state"
+
+
+@dataclass
+class _RunState:
+    """What one flake8 run shares between files: options and one project index per config root."""
+
+    extend_side_effect_calls: tuple[str, ...] = ()
+    pure_calls: tuple[str, ...] = ()
+    disable_noqa: bool = False
+    projects: dict[str, tuple["Config", "ProjectIndex"]] = field(default_factory=dict)
+    reported_config_errors: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_options(cls, options: Any) -> "_RunState":
+        return cls(
+            extend_side_effect_calls=_as_tuple(getattr(options, "siblint_extend_side_effect_calls", None)),
+            pure_calls=_as_tuple(getattr(options, "siblint_pure_calls", None)),
+            disable_noqa=bool(getattr(options, "disable_noqa", False)),
+        )
+
+    def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
+        """The config ([tool.siblint] above `path`, plus flake8's options) and the shared index."""
+        from siblint import config as config_mod
+        from siblint.engine import new_project
+        from siblint.registry import all_codes
+
+        try:
+            base = config_mod.load(path)
+        except config_mod.ConfigError as exc:
+            # flake8 owns the run: warn once on stderr and carry on with the defaults.
+            if str(exc) not in self.reported_config_errors:
+                self.reported_config_errors.add(str(exc))
+                print(f"siblint: warning: {exc}; using defaults", file=sys.stderr)
+            base = config_mod.Config(root=os.path.dirname(os.path.abspath(path)))
+        key = base.source or base.root
+        if key not in self.projects:
+            # Every rule runs; flake8's own --select/--ignore/noqa decide what is shown.
+            config = replace(
+                base, select=all_codes(), ignore=(), extend_select=(), per_file_ignores=(),
+                extend_side_effect_calls=base.extend_side_effect_calls + self.extend_side_effect_calls,
+                pure_calls=base.pure_calls + self.pure_calls,
+            )
+            self.projects[key] = (config, new_project(config))
+        return self.projects[key]
+
+
+def _as_tuple(value: object) -> tuple[str, ...]:
+    if not value:
+        return ()
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())  # type: ignore[union-attr]
+
+
+def _source_bytes(lines: list[str]) -> bytes:
+    """flake8 hands over decoded lines; re-encode them as their coding cookie says."""
+    text = "".join(lines)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(text.encode("utf-8")).readline)
+        return text.encode(encoding)
+    except (SyntaxError, LookupError, UnicodeError):
+        return text.encode("utf-8")
 
 
 class Plugin:
     name = "siblint"
     version = __version__
 
-    # Set by parse_options; keyed by option values so a new configuration gets a new index.
-    _options: dict[str, Any] = {}
-
-    def __init__(self, tree: ast.AST, filename: str, lines: list[str]) -> None:
+    def __init__(self, tree: ast.AST, filename: str, lines: list[str], options: Any = None) -> None:
         self.tree = tree
         self.filename = filename
         self.lines = lines
+        self.options = options
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
@@ -43,35 +118,28 @@ class Plugin:
 
     @classmethod
     def parse_options(cls, options: Any) -> None:
-        cls._options = {
-            "extend_side_effect_calls": tuple(getattr(options, "siblint_extend_side_effect_calls", None) or ()),
-            "pure_calls": tuple(getattr(options, "siblint_pure_calls", None) or ()),
-        }
+        # Stored on this run's options namespace, never on the class: the next run gets a new one.
+        setattr(options, _STATE_ATTR, _RunState.from_options(options))
+
+    def _state(self) -> _RunState:
+        state = getattr(self.options, _STATE_ATTR, None)
+        if state is None:  # parse_options did not run (a bare API call): this instance's own state
+            state = _RunState.from_options(self.options)
+        return state
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        from siblint import config as config_mod
-        from siblint.engine import analyse, new_project
+        from siblint.engine import analyse
+        from siblint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
 
-        data = "".join(self.lines).encode("utf-8")
+        state = self._state()
+        if not state.disable_noqa and file_is_ignored(self.lines, SIBLINT_NOQA_FILE):
+            return
         path = self.filename if self.filename not in ("-", "stdin") else "stdin.py"
         try:
-            base = config_mod.load(path if os.path.exists(path) else ".")
-        except config_mod.ConfigError:
-            base = config_mod.Config()
-        from dataclasses import replace
-
-        config = replace(base, select=None, ignore=(), extend_select=(), per_file_ignores=(),
-                         extend_side_effect_calls=base.extend_side_effect_calls + self._options.get("extend_side_effect_calls", ()),
-                         pure_calls=base.pure_calls + self._options.get("pure_calls", ()))
-        # Every rule runs; flake8's own --select/--ignore/noqa decide what is shown.
-        config = replace(config, select=tuple(r for r in _all_codes()))
-        # A fresh index per file: modules this one imports are parsed on demand, never stale.
-        result = analyse(path, data, config, new_project(config))
-        for d in sorted(result.diagnostics, key=lambda d: d.sort_key()):
+            config, project = state.project_for(path)
+            diagnostics = analyse(path, _source_bytes(self.lines), config, project).diagnostics
+        except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
+            yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
+            return
+        for d in sorted(set(diagnostics), key=lambda d: d.sort_key()):
             yield d.loc.line, d.loc.col, f"{d.code} {d.message}", type(self)
-
-
-def _all_codes() -> tuple[str, ...]:
-    from siblint.registry import all_codes
-
-    return all_codes()

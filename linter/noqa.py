@@ -1,8 +1,11 @@
-"""Suppression comments, with flake8's exact semantics (flake8 7: defaults.py, violation.py).
+"""Suppression comments, with flake8's exact semantics (flake8 7: defaults.py, violation.py, processor.py).
 
 `# noqa` silences every code on the reported line, `# noqa: SIB101,SIB3` the listed codes and
-codes starting with them. A comment anywhere in a multi-line statement covers all its lines, as in
-flake8. `# flake8: noqa` or `# siblint: noqa` on a line of its own silences the whole file.
+codes starting with them. A finding on any line of a multi-line token (a triple-quoted string, a
+backslash continuation) is matched against the text of all those lines, as flake8 does; a line
+break inside brackets starts a new range, as in flake8. `# flake8: noqa` or `# siblint: noqa` at
+the start of a line silences the whole file (flake8 itself only knows the first; the flake8 plugin
+honours the second so both modes agree).
 """
 
 from __future__ import annotations
@@ -13,19 +16,25 @@ import tokenize
 
 NOQA_INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 NOQA_FILE = re.compile(r"\s*# (?:flake8|siblint)[:=]\s*noqa", re.IGNORECASE)
+SIBLINT_NOQA_FILE = re.compile(r"\s*# siblint[:=]\s*noqa", re.IGNORECASE)  # the part flake8 cannot know
 _SPLIT = re.compile(r"[,\s]")
 
 
-def file_is_ignored(lines: list[str]) -> bool:
-    return any(NOQA_FILE.match(line) for line in lines)
+def physical_lines(text: str) -> list[str]:
+    """Lines as flake8 reads them: split on \\n, \\r\\n and \\r only (not form feeds, unlike str.splitlines)."""
+    return io.StringIO(text, newline="").readlines()
 
 
-def _logical_line_map(text: str, lines: list[str]) -> dict[int, str]:
-    """Line number -> the joined text of the statement it belongs to (flake8's mapping)."""
+def file_is_ignored(lines: list[str], pattern: re.Pattern[str] = NOQA_FILE) -> bool:
+    return any(pattern.match(line) for line in lines)
+
+
+def _noqa_line_map(lines: list[str]) -> dict[int, str]:
+    """Line number -> the text searched for `# noqa` (flake8's `_noqa_line_mapping`)."""
     mapping: dict[int, str] = {}
     lo, hi = len(lines) + 2, -1
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(iter(lines).__next__):
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
             lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
@@ -43,7 +52,7 @@ class Suppressions:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines(keepends=True)
+        self.lines = physical_lines(text)
         self.whole_file = file_is_ignored(self.lines)
         self._map: dict[int, str] | None = None
 
@@ -51,7 +60,7 @@ class Suppressions:
         if self.whole_file:
             return True
         if self._map is None:
-            self._map = _logical_line_map(self.text, self.lines)
+            self._map = _noqa_line_map(self.lines)
         physical = self._map.get(line)
         if physical is None:
             physical = self.lines[line - 1] if 0 < line <= len(self.lines) else ""

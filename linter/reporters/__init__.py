@@ -1,7 +1,12 @@
-"""Output formats: each module renders a sorted list of findings to one string."""
+"""Output formats: each module renders a sorted list of findings to one string.
+
+A renderer takes the findings and `base`, the folder that report paths are made relative to where
+a format needs it (SARIF's repo-relative URIs); see `report_base`.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from siblint.diagnostics import Diagnostic
@@ -15,3 +20,23 @@ FORMATS: dict[str, Renderer] = {
     "sarif": sarif.render,
     "github": github.render,
 }
+
+
+def report_base(start: str | None = None) -> str:
+    """The repository root above `start` (default: the cwd), else `start` itself.
+
+    GitHub code scanning wants URIs relative to the repository root, wherever siblint ran from.
+    """
+    here = os.path.abspath(start or os.getcwd())
+    for folder in (here, *_parents(here)):
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+    return here
+
+
+def _parents(path: str) -> list[str]:
+    out = []
+    while (parent := os.path.dirname(path)) != path:
+        out.append(parent)
+        path = parent
+    return out

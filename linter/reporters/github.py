@@ -13,7 +13,7 @@ def _escape_prop(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(diagnostics: list[Diagnostic], root: str) -> str:
+def render(diagnostics: list[Diagnostic], base: str) -> str:
     out = []
     for d in diagnostics:
         level = "warning" if d.severity == "warning" else "error"

@@ -24,5 +24,5 @@ def as_dict(d: Diagnostic) -> dict:
     }
 
 
-def render(diagnostics: list[Diagnostic], root: str) -> str:
+def render(diagnostics: list[Diagnostic], base: str) -> str:
     return json.dumps([as_dict(d) for d in diagnostics], indent=2) + "\n"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
+from urllib.parse import quote
 
 from siblint import __version__
 from siblint.diagnostics import Diagnostic, Loc
@@ -12,9 +14,13 @@ from siblint.registry import all_rules
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _uri(path: str, root: str) -> str:
-    rel = os.path.relpath(os.path.abspath(path), root) if os.path.isabs(path) or os.path.exists(path) else path
-    return rel.replace(os.sep, "/")
+def _uri(path: str, base: str) -> str:
+    """A URI relative to `base` (the repository root), or an absolute file URI outside it."""
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full, base) if os.path.splitdrive(full)[0] == os.path.splitdrive(base)[0] else ".."
+    if rel == ".." or rel.startswith(".." + os.sep):
+        return Path(full).as_uri()
+    return quote(rel.replace(os.sep, "/"))
 
 
 def _region(loc: Loc) -> dict:
@@ -25,7 +31,7 @@ def _level(severity: str) -> str:
     return "warning" if severity == "warning" else "error"
 
 
-def render(diagnostics: list[Diagnostic], root: str) -> str:
+def render(diagnostics: list[Diagnostic], base: str) -> str:
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
     driver_rules = [
@@ -46,14 +52,14 @@ def render(diagnostics: list[Diagnostic], root: str) -> str:
             "ruleIndex": index[d.code],
             "level": _level(d.severity),
             "message": {"text": d.message},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.path, root)}, "region": _region(d.loc)}}],
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.path, base)}, "region": _region(d.loc)}}],
         }
         if d.related:
             result["relatedLocations"] = [
                 {
                     "id": i,
                     "message": {"text": r.message},
-                    "physicalLocation": {"artifactLocation": {"uri": _uri(r.path, root)}, "region": _region(r.loc)},
+                    "physicalLocation": {"artifactLocation": {"uri": _uri(r.path, base)}, "region": _region(r.loc)},
                 }
                 for i, r in enumerate(d.related)
             ]
@@ -64,6 +70,7 @@ def render(diagnostics: list[Diagnostic], root: str) -> str:
         "runs": [
             {
                 "tool": {"driver": {"name": "siblint", "version": __version__, "informationUri": "https://pypi.org/project/siblint/", "rules": driver_rules}},
+                "columnKind": "unicodeCodePoints",  # libcst columns count code points
                 "results": results,
             }
         ],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from siblint.diagnostics import Diagnostic
 
 
-def render(diagnostics: list[Diagnostic], root: str) -> str:
+def render(diagnostics: list[Diagnostic], base: str) -> str:
     lines: list[str] = []
     for d in diagnostics:
         lines.append(f"{d.path}:{d.loc.line}:{d.loc.col + 1}: {d.code} {d.message}")
