@@ -22,6 +22,17 @@ class FatalArg:
     values: tuple[object, ...]  # literal values that are fatal
     label: str  # how the message names it: 'failure_error_function=None'
     key: str | None = None  # when set, the argument is a dict and the fatal value sits under this key
+    # When the argument is a callable: what it may do to be fatal. "returns_none" (can return None,
+    # including `-> None` and falling off the end), "raises" (a `raise` in its body), "unguarded"
+    # (its whole body is not one `try` whose `except Exception`-or-broader handler returns; an
+    # unresolvable callable, or the argument missing from a constructor call, counts as unguarded).
+    when: tuple[str, ...] = ()
+    # Not fatal when this other argument of the same call / field of the same tool is also set to
+    # something other than None (`_use_default_failure_error_function=False` with a handler given).
+    unless: str | None = None
+    # Fatal only when this other argument / field has this literal value (a handler that the SDK
+    # only reads once `_use_default_failure_error_function=False`).
+    only_with: tuple[str, object] | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,20 @@ class Framework:
     server_makers: tuple[str, ...] = ()
     group_makers: dict[str, GroupMaker] = field(default_factory=dict)
     group_methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
+    # Fields of a tool object that are fatal when assigned after creation (`t.timeout_behavior = ...`,
+    # `setattr(t, "...", ...)`) or set through a copy function (`dataclasses.replace(t, ...)`).
+    fatal_fields: tuple[FatalArg, ...] = ()
+    # Functions that set a tool's failure policy in place: canonical name -> (where the tool is
+    # passed, the fatal arguments), e.g. set_function_tool_failure_error_function(t, None).
+    tool_setters: dict[str, tuple[Param, tuple[FatalArg, ...]]] = field(default_factory=dict)
+    # Functions that copy a tool with its policy (S11, S12): resolved name -> where the source is
+    # passed, and whether the other keywords set fields (`dataclasses.replace`).
+    copiers: dict[str, tuple[Param, bool]] = field(default_factory=dict)
+    # Base classes whose `super().__init__(...)` in a subclass takes fatal arguments (custom MCP servers).
+    fatal_super_init: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
+    # Agent-level settings inherited by the MCP servers of that agent unless the server sets the
+    # same argument itself: (group maker canonical name) -> (agent-level FatalArgs, server param keyword).
+    inherited_by_servers: dict[str, tuple[tuple[FatalArg, ...], str]] = field(default_factory=dict)
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     group_tools_attr: str = "tools"
     # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
