@@ -18,6 +18,7 @@ from siblint.facts import (
     Const,
     FunctionFacts,
     Handler,
+    Lambda,
     Mapping,
     ModuleFacts,
     Other,
@@ -135,6 +136,10 @@ class Collector(cst.CSTVisitor):
             return Seq(tuple(parts), loc)
         if isinstance(node, cst.Await):
             return self.value(node.expression)
+        if isinstance(node, cst.Lambda):
+            # Kept with its body: `lambda ctx, e: None` as a failure handler is fatal (SIB202).
+            params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
+            return Lambda(loc, "Lambda", params, self.value(node.body))
         return Other(loc, type(node).__name__)
 
     def call_value(self, node: cst.Call) -> Call:

@@ -97,6 +97,14 @@ class Other:
     kind: str = ""
 
 
+@dataclass(frozen=True)
+class Lambda(Other):
+    """`lambda params: body`. Still an `Other` (kind "Lambda") for code that only needs its location."""
+
+    params: tuple[str, ...] = ()
+    body: "Value | None" = None
+
+
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
 
 
