@@ -113,7 +113,7 @@ class CheckOptions:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
-@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
               help="Output format (sarif: for GitHub code scanning; github: workflow annotations).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str),
               help="Write the report to FILE instead of stdout.")
@@ -175,7 +175,7 @@ def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
     if opts.reads_stdin:
         from siblint.engine import new_project
 
-        data = click.get_binary_stream("stdin").read()
+        data = sys.stdin.buffer.read()
         return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
     found = discover(list(opts.paths), config)
     for w in found.warnings:

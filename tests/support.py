@@ -1,0 +1,109 @@
+"""Helpers for tests that drive siblint through real processes (console scripts, flake8, pip, git)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent  # the venv whose siblint/flake8/pre-commit the tests drive
+# What a build or a pre-commit hook install needs; copying only these keeps builds out of the
+# shared working tree and independent of unrelated files.
+PROJECT_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "linter", "rules")
+
+HAZARD = """\
+from agents import function_tool
+
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    raise RuntimeError("tax service down")
+"""
+CLEAN = """\
+from agents import function_tool
+
+
+@function_tool
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+"""
+
+
+def script(name: str) -> str:
+    path = BIN / name
+    assert path.exists(), f"{name} is not installed next to {sys.executable}"
+    return str(path)
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def run(args: list[str], cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None,
+        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def siblint(args: list[str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed console script, in a real process."""
+    return run([script("siblint"), *args], cwd, stdin)
+
+
+def cli_findings(paths: list[str], cwd: Path, extra: list[str] | None = None) -> list[tuple[str, int, int, str, str]]:
+    """(path, line, column, code, message) from `siblint check --format json`."""
+    proc = siblint(["check", "--format", "json", *(extra or []), *paths], cwd)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(os.path.normpath(d["path"]), d["line"], d["column"], d["code"], d["message"]) for d in json.loads(proc.stdout)]
+
+
+FLAKE8_FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"
+
+
+def flake8_findings(args: list[str], cwd: Path, stdin: str | None = None) -> list[tuple[str, int, int, str, str]]:
+    """(path, line, column, code, message) of SIB codes from a real flake8 process."""
+    proc = run([script("flake8"), "--isolated", "--select", "SIB", f"--format={FLAKE8_FORMAT}", *args], cwd, stdin)
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    out = []
+    for line in proc.stdout.splitlines():
+        path, row, col, code, text = line.split("\t", 4)
+        out.append((os.path.normpath(path), int(row), int(col), code, text))
+    return sorted(out)
+
+
+def copy_project(dest: Path) -> Path:
+    """A copy of the files a build needs, without caches or build leftovers."""
+    dest.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
+    for name in PROJECT_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=ignore)
+        elif src.exists():
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(args: list[str], cwd: Path) -> None:
+    proc = run(["git", *args], cwd, env=GIT_ENV)
+    assert proc.returncode == 0, proc.stderr
+
+
+def git_repo(path: Path) -> Path:
+    """Make `path` a git repository with everything in it committed."""
+    git(["init", "-q", "-b", "main"], path)
+    git(["add", "-A"], path)
+    git(["commit", "-q", "-m", "snapshot"], path)
+    return path
