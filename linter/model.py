@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from siblint.facts import Call, Const, Mapping, ModuleFacts, Ref, Value
+from siblint.facts import Call, Const, Mapping, ModuleFacts, Other, Ref, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import FatalArg, Framework
 
@@ -45,16 +45,63 @@ def constructed_by(facts: ModuleFacts, value: Value | None, scope: str, depth: i
     return ""
 
 
-def argument(call: Call, arg: FatalArg) -> Value | None:
-    """The value `call` passes for `arg`, including through a literal `**{...}`."""
+def _mapping(facts: ModuleFacts | None, value: Value | None, scope: str) -> Value | None:
+    """A dict written inline or bound to a name (`OPTS = {...}`; `function_tool(**OPTS)`)."""
+    for _ in range(4):
+        if isinstance(value, Ref) and facts is not None:
+            value = binding(facts, value.text, scope)
+        else:
+            break
+    return value
+
+
+def argument(call: Call, arg: FatalArg, facts: ModuleFacts | None = None, scope: str = "") -> Value | None:
+    """The value `call` passes for `arg`, including through a `**{...}` literal (inline or, given the
+    facts, bound to a name); for keyed args the value under the key of a dict literal or a
+    `dict(...)` / TypedDict call (`MCPConfig(failure_error_function=None)`)."""
     found = call.arg(arg.param.position, arg.param.keyword)
     if found is None:
         for key, value in call.kwargs:
-            if key is None and isinstance(value, Mapping):
-                found = value.get(arg.param.keyword) or found
+            mapping = _mapping(facts, value, scope) if key is None else None
+            if isinstance(mapping, Mapping):
+                found = mapping.get(arg.param.keyword) or found
     if found is not None and arg.key is not None:
-        found = found.get(arg.key) if isinstance(found, Mapping) else None
+        found = _mapping(facts, found, scope)
+        if isinstance(found, Mapping):
+            found = found.get(arg.key)
+        elif isinstance(found, Call):
+            found = found.kwarg(arg.key)
+        else:
+            found = None
     return found
+
+
+def specs_for_call(facts: ModuleFacts, call: Call, scope: str) -> tuple[FatalArg, ...]:
+    """The fatal arguments the frameworks' data lists for this call: a known callable, a method on
+    an object a known constructor built (`agent.as_tool`), a tool setter, or `super().__init__` in a
+    subclass of a known base."""
+    if isinstance(call.func, Ref):
+        fw, name = canonical(call.func.name)
+        if fw is not None:
+            if name in fw.tool_setters:
+                return fw.tool_setters[name][1]
+            return fw.fatal_args.get(name, ())
+        receiver, _, method = call.func.text.rpartition(".")
+        if receiver:
+            built = constructed_by(facts, binding(facts, receiver, scope), scope)
+            for fw in FRAMEWORKS:
+                specs = fw.fatal_method_args.get((built, method), ())
+                if specs:
+                    return specs
+        return ()
+    # `super().__init__(...)` inside `class S(Base)`: the collector keeps it as Other("attr:__init__").
+    fn = facts.functions.get(scope)
+    if isinstance(call.func, Other) and call.func.kind == "attr:__init__" and fn is not None and fn.name.endswith(".__init__"):
+        for base in fn.bases:
+            fw, name = canonical(base)
+            if fw is not None and name in fw.fatal_super_init:
+                return fw.fatal_super_init[name]
+    return ()
 
 
 @dataclass(frozen=True)
@@ -66,23 +113,19 @@ class FatalSetting:
 
 
 def fatal_settings(facts: ModuleFacts) -> Iterator[FatalSetting]:
-    """Every argument in the module that makes a tool's failure fatal, by the frameworks' data."""
+    """Every literal argument in the module that makes a tool's failure fatal, by the frameworks' data
+    (`failure_error_function=None`, `timeout_behavior="raise_exception"`). Callables passed as
+    handlers are judged in `siblint.fatality`, which needs the project."""
     for scope, call in facts.all_calls():
-        if not isinstance(call.func, Ref):
-            continue
-        fw, name = canonical(call.func.name)
-        specs: tuple[FatalArg, ...] = ()
-        if fw is not None:
-            specs = fw.fatal_args.get(name, ())
-        else:
-            receiver, _, method = call.func.text.rpartition(".")
-            if receiver:
-                built = constructed_by(facts, binding(facts, receiver, scope), scope)
-                for fw in FRAMEWORKS:
-                    specs = fw.fatal_method_args.get((built, method), ())
-                    if specs:
-                        break
-        for spec in specs:
-            value = argument(call, spec)
-            if isinstance(value, Const) and value.value in spec.values and type(value.value) in {type(v) for v in spec.values}:
-                yield FatalSetting(spec, value, call, scope)
+        for spec in specs_for_call(facts, call, scope):
+            if not spec.values:
+                continue
+            value = argument(call, spec, facts, scope)
+            if is_fatal_literal(spec, value):
+                yield FatalSetting(spec, value, call, scope)  # type: ignore[arg-type]
+
+
+def is_fatal_literal(spec: FatalArg, value: Value | None) -> bool:
+    """`value` is one of the literal values `spec` marks fatal (`False` is not `0`)."""
+    return (isinstance(value, Const) and value.value in spec.values
+            and type(value.value) in {type(v) for v in spec.values})

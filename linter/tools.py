@@ -140,8 +140,32 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             if fw is not None and canon in fw.server_makers:
                 found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], fw.name, "server", facts.path,
                                   facts.module, call.loc, "", call, _binding_for(facts, call), scope))
+    found.extend(_copies(facts, found))
     found.sort(key=lambda t: (t.loc.line, t.loc.col))
     return found
+
+
+def _copies(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
+    """`T2 = dataclasses.replace(T, ...)` / `copy.copy(T)` of a tool bound in this module: another tool
+    (kind "copy", `options` = the copy call) with T's policy (S11, S12). Copies of imported tools
+    need the project: `siblint.fatality.copies_in`."""
+    by_binding = {t.binding: t for t in found if t.binding}
+    out: list[Tool] = []
+    for scope, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        for fw in FRAMEWORKS:
+            copier = fw.copiers.get(call.func.name)
+            source = call.arg(copier[0].position, copier[0].keyword) if copier else None
+            if isinstance(source, Ref) and source.text in by_binding:
+                src = by_binding[source.text]
+                copy = Tool(src.name, src.framework, "copy", facts.path, facts.module, call.loc, src.function, call,
+                            _binding_for(facts, call), scope)
+                out.append(copy)
+                if copy.binding:
+                    by_binding[copy.binding] = copy
+                break
+    return out
 
 
 def function_of(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:

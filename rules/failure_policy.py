@@ -1,33 +1,40 @@
 """SIB2xx: tool settings that turn one tool's failure into the end of the run.
 
 A fatal failure makes the SDK cancel every sibling call of the same turn and raise out of the run.
-Measured with openai-agents 0.24.0: ../shared/reference/openai-agents-runtime.md, S1-S3, S8, S17.
+Measured with openai-agents 0.24.0: ../shared/reference/openai-agents-runtime.md, S1-S24, arms 9,
+14b, 14d, 14f, 14g. What is fatal is framework data; `siblint.fatality` reads it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from siblint.diagnostics import Diagnostic
-from siblint.model import fatal_settings
+from siblint.diagnostics import Diagnostic, Related
+from siblint.fatality import module_reasons
 from siblint.rule import Context, Invalid, Rule, Valid
 
 
 class _FatalArgumentRule(Rule):
-    """Shared check: report each argument the framework data marks as fatal under this code."""
+    """Shared check: report each fatal argument or assignment of this module under this code."""
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        for setting in fatal_settings(ctx.facts):
-            if setting.arg.code == self.code:
-                yield self.finding(ctx, setting.value.loc, setting=setting.arg.label)
+        for reason in module_reasons(ctx.facts, ctx.project):
+            if reason.code == self.code:
+                related = (Related(reason.origin[0], reason.origin[1], "the handler behind it"),) if reason.origin else ()
+                yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
 
 class FailureHandlerDisabled(_FatalArgumentRule):
     """
     ## What it does
     Flags a tool whose failure handler is disabled: `failure_error_function=None` on
-    `function_tool` (decorator or call form, any alias, a literal `**{...}`), on `Agent.as_tool`,
-    on an MCP server, or in `Agent(mcp_config=...)`.
+    `function_tool` (decorator or call form, any alias, a `**{...}` dict literal), on
+    `Agent.as_tool` (keyword or positional index 11), on an MCP server (keyword or positional
+    index 10; `super().__init__` of an `MCPServer` subclass, index 2), in
+    `Agent(mcp_config=...)` / `MCPConfig(...)`, on `MCPUtil.to_function_tool` /
+    `get_all_function_tools`, on `codex_tool`; `set_function_tool_failure_error_function(t, None)`;
+    and `_use_default_failure_error_function=False` set on a tool (attribute, `setattr`,
+    `dataclasses.replace`) without a handler given with it.
 
     ## Why is this bad?
     With the handler disabled, any exception the tool raises ends the run. The SDK then cancels
@@ -65,26 +72,98 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         Valid("from agents import function_tool\n\n@function_tool\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from agents import function_tool\n\n@function_tool(failure_error_function=my_handler)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from mylib import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n"),
+        Valid("class Cfg:\n    pass\n\nc = Cfg()\nc._use_default_failure_error_function = False\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid("from agents.decorators import tool as t\n\n@t(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid("import agents\n\nasync def f() -> str:\n    return 'x'\n\nT = agents.function_tool(f, failure_error_function=None)\n", lines=(6,)),
         Invalid("from agents import function_tool\n\n@function_tool(**{'failure_error_function': None})\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
+        Invalid("from agents import Agent\n\nagent = Agent(name='a', mcp_config={'failure_error_function': None})\n", lines=(3,)),
+        Invalid(
+            "from agents import function_tool\nfrom agents.tool import set_function_tool_failure_error_function\n\n"
+            "@function_tool\nasync def f() -> str:\n    return 'x'\n\n"
+            "set_function_tool_failure_error_function(f, None)\nf._use_default_failure_error_function = False\n",
+            lines=(8, 9),
+        ),
+    ]
+
+
+class FailureHandlerReturnsNone(_FatalArgumentRule):
+    """
+    ## What it does
+    Flags a custom failure handler (`failure_error_function=`, in every spelling SIB201 knows,
+    and `_failure_error_function=` set with `_use_default_failure_error_function=False`) that can
+    return `None` (annotated `-> None`, a bare `return`, `return None`, falling off the end, a
+    `lambda ctx, e: None`) or that raises. The handler may live in another module.
+
+    ## Why is this bad?
+    The SDK re-raises the tool's exception when the handler returns `None`, and a handler that
+    raises replaces it: either way the failure is as fatal as `failure_error_function=None`. The
+    run ends and every sibling call of the turn is cancelled (S4-S6, arm 9).
+
+    ## Example
+    ```python
+    def log_error(ctx, error):
+        logger.warning("tool failed: %s", error)
+
+    @function_tool(failure_error_function=log_error)
+    async def lookup_tax(region: str) -> str: ...
+    ```
+
+    Use instead:
+    ```python
+    def log_error(ctx, error) -> str:
+        logger.warning("tool failed: %s", error)
+        return f"lookup failed: {error}"
+    ```
+
+    ## Options
+    None.
+    """
+
+    code = "SIB202"
+    name = "tool-failure-handler-returns-none"
+    summary = "a tool's failure handler can return None or raises, so the tool's errors end the run"
+    message = (
+        "{setting}: the SDK then re-raises, ending the run and cancelling every sibling call; "
+        "make the handler always return a message string for the model"
+    )
+    VALID = [
+        Valid("from agents import function_tool\n\ndef h(ctx, e) -> str:\n    return str(e)\n\n"
+              "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n"),
+        Valid("from agents import function_tool\n\n@function_tool(failure_error_function=lambda ctx, e: str(e))\n"
+              "async def f() -> str:\n    return 'x'\n"),
+        Valid("from mylib import function_tool\n\ndef h(ctx, e):\n    pass\n\n"
+              "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n"),
+    ]
+    INVALID = [
+        Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
+                "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n", lines=(6,)),
+        Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=lambda ctx, e: None)\n"
+                "async def f() -> str:\n    return 'x'\n", lines=(3,)),
+        Invalid("from agents import function_tool\nfrom handlers import h\n\n@function_tool(failure_error_function=h)\n"
+                "async def f() -> str:\n    return 'x'\n", lines=(4,),
+                files={"handlers.py": "def h(ctx, e):\n    raise RuntimeError(str(e))\n"}),
+        Invalid("from agents import Agent\n\nasync def h(ctx, e) -> None:\n    return\n\n"
+                "other = Agent(name='o')\nt = other.as_tool('o', 'd', failure_error_function=h)\n", lines=(7,)),
     ]
 
 
 class TimeoutRaises(_FatalArgumentRule):
     """
     ## What it does
-    Flags a tool whose timeout raises: `timeout_behavior="raise_exception"` on `function_tool`
-    or `FunctionTool` (keyword or positional index 10).
+    Flags a tool whose timeout raises: `timeout_behavior="raise_exception"` on `function_tool`,
+    on `FunctionTool` (keyword or positional index 10), assigned after creation
+    (`t.timeout_behavior = ...`, `setattr`) or set by `dataclasses.replace(t, ...)`; and a
+    `timeout_error_function` that raises (keyword, `FunctionTool` index 11, attribute). A timeout
+    handler that returns `None` is fine: the model sees the text "None".
 
     ## Why is this bad?
     When the timeout fires, `ToolTimeoutError` escapes the run: the timeout is enforced outside
     the failure handler, so no handler can turn it into a message. Every sibling call of the same
     turn is cancelled, and a sibling that cannot observe cancellation lands its side effect after
-    the run has raised (arm 7a).
+    the run has raised (arm 7a). A timeout handler that raises ends the run the same way (S24).
 
     ## Example
     ```python
@@ -107,11 +186,13 @@ class TimeoutRaises(_FatalArgumentRule):
     summary = "a tool's timeout raises, so a slow call ends the run and cancels its siblings"
     message = (
         "{setting}: a timeout of this tool ends the run and cancels every sibling call; "
-        'use the default timeout_behavior="error_as_result" so the model is told instead'
+        'use the default timeout_behavior="error_as_result" and a timeout handler that returns a message'
     )
     VALID = [
         Valid("from agents import function_tool\n\n@function_tool(timeout=5)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='error_as_result')\nasync def f() -> str:\n    return 'x'\n"),
+        Valid("from agents import function_tool\n\ndef th(ctx, e):\n    return None\n\n"
+              "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='raise_exception')\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -120,4 +201,72 @@ class TimeoutRaises(_FatalArgumentRule):
             "T = FunctionTool('t', 'd', {}, invoke, True, True, None, None, False, 0.05, 'raise_exception')\n",
             lines=(3,),
         ),
+        Invalid(
+            "import dataclasses\nfrom agents import function_tool\n\n@function_tool(timeout=5)\nasync def f() -> str:\n    return 'x'\n\n"
+            "f.timeout_behavior = 'raise_exception'\nF2 = dataclasses.replace(f, timeout_behavior='raise_exception')\n",
+            lines=(8, 9),
+        ),
+        Invalid("from agents import function_tool\n\ndef th(ctx, e):\n    raise TimeoutError()\n\n"
+                "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n", lines=(6,)),
+    ]
+
+
+class FunctionToolWithoutHandler(_FatalArgumentRule):
+    """
+    ## What it does
+    Flags a `FunctionTool(...)` built directly, at its `on_invoke_tool` argument (or at the call
+    when that argument is not visible), and an `on_invoke_tool` replaced after creation
+    (`t.on_invoke_tool = ...`, `setattr`, `dataclasses.replace`). Not reported when the invoker
+    resolves to a function whose whole body is one `try` with an `except Exception` (or broader)
+    handler that returns a value, or when it is another tool's `.on_invoke_tool`.
+
+    ## Why is this bad?
+    `function_tool` wraps the function in an invoker that applies the failure handler. A raw
+    `on_invoke_tool` has no such wrapper, so any exception it lets escape ends the run and
+    cancels every sibling call of the same turn (S7, S16, arm 14d).
+
+    ## Example
+    ```python
+    async def invoke(ctx, args: str) -> str:
+        return await lookup(args)
+
+    tax = FunctionTool(name="lookup_tax", description="...", params_json_schema=SCHEMA, on_invoke_tool=invoke)
+    ```
+
+    Use instead:
+    ```python
+    async def invoke(ctx, args: str) -> str:
+        try:
+            return await lookup(args)
+        except Exception as exc:
+            return f"lookup failed: {exc}"
+    ```
+    or build the tool with `@function_tool`, which applies the default failure handler.
+
+    ## Options
+    None.
+    """
+
+    code = "SIB204"
+    name = "function-tool-without-failure-handler"
+    summary = "a FunctionTool invoker has no failure handler, so any exception it lets escape ends the run"
+    message = (
+        "{setting}: any exception it lets escape ends the run and cancels every sibling call; "
+        "catch Exception in on_invoke_tool and return a message, or use @function_tool"
+    )
+    VALID = [
+        Valid("from agents import FunctionTool\n\nasync def invoke(ctx, args):\n    try:\n        return await run(args)\n"
+              "    except Exception as exc:\n        return f'failed: {exc}'\n\n"
+              "T = FunctionTool(name='t', description='d', params_json_schema={}, on_invoke_tool=invoke)\n"),
+        Valid("from mylib import FunctionTool\n\nT = FunctionTool(name='t', description='d', params_json_schema={}, on_invoke_tool=invoke)\n"),
+        Valid("from agents import FunctionTool, function_tool\n\n@function_tool\nasync def f() -> str:\n    return 'x'\n\n"
+              "T = FunctionTool('t', 'd', {}, f.on_invoke_tool)\n"),
+    ]
+    INVALID = [
+        Invalid("from agents import FunctionTool\n\nasync def invoke(ctx, args):\n    return await run(args)\n\n"
+                "T = FunctionTool(name='t', description='d', params_json_schema={}, on_invoke_tool=invoke)\n", lines=(6,)),
+        Invalid("from agents.tool import FunctionTool\n\nT = FunctionTool('t', 'd', {}, lambda ctx, a: run(a))\n", lines=(3,)),
+        Invalid("from agents import function_tool\n\n@function_tool\nasync def f() -> str:\n    return 'x'\n\n"
+                "async def raw(ctx, args):\n    raise RuntimeError()\n\nf.on_invoke_tool = raw\n", lines=(10,)),
+        Invalid("import agents\n\nT = agents.FunctionTool(**spec)\n", lines=(3,)),
     ]

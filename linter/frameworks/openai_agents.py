@@ -19,12 +19,14 @@ MCP_UTIL = ("agents.mcp.MCPUtil.to_function_tool", "agents.mcp.MCPUtil.get_all_f
 SET_FAILURE_FUNCTION = "agents.tool.set_function_tool_failure_error_function"
 CODEX_TOOL = "agents.extensions.experimental.codex.codex_tool"
 
-# Labels: how messages and FatalReason name each cause.
+# Labels: how messages and FatalReason name each cause; `{fault}` is what the handler does
+# ("returns None", "raises").
 NO_HANDLER = "failure_error_function=None"
-HANDLER_NONE = "failure handler returns None or raises"
+HANDLER_NONE = "failure handler {fault}"
 TIMEOUT_RAISES = 'timeout_behavior="raise_exception"'
-TIMEOUT_HANDLER_RAISES = "timeout handler raises"
+TIMEOUT_HANDLER_RAISES = "timeout handler {fault}"
 NO_WRAPPER = "FunctionTool without a failure handler"
+INVOKER_REPLACED = "on_invoke_tool replaced without a failure handler"
 
 
 def _failure_handler(position: int | None = None, key: str | None = None, keyword: str = "failure_error_function") -> tuple[FatalArg, ...]:
@@ -48,6 +50,7 @@ def _timeout(behavior: str, behavior_pos: int | None, handler_pos: int | None) -
 # The FunctionTool wrapper that applies the failure handler is `on_invoke_tool` itself: a raw
 # callable there lets every exception escape (S7, arm 14d; replaced after creation: S16).
 _RAW_INVOKER = FatalArg("SIB204", Param("on_invoke_tool", 3), (), NO_WRAPPER, when=("unguarded",))
+_INVOKER_REPLACED = FatalArg("SIB204", Param("on_invoke_tool"), (), INVOKER_REPLACED, when=("unguarded",))
 
 # Private FunctionTool fields: `_use_default_failure_error_function=False` is fatal on its own because
 # `_failure_error_function` defaults to None (S14, S10), unless a handler is given with it; the handler
@@ -95,7 +98,7 @@ FRAMEWORK = Framework(
     fatal_fields=(
         *_timeout("timeout_behavior", None, None),  # S18, S19, S20, S22
         *_PRIVATE_POLICY,  # S10, S14
-        _RAW_INVOKER,  # S16: `t.on_invoke_tool = <raw callable>` bypasses the wrapper
+        _INVOKER_REPLACED,  # S16: `t.on_invoke_tool = <raw callable>` bypasses the wrapper
     ),
     tool_setters={
         # set_function_tool_failure_error_function(tool, None | handler) (S15); omitted = default restored.
