@@ -1,0 +1,74 @@
+"""Which files a run checks: folders walked, default and configured excludes, odd filesystem entries."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from siblint.config import DEFAULT_EXCLUDE, Config
+from siblint.discovery import discover
+from support import HAZARD, siblint, write
+
+
+def rel(root: Path, files: list[str]) -> list[str]:
+    return [os.path.relpath(f, root) for f in files]
+
+
+def test_walks_py_and_pyi_skips_default_excludes_sorted(tmp_path):
+    files = {f"{d}/x.py": "" for d in DEFAULT_EXCLUDE}
+    files.update({"b.py": "", "a/z.pyi": "", "a/y.py": "", "notes.txt": "", "a/script": "", "c/.hidden/q.py": ""})
+    write(tmp_path, files)
+    found = discover([str(tmp_path)], Config(root=str(tmp_path)))
+    assert rel(tmp_path, found.files) == ["a/y.py", "a/z.pyi", "b.py", "c/.hidden/q.py"]
+    assert found.missing == [] and found.warnings == []
+
+
+def test_duplicates_are_checked_once_and_missing_paths_recorded(tmp_path):
+    write(tmp_path, {"pkg/a.py": ""})
+    config = Config(root=str(tmp_path))
+    found = discover([str(tmp_path / "pkg"), str(tmp_path / "pkg" / "a.py"), str(tmp_path / "gone.py")], config)
+    assert rel(tmp_path, found.files) == ["pkg/a.py"]
+    assert found.missing == [str(tmp_path / "gone.py")]
+
+
+def test_named_files_honour_excludes_like_flake8(tmp_path):
+    # pre-commit names every staged file; `exclude` must still apply to them.
+    write(tmp_path, {"build/gen.py": "", "generated/g.py": "", "src/ok.py": "", "tool": ""})
+    config = Config(root=str(tmp_path), extend_exclude=("generated",))
+    named = [str(tmp_path / p) for p in ("build/gen.py", "generated/g.py", "src/ok.py", "tool")]
+    assert rel(tmp_path, discover(named, config).files) == ["src/ok.py", "tool"]  # a named file of any suffix
+
+
+def test_glob_patterns(tmp_path):
+    write(tmp_path, {"a/migrations/0001.py": "", "a/models.py": "", "b_test.py": ""})
+    config = Config(root=str(tmp_path), extend_exclude=("*/migrations", "*_test.py"))
+    assert rel(tmp_path, discover([str(tmp_path)], config).files) == ["a/models.py"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_symlink_loop_and_dangling_link_warn_and_go_on(tmp_path):
+    write(tmp_path, {"a/x.py": ""})
+    os.symlink(tmp_path / "a", tmp_path / "a" / "loop")
+    os.symlink(tmp_path / "missing.py", tmp_path / "dangling.py")
+    found = discover([str(tmp_path)], Config(root=str(tmp_path)))
+    assert rel(tmp_path, found.files) == ["a/x.py"]
+    assert any("symlink loop" in w for w in found.warnings)
+    assert any("dangling.py" in w for w in found.warnings)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_named_fifo_is_skipped_not_read(tmp_path):
+    os.mkfifo(tmp_path / "pipe.py")
+    write(tmp_path, {"bad.py": HAZARD})
+    proc = siblint(["check", "pipe.py", "bad.py"], tmp_path)  # reading the FIFO would block for ever
+    assert proc.returncode == 1
+    assert "pipe.py: skipped (not a regular file)" in proc.stderr
+    assert proc.stdout.startswith("bad.py:4:39: SIB201")
+
+
+def test_missing_path_is_an_error_not_a_silent_pass(tmp_path):
+    proc = siblint(["check", "nope"], tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == "siblint: error: nope: no such file or directory\n"
