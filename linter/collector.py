@@ -13,9 +13,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from siblint.diagnostics import Loc
 from siblint.facts import (
     Assignment,
+    Attr,
     Call,
     CallSite,
     Const,
+    FString,
     FunctionFacts,
     Handler,
     Lambda,
@@ -102,9 +104,15 @@ class Collector(cst.CSTVisitor):
                 if text in ("None", "True", "False"):
                     return Const({"None": None, "True": True, "False": False}[text], loc)
                 return Ref(self.qualify(text), text, loc)
-            return Other(loc, "attr:" + node.attr.value) if isinstance(node, cst.Attribute) else Other(loc)
+            if isinstance(node, cst.Attribute):
+                # Kept with its receiver: `requests.Session().post` is a POST (SIB1xx).
+                return Attr(loc, "attr:" + node.attr.value, node.attr.value, self.value(node.value))
+            return Other(loc)
         if isinstance(node, cst.Call):
             return self.call_value(node)
+        if isinstance(node, cst.FormattedString) or (isinstance(node, cst.ConcatenatedString) and node.evaluated_value is None):
+            # The literal parts are enough to tell `f"INSERT INTO {t} ..."` from a SELECT (SIB1xx).
+            return FString(loc, "FormattedString", _fstring_text(node))
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             text = node.evaluated_value
             return Const(text if isinstance(text, str) else None, loc) if text is not None else Other(loc, "str")
@@ -252,6 +260,10 @@ class Collector(cst.CSTVisitor):
     def visit_With(self, node: cst.With) -> None:
         items = tuple(self.value(i.item) for i in node.items)
         self.with_bodies[id(node.body)] = tuple(i for i in items if isinstance(i, Call))
+        if self.frames:
+            for item, value in zip(node.items, items):
+                if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                    self.frames[-1].facts.with_bindings[item.asname.name.value] = value
 
     def _enter_suite(self, node: cst.BaseSuite) -> None:
         key = id(node)
@@ -358,6 +370,18 @@ class Collector(cst.CSTVisitor):
 
 
 # ---- statement-level helpers (no traversal state) ---------------------------------------------
+def _fstring_text(node: cst.BaseExpression) -> str:
+    """The literal text of an f-string (or a concatenation holding one), each `{...}` as "{}"."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _fstring_text(node.left) + _fstring_text(node.right)
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else ""
+    if isinstance(node, cst.FormattedString):
+        return "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in node.parts)
+    return ""
+
+
 def _body_statements(body: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
     if isinstance(body, cst.SimpleStatementSuite):
         return list(body.body)

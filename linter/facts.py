@@ -105,6 +105,22 @@ class Lambda(Other):
     body: "Value | None" = None
 
 
+@dataclass(frozen=True)
+class Attr(Other):
+    """`<expr>.name` where `<expr>` is not a dotted name (`Path(p).write_text`, `boto3.client("s3").put_object`).
+    Still an `Other` (kind "attr:name"); `receiver` is the value the attribute is read from."""
+
+    attr: str = ""
+    receiver: "Value | None" = None
+
+
+@dataclass(frozen=True)
+class FString(Other):
+    """An f-string. Still an `Other` (kind "FormattedString"); `text` is its literal parts, each `{...}` as "{}"."""
+
+    text: str = ""
+
+
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
 
 
@@ -147,6 +163,8 @@ class FunctionFacts:
     guarded_body: bool = False
     class_name: str = ""
     bases: tuple[str, ...] = ()  # of the enclosing class, resolved
+    # `with f(...) as name` / `async with f(...) as name` in the body: name -> the context manager's value.
+    with_bindings: dict[str, "Value"] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,363 @@
+"""SIB1xx: tool side effects that cancellation cannot stop.
+
+When one tool call of a turn fails fatally, the SDK cancels its siblings and the run raises. A
+sibling that cannot observe the cancellation still lands its side effect (a card charged, an email
+sent) after the run has raised, and the error records nothing (`exc.run_data.new_items == []`).
+Measured with openai-agents 0.24.0: ../shared/reference/openai-agents-runtime.md, section B.
+
+Each rule reports at the tool's `def` line, with the side-effecting call (possibly in a helper of
+another module) as a related location. The analysis is in `siblint.cancellation`; what counts as a
+side effect is the table in `siblint.effects`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from siblint.cancellation import Hazard, unstoppable
+from siblint.diagnostics import Diagnostic, Related
+from siblint.facts import ModuleFacts
+from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.tools import Tool, tools_in
+
+
+_last: tuple[ModuleFacts, object, list[tuple[Tool, list[Hazard]]]] | None = None
+
+
+def _hazards(ctx: Context) -> list[tuple[Tool, list[Hazard]]]:
+    """Hazards of every tool this module makes, computed once for the five rules."""
+    global _last
+    if _last is None or _last[0] is not ctx.facts or _last[1] is not ctx.project:
+        _last = (ctx.facts, ctx.project, [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)])
+    return _last[2]
+
+
+class _SideEffectRule(Rule):
+    """One finding per tool: at its `def` line, each effect call of this code as a related location."""
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        for tool, hazards in _hazards(ctx):
+            mine = [h for h in hazards if h.code == self.code]
+            if not mine:
+                continue
+            first = mine[0]
+            more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
+            via = f" in {first.via[-1]}" if first.via else ""
+            related = tuple(
+                Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
+                for h in mine
+            )
+            yield self.finding(ctx, tool.loc, related, tool=tool.name, effect=first.effect + via + more,
+                               context=first.description.split(",", 1)[0])
+
+
+class SyncToolSideEffect(_SideEffectRule):
+    """
+    ## What it does
+    Flags a sync (`def`) tool that has a side effect: a mutating HTTP request, an email, a
+    subprocess, a file write, SQL that is not a SELECT, an ORM write, a payment, a message, an
+    upload. Side effects in project functions the tool calls count too (followed across modules).
+
+    ## Why is this bad?
+    The SDK runs a sync tool in a worker thread (`asyncio.to_thread`). When a sibling call of the
+    same turn fails fatally, the SDK cancels the tool, but a thread cannot be cancelled: once it
+    has started, the side effect lands after the run has raised, and the error records nothing.
+
+    ## Example
+    ```python
+    @function_tool
+    def charge_card(amount: int) -> str:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+        return "charged"
+    ```
+
+    Use instead:
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        async with httpx.AsyncClient() as client:
+            await client.post("https://payments.example.com/charges", json={"amount": amount})
+        return "charged"
+    ```
+
+    ## Options
+    `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
+    compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
+    method on an object of a known constructor (`mylib.Client.send`); `mylib.*` matches every name
+    under `mylib`. `pure-calls` (same form): calls that never write, even when the built-in table
+    says otherwise; a pure project function is not followed.
+    """
+
+    code = "SIB101"
+    name = "sync-tool-side-effect"
+    summary = "a sync tool has a side effect that runs in a worker thread cancellation cannot stop"
+    message = (
+        "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
+        "cannot stop; make it `async def` and await an async client"
+    )
+    VALID = [
+        Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
+              "    return requests.get(f'https://wttr.in/{city}').text\n"),
+        Valid("from agents import function_tool\n\n@function_tool\ndef send_email(to: str) -> str:\n"
+              "    return f'(demo) would send an email to {to}'\n"),
+        Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
+              "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
+    ]
+    INVALID = [
+        Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
+                "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
+        Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
+                "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
+                lines=(5,)),
+    ]
+
+
+class ThreadedSideEffect(_SideEffectRule):
+    """
+    ## What it does
+    Flags an async tool that hands a side effect to a thread or an executor:
+    `await asyncio.to_thread(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
+    `anyio.to_thread.run_sync(fn)`, where `fn` (or a function it calls) has a side effect.
+
+    ## Why is this bad?
+    Cancelling the await does not stop the thread. When a sibling call fails fatally, the tool's
+    await is cancelled but the thread runs on and lands the side effect after the run has raised
+    (arm 6b); the error records nothing.
+
+    ## Example
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        await asyncio.to_thread(requests.post, URL, json={"amount": amount})
+        return "charged"
+    ```
+
+    Use instead:
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        async with httpx.AsyncClient() as client:
+            await client.post(URL, json={"amount": amount})
+        return "charged"
+    ```
+
+    ## Options
+    `extend-side-effect-calls` and `pure-calls` in `[tool.siblint]` add to or remove from the
+    side-effect table (see `siblint explain SIB101`).
+    """
+
+    code = "SIB102"
+    name = "threaded-tool-side-effect"
+    summary = "an async tool hands a side effect to a thread or executor that cancellation cannot stop"
+    message = (
+        "{tool} hands {effect} to a worker thread: cancelling the await leaves the thread running; "
+        "await an async client instead of to_thread/run_in_executor"
+    )
+    VALID = [
+        Valid("import asyncio, json\nfrom agents import function_tool\n\n@function_tool\nasync def parse(s: str) -> str:\n"
+              "    return await asyncio.to_thread(json.loads, s)\n"),
+        Valid("import asyncio, httpx\nfrom agents import function_tool\n\n@function_tool\nasync def charge(n: int) -> str:\n"
+              "    async with httpx.AsyncClient() as c:\n        await c.post('https://pay.example.com', json={'n': n})\n"
+              "    return 'ok'\n"),
+    ]
+    INVALID = [
+        Invalid("import asyncio, requests\nfrom agents import function_tool\n\n@function_tool\n"
+                "async def charge(n: int) -> str:\n"
+                "    await asyncio.to_thread(requests.post, 'https://pay.example.com', json={'n': n})\n"
+                "    return 'ok'\n", lines=(5,)),
+        Invalid("import asyncio, subprocess\nfrom agents import function_tool\n\ndef deploy() -> None:\n"
+                "    subprocess.run(['make', 'deploy'])\n\n@function_tool\nasync def release() -> str:\n"
+                "    loop = asyncio.get_running_loop()\n    await loop.run_in_executor(None, deploy)\n    return 'ok'\n",
+                lines=(8,)),
+    ]
+
+
+class BlockingSideEffect(_SideEffectRule):
+    """
+    ## What it does
+    Flags an async tool that performs a side effect through a blocking call before any await:
+    `requests`, `smtplib`, sync database drivers (`cursor.execute("INSERT ...")`),
+    `subprocess.run`, a file write, directly or in a sync helper it calls.
+
+    ## Why is this bad?
+    Cancellation reaches a coroutine only at an await. A blocking call holds the event loop, so the
+    SDK cannot deliver the cancellation of a fatal sibling failure before the side effect lands
+    (arms 4, 4r), and the other tools of the turn stall meanwhile.
+
+    ## Example
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        requests.post(URL, json={"amount": amount})
+        return "charged"
+    ```
+
+    Use instead:
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        async with httpx.AsyncClient() as client:
+            await client.post(URL, json={"amount": amount})
+        return "charged"
+    ```
+
+    ## Options
+    `extend-side-effect-calls` and `pure-calls` in `[tool.siblint]` add to or remove from the
+    side-effect table (see `siblint explain SIB101`).
+    """
+
+    code = "SIB103"
+    name = "blocking-tool-side-effect"
+    summary = "an async tool performs a side effect through a blocking call the event loop cannot cancel"
+    message = (
+        "{tool} performs {effect} with a blocking call before any await: the event loop cannot deliver "
+        "the cancellation; use an async client and await it"
+    )
+    VALID = [
+        Valid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def orders(c: str) -> str:\n"
+              "    cur = sqlite3.connect('db').cursor()\n    cur.execute('SELECT * FROM orders WHERE c = ?', (c,))\n"
+              "    return str(cur.fetchall())\n"),
+        Valid("import httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n@function_tool\n"
+              "async def refund(order: str) -> str:\n    await client.post('https://pay.example.com/refunds', json={'o': order})\n"
+              "    return 'ok'\n"),
+    ]
+    INVALID = [
+        Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\nasync def charge(n: int) -> str:\n"
+                "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
+        Invalid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def save(note: str) -> str:\n"
+                "    conn = sqlite3.connect('db')\n    conn.execute('INSERT INTO notes VALUES (?)', (note,))\n"
+                "    conn.commit()\n    return 'saved'\n", lines=(5,)),
+    ]
+
+
+class SwallowedCancellation(_SideEffectRule):
+    """
+    ## What it does
+    Flags an async tool that swallows cancellation around or before a side effect:
+    `except asyncio.CancelledError:`, `except BaseException:` or a bare `except:` (or a tuple holding
+    one of them) that does not re-raise, or `contextlib.suppress(asyncio.CancelledError)`.
+    `except Exception:` does not catch cancellation and is fine.
+
+    ## Why is this bad?
+    The SDK cancels the tool because a sibling failed fatally. Swallowing the `CancelledError` lets
+    the tool carry on and land its side effect; when that takes longer than the SDK's 0.25 s drain
+    window, it lands after the run has raised and nothing records it (arms 5a-5c).
+
+    ## Example
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        try:
+            await asyncio.sleep(1)
+        except asyncio.CancelledError:
+            pass
+        await client.post(URL, json={"amount": amount})
+        return "charged"
+    ```
+
+    Use instead:
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        try:
+            await asyncio.sleep(1)
+        except asyncio.CancelledError:
+            log.info("cancelled before charging")
+            raise
+        await client.post(URL, json={"amount": amount})
+        return "charged"
+    ```
+
+    ## Options
+    `extend-side-effect-calls` and `pure-calls` in `[tool.siblint]` add to or remove from the
+    side-effect table (see `siblint explain SIB101`).
+    """
+
+    code = "SIB104"
+    name = "tool-swallows-cancellation"
+    summary = "an async tool swallows cancellation around or before a side effect"
+    message = (
+        "{tool} swallows cancellation around or before {effect}: the side effect lands although the run "
+        "was cancelled; re-raise CancelledError (or catch Exception instead)"
+    )
+    VALID = [
+        Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+              "@function_tool\nasync def charge(n: int) -> str:\n    try:\n"
+              "        await client.post('https://pay.example.com', json={'n': n})\n"
+              "    except Exception:\n        return 'failed'\n    return 'ok'\n"),
+        Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+              "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
+              "    except asyncio.CancelledError:\n        print('cancelled')\n        raise\n"
+              "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
+    ]
+    INVALID = [
+        Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+                "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
+                "    except asyncio.CancelledError:\n        pass\n"
+                "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(7,)),
+        Invalid("import asyncio, contextlib, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+                "@function_tool\nasync def charge(n: int) -> str:\n"
+                "    with contextlib.suppress(asyncio.CancelledError):\n"
+                "        await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(7,)),
+    ]
+
+
+class ShieldedSideEffect(_SideEffectRule):
+    """
+    ## What it does
+    Flags an async tool whose side effect is shielded (`asyncio.shield(...)`) or placed in
+    `finally:`, `__exit__` or `__aexit__`. Off by default: these are often deliberate.
+
+    ## Why is this bad?
+    The side effect completes during cancellation, by design, but the run then raises and its
+    error records nothing (arms 5e, 6): the caller cannot tell that the card was charged. If that
+    is intended, record the effect somewhere the caller can read (an outbox, an idempotency key).
+
+    ## Example
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        await asyncio.shield(client.post(URL, json={"amount": amount}))
+        return "charged"
+    ```
+
+    Use instead:
+    ```python
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        await client.post(URL, json={"amount": amount}, headers={"Idempotency-Key": key(amount)})
+        return "charged"
+    ```
+
+    ## Options
+    Off by default; enable with `extend-select = ["SIB105"]`.
+    `extend-side-effect-calls` and `pure-calls` in `[tool.siblint]` add to or remove from the
+    side-effect table (see `siblint explain SIB101`).
+    """
+
+    code = "SIB105"
+    name = "shielded-tool-side-effect"
+    summary = "a tool's side effect is shielded or in finally/__aexit__: it completes during cancellation unrecorded"
+    default_enabled = False
+    message = (
+        "{tool} performs {effect} {context}: it completes during cancellation while the run records nothing; "
+        "make it idempotent and recorded, or let cancellation stop it"
+    )
+    VALID = [
+        Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+              "@function_tool\nasync def charge(n: int) -> str:\n"
+              "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
+        Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+              "@function_tool\nasync def status(n: int) -> str:\n"
+              "    return (await asyncio.shield(client.get('https://pay.example.com'))).text\n"),
+    ]
+    INVALID = [
+        Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+                "@function_tool\nasync def charge(n: int) -> str:\n"
+                "    await asyncio.shield(client.post('https://pay.example.com', json={'n': n}))\n    return 'ok'\n",
+                lines=(7,)),
+        Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
+                "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
+                "    finally:\n        await client.post('https://audit.example.com', json={'n': n})\n    return 'ok'\n",
+                lines=(7,)),
+    ]
