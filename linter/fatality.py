@@ -221,7 +221,9 @@ def _names(tool: Tool, facts: ModuleFacts) -> list[tuple[str, str]]:
                 out.append((a.target, a.scope))
     if tool.kind == "function":
         for fn in facts.functions.values():
-            if fn.loc == tool.loc and fn.decorators:
+            # Only the decorator form binds the function's own name to the tool (`B = function_tool(f)`
+            # leaves `f` a plain function).
+            if fn.loc == tool.loc and fn.decorators and (tool.options is None or tool.options in fn.decorators):
                 out.append((fn.name.rsplit(".", 1)[-1], tool.scope))
     return list(dict.fromkeys(out))
 

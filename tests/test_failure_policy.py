@@ -206,6 +206,21 @@ def test_s10_s13_s14_s15_private_fields_and_setter(check):
         """)
 
 
+def test_mutating_the_plain_function_behind_a_call_form_tool_is_silent(check):
+    check("""\
+        import functools
+        from agents import function_tool
+
+        @functools.cache
+        async def f() -> str:
+            return "x"
+
+        T = function_tool(f)
+        f.timeout_behavior = "raise_exception"
+        T.timeout_behavior = "raise_exception"  # SIB203
+        """)
+
+
 def test_s13_failure_function_none_alone_is_not_fatal(check):
     check("""\
         from agents import function_tool
