@@ -17,6 +17,7 @@ from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.model import binding, canonical, constructed_by
 from siblint.project import ProjectIndex
+from siblint.fatality import copies_in, tool_named
 from siblint.tools import Tool, tools_in
 
 # How many name hops (bindings, imports, list spreads) member resolution follows.
@@ -50,16 +51,10 @@ class Group:
     capped: bool = False  # every run of this group serialises tool calls
 
 
-def _tool_for_call(facts: ModuleFacts, call: Call) -> Tool | None:
-    for t in tools_in(facts):
+def _tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
+    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`."""
+    for t in (*tools_in(facts), *copies_in(facts, project)):
         if t.options is not None and t.options.loc == call.loc:
-            return t
-    return None
-
-
-def _tool_bound_to(facts: ModuleFacts, name: str) -> Tool | None:
-    for t in tools_in(facts):
-        if t.binding == name:
             return t
     return None
 
@@ -74,12 +69,12 @@ def resolve_members(facts: ModuleFacts, value: Value | None, scope: str, project
     if isinstance(value, Starred):
         return resolve_members(facts, value.value, scope, project, depth + 1)
     if isinstance(value, Call):
-        tool = _tool_for_call(facts, value)
+        tool = _tool_for_call(facts, value, project)
         return [Member(tool, facts)] if tool is not None else []
     if isinstance(value, Ref):
-        local = _tool_bound_to(facts, value.text) if scope == "" or binding(facts, value.text, scope) is None else None
-        if local is not None:
-            return [Member(local, facts)]
+        named = tool_named(facts, value.text, scope, project)
+        if named is not None:
+            return [Member(*named)]
         bound = binding(facts, value.text, scope)
         if bound is not None:
             return resolve_members(facts, bound, scope, project, depth + 1)

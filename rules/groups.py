@@ -124,7 +124,8 @@ class FatalToolBesideUnstoppableTool(Rule):
         def verdict(m: Member) -> tuple[list, list]:
             if m.tool.key not in verdicts:
                 verdicts[m.tool.key] = (
-                    fatal_reasons(m.tool, m.facts, ctx.project),
+                    fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
+                                  importer=ctx.facts),
                     unstoppable(m.tool, ctx.project, ctx.config),
                 )
             return verdicts[m.tool.key]
