@@ -104,10 +104,19 @@ def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, Funct
     if found is not None:
         return found
     facts = project.module(tool.module) if tool.module else None
-    if facts is not None and tool.function.startswith(tool.module + "."):
+    if facts is None or not tool.function:
+        return None
+    if tool.function.startswith(tool.module + "."):
         fn = facts.functions.get(tool.function[len(tool.module) + 1 :])
         if fn is not None:
             return facts, fn
+    # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
+    scope = tool.scope
+    while scope and "." not in tool.function:
+        fn = facts.functions.get(f"{scope}.{tool.function}")
+        if fn is not None:
+            return facts, fn
+        scope = scope.rpartition(".")[0]
     return None
 
 

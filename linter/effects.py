@@ -247,7 +247,9 @@ class Bindings:
             name = value.callee
             if name in CONSTRUCTORS:
                 return name
-            return self.constructor(receiver_of(value.func), depth + 1)
+            # A method of a known object (`g.get_repo(...)`), else the callee itself (`mylib.Mailer()`),
+            # which the user's `extend-side-effect-calls` may name as `mylib.Mailer.send`.
+            return self.constructor(receiver_of(value.func), depth + 1) or name
         if isinstance(value, Attr):
             return self.constructor(value.receiver, depth + 1)
         return ""
@@ -411,8 +413,14 @@ _SQL_WORD = re.compile(r"[A-Za-z]+")
 
 def _check_sql(row: Row, call: Call, b: Bindings) -> str | None:
     first = call.arg(0, None)
-    if isinstance(first, Call) and first.callee.startswith("sqlalchemy.") and first.callee.rpartition(".")[2] in ("insert", "update", "delete"):
-        return f"SQL {first.callee.rpartition('.')[2].upper()}"
+    stmt: Value | None = first
+    for _ in range(8):  # `insert(t).values(...).returning(...)`: find the sqlalchemy constructor
+        if not isinstance(stmt, Call):
+            break
+        if stmt.callee.startswith("sqlalchemy.") and stmt.callee.rpartition(".")[2] in ("insert", "update", "delete"):
+            return f"SQL {stmt.callee.rpartition('.')[2].upper()}"
+        stmt = receiver_of(stmt.func)
+        stmt = stmt if isinstance(stmt, Call) else None
     sql = b.text(first)
     if not sql:
         return None  # a statement we cannot read: not assumed to write

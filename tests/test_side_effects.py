@@ -1,0 +1,847 @@
+"""SIB1xx: side effects cancellation cannot stop; the side-effect table; `unstoppable()` for SIB301."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from siblint.cancellation import Hazard, unstoppable
+from siblint.config import Config, from_table
+from siblint.effects import Bindings, effect_of
+from siblint.engine import facts_from_text, new_project
+from siblint.tools import tools_in
+
+ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105")
+
+
+@pytest.fixture
+def sib1(lint, tmp_path):
+    """sib1(text, files=None, **config) -> [(code, line)] of SIB1xx findings in main.py (SIB105 on)."""
+
+    def run(text: str, files: dict[str, str] | None = None, **options) -> list[tuple[str, int]]:
+        config = Config(root=str(tmp_path), select=ALL, **options)
+        found = lint(textwrap.dedent(text), {k: textwrap.dedent(v) for k, v in (files or {}).items()}, config)
+        return sorted((d.code, d.loc.line) for d in found if d.code.startswith("SIB1"))
+
+    return run
+
+
+def effects(code: str) -> list[tuple[int, str, bool]]:
+    """(line, description, blocking) of every call the table classifies, in the module's functions."""
+    facts = facts_from_text(textwrap.dedent(code), "m.py")
+    out = []
+    for fn in facts.functions.values():
+        for site in fn.calls:
+            eff = effect_of(site.call, Bindings(facts, fn), awaited=site.awaited)
+            if eff is not None:
+                out.append((site.call.loc.line, eff.description, eff.blocking))
+    return sorted(out)
+
+
+# ---- the smallest code for each rule ----------------------------------------------------------
+
+def test_sib101_sync_tool_posting(sib1):
+    assert sib1("""\
+        import requests
+        from agents import function_tool
+
+        @function_tool
+        def charge_card(amount: int) -> str:
+            requests.post("https://payments.example.com/charges", json={"amount": amount})
+            return "charged"
+    """) == [("SIB101", 5)]
+
+
+def test_sib101_message_and_related_location(lint, tmp_path):
+    found = lint(textwrap.dedent("""\
+        import requests
+        from agents import function_tool
+
+        @function_tool
+        def charge_card(amount: int) -> str:
+            requests.post("https://payments.example.com/charges", json={"amount": amount})
+            return "charged"
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    (d,) = found
+    assert d.message.startswith("charge_card is sync and performs POST to https://payments.example.com/charges via requests")
+    assert "make it `async def`" in d.message
+    assert [(r.loc.line, r.loc.col) for r in d.related] == [(6, 4)]
+    assert d.related[0].message == "charge_card: sync, POST to https://payments.example.com/charges via requests"
+
+
+def test_sib102_to_thread_of_a_sync_helper(sib1):
+    assert sib1("""\
+        import asyncio, smtplib
+        from agents import function_tool
+
+        def _send(to: str) -> None:
+            with smtplib.SMTP("localhost") as smtp:
+                smtp.sendmail("bot@example.com", [to], "hello")
+
+        @function_tool
+        async def notify(to: str) -> str:
+            await asyncio.to_thread(_send, to)
+            return "sent"
+    """) == [("SIB102", 9)]
+
+
+def test_sib102_executor_submit_lambda_and_partial(sib1):
+    assert sib1("""\
+        import asyncio, functools, subprocess, requests
+        from concurrent.futures import ThreadPoolExecutor
+        from agents import function_tool
+
+        pool = ThreadPoolExecutor()
+
+        @function_tool
+        async def a() -> str:
+            await asyncio.to_thread(lambda: requests.delete("https://api.example.com/x/1"))
+            return "ok"
+
+        @function_tool
+        async def b() -> str:
+            await asyncio.get_running_loop().run_in_executor(None, functools.partial(subprocess.run, ["make"]))
+            return "ok"
+
+        @function_tool
+        async def c() -> str:
+            pool.submit(requests.put, "https://api.example.com/x", data="1")
+            return "ok"
+    """) == [("SIB102", 8), ("SIB102", 13), ("SIB102", 18)]
+
+
+def test_sib103_blocking_call_in_async_tool(sib1):
+    assert sib1("""\
+        import requests
+        from agents import function_tool
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            requests.post("https://payments.example.com/charges", json={"amount": amount})
+            return "charged"
+    """) == [("SIB103", 5)]
+
+
+def test_sib103_not_after_an_await(sib1):
+    # Cancellation is delivered at the first await, before the blocking call starts.
+    assert sib1("""\
+        import asyncio, requests
+        from agents import function_tool
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            await asyncio.sleep(0)
+            requests.post("https://payments.example.com/charges", json={"amount": amount})
+            return "charged"
+    """) == []
+
+
+@pytest.mark.parametrize("handler", [
+    "except asyncio.CancelledError:",
+    "except asyncio.exceptions.CancelledError:",
+    "except CancelledError:",
+    "except BaseException:",
+    "except:",
+    "except (ValueError, asyncio.CancelledError):",
+])
+def test_sib104_swallowing_before_the_side_effect(sib1, handler):
+    assert sib1(f"""\
+        import asyncio, httpx
+        from asyncio import CancelledError
+        from agents import function_tool
+
+        client = httpx.AsyncClient()
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            try:
+                await asyncio.sleep(1)
+            {handler}
+                pass
+            await client.post("https://payments.example.com/charges", json={{"amount": amount}})
+            return "charged"
+    """) == [("SIB104", 8)]
+
+
+def test_sib104_side_effect_in_the_handler_and_suppress(sib1):
+    assert sib1("""\
+        import asyncio, contextlib, httpx
+        from agents import function_tool
+
+        client = httpx.AsyncClient()
+
+        @function_tool
+        async def a(amount: int) -> str:
+            try:
+                await asyncio.sleep(1)
+            except asyncio.CancelledError:
+                await client.post("https://payments.example.com/charges")
+            return "charged"
+
+        @function_tool
+        async def b(amount: int) -> str:
+            with contextlib.suppress(asyncio.CancelledError):
+                await client.post("https://payments.example.com/charges")
+            return "charged"
+    """) == [("SIB104", 7), ("SIB104", 15)]
+
+
+@pytest.mark.parametrize("handler", ["except Exception:", "except asyncio.CancelledError:\n                raise"])
+def test_sib104_not_for_except_exception_or_reraise(sib1, handler):
+    assert sib1(f"""\
+        import asyncio, httpx
+        from agents import function_tool
+
+        client = httpx.AsyncClient()
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            try:
+                await asyncio.sleep(1)
+            {handler}
+            await client.post("https://payments.example.com/charges")
+            return "charged"
+    """) == []
+
+
+SHIELDED = """\
+    import asyncio, httpx
+    from agents import function_tool
+
+    client = httpx.AsyncClient()
+
+    async def do_charge(amount: int) -> None:
+        await client.post("https://payments.example.com/charges", json={"amount": amount})
+
+    @function_tool
+    async def charge_card(amount: int) -> str:
+        await asyncio.shield(do_charge(amount))
+        return "charged"
+
+    @function_tool
+    async def refund(order: str) -> str:
+        task = asyncio.create_task(client.post("https://payments.example.com/refunds"))
+        await asyncio.shield(task)
+        return "ok"
+
+    @function_tool
+    async def audit(order: str) -> str:
+        try:
+            return await client.get("https://payments.example.com/orders")
+        finally:
+            await client.post("https://audit.example.com/log")
+"""
+
+
+def test_sib105_shield_task_and_finally(sib1):
+    assert sib1(SHIELDED) == [("SIB105", 10), ("SIB105", 15), ("SIB105", 21)]
+
+
+def test_sib105_is_off_by_default(lint, tmp_path):
+    found = lint(textwrap.dedent(SHIELDED), config=Config(root=str(tmp_path)))
+    assert [d.code for d in found if d.code.startswith("SIB1")] == []
+
+
+def test_sib105_in_aexit_of_a_project_context_manager(sib1):
+    assert sib1("""\
+        import httpx
+        from agents import function_tool
+
+        class Receipt:
+            async def __aenter__(self):
+                return self
+            async def __aexit__(self, *exc):
+                async with httpx.AsyncClient() as c:
+                    await c.post("https://mail.example.com/receipts")
+
+        @function_tool
+        async def checkout(cart: str) -> str:
+            async with Receipt():
+                return cart.upper()
+    """) == [("SIB105", 12)]
+
+
+def test_awaited_async_side_effect_is_cancellable(sib1):
+    assert sib1("""\
+        import httpx
+        from agents import function_tool
+
+        async def post_charge(amount: int) -> None:
+            async with httpx.AsyncClient() as client:
+                await client.post("https://payments.example.com/charges", json={"amount": amount})
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            await post_charge(amount)
+            return "charged"
+    """) == []
+
+
+# ---- precision --------------------------------------------------------------------------------
+
+def test_demo_stubs_with_mutating_names_are_not_flagged(sib1):
+    assert sib1("""\
+        from agents import function_tool
+
+        @function_tool
+        def send_email(to: str, body: str) -> str:
+            return f"(demo) would send an email to {to}"
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            print("charging", amount)
+            return "charged"
+
+        @function_tool
+        def delete_account(user: str) -> str:
+            \"\"\"Delete the account.\"\"\"
+            return "deleted"
+    """) == []
+
+
+def test_read_only_tools_are_not_flagged(sib1):
+    assert sib1("""\
+        import json, sqlite3, requests, httpx
+        from pathlib import Path
+        from agents import function_tool
+
+        @function_tool
+        def weather(city: str) -> str:
+            return requests.get(f"https://wttr.in/{city}").text
+
+        @function_tool
+        def orders(customer: str) -> str:
+            cur = sqlite3.connect("shop.db").cursor()
+            cur.execute("SELECT id FROM orders WHERE customer = ?", (customer,))
+            return json.dumps(cur.fetchall())
+
+        @function_tool
+        def policy(name: str) -> str:
+            with open(f"policies/{name}.md") as fh:
+                return fh.read() + Path("x.md").read_text()
+
+        @function_tool
+        def head(url: str) -> str:
+            return str(requests.request("HEAD", url).status_code) + httpx.Client().get(url).text
+    """) == []
+
+
+def test_look_alike_decorator_and_local_names(sib1):
+    assert sib1("""\
+        import requests
+        from mylib import function_tool
+
+        @function_tool
+        def charge_card(amount: int) -> str:
+            requests.post("https://payments.example.com/charges")
+            return "charged"
+
+        def Agent(*tools):
+            return tools
+
+        def tool(fn):
+            return fn
+
+        @tool
+        def refund(order: str) -> str:
+            requests.post("https://payments.example.com/refunds")
+            return "ok"
+
+        agent = Agent(charge_card, refund)
+    """) == []
+
+
+def test_unknown_receivers_and_statements_are_not_guessed(sib1):
+    # `client` comes from nowhere we can see, the SQL text is unknown, `.save()` is ambiguous.
+    assert sib1("""\
+        from agents import function_tool
+
+        @function_tool
+        def a(client, query: str, doc) -> str:
+            client.post("https://api.example.com/x")
+            client.cursor().execute(query)
+            doc.save()
+            return "ok"
+    """) == []
+
+
+def test_project_method_named_like_a_table_entry_is_followed_not_matched(sib1):
+    assert sib1("""\
+        from agents import function_tool
+
+        class Ledger:
+            def commit(self) -> str:
+                return "noop"
+
+        ledger = Ledger()
+
+        @function_tool
+        def close_day() -> str:
+            return ledger.commit()
+    """) == []
+
+
+# ---- following calls ----------------------------------------------------------------------------
+
+HELPERS = """\
+    import requests
+
+    def post_charge(amount: int) -> None:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+"""
+
+
+def test_cross_module_helper_sync_and_async_tools(sib1):
+    assert sib1("""\
+        from helpers import post_charge
+        from agents import function_tool
+
+        @function_tool
+        def charge_sync(amount: int) -> str:
+            post_charge(amount)
+            return "charged"
+
+        @function_tool
+        async def charge_async(amount: int) -> str:
+            post_charge(amount)
+            return "charged"
+    """, files={"helpers.py": HELPERS}) == [("SIB101", 5), ("SIB103", 10)]
+
+
+def test_cross_module_package_relative_import_reports_the_helper_location(tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/billing.py": HELPERS,
+        "app/tools.py": """\
+            from agents import function_tool
+            from .billing import post_charge as pc
+
+            @function_tool
+            def charge_card(amount: int) -> str:
+                pc(amount)
+                return "charged"
+        """,
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text))
+    config = Config(root=str(tmp_path))
+    project = new_project(config)
+    path = str(tmp_path / "app/tools.py")
+    facts = facts_from_text((tmp_path / "app/tools.py").read_text(), path)
+    project.add(facts)
+    (tool,) = tools_in(facts)
+    (hazard,) = unstoppable(tool, project, config)
+    assert isinstance(hazard, Hazard)
+    assert (hazard.code, hazard.description) == ("SIB101", "sync, POST to https://payments.example.com/charges via requests")
+    assert Path(hazard.path) == tmp_path / "app/billing.py" and hazard.loc.line == 4
+    assert hazard.tool is tool and hazard.via == ("post_charge",)
+
+
+def test_depth_is_bounded_and_cycles_terminate(sib1):
+    chain = """\
+        import requests
+        from agents import function_tool
+
+        def f1(): f2()
+        def f2(): f3()
+        def f3(): requests.post("https://x.example.com")  # depth 3: followed
+        def g1(): g2()
+        def g2(): g3()
+        def g3(): g4()
+        def g4(): requests.post("https://x.example.com")  # depth 4: beyond the bound
+        def ping(): pong()
+        def pong(): ping()
+
+        @function_tool
+        def near() -> str:
+            f1()
+            return "ok"
+
+        @function_tool
+        def far() -> str:
+            g1()
+            ping()
+            return "ok"
+    """
+    assert sib1(chain) == [("SIB101", 15)]
+
+
+def test_methods_of_self_and_of_project_objects(sib1):
+    assert sib1("""\
+        import httpx
+        from agents import function_tool
+
+        class Billing:
+            def __init__(self) -> None:
+                self.http = httpx.Client(base_url="https://payments.example.com")
+
+            def charge(self, amount: int) -> None:
+                self.http.post("/charges", json={"amount": amount})
+
+        billing = Billing()
+
+        @function_tool
+        async def charge_card(amount: int) -> str:
+            billing.charge(amount)
+            return "charged"
+    """) == [("SIB103", 14)]
+
+
+def test_function_tool_constructor_and_nested_call_form(sib1):
+    assert sib1("""\
+        import requests
+        from agents import FunctionTool, function_tool
+
+        async def invoke(ctx, args: str) -> str:
+            requests.post("https://hooks.example.com/deploy", data=args)
+            return "ok"
+
+        deploy = FunctionTool(name="deploy", description="d", params_json_schema={}, on_invoke_tool=invoke)
+
+        def make_tools():
+            def wipe(path: str) -> str:
+                import shutil
+                shutil.rmtree(path)
+                return "ok"
+            return [function_tool(wipe)]
+    """) == [("SIB101", 15), ("SIB103", 8)]  # a call-form tool of a nested function: at the call
+
+
+# ---- configuration ------------------------------------------------------------------------------
+
+CONFIGURED = """\
+    from agents import function_tool
+    from mylib.billing import charge
+    from mylib import Mailer
+    import requests
+
+    @function_tool
+    def a(amount: int) -> str:
+        charge(amount)
+        return "ok"
+
+    @function_tool
+    def b(to: str) -> str:
+        m = Mailer()
+        m.send(to)
+        return "ok"
+
+    @function_tool
+    def c() -> str:
+        requests.post("https://internal.example.com/metrics")
+        return "ok"
+"""
+
+
+def test_extend_side_effect_calls_exact_method_and_prefix(sib1):
+    assert sib1(CONFIGURED) == [("SIB101", 18)]
+    assert sib1(CONFIGURED, extend_side_effect_calls=("mylib.billing.charge", "mylib.Mailer.send")) == [
+        ("SIB101", 7), ("SIB101", 12), ("SIB101", 18)]
+    assert sib1(CONFIGURED, extend_side_effect_calls=("mylib.*",)) == [("SIB101", 7), ("SIB101", 12), ("SIB101", 18)]
+
+
+def test_pure_calls_remove_table_entries_and_project_functions(sib1):
+    assert sib1(CONFIGURED, pure_calls=("requests.post",)) == []
+    assert sib1("""\
+        from helpers import post_charge
+        from agents import function_tool
+
+        @function_tool
+        def charge_sync(amount: int) -> str:
+            post_charge(amount)
+            return "charged"
+    """, files={"helpers.py": HELPERS}, pure_calls=("helpers.*",)) == []
+
+
+def test_config_keys_from_pyproject_table(tmp_path):
+    config = from_table({"extend-side-effect-calls": ["mylib.billing.charge"], "pure-calls": ["requests.*"]}, str(tmp_path))
+    assert config.extend_side_effect_calls == ("mylib.billing.charge",)
+    assert config.pure_calls == ("requests.*",)
+
+
+# ---- the table ------------------------------------------------------------------------------------
+
+def test_table_http_spellings():
+    assert effects("""\
+        import requests, httpx, aiohttp, urllib.request
+        from requests import Session
+
+        async def f(url, body):
+            requests.request("POST", "https://a.example.com/x")
+            requests.request(method="delete", url=url)
+            requests.request("GET", url)
+            s = Session()
+            s.patch(url)
+            async with httpx.AsyncClient() as client:
+                await client.put(url)
+                await client.get(url)
+            async with aiohttp.ClientSession() as session:
+                async with session.post(url, json=body) as resp:
+                    pass
+            urllib.request.urlopen(url, data=body)
+            urllib.request.urlopen(urllib.request.Request(url, method="PUT"))
+            urllib.request.urlopen(url)
+    """) == [
+        (5, "POST to https://a.example.com/x via requests", True),
+        (6, "DELETE via requests", True),
+        (9, "PATCH via requests", True),
+        (11, "PUT via httpx", False),
+        (14, "POST via aiohttp", False),
+        (16, "POST via urllib", True),
+        (17, "PUT via urllib", True),
+    ]
+
+
+def test_table_files_sql_and_orm():
+    assert effects("""\
+        import sqlite3, shutil, os
+        from pathlib import Path
+        from sqlalchemy import insert, text
+
+        def f(p, table, session, cursor):
+            open(p, "w")
+            open(p, mode="a")
+            open(p, "rb")
+            open(p)
+            Path(p).write_text("x")
+            Path(p).read_text()
+            shutil.move(p, "b")
+            os.remove(p)
+            cursor.execute(f"INSERT INTO {table} VALUES (?)", (1,))
+            sql = "  -- refresh\\n  UPDATE t SET a = 1"
+            cursor.execute(sql)
+            cursor.execute("WITH old AS (SELECT 1) DELETE FROM t")
+            cursor.execute("select * from t")
+            session.execute(text("DELETE FROM t"))
+            session.execute(insert(table).values(a=1))
+            session.commit()
+            Order.objects.create(a=1)
+            Order.objects.filter(a=1).update(a=2)
+            Order.objects.filter(a=1).first()
+            db.orders.insert_one({"a": 1})
+            db.orders.find_one({"a": 1})
+    """) == [
+        (6, "a file write", True),
+        (7, "a file write", True),
+        (10, "a file write", True),
+        (12, "a file change", True),
+        (13, "a file change", True),
+        (14, "SQL INSERT", True),
+        (16, "SQL UPDATE", True),
+        (17, "SQL DELETE", True),
+        (19, "SQL DELETE", True),
+        (20, "SQL INSERT", True),
+        (21, "a database commit", True),
+        (22, "an ORM write (Django)", True),
+        (23, "an ORM write (Django)", True),
+        (25, "a MongoDB write", True),
+    ]
+
+
+def test_table_sdk_mutations_and_async_drivers():
+    assert effects("""\
+        import stripe, boto3, asyncpg, subprocess, asyncio
+        from twilio.rest import Client
+        from sendgrid import SendGridAPIClient
+        from slack_sdk import WebClient
+        from github import Github
+
+        async def f(conn, msg):
+            stripe.Charge.create(amount=100, currency="usd")
+            stripe.Charge.retrieve("ch_1")
+            Client("sid", "token").messages.create(to="+1", body="hi")
+            SendGridAPIClient("key").send(msg)
+            WebClient(token="t").chat_postMessage(channel="#c", text="hi")
+            boto3.client("s3").put_object(Bucket="b", Key="k", Body=b"")
+            boto3.client("s3").get_object(Bucket="b", Key="k")
+            repo = Github("t").get_repo("o/r")
+            repo.create_issue(title="bug")
+            await conn.execute("INSERT INTO t VALUES ($1)", 1)
+            subprocess.run(["ls"])
+            await asyncio.create_subprocess_exec("ls")
+    """) == [
+        (8, "stripe.Charge.create (payments)", True),
+        (10, "create (messaging)", True),
+        (11, "email via sendgrid", True),
+        (12, "chat_postMessage (messaging)", True),
+        (13, "put_object (AWS)", True),
+        (16, "repo.create_issue (ticketing)", True),
+        (17, "SQL INSERT", False),
+        (18, "a subprocess", True),
+        (19, "a subprocess", False),
+    ]
+
+
+# ---- realistic agent modules --------------------------------------------------------------------
+
+SUPPORT_DB = """\
+    import sqlite3
+
+    DB = "support.db"
+
+    def open_ticket(customer: str, summary: str) -> int:
+        conn = sqlite3.connect(DB)
+        cur = conn.cursor()
+        cur.execute("INSERT INTO tickets (customer, summary) VALUES (?, ?)", (customer, summary))
+        conn.commit()
+        return cur.lastrowid
+
+    def ticket_status(ticket_id: int) -> str:
+        conn = sqlite3.connect(DB)
+        row = conn.execute("SELECT status FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
+        return row[0] if row else "unknown"
+"""
+
+SUPPORT_AGENT = """\
+    import asyncio
+    import os
+
+    import httpx
+    from agents import Agent, Runner, function_tool
+    from sendgrid import SendGridAPIClient
+    from sendgrid.helpers.mail import Mail
+
+    from support_db import open_ticket, ticket_status
+
+    NOTIFY_URL = os.environ.get("NOTIFY_URL", "https://hooks.example.com/support")
+
+
+    @function_tool
+    def create_ticket(customer: str, summary: str) -> str:
+        \"\"\"Open a support ticket for the customer.\"\"\"
+        ticket = open_ticket(customer, summary)
+        return f"ticket {ticket} opened"
+
+
+    @function_tool
+    def get_ticket_status(ticket_id: int) -> str:
+        \"\"\"Look up a ticket.\"\"\"
+        return ticket_status(ticket_id)
+
+
+    @function_tool
+    async def email_customer(to: str, subject: str, body: str) -> str:
+        \"\"\"Send an email to the customer.\"\"\"
+        message = Mail(from_email="support@example.com", to_emails=to, subject=subject, html_content=body)
+        sg = SendGridAPIClient(os.environ["SENDGRID_API_KEY"])
+        response = sg.send(message)
+        return f"sent ({response.status_code})"
+
+
+    @function_tool
+    async def page_on_call(reason: str) -> str:
+        \"\"\"Page the on-call engineer.\"\"\"
+        async with httpx.AsyncClient(timeout=10) as client:
+            await client.post(NOTIFY_URL, json={"reason": reason})
+        return "paged"
+
+
+    @function_tool
+    async def escalate(ticket_id: int) -> str:
+        \"\"\"Escalate a ticket; the status update must survive a cancelled run.\"\"\"
+        status = await asyncio.to_thread(ticket_status, ticket_id)
+        try:
+            await asyncio.sleep(0.1)
+        except asyncio.CancelledError:
+            pass
+        async with httpx.AsyncClient() as client:
+            await client.patch(f"{NOTIFY_URL}/tickets/{ticket_id}", json={"status": status})
+        return "escalated"
+
+
+    support_agent = Agent(
+        name="support",
+        instructions="Help customers.",
+        tools=[create_ticket, get_ticket_status, email_customer, page_on_call, escalate],
+    )
+"""
+
+
+def test_realistic_support_agent(sib1):
+    assert sib1(SUPPORT_AGENT, files={"support_db.py": SUPPORT_DB}) == [
+        ("SIB101", 15),  # create_ticket: INSERT + commit in support_db.open_ticket, in a worker thread
+        ("SIB103", 28),  # email_customer: sendgrid's blocking send on the event loop
+        ("SIB104", 45),  # escalate: swallows cancellation, then PATCHes
+    ]
+
+
+def test_realistic_support_agent_related_locations(lint, tmp_path):
+    found = lint(textwrap.dedent(SUPPORT_AGENT), {"support_db.py": textwrap.dedent(SUPPORT_DB)},
+                 Config(root=str(tmp_path), select=("SIB101",)))
+    (d,) = found
+    assert [(Path(r.path).name, r.loc.line) for r in d.related] == [("support_db.py", 8), ("support_db.py", 9)]
+    assert d.related[0].message == "create_ticket: sync, SQL INSERT (via open_ticket)"
+    assert d.message.startswith("create_ticket is sync and performs SQL INSERT in open_ticket (and 1 more)")
+
+
+OPS_AGENT = """\
+    import asyncio
+    import subprocess
+    from functools import partial
+    from pathlib import Path
+
+    import boto3
+    from agents import Agent, function_tool
+
+    REPORTS = Path("reports")
+    s3 = boto3.client("s3")
+
+
+    def _upload(name: str, data: bytes) -> None:
+        s3.put_object(Bucket="ops-reports", Key=name, Body=data)
+
+
+    class Runbook:
+        def __init__(self, root: Path) -> None:
+            self.root = root
+
+        def read(self, name: str) -> str:
+            return (self.root / f"{name}.md").read_text()
+
+
+    runbook = Runbook(Path("runbooks"))
+
+
+    @function_tool
+    async def read_runbook(name: str) -> str:
+        return runbook.read(name)
+
+
+    @function_tool
+    async def publish_report(name: str, text: str) -> str:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, partial(_upload, name, text.encode()))
+        return "published"
+
+
+    @function_tool
+    async def restart_service(service: str) -> str:
+        proc = await asyncio.create_subprocess_exec("systemctl", "restart", service)
+        await proc.wait()
+        return "restarted"
+
+
+    @function_tool
+    async def save_note(name: str, text: str) -> str:
+        (REPORTS / name).write_text(text)
+        return "saved"
+
+
+    @function_tool
+    def git_status() -> str:
+        return subprocess.run(["git", "status"], capture_output=True, text=True).stdout
+
+
+    ops = Agent(name="ops", tools=[read_runbook, publish_report, restart_service, save_note, git_status])
+"""
+
+
+def test_realistic_ops_agent(sib1):
+    assert sib1(OPS_AGENT) == [
+        ("SIB101", 54),  # git_status: a subprocess from a sync tool (the table counts every subprocess)
+        ("SIB102", 34),  # publish_report: S3 upload in an executor thread
+        ("SIB103", 48),  # save_note: blocking file write before any await
+    ]
