@@ -1,0 +1,1 @@
+"""Runtime truth: scenarios run with the real OpenAI Agents SDK against a fake model, and linted."""
