@@ -1,0 +1,52 @@
+"""The pre-commit hook through real `pre-commit try-repo`: it builds a hook environment, pip-installs
+siblint from a snapshot of this checkout (dependencies from PyPI), and runs it on staged files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pre_commit.clientlib import load_manifest
+
+from support import CLEAN, HAZARD, ROOT, copy_project, git, git_repo, run, script, write
+
+
+def test_manifest_is_valid_for_pre_commit():
+    [hook] = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
+    assert hook["id"] == "siblint"
+    assert hook["entry"] == "siblint check"
+    assert hook["language"] == "python"
+    assert hook["types"] == ["python"]
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> Path:
+    # A snapshot, not the shared working tree: try-repo would otherwise see others' half-done edits.
+    return git_repo(copy_project(tmp_path_factory.mktemp("hook") / "siblint"))
+
+
+def try_repo(hook_repo: Path, work: Path, *args: str):
+    # try-repo installs a fresh hook environment on every call (its store is a temp dir), so the
+    # test makes two calls; pip skips its version check and bytecode compilation to save time.
+    env = {"PRE_COMMIT_COLOR": "never", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
+    return run([script("pre-commit"), "try-repo", str(hook_repo), "siblint", *args], work, env=env, timeout=300)
+
+
+def test_hook_fails_on_a_hazard_and_passes_on_clean_code(hook_repo, tmp_path):
+    work = tmp_path / "project"
+    write(work, {"agent/bad.py": HAZARD, "agent/good.py": CLEAN, "README.txt": "not python\n",
+                 "pyproject.toml": '[tool.siblint]\nextend-exclude = ["legacy"]\n', "legacy/old.py": HAZARD})
+    git(["init", "-q"], work)
+    git(["add", "-A"], work)
+
+    bad = try_repo(hook_repo, work, "--all-files")
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "siblint" in bad.stdout and "Failed" in bad.stdout
+    assert "agent/bad.py:4:39: SIB201 failure_error_function=None" in bad.stdout
+    # pre-commit names legacy/old.py too; the project's [tool.siblint] exclude still holds.
+    assert "legacy/old.py" not in bad.stdout
+    assert "Found 1 finding." in bad.stdout
+
+    good = try_repo(hook_repo, work, "--files", "agent/good.py", "README.txt", "legacy/old.py")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "Passed" in good.stdout
