@@ -105,6 +105,8 @@ class CheckOptions:
     exit_zero: bool = False
     statistics: bool = False
     jobs: int | None = None
+    no_cache: bool = False
+    cache_dir: str | None = None
 
     @property
     def reads_stdin(self) -> bool:
@@ -128,9 +130,12 @@ class CheckOptions:
 @click.option("--statistics", is_flag=True, help="Also print a count per code (stderr for non-text formats).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Parallel worker processes  [default: number of CPUs]")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+              help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache next to the config or the first path]")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
-          statistics: bool, jobs: int | None) -> None:
+          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
@@ -146,7 +151,7 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
     opts = CheckOptions(
         paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
         extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
-        exit_zero=exit_zero, statistics=statistics, jobs=jobs,
+        exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
     )
     click.get_current_context().exit(run_check(opts))
 
@@ -184,7 +189,18 @@ def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
         for m in found.missing:
             click.echo(f"siblint: error: {m}: no such file or directory", err=True)
         raise click.exceptions.Exit(EXIT_ERROR)
-    return runner.run(found.files, config, opts.jobs or runner.default_jobs()).diagnostics
+    progress = runner.Progress(len(found.files)) if runner.progress_wanted() else None
+    return runner.run(found.files, config, opts.jobs or runner.default_jobs(), cache=_open_cache(opts, config),
+                      progress=progress).diagnostics
+
+
+def _open_cache(opts: CheckOptions, config: Config):  # -> siblint.cache.Cache | None
+    if opts.no_cache:
+        return None
+    from siblint import cache
+
+    folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
+    return cache.Cache(folder, cache.config_key(config))
 
 
 def run_check(opts: CheckOptions) -> int:

@@ -55,14 +55,18 @@ def new_project(config: Config) -> ProjectIndex:
     return ProjectIndex([config.root], loader=load_facts)
 
 
-def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True) -> FileResult:
-    """All findings for one file, before suppression comments are applied."""
+def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
+            facts: ModuleFacts | None = None) -> FileResult:
+    """All findings for one file, before suppression comments are applied.
+
+    `facts`, when given, are this file's facts from the cache: the rules run without a parse."""
     result = FileResult(path)
     if prefiltered and not prefilter.may_matter(data):
         return result
     try:
         result.text = source.decode(data)
-        facts = facts_from_text(result.text, path)
+        if facts is None:
+            facts = facts_from_text(result.text, path)
     except source.SourceError as err:
         result.diagnostics.append(_unparsable(path, err))
         return result

@@ -51,7 +51,6 @@ class _RunState:
     def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
         """The config ([tool.siblint] above `path`, plus flake8's options) and the shared index."""
         from siblint import config as config_mod
-        from siblint.engine import new_project
         from siblint.registry import all_codes
 
         try:
@@ -70,8 +69,21 @@ class _RunState:
                 extend_side_effect_calls=base.extend_side_effect_calls + self.extend_side_effect_calls,
                 pure_calls=base.pure_calls + self.pure_calls,
             )
-            self.projects[key] = (config, new_project(config))
+            self.projects[key] = (config, _project(config))
         return self.projects[key]
+
+
+def _project(config: "Config") -> "ProjectIndex":
+    """The run's index; modules it parses on demand come from (and go to) the siblint cache when
+    there is a place for one: $SIBLINT_CACHE_DIR, or `.siblint_cache` next to the pyproject.toml."""
+    from siblint import cache as cache_mod
+    from siblint.engine import new_project
+    from siblint.runner import cached_project
+
+    if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
+        return new_project(config)
+    folder = cache_mod.default_dir(config.source, config.root, None)
+    return cached_project(config, cache_mod.Cache(folder, cache_mod.config_key(config)))
 
 
 def _as_tuple(value: object) -> tuple[str, ...]:
@@ -128,6 +140,12 @@ class Plugin:
         return state
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        from siblint import prefilter
+
+        # The CLI's byte pre-filter, on flake8's lines: a file that imports no framework costs a
+        # substring search, and libcst, the engine and the rules are never imported for it.
+        if not prefilter.may_matter_lines(self.lines):
+            return
         from siblint.engine import analyse
         from siblint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
 

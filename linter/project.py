@@ -41,6 +41,9 @@ class ProjectIndex:
         self._by_path: dict[str, ModuleFacts | None] = {}
         self._by_module: dict[str, str] = {}
         self._loader = loader  # parses a file into facts (None when it cannot be analysed)
+        # When a dict, every module looked up is recorded here (name -> path found, or None): the
+        # cache keys a file's findings on the modules its rules consulted (siblint.cache).
+        self.trace: dict[str, str | None] | None = None
 
     def add_root(self, root: str) -> None:
         root = os.path.abspath(root)
@@ -69,6 +72,8 @@ class ProjectIndex:
     def module(self, module: str) -> ModuleFacts | None:
         """Facts of a project module by dotted name, parsing it on first use."""
         path = self._file_for(module)
+        if self.trace is not None:
+            self.trace.setdefault(module, path)
         if path is None:
             return None
         if path not in self._by_path:

@@ -1,37 +1,64 @@
-"""Run the engine over many files: inline for one job, a process pool for more.
+"""Run the engine over many files: pre-filter in the parent, then the cache, then inline or a pool.
 
-Workers receive paths, never trees, and each keeps its own project index, so cross-module facts
-are parsed at most once per worker. Results are sorted, so output does not depend on `-j`.
+Cost order, cheapest first, so a general tree never pays for what it does not need:
+
+1. The parent reads every file and runs the byte pre-filter (`siblint.prefilter`). Nothing heavy is
+   imported until a file passes: a tree without agent code never imports libcst or the rules.
+2. The cache (`siblint.cache`) answers for files whose bytes, and whose consulted modules, are
+   unchanged. A warm run re-parses nothing.
+3. What is left is analysed inline (`-j1`, or too little work to pay for a pool) or in a process
+   pool. Workers receive paths, never trees; the parser and the rules are imported and warmed in
+   the parent before the pool forks; small files go in batches, big files first.
+
+Every worker's project index starts from the same import roots (those of all files that passed
+the pre-filter), and results are sorted, so output is byte-identical for any `-j`.
 """
 
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
+import sys
+import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TextIO
 
+from siblint import prefilter
 from siblint.config import Config
 from siblint.diagnostics import Diagnostic, Loc
-from siblint.engine import analyse, filter_findings, new_project
-from siblint.project import ProjectIndex
-from siblint.registry import by_code
 
-CHUNK = 8
+if TYPE_CHECKING:
+    from siblint.cache import Cache, Entry
+    from siblint.facts import ModuleFacts
+    from siblint.project import ProjectIndex
+
+# A batch of small files shipped to a worker in one go, and when a pool is worth starting.
+BATCH_BYTES = 48 * 1024
+BATCH_FILES = 16
+POOL_MIN_BYTES = 96 * 1024
+PROGRESS_AFTER = 2.0  # seconds before a terminal run starts showing progress
 
 
 @dataclass
 class RunResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
+    files_passed: int = 0  # let through by the pre-filter
+    files_analysed: int = 0  # not answered by the cache
+    jobs_used: int = 1
+    cache_stats: dict[str, int] = field(default_factory=dict)
 
 
 def _unreadable(path: str, exc: OSError) -> Diagnostic:
+    from siblint.registry import by_code
+
     rule = by_code()["SIB900"]
     return Diagnostic(path, Loc(1, 0, 1, 0), rule.code, rule.message.format(reason=f"cannot read file: {exc.strerror or exc}"),
                       rule.name, rule.severity)
 
 
-def check_file(path: str, config: Config, project: ProjectIndex, data: bytes | None = None) -> list[Diagnostic]:
+def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes | None = None) -> list[Diagnostic]:
+    from siblint.engine import analyse, filter_findings
+
     if data is None:
         try:
             with open(path, "rb") as fh:
@@ -41,41 +68,303 @@ def check_file(path: str, config: Config, project: ProjectIndex, data: bytes | N
     return filter_findings(analyse(path, data, config, project), config)
 
 
-_worker: tuple[Config, ProjectIndex] | None = None
+# ---- progress on a terminal --------------------------------------------------------------------
+def progress_wanted(stream: TextIO | None = None) -> bool:
+    """Only on an interactive terminal, never when piped or in CI."""
+    stream = stream or sys.stderr
+    if os.environ.get("CI"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
-def _init_worker(config: Config) -> None:
+class Progress:
+    """`siblint: 412/920 files` on stderr, once a run has taken `after` seconds; erased at the end."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, after: float = PROGRESS_AFTER, enabled: bool = True) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.after = after
+        self.enabled = enabled
+        self.start = time.monotonic()
+        self.shown = False
+        self._last = 0.0
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.after or (self.shown and now - self._last < 0.1 and self.done < self.total):
+            return
+        self._last = now
+        self.shown = True
+        self.stream.write(f"\rsiblint: {self.done}/{self.total} files")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+# ---- one process's analysis state (the parent in inline mode, or a pool worker) ------------------
+class _Analyser:
+    def __init__(self, config: Config, roots: list[str], cache: "Cache | None") -> None:
+        from siblint.project import ProjectIndex
+
+        self.config = config
+        self.cache = cache
+        self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
+        self.project = ProjectIndex([config.root, *roots], loader=self._load)
+
+    def _facts_key(self, path: str, sha: str) -> str:
+        from siblint.cache import Cache
+        from siblint.project import module_name_for
+
+        name, is_package, _ = module_name_for(path)
+        return Cache.facts_key(path, name, is_package, sha)
+
+    def _load(self, path: str) -> "ModuleFacts | None":
+        """The project index's loader: facts of an imported module, from the cache or parsed."""
+        from siblint import engine, source
+        from siblint.cache import content_hash
+
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            self.shas[os.path.abspath(path)] = None
+            return None
+        sha = content_hash(data)
+        self.shas[os.path.abspath(path)] = sha
+        key = self._facts_key(path, sha) if self.cache else ""
+        if self.cache:
+            facts = self.cache.load_facts(key)
+            if facts is not None:
+                return facts
+        try:
+            facts = engine.facts_from_text(source.decode(data), path)
+        except source.SourceError:
+            return None
+        if self.cache:
+            self.cache.store_facts(key, facts)
+        return facts
+
+    def sha_of(self, path: str) -> str | None:
+        key = os.path.abspath(path)
+        if key not in self.shas:
+            from siblint.cache import content_hash
+
+            try:
+                with open(key, "rb") as fh:
+                    self.shas[key] = content_hash(fh.read())
+            except OSError:
+                self.shas[key] = None
+        return self.shas[key]
+
+    def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
+        from siblint import engine
+        from siblint.cache import Dep, Entry, content_hash
+
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            return path, [_unreadable(path, exc)], None
+        sha = content_hash(data)
+        own = os.path.abspath(path)
+        self.shas[own] = sha
+        facts = None
+        key = ""
+        if self.cache:
+            key = self._facts_key(path, sha)
+            facts = self.cache.load_facts(key)
+        self.project.trace = trace = {}
+        try:
+            result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
+        finally:
+            self.project.trace = None
+        if self.cache and facts is None and result.facts is not None:
+            self.cache.store_facts(key, result.facts)
+        diagnostics = engine.filter_findings(result, self.config)
+        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items()) if p != own]
+        return path, diagnostics, Entry(sha, diagnostics, deps)
+
+    def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
+        return [self.check(p) for p in paths]
+
+
+def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
+    """A project index whose on-demand parses go through the cache (the flake8 plugin's)."""
+    return _Analyser(config, [], cache).project
+
+
+_worker: _Analyser | None = None
+
+
+def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str] | None) -> None:
     global _worker
-    _worker = (config, new_project(config))
+    cache = None
+    if cache_args is not None:
+        from siblint.cache import Cache
+
+        cache = Cache(*cache_args)
+        cache.loaded = True  # workers only read and write facts; the parent owns the index
+    _worker = _Analyser(config, roots, cache)
 
 
-def _check_chunk(paths: list[str]) -> list[Diagnostic]:
+def _check_batch(paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
     assert _worker is not None
-    config, project = _worker
-    out: list[Diagnostic] = []
-    for p in paths:
-        out.extend(check_file(p, config, project))
+    return _worker.check_many(paths)
+
+
+def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
+    """Big files first, each alone; small files grouped up to BATCH_BYTES / BATCH_FILES."""
+    out: list[list[str]] = []
+    current: list[str] = []
+    current_bytes = 0
+    for p in sorted(paths, key=lambda p: (-sizes.get(p, 0), p)):
+        size = sizes.get(p, 0)
+        if current and (current_bytes + size > BATCH_BYTES or len(current) >= BATCH_FILES):
+            out.append(current)
+            current, current_bytes = [], 0
+        current.append(p)
+        current_bytes += size
+    if current:
+        out.append(current)
     return out
 
 
-def run(files: list[str], config: Config, jobs: int = 1) -> RunResult:
-    result = RunResult(files_checked=len(files))
-    jobs = max(1, min(jobs, (len(files) + CHUNK - 1) // CHUNK or 1))
-    if jobs == 1:
-        project = new_project(config)
-        for p in files:
-            result.diagnostics.extend(check_file(p, config, project))
-    else:
-        import libcst
+def _import_roots(paths: list[str]) -> list[str]:
+    from siblint.project import module_name_for
 
-        libcst.parse_module("")  # warm the parser before the pool forks
-        chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,)) as pool:
-            for found in pool.map(_check_chunk, chunks):
+    seen: dict[str, None] = {}
+    for p in paths:
+        seen.setdefault(os.path.abspath(module_name_for(p)[2]), None)
+    return list(seen)
+
+
+def _warm_up() -> None:
+    """Import and warm everything a worker needs, once, before the pool forks."""
+    import libcst
+
+    from siblint import engine  # noqa: F401 - imported for its side effect (module cache)
+    from siblint.cache import code_fingerprint
+    from siblint.registry import all_rules
+
+    libcst.parse_module("")
+    all_rules()
+    code_fingerprint()
+
+
+def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | None" = None,
+        progress: Progress | None = None) -> RunResult:
+    result = RunResult(files_checked=len(files))
+    passing: list[str] = []
+    sizes: dict[str, int] = {}
+    shas: dict[str, str] = {}
+    if cache is not None:
+        from siblint.cache import content_hash
+    for p in files:
+        try:
+            with open(p, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            result.diagnostics.append(_unreadable(p, exc))
+            continue
+        if prefilter.may_matter(data):
+            passing.append(p)
+            sizes[p] = len(data)
+            if cache is not None:
+                shas[os.path.abspath(p)] = content_hash(data)
+    result.files_passed = len(passing)
+    if progress:
+        progress.advance(len(files) - len(passing))
+
+    todo = passing
+    if cache is not None and passing:
+        memo = dict(shas)
+
+        def sha_of(path: str) -> str | None:
+            if path not in memo:
+                try:
+                    with open(path, "rb") as fh:
+                        memo[path] = content_hash(fh.read())
+                except OSError:
+                    memo[path] = None  # type: ignore[assignment]
+            return memo[path]
+
+        def valid(entry: "Entry") -> bool:
+            return all(d.path is None or sha_of(d.path) == d.sha for d in entry.deps)
+
+        todo = []
+        for p in passing:
+            found = cache.lookup(p, shas[os.path.abspath(p)], valid)
+            if found is None:
+                todo.append(p)
+            else:
                 result.diagnostics.extend(found)
+                if progress:
+                    progress.advance()
+    result.files_analysed = len(todo)
+
+    if todo:
+        roots = _import_roots(passing)
+        batches = _batches(todo, sizes)
+        jobs = max(1, min(jobs, len(batches)))
+        if sum(sizes[p] for p in todo) < POOL_MIN_BYTES:
+            jobs = 1
+        result.jobs_used = jobs
+        outcomes: list[tuple[str, list[Diagnostic], Entry | None]] = []
+        if jobs == 1:
+            analyser = _Analyser(config, roots, cache)
+            for p in todo:
+                outcomes.append(analyser.check(p))
+                if progress:
+                    progress.advance()
+        else:
+            outcomes = _run_pool(batches, config, roots, cache, jobs, progress)
+        for path, diagnostics, entry in outcomes:
+            result.diagnostics.extend(diagnostics)
+            if cache is not None and entry is not None:
+                cache.record(path, entry)
+    if cache is not None:
+        if passing:
+            cache.save()
+        result.cache_stats = dict(cache.stats)
+    if progress:
+        progress.close()
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
 
 
+def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache: "Cache | None", jobs: int,
+              progress: Progress | None) -> list:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    _warm_up()
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    cache_args = (cache.folder, cache.config_key) if cache is not None else None
+    outcomes: list = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                             initargs=(config, roots, cache_args)) as pool:
+        futures = [pool.submit(_check_batch, b) for b in batches]
+        for fut in as_completed(futures):
+            done = fut.result()
+            outcomes.extend(done)
+            if progress:
+                progress.advance(len(done))
+    return outcomes
+
+
 def default_jobs() -> int:
-    return os.cpu_count() or 1
+    try:
+        return len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
