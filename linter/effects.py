@@ -153,6 +153,8 @@ TABLE: tuple[Row, ...] = (
               "rename_blob", "{name} (cloud storage)", True),
     Row("any", "", ("upload_from_string", "upload_from_filename", "upload_from_file", "upload_blob", "delete_blob"),
         "{name} (cloud storage)", None),
+    # -- Google APIs: `service.users().messages().send(...).execute()` (the effect is `.execute()`) --
+    Row("method", "googleapiclient.discovery.build", ("execute",), "{name} (Google API)", True, "google_api"),
     # -- ticketing --
     *_methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link",
               "{name} (ticketing)", True),
@@ -466,5 +468,22 @@ def _check_manager(row: Row, call: Call, b: Bindings) -> str | None:
     return None
 
 
-_CHECKS = {"http": _check_http, "open": _check_open, "sql": _check_sql, "urlopen": _check_urlopen,
+_GOOGLE_WRITES = frozenset({"insert", "update", "patch", "delete", "send", "create", "modify", "trash", "untrash",
+                            "move", "copy", "import_", "batchUpdate", "batchModify", "batchDelete", "append", "clear"})
+
+
+def _check_google_api(row: Row, call: Call, b: Bindings) -> str | None:
+    """`<resource>.<verb>(...).execute()`: a write when the verb mutates (`insert`, `send`), not `get`/`list`."""
+    request = receiver_of(call.func)
+    if not isinstance(request, Call):
+        return None
+    verb = method_name(request.func)
+    if verb not in _GOOGLE_WRITES:
+        return None
+    resource = receiver_of(request.func)
+    noun = method_name(resource.func) if isinstance(resource, Call) else ""
+    return row.what.format(name=f"{noun}.{verb}" if noun else verb)
+
+
+_CHECKS = {"google_api": _check_google_api, "http": _check_http, "open": _check_open, "sql": _check_sql, "urlopen": _check_urlopen,
            "manager": _check_manager}

@@ -648,6 +648,7 @@ def test_table_sdk_mutations_and_async_drivers():
         from sendgrid import SendGridAPIClient
         from slack_sdk import WebClient
         from github import Github
+        from googleapiclient.discovery import build
 
         async def f(conn, msg):
             stripe.Charge.create(amount=100, currency="usd")
@@ -662,16 +663,20 @@ def test_table_sdk_mutations_and_async_drivers():
             await conn.execute("INSERT INTO t VALUES ($1)", 1)
             subprocess.run(["ls"])
             await asyncio.create_subprocess_exec("ls")
+            gmail = build("gmail", "v1", credentials=None)
+            gmail.users().messages().send(userId="me", body=msg).execute()
+            gmail.users().messages().list(userId="me").execute()
     """) == [
-        (8, "stripe.Charge.create (payments)", True),
-        (10, "create (messaging)", True),
-        (11, "email via sendgrid", True),
-        (12, "chat_postMessage (messaging)", True),
-        (13, "put_object (AWS)", True),
-        (16, "repo.create_issue (ticketing)", True),
-        (17, "SQL INSERT", False),
-        (18, "a subprocess", True),
-        (19, "a subprocess", False),
+        (9, "stripe.Charge.create (payments)", True),
+        (11, "create (messaging)", True),
+        (12, "email via sendgrid", True),
+        (13, "chat_postMessage (messaging)", True),
+        (14, "put_object (AWS)", True),
+        (17, "repo.create_issue (ticketing)", True),
+        (18, "SQL INSERT", False),
+        (19, "a subprocess", True),
+        (20, "a subprocess", False),
+        (22, "messages.send (Google API)", True),
     ]
 
 
