@@ -26,7 +26,7 @@ from siblint.discovery import discover
 from siblint.registry import all_rules, by_code
 from siblint.reporters import FORMATS, report_base
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 STDIN = "-"
 
 
@@ -41,6 +41,9 @@ class SiblintGroup(click.Group):
         except BrokenPipeError:  # `siblint check | head`: the reader left, nothing to report
             _silence_stdout()
             ctx.exit(EXIT_ERROR)
+        except KeyboardInterrupt:  # not "findings" (1): the conventional 128 + SIGINT
+            click.echo("siblint: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the one place every other exception ends up
             click.echo(f"siblint: internal error: {type(exc).__name__}: {exc} "
                        "(this is a bug in siblint; please report it)", err=True)

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from click.testing import CliRunner
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the venv whose siblint/flake8/pre-commit the tests drive
 # What a build or a pre-commit hook install needs; copying only these keeps builds out of the
@@ -32,6 +34,14 @@ from agents import function_tool
 async def lookup_tax(region: str) -> str:
     return "0.2"
 """
+
+
+def cli_runner() -> CliRunner:
+    """A click test runner that keeps stderr apart from stdout, on every click >= 8.1."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        return CliRunner()  # click >= 8.2 always captures stderr separately
 
 
 def script(name: str) -> str:

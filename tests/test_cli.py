@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from siblint import __version__, runner
 from siblint.cli import main
 from siblint.registry import all_rules
-from support import CLEAN, HAZARD, run, siblint, write
+from support import CLEAN, HAZARD, cli_runner, run, siblint, write
 
 
 @dataclass
@@ -33,7 +32,7 @@ def cli(request, tmp_path: Path, monkeypatch):
             proc = siblint(list(args), tmp_path, stdin)
             return Result(proc.returncode, proc.stdout, proc.stderr)
         monkeypatch.chdir(tmp_path)
-        res = CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
+        res = cli_runner().invoke(main, list(args), input=stdin, catch_exceptions=False)
         return Result(res.exit_code, res.stdout, res.stderr)
 
     return invoke
@@ -113,10 +112,20 @@ def test_internal_failure_is_one_line_exit_2_in_process(project, monkeypatch):
 
     monkeypatch.setattr(runner, "run", boom)
     monkeypatch.chdir(project)
-    res = CliRunner().invoke(main, ["check", "bad.py"])
+    res = cli_runner().invoke(main, ["check", "bad.py"])
     assert res.exit_code == 2
     assert res.exception is None or isinstance(res.exception, SystemExit)
     assert res.stderr == "siblint: internal error: RuntimeError: simulated engine bug (this is a bug in siblint; please report it)\n"
+
+
+def test_interrupt_is_not_reported_as_findings(project, monkeypatch):
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run", interrupted)
+    monkeypatch.chdir(project)
+    res = cli_runner().invoke(main, ["check", "bad.py"])
+    assert (res.exit_code, res.stderr) == (130, "siblint: interrupted\n")
 
 
 def test_internal_failure_is_one_line_exit_2_in_a_real_process(project):

@@ -6,16 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from siblint.cli import main
 from siblint.config import ConfigError, load
-from support import CLEAN, HAZARD, siblint, write
+from support import CLEAN, HAZARD, cli_runner, siblint, write
 
 
 def check(root: Path, *args: str, cwd: Path | None = None, monkeypatch=None) -> tuple[int, str, str]:
     monkeypatch.chdir(cwd or root)
-    res = CliRunner().invoke(main, ["check", *args], catch_exceptions=False)
+    res = cli_runner().invoke(main, ["check", *args], catch_exceptions=False)
     return res.exit_code, res.stdout, res.stderr
 
 

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
 from siblint.cli import main
 from siblint.config import from_table
 from siblint.engine import lint_text
 from siblint.registry import all_rules
-from support import ROOT, HAZARD, run, script, siblint, write
+from support import HAZARD, ROOT, cli_runner, run, script, siblint, write
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -131,7 +130,7 @@ def test_every_documented_command_line_is_accepted(tmp_path, monkeypatch):
             stdin = (tmp_path / words[1]).read_text()
             words = words[words.index("|") + 1:]
         assert words[0] == "siblint"
-        res = CliRunner().invoke(main, words[1:], input=stdin)
+        res = cli_runner().invoke(main, words[1:], input=stdin)
         assert res.exit_code in (0, 1), f"{line}: {res.output}"
 
 
@@ -163,7 +162,7 @@ def test_ci_workflow_uploads_sarif_that_siblint_accepts(tmp_path, monkeypatch):
     [command] = [s["run"] for s in steps if "siblint check" in s.get("run", "")]
     write(tmp_path, {"agent.py": HAZARD})
     monkeypatch.chdir(tmp_path)
-    res = CliRunner().invoke(main, shlex.split(command)[1:])
+    res = cli_runner().invoke(main, shlex.split(command)[1:])
     assert res.exit_code == 1 and (tmp_path / "siblint.sarif").is_file()
 
 
