@@ -1,0 +1,286 @@
+"""siblint's speed benchmark: interleaved runs of siblint and its peers on one tree.
+
+    python benchmarks/run.py TREE [--runs 5] [--slow-runs 1] [--no-fixit] [--no-flake8] [--editor-file F]
+
+The tree is copied to a temporary folder first (the "one changed file" arm edits a file, and the
+cache goes to a temporary folder), so the given tree is never written to. Each round runs every
+command once, in a fixed order, so slow phases of a shared machine hit every command alike; the
+report gives the median, min and max wall time of each command and the ratios the targets are
+stated in. CPU time (user+sys of the process tree) is shown next to wall time because it is far
+less sensitive to a busy machine.
+
+Commands (all public tools; fixit and flake8 arms are skipped when not installed):
+
+  siblint cold -jN   `siblint check --cache-dir <empty> -jN` (N = CPUs, 1, 2): parse everything
+  siblint warm       the same again with the cache from the previous run: nothing changed
+  siblint 1 changed  one agent module gets a new comment line, then a warm run
+  ruff               `ruff check --no-cache --select E,F,B`
+  flake8 [+siblint]  flake8 with the siblint plugin (default selection: its codes are on)
+  flake8 [-siblint]  the same flake8 with siblint unplugged (benchmarks/flake8_shim.py bans the
+                     plugin in flake8's own discovery, as if it were not installed)
+  flake8 stdin +/-   `flake8 - --stdin-display-name x.py` on one agent module (the editor case)
+  fixit              `fixit lint` with its default rules (slow: --slow-runs rounds only)
+
+It also prints how many files the pre-filter lets through and the peak RSS (sum over the process
+tree, sampled every 20 ms) of `siblint check -j2` cold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BIN = os.path.dirname(sys.executable)
+
+
+def tool(name: str) -> str | None:
+    p = os.path.join(BIN, name)
+    return p if os.path.exists(p) else shutil.which(name)
+
+
+@dataclass
+class Sample:
+    wall: float
+    cpu: float
+    rc: int
+
+
+@dataclass
+class Arm:
+    name: str
+    argv: list[str]
+    stdin: bytes | None = None
+    prepare: object = None  # callable run (untimed) before each timed run
+    slow: bool = False
+    samples: list[Sample] = field(default_factory=list)
+
+
+def timed(argv: list[str], cwd: str, stdin: bytes | None = None, env: dict | None = None) -> Sample:
+    before = os.times()
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          env=env)
+    wall = time.perf_counter() - t0
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(f"warning: {' '.join(argv[:3])}... exit {proc.returncode}: {proc.stderr[-300:]!r}\n")
+    return Sample(wall, cpu, proc.returncode)
+
+
+def tree_rss(pid: int) -> int:
+    """RSS in bytes of `pid` and all its descendants."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                parts = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ppid, pages = int(parts[1]), int(parts[21])
+        children.setdefault(ppid, []).append(int(entry))
+        rss[int(entry)] = pages * page
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        total += rss.get(p, 0)
+        stack.extend(children.get(p, ()))
+    return total
+
+
+def peak_rss(argv: list[str], cwd: str) -> tuple[int, float]:
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    t0 = time.perf_counter()
+    while proc.poll() is None:
+        peak = max(peak, tree_rss(proc.pid))
+        time.sleep(0.02)
+    return peak, time.perf_counter() - t0
+
+
+def prefilter_counts(tree: str) -> tuple[int, int, int, int]:
+    from siblint.config import load
+    from siblint.discovery import discover
+    from siblint.prefilter import may_matter
+
+    files = discover([tree], load(tree)).files
+    passed = size = total = 0
+    for p in files:
+        with open(p, "rb") as fh:
+            data = fh.read()
+        total += len(data)
+        if may_matter(data):
+            passed += 1
+            size += len(data)
+    return len(files), passed, total, size
+
+
+def pick_agent_module(tree: str, lines: int = 1000) -> str | None:
+    """An agent module (passes the pre-filter) whose length is closest to `lines` lines."""
+    from siblint.prefilter import may_matter
+
+    best: tuple[int, str] | None = None
+    for folder, dirs, files in os.walk(tree):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for f in sorted(files):
+            if f.endswith(".py"):
+                p = os.path.join(folder, f)
+                with open(p, "rb") as fh:
+                    data = fh.read()
+                if may_matter(data):
+                    score = abs(data.count(b"\n") - lines)
+                    if best is None or score < best[0]:
+                        best = (score, p)
+    return best[1] if best else None
+
+
+def fmt_row(name: str, arm: Arm, base: float | None) -> str:
+    walls = [s.wall for s in arm.samples]
+    cpus = [s.cpu for s in arm.samples]
+    med = statistics.median(walls)
+    ratio = f"{med / base:6.2f}x" if base else "      "
+    return (f"{name:<28} n={len(walls):<2} median {med:8.3f}s  min {min(walls):8.3f}s  max {max(walls):8.3f}s"
+            f"  cpu {statistics.median(cpus):8.3f}s  {ratio}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tree")
+    ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
+    ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
+    ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
+    ap.add_argument("--no-fixit", action="store_true")
+    ap.add_argument("--no-flake8", action="store_true")
+    ap.add_argument("--no-rss", action="store_true")
+    ap.add_argument("--editor-file", help="agent module for the flake8 stdin arm (default: the one closest to 1,000 lines)")
+    args = ap.parse_args()
+
+    src = os.path.abspath(args.tree)
+    work = tempfile.mkdtemp(prefix="siblint-bench-")
+    tree = os.path.join(work, "tree")
+    shutil.copytree(src, tree, ignore=shutil.ignore_patterns(".git", "__pycache__", ".siblint_cache", ".ruff_cache"))
+    cache = os.path.join(work, "cache")
+    siblint = tool("siblint")
+    env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    print(f"tree: {src} (copied to {tree}); {env_note}")
+
+    n, passed, total, size = prefilter_counts(tree)
+    print(f"pre-filter: {passed} of {n} files pass ({size / 1e6:.2f} of {total / 1e6:.2f} MB)")
+
+    def fresh_cache() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    agent_file = args.editor_file or pick_agent_module(tree)
+    if agent_file and not os.path.isabs(agent_file):
+        agent_file = os.path.join(tree, os.path.relpath(agent_file, src)) if os.path.exists(os.path.join(src, agent_file)) else agent_file
+    elif agent_file and agent_file.startswith(src + os.sep):
+        agent_file = os.path.join(tree, os.path.relpath(agent_file, src))
+    counter = [0]
+
+    def touch_agent_file() -> None:
+        counter[0] += 1
+        with open(agent_file, "a", encoding="utf-8") as fh:
+            fh.write(f"# benchmark edit {counter[0]}\n")
+
+    cold_slow = args.cold_slow
+    arms: list[Arm] = []
+    jobs = os.cpu_count() or 1
+    arms.append(Arm(f"siblint cold -j{jobs}", [siblint, "check", tree, "--cache-dir", cache, f"-j{jobs}"],
+                    prepare=fresh_cache, slow=cold_slow))
+    arms.append(Arm("siblint warm", [siblint, "check", tree, "--cache-dir", cache]))
+    if agent_file:
+        arms.append(Arm("siblint 1 changed", [siblint, "check", tree, "--cache-dir", cache], prepare=touch_agent_file))
+    arms.append(Arm("siblint cold -j1", [siblint, "check", tree, "--no-cache", "-j1"], slow=cold_slow))
+    arms.append(Arm("siblint cold -j2", [siblint, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
+    ruff = tool("ruff")
+    if ruff:
+        arms.append(Arm("ruff E,F,B", [ruff, "check", "--no-cache", "--select", "E,F,B", "--exit-zero", "-q", tree]))
+    shim = os.path.join(HERE, "flake8_shim.py")
+    have_flake8 = not args.no_flake8 and subprocess.run([sys.executable, "-c", "import flake8"]).returncode == 0
+    if have_flake8:
+        arms.append(Arm("flake8 +siblint", [sys.executable, shim, "--exit-zero", tree]))
+        arms.append(Arm("flake8 -siblint", [sys.executable, shim, "--without-siblint", "--exit-zero", tree]))
+        if agent_file:
+            with open(agent_file, "rb") as fh:
+                text = fh.read()
+            name = os.path.basename(agent_file)
+            arms.append(Arm("flake8 stdin +siblint", [sys.executable, shim, "--exit-zero", "-", "--stdin-display-name", name], stdin=text))
+            arms.append(Arm("flake8 stdin -siblint", [sys.executable, shim, "--without-siblint", "--exit-zero", "-",
+                                                      "--stdin-display-name", name], stdin=text))
+    fixit = tool("fixit")
+    if fixit and not args.no_fixit:
+        arms.append(Arm("fixit lint", [fixit, "lint", tree], slow=True))
+
+    # One untimed pass warms the OS file cache and the .pyc files of every tool.
+    for arm in arms:
+        if not arm.slow and not (cold_slow and arm.name.startswith("siblint")):
+            if arm.prepare:
+                arm.prepare()
+            timed(arm.argv, work, arm.stdin)
+    rounds = max(args.runs, args.slow_runs)
+    for r in range(rounds):
+        for arm in arms:
+            if arm.slow and r >= args.slow_runs or not arm.slow and r >= args.runs:
+                continue
+            if arm.prepare:
+                arm.prepare()
+            arm.samples.append(timed(arm.argv, work, arm.stdin))
+        print(f"  round {r + 1}/{rounds} done", file=sys.stderr)
+
+    by = {a.name: a for a in arms}
+
+    def med(name: str) -> float | None:
+        a = by.get(name)
+        return statistics.median(s.wall for s in a.samples) if a and a.samples else None
+
+    print()
+    base_ruff = med("ruff E,F,B")
+    for arm in arms:
+        if not arm.samples:
+            continue
+        base = base_ruff if arm.name.startswith("siblint") else None
+        print(fmt_row(arm.name, arm, base))
+    print("(ratios: x ruff median)")
+
+    print()
+    print("ratios of medians:")
+    if base_ruff:
+        for name in (f"siblint cold -j{jobs}", "siblint cold -j1", "siblint cold -j2", "siblint warm"):
+            if med(name):
+                print(f"  {name} / ruff E,F,B: {med(name) / base_ruff:.3f}")
+    if med("flake8 +siblint") and med("flake8 -siblint"):
+        print(f"  flake8 with siblint / without: {med('flake8 +siblint') / med('flake8 -siblint'):.3f} "
+              f"(+{(med('flake8 +siblint') - med('flake8 -siblint')) * 1000:.0f} ms)")
+    if med("flake8 stdin +siblint") and med("flake8 stdin -siblint"):
+        lines = open(agent_file, "rb").read().count(b"\n")
+        print(f"  editor: flake8 stdin on {os.path.relpath(agent_file, tree)} ({lines} lines): "
+              f"+{(med('flake8 stdin +siblint') - med('flake8 stdin -siblint')) * 1000:.0f} ms with siblint")
+    if med("fixit lint"):
+        for name in (f"siblint cold -j{jobs}", "siblint cold -j2"):
+            if med(name):
+                print(f"  {name} / fixit lint: {med(name) / med('fixit lint'):.3f}")
+    if med("siblint 1 changed"):
+        print(f"  one changed file: {med('siblint 1 changed'):.3f}s ({os.path.relpath(agent_file, tree)})")
+
+    if not args.no_rss:
+        argv = [siblint, "check", tree, "--no-cache", "-j2"]
+        peak, wall = peak_rss(argv, work)
+        print(f"\npeak RSS of `siblint check -j2 --no-cache` (process tree): {peak / 2**20:.0f} MB ({wall:.1f}s)")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""The cache: a warm run parses nothing, a changed tools module re-evaluates its importer from cached
+facts, and a damaged or foreign cache is ignored and rewritten. Parses are counted, never timed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from siblint import cache as cache_mod
+from siblint import engine, runner
+from siblint.config import Config
+
+TOOLS = """\
+import requests
+from agents import function_tool
+
+@function_tool
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+"""
+SAFE_TOOLS = TOOLS.replace("@function_tool(failure_error_function=None)", "@function_tool")
+AGENT = "from agents import Agent\nfrom .tools import charge_card, lookup_tax\n\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """Paths parsed by the engine, in order (every parse goes through engine.facts_from_text)."""
+    seen: list[str] = []
+    real = engine.facts_from_text
+
+    def counting(text: str, path: str):
+        seen.append(os.path.basename(path))
+        return real(text, path)
+
+    monkeypatch.setattr(engine, "facts_from_text", counting)
+    return seen
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tools.py").write_text(TOOLS)
+    (pkg / "agent.py").write_text(AGENT)
+    (tmp_path / "plain.py").write_text("import os\n")
+    return tmp_path
+
+
+def lint(root: Path, cache: cache_mod.Cache | None, jobs: int = 1) -> list[tuple[str, int, str]]:
+    config = Config(root=str(root))
+    files = sorted(str(p) for p in root.rglob("*.py") if ".siblint_cache" not in p.parts)
+    result = runner.run(files, config, jobs, cache=cache)
+    return [(os.path.relpath(d.path, root), d.loc.line, d.code) for d in result.diagnostics]
+
+
+def new_cache(root: Path) -> cache_mod.Cache:
+    return cache_mod.Cache(str(root / ".cache"), cache_mod.config_key(Config(root=str(root))))
+
+
+def test_warm_run_parses_nothing_and_reports_the_same(project: Path, parses: list[str]) -> None:
+    cold = lint(project, new_cache(project))
+    assert ("pkg/agent.py", 4, "SIB301") in cold
+    assert sorted(set(parses)) == ["agent.py", "tools.py"]  # plain.py never passes the pre-filter
+    parses.clear()
+    c = new_cache(project)
+    assert lint(project, c) == cold
+    assert parses == []
+    assert c.stats["findings_hit"] == 2 and c.stats["findings_miss"] == 0
+
+
+def test_changed_tools_module_reevaluates_importer_without_reparsing_it(project: Path, parses: list[str]) -> None:
+    cold = lint(project, new_cache(project))
+    assert ("pkg/agent.py", 4, "SIB301") in cold
+    (project / "pkg" / "tools.py").write_text(SAFE_TOOLS)
+    parses.clear()
+    c = new_cache(project)
+    warm = lint(project, c)
+    # The group finding of agent.py depended on tools.py: it is gone, agent.py was not re-parsed.
+    assert not any(path == "pkg/agent.py" and code == "SIB301" for path, _, code in warm)
+    assert parses == ["tools.py"]
+    assert c.stats["findings_miss"] == 2  # agent.py (a dependency changed) and tools.py (its bytes)
+    assert warm == lint(project, None)  # the same as a run without any cache
+    # And back: the cached facts of the old tools.py are gone from use, findings come back.
+    (project / "pkg" / "tools.py").write_text(TOOLS)
+    assert lint(project, new_cache(project)) == cold
+
+
+def test_changed_importer_alone_reuses_the_tools_facts(project: Path, parses: list[str]) -> None:
+    lint(project, new_cache(project))
+    (project / "pkg" / "agent.py").write_text(AGENT + "# edited\n")
+    parses.clear()
+    lint(project, new_cache(project))
+    assert parses == ["agent.py"]
+
+
+def test_config_change_misses_the_findings_but_keeps_the_facts(project: Path, parses: list[str]) -> None:
+    lint(project, new_cache(project))
+    parses.clear()
+    config = Config(root=str(project), select=("SIB201",))
+    c = cache_mod.Cache(str(project / ".cache"), cache_mod.config_key(config))
+    files = sorted(str(p) for p in project.rglob("*.py") if ".cache" not in p.parts)
+    found = runner.run(files, config, 1, cache=c).diagnostics
+    assert {d.code for d in found} == {"SIB201"}
+    assert c.stats["findings_hit"] == 0 and parses == []
+
+
+def _cache_files(root: Path) -> list[Path]:
+    return [p for p in (root / ".cache").rglob("*.json")]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncate", "payload", "foreign", "binary"])
+def test_damaged_cache_is_ignored_and_rewritten(project: Path, parses: list[str], damage: str) -> None:
+    cold = lint(project, new_cache(project))
+    files = _cache_files(project)
+    assert files
+    for p in files:
+        blob = p.read_bytes()
+        if damage == "garbage":
+            p.write_text("not json at all")
+        elif damage == "truncate":
+            p.write_bytes(blob[: len(blob) // 2])
+        elif damage == "payload":  # valid JSON, but not what the header's hash says
+            head, _, body = blob.partition(b"\n")
+            p.write_bytes(head + b"\n" + body + b" ")
+        elif damage == "foreign":  # a well-formed file from another siblint
+            head, _, body = blob.partition(b"\n")
+            header = json.loads(head)
+            header["fingerprint"] = "0" * 32
+            p.write_bytes(json.dumps(header).encode() + b"\n" + body)
+        else:
+            p.write_bytes(os.urandom(200))
+    parses.clear()
+    assert lint(project, new_cache(project)) == cold
+    assert sorted(set(parses)) == ["agent.py", "tools.py"]  # re-parsed: nothing was trusted
+    parses.clear()
+    assert lint(project, new_cache(project)) == cold  # and rewritten: the next run is warm again
+    assert parses == []
+
+
+def test_unwritable_cache_folder_is_not_an_error(project: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file-not-dir"
+    blocker.write_text("x")
+    c = cache_mod.Cache(str(blocker / "cache"), cache_mod.config_key(Config(root=str(project))))
+    assert lint(project, c) == lint(project, None)
+
+
+def test_codec_round_trips_real_facts(project: Path) -> None:
+    text = (project / "pkg" / "tools.py").read_text() + (
+        "\nx = {'a': [1, 2.5, None, True], **y}\nz = f'{x}!' + b'raw'.decode()\nw = lambda q: q\n"
+        "async def g():\n    async with s() as c:\n        try:\n            await c.send(1)\n"
+        "        except (ValueError, KeyError):\n            raise\n        finally:\n            pass\n"
+    )
+    facts = engine.facts_from_text(text, str(project / "pkg" / "tools.py"))
+    blob = cache_mod.dumps(cache_mod.encode(facts), "k")
+    again = cache_mod.decode(cache_mod.loads(blob, "k"))
+    assert again == facts
+    assert type(again.functions) is dict and type(again.assignments) is list
+    with pytest.raises(cache_mod.CodecError):
+        cache_mod.loads(blob, "another-key")
+
+
+def test_codec_refuses_what_it_did_not_write() -> None:
+    for bad in ({"c": "os.system", "f": []}, {"c": "Loc", "f": [1, 2]}, {"x": 1}, {"c": "Path", "f": ["/"]}):
+        with pytest.raises(cache_mod.CodecError):
+            cache_mod.decode(bad)
+    with pytest.raises(cache_mod.CodecError):
+        cache_mod.encode(object())
+
+
+def test_default_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv(cache_mod.ENV_VAR, raising=False)
+    cfg = tmp_path / "pyproject.toml"
+    assert cache_mod.default_dir(str(cfg), str(tmp_path), "src") == str(tmp_path / ".siblint_cache")
+    assert cache_mod.default_dir("", str(tmp_path), str(tmp_path)) == str(tmp_path / ".siblint_cache")
+    monkeypatch.setenv(cache_mod.ENV_VAR, str(tmp_path / "elsewhere"))
+    assert cache_mod.default_dir(str(cfg), str(tmp_path), "src") == str(tmp_path / "elsewhere")

@@ -1,0 +1,140 @@
+"""The runner: same output for any -j, a pool only when there is work for one, progress only on a
+terminal, and nothing written outside the cache folder and the report."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from siblint import runner
+from siblint.config import Config
+
+TOOL = """\
+from agents import function_tool
+
+@function_tool(failure_error_function=None)
+async def tool_{n}(region: str) -> str:
+    return "0.2"
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    for i in range(12):
+        d = root / f"pkg{i % 3}"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "__init__.py").write_text("")
+        (d / f"mod{i}.py").write_text(TOOL.format(n=i) * (1 + i % 4))
+        (d / f"plain{i}.py").write_text("import os\n")
+    (root / "broken.py").write_text("from agents import x\ndef f(:\n")
+    return root
+
+
+def files_of(root: Path) -> list[str]:
+    return sorted(str(p) for p in root.rglob("*.py") if ".siblint_cache" not in p.parts)
+
+
+def test_output_identical_for_any_jobs(tree: Path, monkeypatch) -> None:
+    monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)  # force a real pool on a small tree
+    monkeypatch.setattr(runner, "BATCH_FILES", 2)
+    config = Config(root=str(tree))
+    one = runner.run(files_of(tree), config, 1)
+    two = runner.run(files_of(tree), config, 2)
+    assert one.jobs_used == 1 and two.jobs_used == 2
+    assert one.diagnostics == two.diagnostics
+    assert one.files_passed == two.files_passed == 13
+    assert {d.code for d in one.diagnostics} >= {"SIB201", "SIB900"}
+
+
+def test_no_pool_for_little_work(tree: Path) -> None:
+    result = runner.run(files_of(tree), Config(root=str(tree)), 8)
+    assert result.jobs_used == 1  # a dozen small files do not pay for starting processes
+
+
+def test_nothing_passes_nothing_analysed(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import os\n")
+    result = runner.run([str(tmp_path / "a.py")], Config(root=str(tmp_path)), 4)
+    assert result.files_passed == 0 and result.files_analysed == 0 and result.diagnostics == []
+
+
+def test_unreadable_file_is_reported(tmp_path: Path) -> None:
+    missing = str(tmp_path / "gone.py")
+    result = runner.run([missing], Config(root=str(tmp_path)), 1)
+    assert [d.code for d in result.diagnostics] == ["SIB900"]
+
+
+def test_batches_put_big_files_first_and_group_small_ones() -> None:
+    sizes = {"big": 10 * runner.BATCH_BYTES, **{f"s{i}": 100 for i in range(40)}}
+    batches = runner._batches(list(sizes), sizes)
+    assert batches[0] == ["big"]
+    assert all(len(b) <= runner.BATCH_FILES for b in batches)
+    assert sorted(p for b in batches for p in b) == sorted(sizes)
+
+
+def test_progress_only_after_delay_and_erased() -> None:
+    out = io.StringIO()
+    p = runner.Progress(3, stream=out, after=0.0)
+    p.advance()
+    p.advance(2)
+    p.close()
+    text = out.getvalue()
+    assert "siblint: 3/3 files" in text and text.endswith("\r\033[K")
+    quiet = io.StringIO()
+    q = runner.Progress(3, stream=quiet, after=3600)
+    q.advance(3)
+    q.close()
+    assert quiet.getvalue() == ""
+
+
+def test_progress_never_when_piped_or_in_ci(monkeypatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("CI", raising=False)
+    assert runner.progress_wanted(Tty())
+    assert not runner.progress_wanted(io.StringIO())
+    monkeypatch.setenv("CI", "true")
+    assert not runner.progress_wanted(Tty())
+
+
+def _siblint(args: list[str], cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "siblint", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, **(env or {})})
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_cli_writes_only_its_cache_and_report(tree: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SIBLINT_CACHE_DIR"}
+    before = snapshot(tree)
+    r1 = subprocess.run([sys.executable, "-m", "siblint", "check", str(tree), "-o", str(tmp_path / "r.txt")],
+                        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    assert r1.returncode == 1, r1.stderr
+    assert r1.stderr == ""  # no progress when not on a terminal
+    after = snapshot(tree)
+    new = sorted(set(after) - set(before))
+    assert new and all(p.startswith(".siblint_cache/") for p in new)
+    assert {p: after[p] for p in before} == before
+    assert (tree / ".siblint_cache" / "CACHEDIR.TAG").exists()
+    # Warm: the same report.
+    r2 = subprocess.run([sys.executable, "-m", "siblint", "check", str(tree)], cwd=tmp_path, capture_output=True,
+                        text=True, timeout=120, env=env)
+    assert r2.stdout == (tmp_path / "r.txt").read_text()
+
+
+def test_cli_no_cache_and_cache_dir(tree: Path, tmp_path: Path) -> None:
+    r = _siblint(["check", str(tree), "--no-cache"], tmp_path)
+    assert r.returncode == 1 and not (tree / ".siblint_cache").exists()
+    r = _siblint(["check", str(tree), "--cache-dir", str(tmp_path / "c")], tmp_path)
+    assert r.returncode == 1 and (tmp_path / "c" / "v1").is_dir() and not (tree / ".siblint_cache").exists()
+    r = _siblint(["check", str(tree)], tmp_path, env={"SIBLINT_CACHE_DIR": str(tmp_path / "e")})
+    assert r.returncode == 1 and (tmp_path / "e" / "v1").is_dir() and not (tree / ".siblint_cache").exists()
