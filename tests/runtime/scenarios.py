@@ -268,7 +268,7 @@ SCENARIOS: list[Scenario] = [
             """Charge the card without blocking the event loop."""
             return await asyncio.to_thread(blocking_charge, order_id)
         ''', FATAL_LOOKUP,
-        hazard=True, runtime=HAZARD,
+        hazard=True, runtime=HAZARD, attempts=3,  # its worker thread must start within FAIL_AFTER (2i)
         codes=("SIB102", "SIB201", "SIB301"), twin="async_charge",
     ),
     # ---------------------------------------------------------------- SIB103

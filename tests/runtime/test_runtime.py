@@ -20,6 +20,7 @@ from siblint.config import Config
 from siblint.engine import lint_text
 from siblint.registry import all_codes
 
+from .runner import run_cold
 from .scenarios import BY_NAME, SCENARIOS, Scenario
 
 pytestmark = pytest.mark.runtime
@@ -113,6 +114,18 @@ def test_sdk_behaviour(scenario_name: str, scenario_runner) -> None:
         f"{s.name} ({s.arm}: {s.title}), attempt {len(runs)} of {s.attempts}:\n- "
         + "\n- ".join(problems) + "\n" + describe(runs[-1])
     )
+
+
+def test_a_cold_subprocess_agrees(fake_server, tmp_path) -> None:
+    """The fork server only saves the SDK's import time: a plain `python driver.py SCENARIO.py`
+    (fresh interpreter, result printed on stdout) shows the same hazard."""
+    s = BY_NAME["sync_charge"]
+    for attempt in range(1, s.attempts + 1):
+        run = run_cold(fake_server, s, tmp_path, f"cold-{s.name}-{attempt}")
+        problems = mismatches(s, run)
+        if not only_the_thread_race(problems):
+            break
+    assert not problems, "\n- ".join(problems) + "\n" + describe(run)
 
 
 def test_every_hazard_has_a_safe_twin_and_back() -> None:
