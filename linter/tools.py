@@ -55,12 +55,25 @@ def _method_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework
     return None
 
 
-def function_name(facts: ModuleFacts, value: Value | None) -> str:
+def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> FunctionFacts | None:
+    """The function of this module a name refers to from `scope`, innermost scope first."""
+    if not isinstance(value, Ref):
+        return None
+    parts = scope.split(".") if scope else []
+    for i in range(len(parts), -1, -1):
+        fn = facts.functions.get(".".join([*parts[:i], value.text]))
+        if fn is not None:
+            return fn
+    return None
+
+
+def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> str:
     """The absolute dotted name of the function `value` refers to ("" if it is not a name)."""
     if not isinstance(value, Ref):
         return ""
-    if value.text in facts.functions:
-        return f"{facts.module}.{value.text}" if facts.module else value.text
+    local = local_function(facts, value, scope)
+    if local is not None:
+        return f"{facts.module}.{local.name}" if facts.module else local.name
     return value.name
 
 
@@ -116,8 +129,8 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         if maker.kind == "decorator" and _is_decorator_factory(call, maker):
             continue  # `function_tool(**opts)(fn)`: the outer call is the tool, handled below
         fn_value = call.arg(maker.function.position, maker.function.keyword) if maker.function else None
-        fn_name = function_name(facts, fn_value)
-        local = facts.functions.get(fn_value.text) if isinstance(fn_value, Ref) else None
+        fn_name = function_name(facts, fn_value, scope)
+        local = local_function(facts, fn_value, scope)
         name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""
         kind = "function" if maker.kind == "decorator" else ("agent" if maker.function is None else "constructed")
         found.append(Tool(name or fn_name.rsplit(".", 1)[-1] or call.func.text, fw.name, kind, facts.path, facts.module,
@@ -130,8 +143,8 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             made = _maker(inner.func.name)
             if made is not None and made[1].kind == "decorator" and call.args:
                 fw, _ = made
-                fn_name = function_name(facts, call.args[0])
-                local = facts.functions.get(call.args[0].text) if isinstance(call.args[0], Ref) else None
+                fn_name = function_name(facts, call.args[0], scope)
+                local = local_function(facts, call.args[0], scope)
                 found.append(Tool(fn_name.rsplit(".", 1)[-1] or "tool", fw.name, "function", facts.path, facts.module,
                                   local.loc if local is not None else call.loc, fn_name, inner, _binding_for(facts, call), scope))
     for scope, call in facts.all_calls():

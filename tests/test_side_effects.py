@@ -507,7 +507,7 @@ def test_function_tool_constructor_and_nested_call_form(sib1):
                 shutil.rmtree(path)
                 return "ok"
             return [function_tool(wipe)]
-    """) == [("SIB101", 15), ("SIB103", 8)]  # a call-form tool of a nested function: at the call
+    """) == [("SIB101", 11), ("SIB103", 8)]  # a call-form tool of a nested function: at its def
 
 
 # ---- configuration ------------------------------------------------------------------------------
