@@ -20,6 +20,7 @@ from siblint.facts import (
     FString,
     FunctionFacts,
     Handler,
+    RaiseSite,
     Lambda,
     Mapping,
     ModuleFacts,
@@ -218,6 +219,10 @@ class Collector(cst.CSTVisitor):
             returns_annotation=cst.Module([]).code_for_node(node.returns.annotation) if node.returns else "",
             class_name=cls if in_class else "",
             bases=bases if in_class else (),
+            param_annotations=tuple(
+                self.annotation_names(p.annotation.annotation) if p.annotation is not None else ()
+                for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+            ),
         )
         body = _body_statements(node.body)
         facts.can_return_none = _may_fall_off(body) or _has_none_return(node.body)
@@ -229,6 +234,19 @@ class Collector(cst.CSTVisitor):
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return True
+
+    def annotation_names(self, node: cst.BaseExpression) -> tuple[str, ...]:
+        """`A | B`, `Union[A, B]`, `tuple[A, B]` or `A`: the resolved dotted names it lists."""
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return self.annotation_names(node.left) + self.annotation_names(node.right)
+        if isinstance(node, cst.Subscript):
+            out: tuple[str, ...] = ()
+            for el in node.slice:
+                if isinstance(el.slice, cst.Index):
+                    out += self.annotation_names(el.slice.value)
+            return out
+        d = dotted(node)
+        return (self.qualify(d),) if d else ()
 
     # ---- try / except / finally / with context ----------------------------------------------
     def visit_Try(self, node: cst.Try) -> None:
@@ -346,7 +364,11 @@ class Collector(cst.CSTVisitor):
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if self.frames:
-            self.frames[-1].facts.raises.append(self.loc(node))
+            frame = self.frames[-1]
+            frame.facts.raises.append(self.loc(node))
+            frame.facts.raise_sites.append(RaiseSite(
+                self.value(node.exc) if node.exc is not None else None, self.loc(node),
+                tuple(reversed(frame.guards)), frame.handler[-1] if frame.handler else None))
 
     def _scope(self) -> str:
         return self.frames[-1].facts.name if self.frames else ""

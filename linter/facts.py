@@ -146,6 +146,16 @@ class CallSite:
     with_items: tuple[Call, ...] = ()  # context managers (`with x(...)`) around the call
 
 
+@dataclass(frozen=True)
+class RaiseSite:
+    """A `raise` statement in a function body, with the `try` context around it."""
+
+    exc: "Value | None"  # what is raised (`X(...)` or `X`); None for a bare `raise`
+    loc: Loc
+    guarded_by: tuple[Handler, ...] = ()  # try blocks around it, innermost first
+    in_handler: Handler | None = None  # it is inside this except clause
+
+
 @dataclass
 class FunctionFacts:
     name: str  # qualified within the module: `f`, `Cls.method`, `outer.inner`
@@ -165,6 +175,10 @@ class FunctionFacts:
     bases: tuple[str, ...] = ()  # of the enclosing class, resolved
     # `with f(...) as name` / `async with f(...) as name` in the body: name -> the context manager's value.
     with_bindings: dict[str, "Value"] = field(default_factory=dict)
+    # Every `raise` with its context (policy analysis: what a tool can raise past its own handlers).
+    raise_sites: list[RaiseSite] = field(default_factory=list)
+    # Per parameter, the resolved names its annotation lists (`e: ValueError | KeyError`), () if none.
+    param_annotations: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
