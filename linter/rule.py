@@ -44,6 +44,8 @@ class Context:
     facts: "ModuleFacts"
     project: "ProjectIndex"
     config: "Config"
+    # Results several rules of one family share for this module (computed once per file).
+    shared: dict[str, object] = field(default_factory=dict)
 
     @property
     def path(self) -> str:

@@ -16,20 +16,15 @@ from collections.abc import Iterator
 
 from siblint.cancellation import Hazard, unstoppable
 from siblint.diagnostics import Diagnostic, Related
-from siblint.facts import ModuleFacts
 from siblint.rule import Context, Invalid, Rule, Valid
 from siblint.tools import Tool, tools_in
 
 
-_last: tuple[ModuleFacts, object, list[tuple[Tool, list[Hazard]]]] | None = None
-
-
 def _hazards(ctx: Context) -> list[tuple[Tool, list[Hazard]]]:
-    """Hazards of every tool this module makes, computed once for the five rules."""
-    global _last
-    if _last is None or _last[0] is not ctx.facts or _last[1] is not ctx.project:
-        _last = (ctx.facts, ctx.project, [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)])
-    return _last[2]
+    """Hazards of every tool this module makes, computed once per file for the five rules."""
+    if "hazards" not in ctx.shared:
+        ctx.shared["hazards"] = [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)]
+    return ctx.shared["hazards"]  # type: ignore[return-value]
 
 
 class _SideEffectRule(Rule):
