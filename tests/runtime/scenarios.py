@@ -166,7 +166,11 @@ INTERNAL = ("SIB900", "SIB901")
 
 def _scenario(name: str, arm: str, title: str, *pieces: str, **kw) -> Scenario:
     module_kw = {k: kw.pop(k) for k in ("tools", "mode", "agent_extra", "run_config") if k in kw}
-    kw["absent"] = tuple(kw.get("absent", ())) + INTERNAL
+    absent = list(kw.get("absent", ())) + list(INTERNAL)
+    # Precision: where a scenario names the SIB1xx code of its tool shape, that is the only one.
+    if any(c in SIB1XX for c in kw.get("codes", ())):
+        absent += [c for c in SIB1XX if c not in kw["codes"] and c not in absent]
+    kw["absent"] = tuple(absent)
     return Scenario(name=name, arm=arm, title=title, source=module(name, arm, title, pieces, **module_kw), **kw)
 
 
