@@ -17,8 +17,8 @@ Unless a scenario says otherwise, the model calls every tool once, in the order 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from textwrap import dedent, indent
+from dataclasses import dataclass
+from textwrap import dedent
 
 CHARGE = 0.3
 FAIL_AFTER = 0.05
@@ -26,7 +26,7 @@ FAIL_AFTER = 0.05
 
 @dataclass(frozen=True)
 class Runtime:
-    """What the real SDK does with the scenario (asserted by test_runtime_behaviour)."""
+    """What the real SDK does with the scenario (asserted by test_runtime.py::test_sdk_behaviour)."""
 
     raises: bool
     exc_type: str | None = None  # type name of the exception out of Runner.run
@@ -37,7 +37,7 @@ class Runtime:
     # "none": no charge at all.
     effect: str = "none"
     recorded: bool = False  # charge_card's output is in new_items (result or exc.run_data)
-    min_end: float = 0.0  # the run cannot end (raise/return) sooner than this, in s
+    min_end: float = 0.0  # s from the first model request before which the run cannot end
     parallel_tool_calls_sent: object = "<absent>"  # as seen in the first model request body
 
 

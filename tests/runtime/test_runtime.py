@@ -1,10 +1,12 @@
 """Runtime truth (issue 3): what the real SDK does with each scenario, and what siblint says of it.
 
 For every hazard an INVALID scenario is run with openai-agents and must really show it: the run
-raises, the charge lands after the raise, and `exc.run_data.new_items == []`. Its VALID twin is
-run too and must be safe: the run resolves, or the charge is cancelled before it happens, or
-concurrency is capped. The same module text is then linted: the INVALID one must carry the
-expected codes, the VALID one must not.
+raises, the charge lands after the raise, and `exc.run_data.new_items == []` (two documented
+variants: a charge in `finally:` lands while the failure is raised, arm 5e; an async tool that
+blocks the loop completes before the failure and is recorded, arm 4). Its VALID twin is run too
+and must be safe: the run resolves, or the charge is cancelled before it happens, or concurrency
+is capped. The same module text is then linted: the INVALID one must carry the expected codes,
+the VALID one must not.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ def mismatches(s: Scenario, run: dict[str, Any]) -> list[str]:
         if len(run["model_requests"]) != 2:
             out.append(f"{len(run['model_requests'])} model requests (expected 2: tools, then the answer)")
 
+    if not run["settled"]:
+        out.append(f"tasks or worker threads still ran {run['waited']:.1f} s after the run; effects may be missing")
     effects = run["effects"]
     when = [round(e["after_end"], 3) for e in effects]
     if rt.effect == "none" and effects:
