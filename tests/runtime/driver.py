@@ -199,7 +199,8 @@ def serve() -> None:
     deadline = None
     while stdin_open or children:
         if stdin_open:
-            ready, _, _ = select.select([0], [], [], 0.02)
+            # Block while idle; poll every 20 ms while children are to be reaped.
+            ready, _, _ = select.select([0], [], [], 0.02 if children else None)
             if ready:
                 chunk = os.read(0, 65536)
                 if not chunk:
