@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from siblint.diagnostics import Loc
-from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
+from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, ToolMaker
 from siblint.model import binding, canonical, constructed_by
@@ -29,6 +29,11 @@ class Tool:
     options: Call | None  # the call that configures the tool (decorator call, call form, constructor)
     binding: str  # the module-level name bound to the tool ("" if none)
     scope: str = ""  # where the tool is made ("" = module level)
+    # The name of the object a method decorator registered the tool on (`@agent.tool` -> "agent"):
+    # the tool joins that object's group (siblint.groups).
+    receiver: str = ""
+    # For a class-based tool (`class Search(BaseTool)`), the class: `Search()` in a tools list is this tool.
+    class_name: str = ""
 
     @property
     def key(self) -> tuple[str, Loc, Loc | None]:
@@ -44,9 +49,14 @@ def _maker(name: str) -> tuple[Framework, ToolMaker] | None:
 
 
 def _method_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, ToolMaker] | None:
-    if not isinstance(call.func, Ref) or "." not in call.func.text:
+    return _method_maker_of(facts, call.func, scope)
+
+
+def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Framework, ToolMaker] | None:
+    """The tool maker `receiver.method` is, for a receiver a known constructor built (`agent.tool`)."""
+    if not isinstance(func, Ref) or "." not in func.text:
         return None
-    receiver, _, method = call.func.text.rpartition(".")
+    receiver, _, method = func.text.rpartition(".")
     built = constructed_by(facts, binding(facts, receiver, scope), scope)
     for fw in FRAMEWORKS:
         maker = fw.tool_methods.get((built, method))
@@ -90,7 +100,10 @@ def _binding_for(facts: ModuleFacts, call: Call) -> str:
 
 def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
     """`function_tool(...)` used as `@function_tool(...)`: no function passed."""
-    return maker.function is not None and call.arg(maker.function.position, maker.function.keyword) is None
+    if maker.function is None:
+        return False
+    value = call.arg(maker.function.position, maker.function.keyword)
+    return value is None or isinstance(value, Const)  # `tool("name")`: the name, not the function
 
 
 def tools_in(facts: ModuleFacts) -> tuple[Tool, ...]:
@@ -107,7 +120,13 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             target = deco.func if isinstance(deco, Call) else deco
             if not isinstance(target, Ref):
                 continue
+            outer = fn.name.rpartition(".")[0]
             made = _maker(target.name)
+            receiver = ""
+            if made is None:
+                # `@agent.tool` / `@toolset.tool_plain(...)`: registers the function on the receiver's group.
+                made = _method_maker_of(facts, target, outer)
+                receiver = target.text.rpartition(".")[0] if made is not None else ""
             if made is None or made[1].kind != "decorator":
                 continue
             fw, maker = made
@@ -118,7 +137,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             top_level = "." not in fn.name
             found.append(Tool(name or fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
                               module_prefix + fn.name, options, fn.name if top_level else "",
-                              fn.name.rpartition(".")[0]))
+                              outer, receiver=receiver))
     for scope, call in facts.all_calls():
         if call.loc in decorator_calls or not isinstance(call.func, Ref):
             continue
@@ -129,13 +148,18 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         if maker.kind == "decorator" and _is_decorator_factory(call, maker):
             continue  # `function_tool(**opts)(fn)`: the outer call is the tool, handled below
         fn_value = call.arg(maker.function.position, maker.function.keyword) if maker.function else None
+        if maker.async_function is not None:
+            # `StructuredTool.from_function(func=f, coroutine=af)`: async runs await `af`.
+            fn_value = call.arg(maker.async_function.position, maker.async_function.keyword) or fn_value
         fn_name = function_name(facts, fn_value, scope)
         local = local_function(facts, fn_value, scope)
         name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""
         kind = "function" if maker.kind == "decorator" else ("agent" if maker.function is None else "constructed")
+        registered = _method_maker(facts, call, scope) is not None and maker.kind == "decorator"
         found.append(Tool(name or fn_name.rsplit(".", 1)[-1] or call.func.text, fw.name, kind, facts.path, facts.module,
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
-                          _binding_for(facts, call), scope))
+                          _binding_for(facts, call), scope,
+                          receiver=call.func.text.rpartition(".")[0] if registered else ""))
     # `function_tool(**opts)(fn)`: a call whose callee is a decorator factory call.
     for scope, call in facts.all_calls():
         inner = call.func
@@ -153,9 +177,80 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             if fw is not None and canon in fw.server_makers:
                 found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], fw.name, "server", facts.path,
                                   facts.module, call.loc, "", call, _binding_for(facts, call), scope))
+    found.extend(_class_tools(facts))
+    found.extend(_plain_function_tools(facts, found))
     found.extend(_copies(facts, found))
     found.sort(key=lambda t: (t.loc.line, t.loc.col))
     return found
+
+
+def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]] | None:
+    """(framework, (sync method, async method)) when `cls` of this module subclasses a tool base class,
+    directly or through other classes of the module."""
+    seen: set[str] = set()
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for base in facts.classes.get(current, ()):
+            fw, canon = canonical(base)
+            if fw is not None and canon in fw.tool_base_classes:
+                return fw, fw.tool_base_classes[canon]
+            local = base[len(facts.module) + 1:] if facts.module and base.startswith(facts.module + ".") else base
+            if local in facts.classes:
+                todo.append(local)
+    return None
+
+
+def _class_tools(facts: ModuleFacts) -> list[Tool]:
+    """`class Search(BaseTool)`: one tool per class, running its async method when it defines one
+    (async invokes await it), else its sync method (in a worker thread)."""
+    out: list[Tool] = []
+    prefix = f"{facts.module}." if facts.module else ""
+    for cls in facts.classes:
+        found = tool_base(facts, cls)
+        if found is None:
+            continue
+        fw, (sync_method, async_method) = found
+        fn = facts.functions.get(f"{cls}.{async_method}") or facts.functions.get(f"{cls}.{sync_method}")
+        if fn is None:
+            continue
+        out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                        prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+    return out
+
+
+def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
+    """Plain functions of this module listed where a framework turns them into tools
+    (`ToolNode([f])`, `create_agent(m, tools=[f])`, pydantic-ai `Agent(tools=[f])`, `FunctionToolset([f])`)."""
+    known = {t.function for t in found}
+    out: list[Tool] = []
+    prefix = f"{facts.module}." if facts.module else ""
+    for scope, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        fw, canon = canonical(call.func.name)
+        if fw is None:
+            continue
+        maker = fw.group_makers.get(canon)
+        where = maker.tools if maker is not None and maker.plain_functions_are_tools else fw.toolset_makers.get(canon)
+        if where is None:
+            continue
+        value = call.arg(where.position, where.keyword)
+        if isinstance(value, Ref) and "." not in value.text:
+            value = binding(facts, value.text, scope)  # `TOOLS = [a, b]; ToolNode(TOOLS)`
+        items = value.items if isinstance(value, Seq) else ()
+        for item in items:
+            fn = local_function(facts, item, scope)
+            if fn is None or fn.class_name or prefix + fn.name in known:
+                continue
+            known.add(prefix + fn.name)
+            top_level = "." not in fn.name
+            out.append(Tool(fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                            prefix + fn.name, None, fn.name if top_level else "", fn.name.rpartition(".")[0]))
+    return out
 
 
 def _copies(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:

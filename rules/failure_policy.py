@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.fatality import module_reasons
+from siblint.groups import groups_in
+from siblint.policy import fatal_causes, group_policy
 from siblint.rule import Context, Invalid, Rule, Valid
 
 
@@ -270,3 +272,110 @@ class FunctionToolWithoutHandler(_FatalArgumentRule):
                 "async def raw(ctx, args):\n    raise RuntimeError()\n\nf.on_invoke_tool = raw\n", lines=(10,)),
         Invalid("import agents\n\nT = agents.FunctionTool(**spec)\n", lines=(3,)),
     ]
+
+
+_LG_HEAD = """\
+import requests
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolNode
+from langchain.agents import create_agent
+from langchain.agents.middleware import ToolRetryMiddleware
+
+@tool
+def get_rate(region: str) -> str:
+    \"\"\"Current tax rate.\"\"\"
+    return requests.get(f"https://rates.example.com/{region}").text
+
+@tool
+def add(a: int, b: int) -> int:
+    \"\"\"Add.\"\"\"
+    return a + b
+"""
+
+_PA_HEAD = """\
+from pydantic_ai import Agent, ModelRetry
+
+agent = Agent("test")
+
+@agent.tool_plain
+def lookup(region: str) -> str:
+    if region not in ("eu", "us"):
+        raise KeyError(region)
+    return "0.2"
+"""
+
+
+class ErrorEndsRunByDefault(Rule):
+    """
+    ## What it does
+    Flags a tool group whose error policy ends the run on a tool's exception by default, when
+    one of its members can fail: an explicit `raise` of an exception the group does not turn
+    into a model-visible result, or an I/O call (network, file, database, subprocess, SDK client)
+    outside a `try` whose handler catches `Exception` or broader. A pure computation does not
+    count. Off by default: it describes the framework's default more than a mistake.
+
+    Default-fatal groups: a LangGraph `ToolNode(...)` without `handle_tool_errors=True` (or a
+    string, a handler, exception types covering the error), `create_agent(...)` without a
+    `ToolRetryMiddleware` / `ToolErrorMiddleware` covering the tool, `create_react_agent(...)`;
+    every pydantic-ai `Agent(...)`, whose tools may only raise `ModelRetry`, `ToolFailed`,
+    `CallDeferred` or `ApprovalRequired` without ending the run. Reported at the group's call.
+
+    ## Why is this bad?
+    The tool's error does not reach the model: the run raises, and the other calls of the same
+    turn are cancelled (or, in a `ToolNode` used as a graph node, left running). The model
+    cannot retry or explain, and a sibling's side effect may land unrecorded (SIB301).
+
+    ## Example
+    ```python
+    @tool
+    def get_rate(region: str) -> str:
+        return requests.get(f"https://rates.example.com/{region}").text
+
+    agent = create_agent(model, tools=[get_rate])
+    ```
+
+    Use instead:
+    ```python
+    agent = create_agent(model, tools=[get_rate], middleware=[ToolRetryMiddleware()])
+    ```
+    or, in pydantic-ai, `raise ModelRetry(...)` instead of another exception.
+
+    ## Options
+    None.
+    """
+
+    code = "SIB206"
+    name = "tool-error-ends-run-by-default"
+    summary = "a group's default error policy ends the run when one of its tools can fail"
+    message = "{tool} can fail ({why}) and this group ends the run on a tool error by default: {fix}"
+    default_enabled = False
+    VALID = [
+        Valid(_LG_HEAD + "\nnode = ToolNode([get_rate, add], handle_tool_errors=True)\n"),
+        Valid(_LG_HEAD + "\nagent = create_agent('m', tools=[get_rate], middleware=[ToolRetryMiddleware()])\n"),
+        Valid(_LG_HEAD + "\nnode = ToolNode([add])\n"),
+        Valid(_PA_HEAD.replace("raise KeyError(region)", "raise ModelRetry(f'unknown region {region}')")),
+        Valid(_PA_HEAD.replace("agent = Agent", "from mylib import Agent\nagent = Agent")),
+    ]
+    INVALID = [
+        Invalid(_LG_HEAD + "\nnode = ToolNode([get_rate, add])\n", lines=(17,)),
+        Invalid(_LG_HEAD + "\nagent = create_agent('m', tools=[get_rate], "
+                "middleware=[ToolRetryMiddleware(on_failure='error')])\n", lines=(17,)),
+        Invalid(_LG_HEAD + "\nagent = create_agent('m', tools=[get_rate, add], "
+                "middleware=[ToolRetryMiddleware(tools=['add'])])\n", lines=(17,)),
+        Invalid(_PA_HEAD, lines=(3,)),
+    ]
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        for group in groups_in(ctx.facts, ctx.project):
+            policy = group_policy(group, ctx.facts, ctx.project)
+            if not policy.fatal_by_default or group.maker is None:
+                continue
+            members = {m.tool.key: m for snap in group.snapshots for m in snap.members}
+            for m in members.values():
+                causes = fatal_causes(m.tool, ctx.project, policy, group.framework)
+                if not causes:
+                    continue
+                related = tuple(Related(c.path, c.loc, f"{m.tool.name}: {c.label}") for c in causes)
+                fix = group.maker.policy.fix.format(tool=m.tool.name)
+                yield self.finding(ctx, group.call.loc, related, tool=m.tool.name, why=causes[0].label, fix=fix)
+                break

@@ -8,6 +8,7 @@ from siblint.cancellation import unstoppable
 from siblint.diagnostics import Diagnostic, Related
 from siblint.fatality import fatal_reasons
 from siblint.groups import Group, Member, groups_in
+from siblint.policy import fatal_causes, group_policy, is_serial, side_effects
 from siblint.rule import Context, Invalid, Rule, Valid
 
 _HINT_NOTE = (
@@ -120,14 +121,22 @@ class FatalToolBesideUnstoppableTool(Rule):
 
     def _first_mix(self, ctx: Context, group: Group) -> Diagnostic | None:
         verdicts: dict[tuple, tuple[list, list]] = {}
+        policy = group_policy(group, ctx.facts, ctx.project)
 
         def verdict(m: Member) -> tuple[list, list]:
             if m.tool.key not in verdicts:
-                verdicts[m.tool.key] = (
-                    fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
-                                  importer=ctx.facts),
-                    unstoppable(m.tool, ctx.project, ctx.config),
-                )
+                if is_serial(m.tool, group.framework):
+                    verdicts[m.tool.key] = ([], [])  # runs alone: neither orphans nor is orphaned
+                    return verdicts[m.tool.key]
+                fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
+                                      importer=ctx.facts)
+                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework)
+                victims = unstoppable(m.tool, ctx.project, ctx.config)
+                if not group.cancels_siblings:
+                    # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.
+                    known = {(h.path, h.loc) for h in victims}
+                    victims += [h for h in side_effects(m.tool, ctx.project, ctx.config) if (h.path, h.loc) not in known]
+                verdicts[m.tool.key] = (fatal, victims)
             return verdicts[m.tool.key]
 
         for snap in group.snapshots:
@@ -135,13 +144,16 @@ class FatalToolBesideUnstoppableTool(Rule):
             victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
             if not fatal or not victims:
                 continue
-            (fm, reason), (vm, hazard) = fatal[0], victims[0]
+            # Prefer two different tools; one tool is its own sibling only when nothing else pairs.
+            pairs = [(f, v) for f in fatal for v in victims if f[0].tool.key != v[0].tool.key]
+            (fm, reason), (vm, hazard) = pairs[0] if pairs else (fatal[0], victims[0])
             related = (
                 Related(reason.path, reason.loc, f"{fm.tool.name}: {reason.label} makes its failure fatal"),
                 Related(vm.tool.path, vm.tool.loc, f"{vm.tool.name}: {hazard.description}"),
                 Related(hazard.path, hazard.loc, f"{vm.tool.name}'s side effect"),
             )
-            fix = group.framework.group_fix.format(victim=vm.tool.name, fatal=fm.tool.name)
+            template = group.maker.fix if group.maker is not None and group.maker.fix else group.framework.group_fix
+            fix = template.format(victim=vm.tool.name, fatal=fm.tool.name)
             return self.finding(
                 ctx, snap.loc, related,
                 victim=vm.tool.name, victim_does=hazard.description, fatal=fm.tool.name,

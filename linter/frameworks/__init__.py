@@ -5,10 +5,10 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 
 from __future__ import annotations
 
-from siblint.frameworks import openai_agents
+from siblint.frameworks import langchain, openai_agents, pydantic_ai
 from siblint.frameworks.spec import Framework
 
-FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK,)
+FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK)
 
 
 def import_roots() -> tuple[str, ...]:

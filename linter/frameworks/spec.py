@@ -42,6 +42,42 @@ class ToolMaker:
     kind: str  # "decorator": @name / @name(...) / name(fn, ...); "constructor": Name(...) builds one
     function: Param | None = None  # where the call form passes the function that runs
     name: Param | None = None  # where the tool's name is given, when not the function's name
+    # Where an async implementation is given beside the sync one (`coroutine=`): when present it is
+    # the function analysed (async runs await it; the sync one runs only under a sync invoke).
+    async_function: Param | None = None
+
+
+@dataclass(frozen=True)
+class Middleware:
+    """A middleware constructor that turns tool failures into results the model sees."""
+
+    # Only for the exceptions this argument lists (an exception type or tuple); absent: every Exception.
+    exceptions: Param | None = None
+    # Only for the tools this argument names (tool objects or name strings); absent: every tool.
+    tools: Param | None = None
+    # This argument set to one of these literals re-raises instead (`on_failure="error"`).
+    fatal_when: tuple[Param, tuple[object, ...]] | None = None
+
+
+@dataclass(frozen=True)
+class ErrorPolicy:
+    """What a group does with a tool's exception when no per-tool setting applies.
+
+    With `fatal_by_default`, any exception a member raises ends the run unless the group's handler
+    or a middleware makes it model-visible, or it is one of `visible_exceptions`.
+    """
+
+    fatal_by_default: bool = False
+    # The group-level handler (`handle_tool_errors=`): these literals make every failure visible,
+    # any string literal does when `any_string`, a callable does for the exception types its first
+    # parameter's annotation names (every Exception when unannotated), an exception type or tuple
+    # for those types. Literals in `fatal_values` (and the argument left out) keep the default.
+    handler: Param | None = None
+    visible_values: tuple[object, ...] = ()
+    any_string: bool = False
+    fatal_values: tuple[object, ...] = ()
+    middleware: Param | None = None  # where middleware objects are passed (`middleware=[...]`)
+    fix: str = ""  # how SIB206 tells the user to make a member's errors reach the model; formatted with tool=
 
 
 @dataclass(frozen=True)
@@ -52,6 +88,16 @@ class GroupMaker:
     servers: Param | None = None  # MCP servers whose tools join the group
     name: Param | None = None
     keeps_receiver_tools: bool = False  # `agent.clone()` without tools= keeps the same tools
+    toolsets: Param | None = None  # toolsets whose tools join the group (`Agent(toolsets=[...])`)
+    plain_functions_are_tools: bool = False  # a plain function in the tools list becomes a tool
+    policy: ErrorPolicy = ErrorPolicy()
+    # Does a fatal failure cancel the other calls of the turn? Overridden per call by `no_cancel_when`
+    # ((keyword, literal) pairs, e.g. ("version", "v1")).
+    cancels_siblings: bool = True
+    no_cancel_when: tuple[tuple[str, object], ...] = ()
+    # Only a member of another group (`ToolNode` given to `create_react_agent`): not a group itself.
+    nested_in_groups: bool = False
+    fix: str = ""  # overrides Framework.group_fix for this maker
 
 
 @dataclass(frozen=True)
@@ -97,6 +143,33 @@ class Framework:
     parallel_hint: tuple[str, ...] = ()  # e.g. ("model_settings", "parallel_tool_calls")
     # How SIB301 tells the user to fix a mix; formatted with victim=, fatal=.
     group_fix: str = ""
+
+    # -- tools registered on an object and class-based tools --
+    # Collections of tools that join the group they are given to (`FunctionToolset(tools=[...])`):
+    # constructor -> where its tools are passed. Decorators in `tool_methods` on such an object add to it.
+    toolset_makers: dict[str, Param] = field(default_factory=dict)
+    # Base classes whose subclasses are tools: base -> (sync method, async method) that run.
+    tool_base_classes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # A tool option that makes the tool run alone (`sequential=True`): (keyword, literal).
+    tool_serial: tuple[str, object] | None = None
+    # A tool option under which these exceptions, raised by the tool, reach the model
+    # (`handle_tool_error=True` -> ToolException): keyword -> exception names.
+    tool_visible_when: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Exceptions that reach the model whatever the group's policy (`ModelRetry`).
+    visible_exceptions: tuple[str, ...] = ()
+    middlewares: dict[str, Middleware] = field(default_factory=dict)
+
+    # -- running a group --
+    # Methods that run a group object (or an object derived from it by `derive_methods` or handed
+    # to a `graph_builders` method): method -> where its run config goes.
+    run_methods: dict[str, Param] = field(default_factory=dict)
+    # Methods that return an object running the same tools (`builder.compile()`, `with_config`).
+    derive_methods: tuple[str, ...] = ()
+    # Methods that put a group into another object (`builder.add_node("tools", ToolNode(...))`).
+    graph_builders: tuple[str, ...] = ()
+    # Context managers under which a run serialises every tool call: canonical name or method
+    # on the group object -> (argument, literal), e.g. parallel_tool_call_execution_mode("sequential").
+    serial_contexts: dict[str, tuple[Param, object]] = field(default_factory=dict)
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)

@@ -1,0 +1,134 @@
+"""LangChain core + LangGraph (`langchain-core` 1.8.3, `langchain` 1.5.2, `langgraph` 1.2.24,
+`langgraph-prebuilt` 1.1.3), as measured with those versions.
+
+Sources: ../shared/reference/frameworks.md section 1 and harness/exp_langgraph.py, re-run here, and
+tests/runtime/test_langgraph_runtime.py. Signatures re-checked with `inspect.signature`.
+
+What differs from the OpenAI Agents SDK: a tool's exception ends the run *by default*. ToolNode's
+default `handle_tool_errors` only turns argument-validation errors into a message; `False` re-raises
+those too. `create_agent` / `create_react_agent` build a ToolNode with that default. Each call of a
+turn is its own Pregel task there (a failure cancels awaiting async siblings; threads run on). A
+ToolNode used directly as a graph node (and `create_react_agent(version="v1")`) runs the calls with
+`asyncio.gather` and cancels nothing.
+"""
+
+from __future__ import annotations
+
+from siblint.frameworks.spec import ErrorPolicy, FatalArg, Framework, GroupMaker, Middleware, Param, ToolMaker
+
+TOOL = "langchain_core.tools.tool"
+TOOL_CLASS = "langchain_core.tools.Tool"
+STRUCTURED_TOOL = "langchain_core.tools.StructuredTool"
+BASE_TOOL = "langchain_core.tools.BaseTool"
+TOOL_EXCEPTION = "langchain_core.tools.ToolException"
+TOOL_NODE = "langgraph.prebuilt.ToolNode"
+CREATE_AGENT = "langchain.agents.create_agent"
+CREATE_REACT_AGENT = "langgraph.prebuilt.create_react_agent"
+TOOL_RETRY = "langchain.agents.middleware.ToolRetryMiddleware"
+TOOL_ERROR = "langchain.agents.middleware.ToolErrorMiddleware"
+
+
+def _spellings(canonical: str, *modules: str) -> dict[str, str]:
+    leaf = canonical.rsplit(".", 1)[1]
+    return {f"{m}.{leaf}": canonical for m in modules}
+
+
+# handle_tool_errors: True or any string -> every exception reaches the model; a callable -> the types
+# its annotation names; an exception type / tuple -> those; False or left out -> fatal (1.4).
+_TOOL_NODE_POLICY = ErrorPolicy(
+    fatal_by_default=True,
+    handler=Param("handle_tool_errors"),
+    visible_values=(True,),
+    any_string=True,
+    fatal_values=(False,),
+    fix="pass handle_tool_errors=True (or a handler covering its exceptions) to the ToolNode, or catch Exception in {tool} and return a message",
+)
+# create_agent has no handle_tool_errors: only middleware changes its ToolNode's default.
+_AGENT_POLICY = ErrorPolicy(
+    fatal_by_default=True, middleware=Param("middleware"),
+    fix="add ToolRetryMiddleware() or ToolErrorMiddleware() to middleware=[...], or catch Exception in {tool} and return a message",
+)
+_REACT_POLICY = ErrorPolicy(
+    fatal_by_default=True,
+    fix="pass a ToolNode(tools, handle_tool_errors=True) as tools, or catch Exception in {tool} and return a message",
+)
+
+_FIX_AGENT = (
+    "add ToolRetryMiddleware(on_failure=\"continue\") or ToolErrorMiddleware to the agent's middleware so "
+    "{fatal}'s errors reach the model, raise ToolException from {fatal} with handle_tool_error=True, "
+    "make {victim} async and awaiting, or invoke with config={{\"max_concurrency\": 1}}"
+)
+_FIX_TOOL_NODE = (
+    "pass handle_tool_errors=True (or a handler) to the ToolNode so {fatal}'s errors reach the model, "
+    "or invoke the graph with config={{\"max_concurrency\": 1}}: a ToolNode node cancels nothing, so even "
+    "an awaiting {victim} lands after the run raised"
+)
+
+FRAMEWORK = Framework(
+    name="langgraph",
+    import_roots=("langchain", "langchain_core", "langgraph"),
+    aliases={
+        **_spellings(TOOL, "langchain.tools", "langchain_core.tools.convert"),
+        **_spellings(TOOL_CLASS, "langchain_core.tools.simple", "langchain.tools"),
+        **_spellings(STRUCTURED_TOOL, "langchain_core.tools.structured", "langchain.tools"),
+        **{f"{m}.StructuredTool.from_function": f"{STRUCTURED_TOOL}.from_function"
+           for m in ("langchain_core.tools.structured", "langchain.tools")},
+        **{f"{m}.Tool.from_function": f"{TOOL_CLASS}.from_function" for m in ("langchain_core.tools.simple", "langchain.tools")},
+        **_spellings(BASE_TOOL, "langchain_core.tools.base", "langchain.tools"),
+        **_spellings(TOOL_EXCEPTION, "langchain_core.tools.base", "langchain.tools"),
+        # ToolNode is re-exported from langchain.tools (and its tool_node module) as well.
+        **_spellings(TOOL_NODE, "langgraph.prebuilt.tool_node", "langchain.tools", "langchain.tools.tool_node"),
+        **_spellings(CREATE_AGENT, "langchain.agents.factory"),
+        **_spellings(CREATE_REACT_AGENT, "langgraph.prebuilt.chat_agent_executor"),
+        **_spellings(TOOL_RETRY, "langchain.agents.middleware.tool_retry"),
+        **_spellings(TOOL_ERROR, "langchain.agents.middleware.tool_error"),
+    },
+    tool_makers={
+        # tool(name_or_callable=None, runnable=None, *, ...): `@tool`, `@tool("name")`, `@tool(...)`, `tool(fn)`.
+        TOOL: ToolMaker("decorator", function=Param("name_or_callable", 0), name=Param("name_or_callable", 0)),
+        # StructuredTool.from_function(func=None, coroutine=None, name=None, ...)
+        f"{STRUCTURED_TOOL}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 2),
+                                                      async_function=Param("coroutine", 1)),
+        # Tool(name, func, description, **kw) and Tool.from_function(func, name, description, ..., coroutine=)
+        TOOL_CLASS: ToolMaker("decorator", function=Param("func", 1), name=Param("name", 0),
+                              async_function=Param("coroutine")),
+        f"{TOOL_CLASS}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 1),
+                                                 async_function=Param("coroutine", 5)),
+    },
+    # `_run` runs in a worker thread; `_arun` when overridden runs on the loop under ainvoke (1.1).
+    tool_base_classes={BASE_TOOL: ("_run", "_arun")},
+    # BaseTool.handle_tool_error covers ToolException only (base.py:1122).
+    tool_visible_when={"handle_tool_error": (TOOL_EXCEPTION,)},
+    group_makers={
+        # ToolNode(tools, *, name, tags, handle_tool_errors, ...): used directly as a graph node it runs
+        # the calls of one message with asyncio.gather and cancels nothing (1.3).
+        TOOL_NODE: GroupMaker(tools=Param("tools", 0), plain_functions_are_tools=True, policy=_TOOL_NODE_POLICY,
+                              cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE),
+        # create_agent(model, tools=None, *, middleware=(), name=None, ...): one Pregel task per call.
+        CREATE_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
+                                 policy=_AGENT_POLICY, fix=_FIX_AGENT),
+        # create_react_agent(model, tools, *, version="v2", name=None): v1 runs one ToolNode task.
+        CREATE_REACT_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
+                                       policy=_REACT_POLICY, no_cancel_when=(("version", "v1"),), fix=_FIX_AGENT),
+    },
+    middlewares={
+        # ToolRetryMiddleware(*, max_retries, tools=None, retry_on=<every Exception>, on_failure="continue"):
+        # "error" (and the deprecated "raise") re-raise once retries are exhausted.
+        TOOL_RETRY: Middleware(exceptions=Param("retry_on"), tools=Param("tools"),
+                               fatal_when=(Param("on_failure"), ("error", "raise"))),
+        # ToolErrorMiddleware(on_error=None, *, aon_error=None, tools=None)
+        TOOL_ERROR: Middleware(tools=Param("tools")),
+    },
+    fatal_args={
+        # handle_tool_errors=False: even argument errors end the run (1.4).
+        TOOL_NODE: (FatalArg("SIB201", Param("handle_tool_errors"), (False,), "handle_tool_errors=False"),),
+    },
+    # graph.invoke(input, config=None, ...): config={"max_concurrency": 1} bounds the thread pool and
+    # Pregel's task concurrency (1.2).
+    run_methods={m: Param("config", 1) for m in ("invoke", "ainvoke", "stream", "astream", "batch", "abatch")},
+    concurrency_cap=("max_concurrency",),
+    derive_methods=("compile", "with_config"),
+    graph_builders=("add_node",),
+    group_tools_attr="",
+    group_fix=_FIX_AGENT,
+)

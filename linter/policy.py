@@ -1,0 +1,354 @@
+"""Default-fatal error policies: when a group ends the run on a tool's error, which members can fail.
+
+In some frameworks (LangGraph's ToolNode, pydantic-ai) any exception a tool raises ends the run
+unless the group turns it into a result the model sees. Which exceptions it turns is framework
+data (`ErrorPolicy`, `Middleware`, `visible_exceptions`, `tool_visible_when`); this module reads it:
+
+* `group_policy(group, facts, project)`: is the group fatal by default, and which tools and
+  exception types its handler (`handle_tool_errors=`) or middleware make model-visible;
+* `fatal_causes(tool, facts, project, policy, framework)`: what in the tool's body can raise past
+  that: an explicit `raise` of another exception, or an I/O call (network, file, database,
+  subprocess, SDK client) outside a `try` whose handler catches `Exception` (or broader). A pure
+  computation does not count. Project helpers are followed `MAX_DEPTH` levels down;
+* `side_effects(tool, project, config)`: every side effect of a tool, cancellable or not (a group
+  that cancels nothing lets even awaiting async siblings land after the run raised);
+* `is_serial(tool, framework)`: the tool runs alone (`sequential=True`), so it neither orphans nor
+  is orphaned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from siblint.cancellation import Hazard, tool_function
+from siblint.config import Config
+from siblint.effects import TABLE, Bindings, effect_of, receiver_of
+from siblint.facts import Call, Const, FunctionFacts, Handler, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
+from siblint.fatality import FatalReason
+from siblint.frameworks.spec import Framework, GroupMaker
+from siblint.groups import Group
+from siblint.model import binding, canonical
+from siblint.project import ProjectIndex
+from siblint.tools import Tool, resolve_function
+
+MAX_DEPTH = 2  # project helpers followed below the tool
+BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*"})
+
+# Roots of libraries whose calls do I/O (and so can raise whatever the tool does with them): the
+# side-effect table's libraries, minus the stdlib modules that also hold pure helpers, plus clients
+# that only read. Framework-neutral library knowledge, like the side-effect table itself.
+_GENERIC = frozenset({"os", "asyncio", "builtins", "io", "codecs", "gzip", "bz2", "lzma", "pathlib", "shutil"})
+IO_ROOTS = frozenset(r.name.split(".")[0] for r in TABLE if r.match in ("call", "family", "method")) - _GENERIC | {
+    "sqlite3", "psycopg", "psycopg2", "asyncpg", "aiosqlite", "pymysql", "pymongo", "motor", "redis", "sqlalchemy",
+    "openai", "anthropic", "tavily", "duckduckgo_search", "ddgs", "wikipedia", "yfinance", "serpapi", "pinecone",
+    "qdrant_client", "chromadb", "weaviate", "elasticsearch", "socket", "ftplib", "paramiko", "docker",
+}
+IO_CALLS = frozenset({"open", "builtins.open", "io.open", "os.listdir", "os.scandir", "os.stat", "shutil.which"})
+
+
+@dataclass(frozen=True)
+class Cover:
+    """Failures a group makes model-visible: for these tool names (None: every tool), these
+    exception names (None: every Exception)."""
+
+    tools: frozenset[str] | None
+    exceptions: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class GroupPolicy:
+    fatal_by_default: bool
+    covers: tuple[Cover, ...] = ()
+
+    def covers_all(self, tool: Tool) -> bool:
+        return any(c.exceptions is None and _names_tool(c, tool) for c in self.covers)
+
+    def covered(self, tool: Tool, exc: str) -> bool:
+        return any(_names_tool(c, tool) and (c.exceptions is None or _matches(exc, c.exceptions)) for c in self.covers)
+
+
+def _names_tool(cover: Cover, tool: Tool) -> bool:
+    return cover.tools is None or tool.name in cover.tools or (bool(tool.binding) and tool.binding in cover.tools)
+
+
+def _short(name: str) -> str:
+    return name.rpartition(".")[2]
+
+
+def _matches(exc: str, names: tuple[str, ...]) -> bool:
+    """`exc` is one of `names`, or `names` holds Exception/BaseException (unknown errors included)."""
+    return any(n in BROAD or (exc and _short(n) == _short(exc)) for n in names)
+
+
+# ---- the group's policy -----------------------------------------------------------------------
+def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> GroupPolicy:
+    """The error policy of `group` (made in `facts`), with what its handler and middleware cover."""
+    maker: GroupMaker | None = group.maker
+    if maker is None or not maker.policy.fatal_by_default:
+        return GroupPolicy(False)
+    spec = maker.policy
+    covers: list[Cover] = []
+    if spec.handler is not None:
+        value = group.call.arg(spec.handler.position, spec.handler.keyword)
+        cover = _handler_cover(value, spec.visible_values, spec.any_string, spec.fatal_values, facts, group.scope, project)
+        if cover is not None:
+            covers.append(cover)
+    if spec.middleware is not None:
+        value = group.call.arg(spec.middleware.position, spec.middleware.keyword)
+        covers.extend(_middleware_covers(group.framework, value, facts, group.scope, project))
+    return GroupPolicy(True, tuple(covers))
+
+
+def _handler_cover(value: Value | None, visible: tuple[object, ...], any_string: bool, fatal: tuple[object, ...],
+                   facts: ModuleFacts, scope: str, project: ProjectIndex) -> Cover | None:
+    if value is None:
+        return None
+    if isinstance(value, Const):
+        if value.value in fatal and type(value.value) in {type(v) for v in fatal}:
+            return None
+        if (value.value in visible and type(value.value) in {type(v) for v in visible}) or (
+                any_string and isinstance(value.value, str)):
+            return Cover(None, None)
+        return None
+    types = _exception_types(value, facts, scope, project)
+    return Cover(None, types)
+
+
+def _exception_types(value: Value | None, facts: ModuleFacts, scope: str, project: ProjectIndex) -> tuple[str, ...] | None:
+    """An exception type or tuple -> its names; a callable -> what its first parameter's annotation
+    names (None: every Exception, also for lambdas and what cannot be read)."""
+    if isinstance(value, Ref) and "." not in value.text:
+        bound = binding(facts, value.text, scope)
+        if bound is not None and not isinstance(bound, Ref):
+            return _exception_types(bound, facts, scope, project)
+    if isinstance(value, Seq):
+        names: list[str] = []
+        for item in value.items:
+            if not isinstance(item, Ref):
+                return None
+            names.append(item.name)
+        return tuple(names)
+    if isinstance(value, Ref):
+        fn = facts.functions.get(value.text) if "." not in value.text else None
+        found = (facts, fn) if fn is not None else resolve_function(value.name, project)
+        if found is not None:
+            annotations = found[1].param_annotations
+            first = annotations[0] if annotations else ()
+            return tuple(first) or None
+        return (value.name,)  # an exception class
+    return None
+
+
+def _middleware_covers(fw: Framework, value: Value | None, facts: ModuleFacts, scope: str,
+                       project: ProjectIndex) -> list[Cover]:
+    if isinstance(value, Ref) and "." not in value.text:
+        value = binding(facts, value.text, scope)
+    items = value.items if isinstance(value, Seq) else ()
+    out: list[Cover] = []
+    for item in items:
+        if isinstance(item, Ref) and "." not in item.text:
+            item = binding(facts, item.text, scope) or item
+        if not isinstance(item, Call) or not isinstance(item.func, Ref):
+            continue
+        _, canon = canonical(item.func.name)
+        mw = fw.middlewares.get(canon)
+        if mw is None:
+            continue
+        if mw.fatal_when is not None:
+            param, literals = mw.fatal_when
+            v = item.arg(param.position, param.keyword)
+            if isinstance(v, Const) and v.value in literals:
+                continue
+        exceptions: tuple[str, ...] | None = None
+        if mw.exceptions is not None:
+            v = item.arg(mw.exceptions.position, mw.exceptions.keyword)
+            exceptions = _exception_types(v, facts, scope, project) if v is not None else None
+            if isinstance(v, Lambda):
+                exceptions = None  # a predicate: benefit of the doubt
+        tools: frozenset[str] | None = None
+        if mw.tools is not None:
+            v = item.arg(mw.tools.position, mw.tools.keyword)
+            if isinstance(v, Seq):
+                tools = frozenset(
+                    i.value if isinstance(i, Const) and isinstance(i.value, str) else (i.text if isinstance(i, Ref) else "")
+                    for i in v.items
+                )
+        out.append(Cover(tools, exceptions))
+    return out
+
+
+# ---- what a member can raise ------------------------------------------------------------------
+def is_serial(tool: Tool, framework: Framework) -> bool:
+    """The tool is declared to run alone (`sequential=True`)."""
+    if framework.tool_serial is None or tool.options is None:
+        return False
+    keyword, literal = framework.tool_serial
+    value = tool.options.kwarg(keyword)
+    return isinstance(value, Const) and value.value == literal and type(value.value) is type(literal)
+
+
+def _visible_names(tool: Tool, framework: Framework) -> tuple[str, ...]:
+    names = list(framework.visible_exceptions)
+    if tool.options is not None:
+        for keyword, excs in framework.tool_visible_when.items():
+            v = tool.options.kwarg(keyword)
+            if v is not None and not (isinstance(v, Const) and v.value in (None, False)):
+                names.extend(excs)
+    return tuple(names)
+
+
+def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framework: Framework) -> list[FatalReason]:
+    """What in `tool`'s body can end the run under `policy` (reported as SIB206 causes), in walk order."""
+    if not policy.fatal_by_default or policy.covers_all(tool):
+        return []
+    found = tool_function(tool, project)
+    if found is None:
+        return []
+    walk = _Walk(tool, project, policy, _visible_names(tool, framework))
+    walk.walk(*found, depth=0)
+    return walk.reasons
+
+
+class _Walk:
+    def __init__(self, tool: Tool, project: ProjectIndex, policy: GroupPolicy, visible: tuple[str, ...]) -> None:
+        self.tool = tool
+        self.project = project
+        self.policy = policy
+        self.visible = visible
+        self.reasons: list[FatalReason] = []
+        self.seen: set[tuple[str, str]] = set()
+
+    def walk(self, facts: ModuleFacts, fn: FunctionFacts, depth: int) -> None:
+        if (facts.path, fn.name) in self.seen:
+            return
+        self.seen.add((facts.path, fn.name))
+        for rs in fn.raise_sites:
+            exc = self._raised(facts, fn, rs)
+            if exc is None:
+                continue
+            self.reasons.append(FatalReason("SIB206", f"raises {_short(exc) or 'an exception'}", facts.path, rs.loc))
+        b = Bindings(facts, fn)
+        for site in fn.calls:
+            if self._guarded(site.guarded_by, facts, fn):
+                continue
+            call = site.call
+            helper = _helper(facts, fn, call, self.project)
+            if helper is not None:
+                if depth < MAX_DEPTH:
+                    self.walk(*helper, depth=depth + 1)
+                continue
+            io = _io(call, b)
+            if io and not self.policy.covered(self.tool, ""):
+                self.reasons.append(FatalReason("SIB206", f"{io} outside a try/except Exception", facts.path, call.loc))
+
+    def _is_visible(self, exc: str, facts: ModuleFacts) -> bool:
+        if _matches_exact(exc, self.visible):
+            return True
+        # `class Retry(ModelRetry)` in the project: one level of local subclassing.
+        local = exc[len(facts.module) + 1:] if facts.module and exc.startswith(facts.module + ".") else exc
+        return any(_matches_exact(canonical(b)[1], self.visible) for b in facts.classes.get(local, ()))
+
+    def _raised(self, facts: ModuleFacts, fn: FunctionFacts, rs: RaiseSite) -> str | None:
+        """The exception name when this `raise` can end the run, else None."""
+        if rs.exc is None:
+            # Bare `raise` re-raises what its handler caught.
+            caught = rs.in_handler.catches if rs.in_handler is not None else ()
+            if caught and all(self._is_visible(canonical(c)[1], facts) for c in caught):
+                return None
+            exc = "/".join(_short(c) for c in caught if c != "*") or "the caught exception"
+        else:
+            target = rs.exc.func if isinstance(rs.exc, Call) else rs.exc
+            exc = canonical(target.name)[1] if isinstance(target, Ref) else ""
+            if exc and self._is_visible(exc, facts):
+                return None
+        for h in rs.guarded_by:
+            # A handler that catches it returns or raises again; its own raises are judged on their own.
+            if any(c in BROAD or (exc and _short(c) == _short(exc)) for c in h.catches):
+                return None
+        if exc and self.policy.covered(self.tool, exc):
+            return None
+        return exc or "an exception"
+
+    def _guarded(self, guards: tuple[Handler, ...], facts: ModuleFacts, fn: FunctionFacts) -> bool:
+        """Inside a `try` whose handler catches Exception or broader (what it raises instead is
+        judged at its own `raise`)."""
+        return any(any(c in BROAD for c in h.catches) for h in guards)
+
+
+def _matches_exact(exc: str, names: tuple[str, ...]) -> bool:
+    return bool(exc) and any(n == exc or _short(n) == _short(exc) for n in names)
+
+
+def _io(call: Call, b: Bindings) -> str:
+    """A description when `call` does I/O (a side effect or a read of a network, file, database,
+    subprocess or SDK client), else ""."""
+    eff = effect_of(call, b, awaited=True)
+    if eff is not None:
+        return eff.description
+    callee = call.callee
+    if callee.rpartition(".")[2][:1].isupper():
+        return ""  # building a client object (`httpx.AsyncClient()`) is not I/O; its calls are
+    if callee in IO_CALLS or callee.startswith("subprocess."):
+        return f"{callee}()"
+    root = callee.split(".")[0] if callee else ""
+    if root in IO_ROOTS and "." in callee:
+        return f"{callee}()"
+    ctor = b.constructor(receiver_of(call.func))
+    if ctor and ctor.split(".")[0] in IO_ROOTS:
+        return f"{ctor} call"
+    return ""
+
+
+def _helper(facts: ModuleFacts, fn: FunctionFacts, call: Call, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The project function `call` runs: nested or module-level here, a method of `self`, or imported."""
+    func = call.func
+    if not isinstance(func, Ref):
+        return None
+    text = func.text
+    if "." not in text:
+        scope = fn.name
+        while True:
+            qual = f"{scope}.{text}" if scope else text
+            if qual in facts.functions and qual != fn.name:
+                return facts, facts.functions[qual]
+            if not scope:
+                break
+            scope = scope.rpartition(".")[0]
+    head, _, rest = text.partition(".")
+    if head in ("self", "cls") and fn.class_name and "." not in rest:
+        found = facts.functions.get(f"{fn.class_name}.{rest}")
+        return (facts, found) if found is not None else None
+    if head in facts.imports and func.name.split(".")[0] not in IO_ROOTS:
+        return resolve_function(func.name, project)
+    return None
+
+
+# ---- every side effect, cancellable or not ------------------------------------------------------
+def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None) -> list[Hazard]:
+    """Every side effect of `tool` (its body and project helpers `MAX_DEPTH` levels down), as hazards
+    with an empty code: in a group that cancels nothing, each of them lands after the run raised."""
+    config = config or Config()
+    found = tool_function(tool, project)
+    if found is None or tool.kind not in ("function", "constructed"):
+        return []
+    out: list[Hazard] = []
+    seen: set[tuple[str, str]] = set()
+    word = "async" if found[1].is_async else "sync"
+
+    def walk(facts: ModuleFacts, fn: FunctionFacts, depth: int, via: tuple[str, ...]) -> None:
+        if (facts.path, fn.name) in seen:
+            return
+        seen.add((facts.path, fn.name))
+        b = Bindings(facts, fn)
+        for site in fn.calls:
+            eff = effect_of(site.call, b, awaited=site.awaited, extend=config.extend_side_effect_calls,
+                            pure=config.pure_calls)
+            helper = None if eff is not None and eff.configured else _helper(facts, fn, site.call, project)
+            if helper is not None:
+                if depth < MAX_DEPTH:
+                    walk(*helper, depth + 1, via + (helper[1].name,))
+            elif eff is not None:
+                out.append(Hazard("", f"{word}, {eff.description}", facts.path, site.call.loc, tool, eff.description, via))
+
+    walk(*found, 0, ())
+    return out
