@@ -70,6 +70,10 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     except source.SourceError as err:
         result.diagnostics.append(_unparsable(path, err))
         return result
+    except Exception as exc:  # noqa: BLE001 - a parser or collector bug must not end the run
+        err = source.SourceError(f"internal error while parsing ({type(exc).__name__}: {exc}); please report this file")
+        result.diagnostics.append(_unparsable(path, err))
+        return result
     result.facts = facts
     project.add_root(module_name_for(path)[2])
     project.add(facts)

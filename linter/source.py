@@ -1,9 +1,21 @@
 """From bytes to a libcst module, or to one clear reason why not.
 
-CPython's own parser (`ast.parse`, which never runs code) checks the text first: it rejects what
-CPython rejects (syntax errors, Python 2, brackets nested past 200) in a fraction of libcst's
-time, and it keeps input that crashes libcst's native parser (10,000 nested brackets abort the
-process) away from it.
+Three guards stand between a file and libcst's native parser, because a crash there (a stack
+overflow in native code) kills the whole process, and editors run flake8 plugins inside theirs:
+
+1. CPython's own parser (`ast.parse`, which never runs code) checks the text first. It rejects what
+   CPython rejects (syntax errors, Python 2, brackets nested past 200) in a fraction of libcst's
+   time, and so keeps `x = ((((...` 10,000 deep away from libcst (that input aborts libcst 1.9).
+2. Valid Python can still nest deeper in libcst's tree than in CPython's: `a and b and c ...` and
+   `import a.b.c...` are flat in CPython's AST but one level per term in libcst's, and 10,000 of
+   them overflow libcst's native stack. `nesting_depth` measures the AST the way libcst will build
+   it; past `MAX_DEPTH` the file is reported as valid Python that libcst cannot parse, before
+   libcst sees it. The measure also bounds what CPython's parser accepted, whatever recursion
+   limit the host process has set (CPython's own nesting limit scales with it).
+3. Everything runs in a thread with a stack of known, ample size (`run_isolated`), not on the
+   caller's stack, which may be a small editor worker thread. Valid code that nests deeper than
+   Python's default recursion limit allows libcst's recursive code generation (500 chained `+`)
+   is retried with a raised limit (`with_deep_recursion`).
 """
 
 from __future__ import annotations
@@ -20,6 +32,14 @@ from typing import TypeVar
 import libcst as cst
 
 T = TypeVar("T")
+
+# Deepest nesting (in libcst's tree, as `nesting_depth` counts it) handed to libcst. CPython at its
+# default recursion limit accepts expressions ~3,000 levels deep; libcst's native parser needs
+# ~1.5 KB of stack per level for boolean-operator chains, so `_STACK` leaves a wide margin.
+MAX_DEPTH = 4_000
+_STACK = 256 * 1024 * 1024  # virtual size of the worker thread's stack; only touched pages count
+_DEEP_LIMIT = 100_000  # recursion limit for the retry of a deeply nested (valid) file
+_lock = threading.RLock()  # threading.stack_size and sys.setrecursionlimit are process-wide
 
 
 class SourceError(Exception):
@@ -47,42 +67,13 @@ def decode(data: bytes) -> str:
         raise SourceError(f"not valid {encoding}: {exc}", line) from None
 
 
-def check_syntax(text: str, filename: str) -> None:
-    """Raise SourceError for anything CPython itself rejects."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text, filename=filename)
-    except SyntaxError as exc:
-        raise SourceError(f"syntax error: {exc.msg}", exc.lineno or 1, (exc.offset or 1) - 1) from None
-    except (RecursionError, MemoryError):
-        raise SourceError("too deeply nested for CPython's parser") from None
-    except ValueError as exc:
-        raise SourceError(str(exc)) from None
+def run_isolated(work: Callable[[], T], recursion_limit: int | None = None) -> T:
+    """Run `work` in a fresh thread with a `_STACK`-sized stack; its result or exception comes back.
 
-
-def parse(text: str) -> cst.Module:
-    try:
-        return cst.parse_module(text)
-    except cst.ParserSyntaxError as exc:
-        raise SourceError(
-            f"libcst cannot parse this file although CPython accepts it: {exc.message}", exc.raw_line, exc.raw_column
-        ) from None
-
-
-# Valid code can nest deeper than Python's default recursion limit allows libcst's recursive
-# code generation (500 chained `+`). Such files are retried in a thread with a large stack.
-_DEEP_STACK = 512 * 1024 * 1024
-_DEEP_LIMIT = 200_000
-_deep_lock = threading.Lock()
-
-
-def with_deep_recursion(work: Callable[[], T]) -> T:
-    """Run `work`; on RecursionError run it again with room for deep recursion."""
-    try:
-        return work()
-    except RecursionError:
-        pass
+    With `recursion_limit`, the process-wide recursion limit is raised while `work` runs (under a
+    lock, restored after). When no such thread can be started (a platform limit), `work` runs on
+    the caller's thread, and never with a raised limit: that could overflow the caller's stack.
+    """
     box: dict[str, object] = {}
 
     def run() -> None:
@@ -91,20 +82,110 @@ def with_deep_recursion(work: Callable[[], T]) -> T:
         except BaseException as exc:  # handed back to the caller's thread
             box["error"] = exc
 
-    with _deep_lock:
-        old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
-        try:
-            threading.stack_size(_DEEP_STACK)
-            sys.setrecursionlimit(_DEEP_LIMIT)
-            t = threading.Thread(target=run, name="siblint-deep")
-            t.start()
-            t.join()
-        finally:
-            sys.setrecursionlimit(old_limit)
-            threading.stack_size(old_stack)
+    if recursion_limit is None:
+        thread = _start(run)
+        if thread is None:
+            return work()
+        thread.join()
+    else:
+        with _lock:
+            old_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(old_limit, recursion_limit))
+            try:
+                thread = _start(run)
+                if thread is None:
+                    raise RecursionError("no thread with a large stack available for deep recursion")
+                thread.join()
+            finally:
+                sys.setrecursionlimit(old_limit)
     if "error" in box:
-        error = box["error"]
-        if isinstance(error, RecursionError):
-            raise SourceError("nested too deeply for libcst") from None
-        raise error  # type: ignore[misc]
+        raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
+
+
+def _start(target: Callable[[], None]) -> threading.Thread | None:
+    thread = threading.Thread(target=target, name="siblint-parse", daemon=True)
+    with _lock:
+        old = threading.stack_size()
+        try:
+            threading.stack_size(_STACK)
+            thread.start()
+        except (ValueError, RuntimeError, MemoryError):
+            return None
+        finally:
+            threading.stack_size(old)
+    return thread
+
+
+def check_syntax(text: str, filename: str) -> ast.Module:
+    """CPython's verdict on `text` (raises SourceError for anything it rejects), then the depth guard."""
+
+    def parse() -> ast.Module:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=filename)
+
+    try:
+        tree = run_isolated(parse)
+    except SyntaxError as exc:
+        raise SourceError(f"syntax error: {exc.msg}", exc.lineno or 1, (exc.offset or 1) - 1) from None
+    except (RecursionError, MemoryError):
+        raise SourceError("too deeply nested for CPython's parser") from None
+    except ValueError as exc:
+        raise SourceError(str(exc)) from None
+    depth, line = nesting_depth(tree)
+    if depth > MAX_DEPTH:
+        raise SourceError(
+            f"valid Python that libcst cannot parse safely: nested {depth} levels deep in libcst's tree "
+            f"(long `and`/`or` chains and dotted import names count one level per term; the limit is {MAX_DEPTH})",
+            line,
+        )
+    return tree
+
+
+def nesting_depth(tree: ast.AST) -> tuple[int, int]:
+    """(deepest nesting, its line) of `tree`, counted the way libcst builds its tree. Iterative."""
+    best, best_line = 0, 1
+    stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
+    while stack:
+        node, depth, line = stack.pop()
+        line = getattr(node, "lineno", line)
+        if isinstance(node, ast.BoolOp):  # libcst: BooleanOperation(left, op, right), nested
+            depth += len(node.values) - 1
+        elif isinstance(node, ast.alias):  # libcst: Attribute(Attribute(...)) per dot
+            depth += node.name.count(".")
+        elif isinstance(node, ast.ImportFrom):
+            depth += (node.module or "").count(".")
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            depth += len(node.generators)  # libcst: CompFor(inner_for_in=CompFor(...))
+        depth += 1
+        if depth > best:
+            best, best_line = depth, line
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, depth, line))
+    return best, best_line
+
+
+def parse(text: str) -> cst.Module:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise SourceError(
+            f"valid Python that libcst cannot parse: {exc.message}", exc.raw_line, exc.raw_column
+        ) from None
+
+
+def with_deep_recursion(work: Callable[[], T]) -> T:
+    """Run `work` (a libcst parse and what follows) isolated; on RecursionError, again with room.
+
+    Valid code can nest deeper than Python's default recursion limit allows libcst's recursive
+    code generation (500 chained `+`); such files get a raised limit on the same ample stack.
+    """
+    try:
+        return run_isolated(work)
+    except RecursionError:
+        pass
+    try:
+        return run_isolated(work, recursion_limit=_DEEP_LIMIT)
+    except RecursionError:
+        raise SourceError("valid Python that libcst cannot handle: nested too deeply for its code generation") from None
