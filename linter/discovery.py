@@ -63,7 +63,7 @@ def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, i
         for entry in entries:
             if entry.name.startswith(".") and entry.is_dir(follow_symlinks=False) and config.is_excluded(entry.path):
                 continue
-            if entry.is_dir() or entry.name.endswith(EXTENSIONS):
+            if entry.name.endswith(EXTENSIONS) or _maybe_dir(entry):
                 yield from _walk(entry.path, config, found, visited, explicit=False)
         return
     if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
@@ -76,3 +76,11 @@ def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, i
     if config.is_excluded(path):
         return
     yield path
+
+
+def _maybe_dir(entry: os.DirEntry) -> bool:
+    """entry.is_dir(), but a symlink loop (ELOOP) is handed to `_walk`, which warns and skips it."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return True

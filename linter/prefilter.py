@@ -32,7 +32,9 @@ def _pattern(roots: tuple[str, ...]) -> re.Pattern[bytes]:
     names = b"|".join(re.escape(r.encode()) for r in roots)
     # `import agents`, `import x, agents.tool`, `from agents import`, `from agents.mcp import`,
     # and `import (` / backslash continuations are covered by `[^\n#]*` on the `import` line.
-    return re.compile(rb"^[ \t]*(?:from[ \t]+(?:" + names + rb")\b|import[ \t]+[^\n#]*\b(?:" + names + rb")\b)", re.M)
+    # A UTF-8 BOM may precede the first line, and a form feed is whitespace at a line's start.
+    return re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\f]*(?:from[ \t]+(?:" + names + rb")\b|import[ \t]+[^\n#]*\b(?:" + names + rb")\b)",
+                      re.M)
 
 
 @lru_cache(maxsize=None)

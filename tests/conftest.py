@@ -33,3 +33,27 @@ def lint(tmp_path: Path):
         return lint_files(tmp_path, all_files, "main.py", config)
 
     return run
+
+
+# ---- heavier budgets (issue 6): fuzzing, the full smoke test, the big inputs --------------------
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--run-slow", action="store_true", default=False,
+        help="Run the heavier budgets: more fuzz examples, the whole standard library and site-packages "
+             "in the smoke test, the bigger generated inputs, and tests marked `slow`.",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="heavier budget: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def run_slow(request: pytest.FixtureRequest) -> bool:
+    """True under `--run-slow`: tests scale their budget up instead of being skipped."""
+    return bool(request.config.getoption("--run-slow"))
