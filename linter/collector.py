@@ -155,7 +155,10 @@ class Collector(cst.CSTVisitor):
         return Other(loc, type(node).__name__)
 
     def call_value(self, node: cst.Call) -> Call:
-        func = self.value(node.func)
+        callee = node.func
+        if isinstance(callee, cst.Subscript) and dotted(callee.value) is not None:
+            callee = callee.value  # `Agent[Deps, Out](...)`: a generic class builds the same object
+        func = self.value(callee)
         args: list[Value] = []
         kwargs: list[tuple[str | None, Value]] = []
         starred: list[int] = []

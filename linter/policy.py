@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from siblint.cancellation import Hazard, tool_function
 from siblint.config import Config
-from siblint.effects import TABLE, Bindings, effect_of, receiver_of
+from siblint.effects import TABLE, Bindings, effect_of, method_name, receiver_of
 from siblint.facts import Call, Const, FunctionFacts, Handler, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
 from siblint.fatality import FatalReason
 from siblint.frameworks.spec import Framework, GroupMaker
@@ -43,6 +43,10 @@ IO_ROOTS = frozenset(r.name.split(".")[0] for r in TABLE if r.match in ("call", 
     "openai", "anthropic", "tavily", "duckduckgo_search", "ddgs", "wikipedia", "yfinance", "serpapi", "pinecone",
     "qdrant_client", "chromadb", "weaviate", "elasticsearch", "socket", "ftplib", "paramiko", "docker",
 }
+# Methods whose whole point is to raise on a failed I/O result, on any receiver (`resp.raise_for_status()`).
+RAISING_METHODS = frozenset({"raise_for_status"})
+# Re-raising these is cancellation or shutdown passing through, not a tool failure.
+NOT_FAILURES = frozenset({"CancelledError", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "get_cancelled_exc_class"})
 IO_CALLS = frozenset({"open", "builtins.open", "io.open", "os.listdir", "os.scandir", "os.stat", "shutil.which"})
 
 
@@ -253,7 +257,9 @@ class _Walk:
         if rs.exc is None:
             # Bare `raise` re-raises what its handler caught.
             caught = rs.in_handler.catches if rs.in_handler is not None else ()
-            if caught and all(self._is_visible(canonical(c)[1], facts) for c in caught):
+            if rs.in_handler is not None and not caught:
+                return None  # `except <expression>:` we cannot read (`anyio.get_cancelled_exc_class()`)
+            if caught and all(self._is_visible(canonical(c)[1], facts) or _short(c) in NOT_FAILURES for c in caught):
                 return None
             exc = "/".join(_short(c) for c in caught if c != "*") or "the caught exception"
         else:
@@ -293,6 +299,8 @@ def _io(call: Call, b: Bindings) -> str:
     root = callee.split(".")[0] if callee else ""
     if root in IO_ROOTS and "." in callee:
         return f"{callee}()"
+    if method_name(call.func) in RAISING_METHODS and receiver_of(call.func) is not None:
+        return f".{method_name(call.func)}()"
     ctor = b.constructor(receiver_of(call.func))
     if ctor and ctor.split(".")[0] in IO_ROOTS:
         return f"{ctor} call"

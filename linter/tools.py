@@ -102,6 +102,8 @@ def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
     """`function_tool(...)` used as `@function_tool(...)`: no function passed."""
     if maker.function is None:
         return False
+    if maker.async_function is not None and call.arg(maker.async_function.position, maker.async_function.keyword):
+        return False  # `StructuredTool.from_function(coroutine=f)`
     value = call.arg(maker.function.position, maker.function.keyword)
     return value is None or isinstance(value, Const)  # `tool("name")`: the name, not the function
 

@@ -1,0 +1,360 @@
+"""LangChain / LangGraph (issue 4): tool spellings, groups, default-fatal policies, SIB201, SIB206, SIB301.
+
+Measured behaviour behind these expectations: tests/runtime/test_langgraph_runtime.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from siblint.config import Config
+
+ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105", "SIB201", "SIB206", "SIB301")
+
+TOOLS = '''\
+import asyncio
+import httpx
+import requests
+from langchain_core.tools import tool
+
+
+# The victims report their own failures to the model: they cannot fail fatally themselves.
+@tool
+def charge_card(amount: int) -> str:
+    """Charge the card."""
+    try:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+    except Exception as exc:
+        return f"charge failed: {exc}"
+    return "charged"
+
+
+@tool
+async def notify(to: str) -> str:
+    """Send a notification."""
+    try:
+        async with httpx.AsyncClient() as client:
+            await client.post("https://notify.example.com", json={"to": to})
+    except Exception as exc:
+        return f"notify failed: {exc}"
+    return "sent"
+
+
+@tool
+def charge_unguarded(amount: int) -> str:
+    """Charge the card; a network error escapes."""
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+
+@tool
+async def lookup_tax(region: str) -> str:
+    """Tax rate."""
+    raise RuntimeError("tax service down")
+
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add."""
+    return a + b
+'''
+HEAD = TOOLS + '''
+from langchain.agents import create_agent
+from langchain.agents.middleware import ToolErrorMiddleware, ToolRetryMiddleware
+from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode, create_react_agent
+'''
+FIRST = HEAD.count("\n") + 1
+
+
+@pytest.fixture
+def codes(lint, tmp_path):
+    def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = ALL) -> list[tuple[str, int]]:
+        found = lint(text, files, Config(root=str(tmp_path), select=select))
+        return sorted((d.code, d.loc.line) for d in found)
+
+    return run
+
+
+def sib301(found: list[tuple[str, int]]) -> list[int]:
+    return [line for code, line in found if code == "SIB301"]
+
+
+# ---- tools ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("deco", ["@tool", '@tool("charge")', "@tool(parse_docstring=True)", "@lt.tool"])
+def test_tool_decorator_spellings_are_tools(codes, deco):
+    text = ("import requests\nimport langchain.tools as lt\nfrom langchain_core.tools import tool\n\n"
+            f"{deco}\ndef charge(amount: int) -> str:\n    requests.post('https://p.example.com', json={{}})\n    return 'ok'\n")
+    assert codes(text) == [("SIB101", 6)]
+
+
+def test_call_forms_and_constructors_are_tools(codes):
+    text = '''\
+import requests
+from langchain_core.tools import StructuredTool, Tool, tool
+
+def pay(amount: int) -> str:
+    requests.post("https://p.example.com", json={})
+    return "ok"
+
+async def apay(amount: int) -> str:
+    return "ok"
+
+def refund(amount: int) -> str:
+    requests.post("https://p.example.com/refunds", json={})
+    return "ok"
+
+def void(amount: int) -> str:
+    requests.delete("https://p.example.com/charges/1")
+    return "ok"
+
+T1 = tool(pay)
+T2 = StructuredTool.from_function(func=pay, coroutine=apay, name="pay2")
+T3 = Tool("refund", refund, "Refund.")
+T4 = Tool.from_function(void, "void", "Void.")
+'''
+    # pay: one SIB101 at its def (T1); T2 runs the async coroutine (nothing to report); refund, void.
+    assert codes(text) == [("SIB101", 4), ("SIB101", 11), ("SIB101", 15)]
+
+
+def test_base_tool_subclass_sync_run_is_sib101_and_arun_is_async(codes):
+    text = '''\
+import requests
+from langchain_core.tools import BaseTool
+
+class Charge(BaseTool):
+    name: str = "charge"
+    description: str = "Charge."
+
+    def _run(self, amount: int) -> str:
+        requests.post("https://p.example.com", json={})
+        return "ok"
+
+class AsyncCharge(BaseTool):
+    name: str = "acharge"
+    description: str = "Charge."
+
+    def _run(self, amount: int) -> str:
+        raise NotImplementedError
+
+    async def _arun(self, amount: int) -> str:
+        return "ok"
+'''
+    assert codes(text) == [("SIB101", 8)]
+
+
+def test_plain_function_in_a_tools_list_is_a_tool(codes):
+    text = ("import requests\nfrom langgraph.prebuilt import ToolNode\n\n"
+            "def charge(amount: int) -> str:\n    requests.post('https://p.example.com', json={})\n    return 'ok'\n\n"
+            "node = ToolNode([charge])\n")
+    assert ("SIB101", 4) in codes(text)
+
+
+def test_look_alikes_are_not_tools(codes):
+    text = ("import requests\nfrom mylib import tool, ToolNode\n\n@tool\n"
+            "def charge(amount: int) -> str:\n    requests.post('https://p.example.com', json={})\n    return 'ok'\n\n"
+            "node = ToolNode([charge])\n")
+    assert codes(text) == []
+
+
+# ---- create_agent / create_react_agent: one task per call, awaiting async siblings cancelled ----
+@pytest.mark.parametrize("call", [
+    "create_agent('m', tools=[charge_card, lookup_tax])",
+    "create_agent('m', [charge_card, lookup_tax])",
+    "create_react_agent('m', [charge_card, lookup_tax])",
+    "create_react_agent('m', tools=[charge_card, lookup_tax], version='v2')",
+])
+def test_agent_with_sync_victim_and_raising_sibling(codes, call):
+    assert sib301(codes(HEAD + f"agent = {call}\n")) == [FIRST]
+
+
+def test_message_names_both_tools_and_the_framework_fix(lint, tmp_path):
+    found = [d for d in lint(HEAD + "agent = create_agent('m', tools=[charge_card, lookup_tax])\n", None,
+                             Config(root=str(tmp_path), select=("SIB301",)))]
+    [d] = found
+    assert "charge_card" in d.message and "lookup_tax" in d.message and "raises RuntimeError" in d.message
+    assert "ToolRetryMiddleware" in d.message and "max_concurrency" in d.message
+    assert d.loc.line == FIRST and d.loc.col == len("agent = create_agent('m', tools=")
+
+
+def test_agent_cancels_an_awaiting_async_victim(codes):
+    assert sib301(codes(HEAD + "agent = create_agent('m', tools=[notify, lookup_tax])\n")) == []
+
+
+def test_pure_and_guarded_tools_cannot_fail(codes):
+    assert sib301(codes(HEAD + "agent = create_agent('m', tools=[charge_card, add])\n")) == []
+
+
+def test_a_sync_tool_whose_own_io_can_raise_is_its_own_sibling(codes, lint, tmp_path):
+    text = HEAD + "agent = create_agent('m', tools=[charge_unguarded, add])\n"
+    assert sib301(codes(text)) == [FIRST]
+    [d] = lint(text, None, Config(root=str(tmp_path), select=("SIB301",)))
+    assert d.message.startswith("charge_unguarded (sync, POST") and "charge_unguarded's fatal failure (POST" in d.message
+
+
+@pytest.mark.parametrize("middleware,reported", [
+    ("[ToolRetryMiddleware()]", False),
+    ("[ToolRetryMiddleware(max_retries=0, on_failure='continue')]", False),
+    ("[ToolErrorMiddleware()]", False),
+    ("[ToolRetryMiddleware(on_failure='error')]", True),
+    ("[ToolRetryMiddleware(on_failure='raise')]", True),
+    ("[ToolRetryMiddleware(retry_on=(ValueError,))]", True),
+    ("[ToolRetryMiddleware(retry_on=(RuntimeError,))]", False),
+    ("[ToolRetryMiddleware(retry_on=(Exception,))]", False),
+    ("[ToolRetryMiddleware(tools=['charge_card'])]", True),
+    ("[ToolRetryMiddleware(tools=[lookup_tax, charge_card])]", False),
+    ("[ToolErrorMiddleware(tools=['charge_card'])]", True),
+    ("MIDDLEWARE", False),
+])
+def test_middleware_makes_failures_model_visible(codes, middleware, reported):
+    text = HEAD + f"MIDDLEWARE = [ToolRetryMiddleware()]\nagent = create_agent('m', tools=[charge_card, lookup_tax], middleware={middleware})\n"
+    assert bool(sib301(codes(text))) is reported
+
+
+def test_tool_exception_reaches_the_model_only_with_handle_tool_error(codes):
+    text = '''\
+import requests
+from langchain_core.tools import StructuredTool, ToolException
+from langchain.agents import create_agent
+
+def charge(amount: int) -> str:
+    requests.post("https://p.example.com", json={})
+    return "ok"
+
+async def lookup(region: str) -> str:
+    raise ToolException("unknown region")
+
+async def refuse(region: str) -> str:
+    raise ToolException("unknown region")
+
+SAFE_CHARGE = StructuredTool.from_function(func=charge, name="charge")
+LOOKUP = StructuredTool.from_function(coroutine=lookup, name="lookup", handle_tool_error=True)
+REFUSE = StructuredTool.from_function(coroutine=refuse, name="refuse")
+'''
+    text = text.replace('    requests.post("https://p.example.com", json={})\n',
+                        '    try:\n        requests.post("https://p.example.com", json={})\n    except Exception:\n        return "failed"\n')
+    n = text.count("\n") + 1
+    assert sib301(codes(text + "a = create_agent('m', tools=[SAFE_CHARGE, LOOKUP])\n")) == []
+    assert sib301(codes(text + "a = create_agent('m', tools=[SAFE_CHARGE, REFUSE])\n")) == [n]
+
+
+# ---- a ToolNode used directly as a node: asyncio.gather cancels nothing -------------------------
+GRAPH = '''
+builder = StateGraph(MessagesState)
+builder.add_node("tools", ToolNode([notify, lookup_tax]{opts}))
+builder.add_edge(START, "tools")
+graph = builder.compile()
+'''
+
+
+def test_tool_node_node_leaves_even_awaiting_async_victims_running(codes):
+    found = codes(HEAD + GRAPH.format(opts=""), select=("SIB102", "SIB103", "SIB104", "SIB105", "SIB301"))
+    assert found == [("SIB301", FIRST + 2)]  # notify awaits an async client: no SIB1xx
+
+
+def test_react_agent_v1_runs_one_tool_node(codes):
+    assert sib301(codes(HEAD + "agent = create_react_agent('m', [notify, lookup_tax], version='v1')\n")) == [FIRST]
+    assert sib301(codes(HEAD + "agent = create_react_agent('m', [notify, lookup_tax])\n")) == []
+
+
+@pytest.mark.parametrize("opts,reported", [
+    (", handle_tool_errors=True", False),
+    (", handle_tool_errors='Try again.'", False),
+    (", handle_tool_errors=(RuntimeError, ValueError)", False),
+    (", handle_tool_errors=(ValueError,)", True),
+    (", handle_tool_errors=ValueError", True),
+    (", handle_tool_errors=on_error", False),  # unannotated: every Exception
+    (", handle_tool_errors=on_runtime_error", False),
+    (", handle_tool_errors=on_value_error", True),
+    (", handle_tool_errors=lambda e: str(e)", False),
+    (", handle_tool_errors=False", True),
+])
+def test_handle_tool_errors(codes, opts, reported):
+    handlers = ("def on_error(e):\n    return str(e)\n\ndef on_runtime_error(e: RuntimeError) -> str:\n    return str(e)\n\n"
+                "def on_value_error(e: ValueError | KeyError) -> str:\n    return str(e)\n")
+    text = HEAD + handlers + GRAPH.format(opts=opts)
+    assert bool(sib301(codes(text))) is reported
+
+
+def test_handle_tool_errors_false_is_sib201_at_the_argument(codes):
+    found = codes(HEAD + GRAPH.format(opts=", handle_tool_errors=False"))
+    assert ("SIB201", FIRST + 2) in found
+
+
+@pytest.mark.parametrize("run,reported", [
+    ('graph.invoke({"messages": []}, config={"max_concurrency": 1})', False),
+    ('graph.invoke({"messages": []}, {"max_concurrency": 1})', False),
+    ('await graph.ainvoke({"messages": []}, config=RunnableConfig(max_concurrency=1))', False),
+    ('graph.invoke({"messages": []}, config={"max_concurrency": 4})', True),
+    ('graph.invoke({"messages": []})', True),
+])
+def test_max_concurrency_one_where_the_graph_is_invoked(codes, run, reported):
+    text = HEAD + "from langchain_core.runnables import RunnableConfig\n" + GRAPH.format(opts="") + f"\nasync def main():\n    {run}\n"
+    assert bool(sib301(codes(text))) is reported
+
+
+def test_one_uncapped_invoke_keeps_the_group_concurrent(codes):
+    text = HEAD + GRAPH.format(opts="") + ('\nasync def main():\n    graph.invoke({}, config={"max_concurrency": 1})\n'
+                                           '    await graph.ainvoke({})\n')
+    assert sib301(codes(text))
+
+
+def test_tool_node_given_to_react_agent_is_a_member_list(codes):
+    text = HEAD + "agent = create_react_agent('m', ToolNode([charge_card, lookup_tax]))\n"
+    assert sib301(codes(text)) == [FIRST]
+
+
+# ---- across modules ---------------------------------------------------------------------------
+def test_tools_and_plain_functions_imported_from_another_module(codes):
+    helpers = ("import requests\n\ndef charge(amount: int) -> str:\n"
+               "    requests.post('https://p.example.com', json={})\n    return 'ok'\n")
+    main = ("from langchain.agents import create_agent\nfrom .tools import lookup_tax\nfrom .helpers import charge\n\n"
+            "agent = create_agent('m', tools=[charge, lookup_tax])\n")
+    assert sib301(codes(main, {"tools.py": TOOLS, "helpers.py": helpers, "__init__.py": ""})) == [5]
+
+
+def test_base_tool_subclass_from_another_module(codes):
+    tools = ("import requests\nfrom langchain_core.tools import BaseTool\n\nclass Charge(BaseTool):\n"
+             "    name: str = 'charge'\n    description: str = 'd'\n\n    def _run(self, amount: int) -> str:\n"
+             "        requests.post('https://p.example.com', json={})\n        return 'ok'\n")
+    main = ("from langgraph.prebuilt import ToolNode\nfrom .classes import Charge\nfrom .tools import lookup_tax\n\n"
+            "node = ToolNode([Charge(), lookup_tax])\n")
+    assert sib301(codes(main, {"classes.py": tools, "tools.py": TOOLS, "__init__.py": ""})) == [5]
+
+
+# ---- SIB206 (off by default) ----------------------------------------------------------------------
+def test_sib206_is_off_by_default_and_reported_at_the_group(lint, tmp_path, codes):
+    text = HEAD + "agent = create_agent('m', tools=[add, lookup_tax])\n"
+    assert "SIB206" not in [d.code for d in lint(text, None, Config(root=str(tmp_path)))]
+    only = ("SIB206",)
+    assert codes(text, select=only) == [("SIB206", FIRST)]
+    text = HEAD + "agent = create_agent('m', tools=[add, lookup_tax], middleware=[ToolErrorMiddleware()])\n"
+    assert codes(text, select=only) == []
+    assert codes(HEAD + "agent = create_agent('m', tools=[add, charge_card])\n", select=only) == []
+
+
+def test_raise_caught_in_the_tool_is_not_fatal(codes):
+    text = '''\
+from langgraph.prebuilt import ToolNode
+from langchain_core.tools import tool
+
+@tool
+def parse(x: str) -> str:
+    """Parse."""
+    try:
+        raise ValueError(x)
+    except ValueError:
+        return "bad input"
+
+@tool
+def reraise(x: str) -> str:
+    """Parse."""
+    try:
+        return str(int(x))
+    except ValueError:
+        raise
+
+node = ToolNode([parse])
+node2 = ToolNode([reraise])
+'''
+    assert codes(text) == [("SIB206", 21)]
