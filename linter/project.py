@@ -59,6 +59,11 @@ class ProjectIndex:
         if facts.module:
             self._by_module.setdefault(facts.module, key)
 
+    def forget(self, path: str) -> None:
+        """Drop a module's facts from memory (its name still maps to its file): the next lookup
+        loads it again through the loader. The runner uses this to keep memory flat."""
+        self._by_path.pop(os.path.abspath(path), None)
+
     def _file_for(self, module: str) -> str | None:
         if module in self._by_module:
             return self._by_module[module]

@@ -137,6 +137,7 @@ class _Analyser:
         self.config = config
         self.cache = cache
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
+        self.consulted: set[str] = set()  # files whose facts some rule looked up
         self.project = ProjectIndex([config.root, *roots], loader=self._load)
 
     def _facts_key(self, path: str, sha: str) -> str:
@@ -206,6 +207,12 @@ class _Analyser:
             result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
         finally:
             self.project.trace = None
+        if own not in self.consulted:
+            # Keep in memory only the facts other modules asked for: a run over a large tree would
+            # otherwise hold every file's facts (hundreds of MB). Asked for later, they are loaded
+            # again (from the cache when there is one), with the same resolution as before.
+            self.project.forget(own)
+        self.consulted.update(p for p in trace.values() if p)
         if self.cache and facts is None and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
