@@ -36,7 +36,9 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     `Agent(mcp_config=...)` / `MCPConfig(...)`, on `MCPUtil.to_function_tool` /
     `get_all_function_tools`, on `codex_tool`; `set_function_tool_failure_error_function(t, None)`;
     and `_use_default_failure_error_function=False` set on a tool (attribute, `setattr`,
-    `dataclasses.replace`) without a handler given with it.
+    `dataclasses.replace`) without a handler given with it. In LangGraph, `ToolNode(...,
+    handle_tool_errors=False)`: even argument-validation errors then end the run. (pydantic-ai
+    has no such switch: its default is covered by SIB206.)
 
     ## Why is this bad?
     With the handler disabled, any exception the tool raises ends the run. The SDK then cancels
@@ -75,6 +77,8 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         Valid("from agents import function_tool\n\n@function_tool(failure_error_function=my_handler)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from mylib import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("class Cfg:\n    pass\n\nc = Cfg()\nc._use_default_failure_error_function = False\n"),
+        Valid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=True)\n"),
+        Valid("from pydantic_ai import Agent\n\nagent = Agent('test', tools=tools)\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -88,6 +92,8 @@ class FailureHandlerDisabled(_FatalArgumentRule):
             "set_function_tool_failure_error_function(f, None)\nf._use_default_failure_error_function = False\n",
             lines=(8, 9),
         ),
+        Invalid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=False)\n", lines=(3,)),
+        Invalid("from langchain.tools import ToolNode\n\nnode = ToolNode(tools, **{'handle_tool_errors': False})\n", lines=(3,)),
     ]
 
 

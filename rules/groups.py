@@ -34,6 +34,58 @@ async def lookup_rate(region: str) -> str:
 '''
 
 
+_LG_TOOLS = '''\
+import httpx
+import requests
+from langchain_core.tools import tool
+from langchain.agents import create_agent
+from langchain.agents.middleware import ToolRetryMiddleware
+from langgraph.prebuilt import ToolNode
+
+@tool
+def charge_card(amount: int) -> str:
+    """Charge."""
+    try:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+    except Exception as exc:
+        return f"charge failed: {exc}"
+    return "charged"
+
+@tool
+async def send_receipt(to: str) -> str:
+    """Send."""
+    try:
+        async with httpx.AsyncClient() as client:
+            await client.post("https://mail.example.com", json={"to": to})
+    except Exception as exc:
+        return f"failed: {exc}"
+    return "sent"
+
+@tool
+async def lookup_tax(region: str) -> str:
+    """Tax."""
+    raise RuntimeError("tax service down")
+'''
+
+_PA_TOOLS = '''\
+import requests
+from pydantic_ai import Agent, ModelRetry, Tool
+
+def charge_card(amount: int) -> str:
+    try:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+    except Exception as exc:
+        return f"charge failed: {exc}"
+    return "charged"
+
+async def lookup_tax(region: str) -> str:
+    raise RuntimeError("tax service down")
+
+async def lookup_rate(region: str) -> str:
+    raise ModelRetry("unknown region")
+'''
+
+
 class FatalToolBesideUnstoppableTool(Rule):
     """
     ## What it does
@@ -72,9 +124,28 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelSettings(parallel_tool_calls=False)` does not fix this: it is only a hint to the
     provider, and the SDK still runs every call it receives concurrently (arm 10a).
 
+    In LangGraph and pydantic-ai a tool's exception is fatal *by default*: a member can fail
+    fatally when it raises an exception its group does not turn into a model-visible result, or
+    does I/O outside a `try` whose handler catches `Exception`. `create_agent` /
+    `create_react_agent` cancel awaiting async siblings (sync ones run on in their threads); a
+    LangGraph `ToolNode` used directly as a graph node (or `create_react_agent(version="v1")`)
+    cancels nothing, so any side-effecting sibling, awaiting ones included, lands after the run
+    raised. pydantic-ai cancels async siblings; a sync one runs on in its thread (measured:
+    tests/runtime/test_langgraph_runtime.py, test_pydantic_ai_runtime.py).
+
+    ```python
+    agent = create_agent(model, tools=[charge_card, lookup_tax])   # lookup_tax raises RuntimeError
+    ```
+    Use instead `create_agent(..., middleware=[ToolRetryMiddleware()])`, `ToolNode(...,
+    handle_tool_errors=True)`, invoke with `config={"max_concurrency": 1}`, or in pydantic-ai raise
+    `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
+    `Agent.parallel_tool_call_execution_mode("sequential")`.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
-    module that pass the agent; a group run anywhere without the cap stays concurrent.
+    module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
+    the builder it was added to, once compiled) with `max_concurrency` 1, and on runs inside a
+    sequential execution-mode block; a group run anywhere without the cap stays concurrent.
     """
 
     code = "SIB301"
@@ -92,6 +163,11 @@ class FatalToolBesideUnstoppableTool(Rule):
             "Runner.run_sync(agent, 'hi', run_config=cfg)\n"
         ),
         Valid("from agents import Agent\nagent = Agent(name='a', tools=[])\n"),
+        Valid(_LG_TOOLS + "\nagent = create_agent('m', tools=[charge_card, lookup_tax], middleware=[ToolRetryMiddleware()])\n"),
+        Valid(_LG_TOOLS + "\nagent = create_agent('m', tools=[send_receipt, lookup_tax])\n"),
+        Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
+        Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
+        Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
     ]
     INVALID = [
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
@@ -109,6 +185,11 @@ class FatalToolBesideUnstoppableTool(Rule):
             lines=(4,),
             files={"tools.py": _TOOLS, "__init__.py": ""},
         ),
+        Invalid(_LG_TOOLS + "\nagent = create_agent('m', tools=[charge_card, lookup_tax])\n", lines=(32,)),
+        Invalid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax])\n", lines=(32,)),
+        Invalid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_tax])\n", lines=(17,)),
+        Invalid(_PA_TOOLS + "\nagent = Agent('test')\nagent.tool_plain(charge_card)\nagent.tool_plain(lookup_tax)\n",
+                lines=(17,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
