@@ -246,7 +246,8 @@ class Collector(cst.CSTVisitor):
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
             return self.annotation_names(node.left) + self.annotation_names(node.right)
         if isinstance(node, cst.Subscript):
-            out: tuple[str, ...] = ()
+            d = dotted(node.value)
+            out: tuple[str, ...] = (self.qualify(d),) if d else ()  # `Agent[Deps, str]` names Agent too
             for el in node.slice:
                 if isinstance(el.slice, cst.Index):
                     out += self.annotation_names(el.slice.value)

@@ -57,7 +57,7 @@ def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Frame
     if not isinstance(func, Ref) or "." not in func.text:
         return None
     receiver, _, method = func.text.rpartition(".")
-    built = constructed_by(facts, binding(facts, receiver, scope), scope)
+    built = constructed_by(facts, binding(facts, receiver, scope), scope) or _annotated_type(facts, receiver, scope)
     for fw in FRAMEWORKS:
         maker = fw.tool_methods.get((built, method))
         if maker is not None:
@@ -75,6 +75,18 @@ def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> 
         if fn is not None:
             return fn
     return None
+
+
+def _annotated_type(facts: ModuleFacts, name: str, scope: str) -> str:
+    """`def register(agent: Agent[Deps, str])`: the canonical class a parameter is annotated with."""
+    fn = facts.functions.get(scope) if scope else None
+    if fn is None or name not in fn.params or fn.params.index(name) >= len(fn.param_annotations):
+        return ""
+    for annotated in fn.param_annotations[fn.params.index(name)]:
+        fw, canon = canonical(annotated)
+        if fw is not None:
+            return canon
+    return ""
 
 
 def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> str:

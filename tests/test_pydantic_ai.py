@@ -219,3 +219,11 @@ def test_sib206_at_the_agent_call(codes, lint, tmp_path):
 
 def test_no_sib201_spelling_in_pydantic_ai(codes):
     assert codes(HEAD + "shop = Agent('test', tools=[lookup_rate], tool_timeout=1)\n", select=("SIB201", "SIB203")) == []
+
+
+def test_decorator_on_a_parameter_annotated_as_an_agent(codes):
+    text = ("import requests\nfrom pydantic_ai import Agent\n\n\ndef register(agent: Agent[None, str]) -> None:\n"
+            "    @agent.tool_plain\n    def pay(amount: int) -> str:\n"
+            "        requests.post('https://p.example.com', json={})\n        return 'ok'\n")
+    assert codes(text) == [("SIB101", 7)]
+    assert codes(text.replace("agent: Agent[None, str]", "agent")) == []
