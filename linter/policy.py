@@ -303,7 +303,7 @@ def _io(call: Call, b: Bindings) -> str:
         return f".{method_name(call.func)}()"
     ctor = b.constructor(receiver_of(call.func))
     if ctor and ctor.split(".")[0] in IO_ROOTS:
-        return f"{ctor} call"
+        return f"{ctor}.{method_name(call.func)}()"
     return ""
 
 
@@ -326,8 +326,41 @@ def _helper(facts: ModuleFacts, fn: FunctionFacts, call: Call, project: ProjectI
     if head in ("self", "cls") and fn.class_name and "." not in rest:
         found = facts.functions.get(f"{fn.class_name}.{rest}")
         return (facts, found) if found is not None else None
+    if "." in rest or not rest:
+        pass
+    else:
+        # `db.create_order(...)` where `db` is a project class's object: bound to `Cls(...)`, or a
+        # parameter (of this function or an enclosing one) annotated `db: Cls`.
+        found = _project_class(facts, fn, head, project)
+        if found is not None:
+            other, cls = found
+            method = other.functions.get(f"{cls}.{rest}")
+            if method is not None:
+                return other, method
     if head in facts.imports and func.name.split(".")[0] not in IO_ROOTS:
         return resolve_function(func.name, project)
+    return None
+
+
+def _project_class(facts: ModuleFacts, fn: FunctionFacts, name: str, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
+    bound = Bindings(facts, fn).value(name)
+    candidates: list[str] = []
+    if isinstance(bound, Call) and isinstance(bound.func, Ref):
+        candidates.append(bound.func.name)
+    scope = fn.name
+    while scope:
+        outer = facts.functions.get(scope)
+        if outer is not None and name in outer.params and outer.params.index(name) < len(outer.param_annotations):
+            candidates.extend(outer.param_annotations[outer.params.index(name)])
+            break
+        scope = scope.rpartition(".")[0]
+    for cls in candidates:
+        if cls in facts.classes:
+            return facts, cls
+        if "." in cls and cls.split(".")[0] not in IO_ROOTS:
+            resolved = project.resolve(cls)
+            if resolved is not None and resolved[1] in resolved[0].classes:
+                return resolved
     return None
 
 

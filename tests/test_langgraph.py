@@ -358,3 +358,16 @@ node = ToolNode([parse])
 node2 = ToolNode([reraise])
 '''
     assert codes(text) == [("SIB206", 21)]
+
+
+def test_methods_of_project_objects_are_followed(codes):
+    store = ('import pymongo\n\nclass Store:\n    def __init__(self):\n        self.orders = pymongo.MongoClient()["shop"]["orders"]\n\n'
+             '    def create(self, order):\n        return self.orders.insert_one(order)\n\n'
+             '    def safe_create(self, order):\n        try:\n            return self.orders.insert_one(order)\n'
+             '        except Exception:\n            return None\n')
+    main = ("from langchain.agents import create_agent\nfrom langchain.tools import tool\nfrom .store import Store\n\n\n"
+            "def make(db: Store):\n    @tool\n    def place(order: dict) -> str:\n        \"\"\"Place.\"\"\"\n"
+            "        return str(db.{method}(order))\n\n    return create_agent('m', tools=[place])\n")
+    files = {"store.py": store, "__init__.py": ""}
+    assert codes(main.format(method="create"), files, select=("SIB206",)) == [("SIB206", 12)]
+    assert codes(main.format(method="safe_create"), files, select=("SIB206",)) == []
