@@ -282,7 +282,9 @@ class _Walk:
             found = facts.functions.get(f"{fn.class_name}.{rest}")
             return (facts, found) if found is not None else None
         if "." in text:
-            owner = self._class_method(facts, fn, b.value(text.rpartition(".")[0]), method_name(func), b)
+            receiver = text.rpartition(".")[0]
+            owner = self._class_method(facts, fn, b.value(receiver) or _annotated_object(facts, fn, receiver, func.loc),
+                                       method_name(func), b)
             if owner is not None:
                 return owner
         # Only names that came through an import can be project functions of other modules.
@@ -312,6 +314,19 @@ class _Walk:
 
 
 # ---- per-function helpers ------------------------------------------------------------------------
+
+def _annotated_object(facts: ModuleFacts, fn: FunctionFacts, name: str, loc: Loc) -> Call | None:
+    """`db` in `def make(db: Store)` (this function or an enclosing one) as if it were `Store()`."""
+    scope = fn.name
+    while scope:
+        outer = facts.functions.get(scope)
+        if outer is not None and name in outer.params:
+            index = outer.params.index(name)
+            names = outer.param_annotations[index] if index < len(outer.param_annotations) else ()
+            return Call(Ref(names[0], names[0], loc), (), (), loc) if names else None
+        scope = scope.rpartition(".")[0]
+    return None
+
 
 def _inside(loc: Loc, outer: Loc) -> bool:
     return (outer.line, outer.col) <= (loc.line, loc.col) and (loc.end_line, loc.end_col) <= (outer.end_line, outer.end_col)

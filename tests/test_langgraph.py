@@ -371,3 +371,12 @@ def test_methods_of_project_objects_are_followed(codes):
     files = {"store.py": store, "__init__.py": ""}
     assert codes(main.format(method="create"), files, select=("SIB206",)) == [("SIB206", 12)]
     assert codes(main.format(method="safe_create"), files, select=("SIB206",)) == []
+
+
+def test_sync_tool_writing_through_an_annotated_project_object_is_sib101(codes):
+    store = ('import pymongo\n\nclass Store:\n    def __init__(self):\n        self.orders = pymongo.MongoClient()["shop"]["orders"]\n\n'
+             '    def create(self, order):\n        return self.orders.insert_one(order)\n')
+    main = ("from langchain.agents import create_agent\nfrom langchain.tools import tool\nfrom .store import Store\n\n\n"
+            "def make(db: Store):\n    @tool\n    def place(order: dict) -> str:\n        \"\"\"Place.\"\"\"\n"
+            "        return str(db.create(order))\n\n    return create_agent('m', tools=[place])\n")
+    assert codes(main, {"store.py": store, "__init__.py": ""}, select=("SIB101", "SIB301")) == [("SIB101", 8), ("SIB301", 12)]
