@@ -13,11 +13,28 @@ side effect is the table in `siblint.effects`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from siblint.cancellation import Hazard, unstoppable
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
 from siblint.tools import Tool, tools_in
+
+
+# The same example in each supported framework's spelling (line numbers unchanged), so every rule's
+# documentation shows, and its tests prove, that the analysis does not depend on the framework.
+_SPELLINGS = (
+    ("from langchain_core.tools import tool", "@tool"),
+    ("from pydantic_ai import Agent; agent = Agent('test')", "@agent.tool_plain"),
+)
+
+
+def _in_every_framework(examples: list) -> list:
+    out = list(examples)
+    for header, decorator in _SPELLINGS:
+        out += [replace(ex, code=ex.code.replace("from agents import function_tool", header)
+                        .replace("@function_tool", decorator)) for ex in examples]
+    return out
 
 
 def _hazards(ctx: Context) -> list[tuple[Tool, list[Hazard]]]:
@@ -90,21 +107,21 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
     )
-    VALID = [
+    VALID = _in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
               "    return requests.get(f'https://wttr.in/{city}').text\n"),
         Valid("from agents import function_tool\n\n@function_tool\ndef send_email(to: str) -> str:\n"
               "    return f'(demo) would send an email to {to}'\n"),
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ]
-    INVALID = [
+    ])
+    INVALID = _in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
                 "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
                 lines=(5,)),
-    ]
+    ])
 
 
 class ThreadedSideEffect(_SideEffectRule):
@@ -148,14 +165,14 @@ class ThreadedSideEffect(_SideEffectRule):
         "{tool} hands {effect} to a worker thread: cancelling the await leaves the thread running; "
         "await an async client instead of to_thread/run_in_executor"
     )
-    VALID = [
+    VALID = _in_every_framework([
         Valid("import asyncio, json\nfrom agents import function_tool\n\n@function_tool\nasync def parse(s: str) -> str:\n"
               "    return await asyncio.to_thread(json.loads, s)\n"),
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\n@function_tool\nasync def charge(n: int) -> str:\n"
               "    async with httpx.AsyncClient() as c:\n        await c.post('https://pay.example.com', json={'n': n})\n"
               "    return 'ok'\n"),
-    ]
-    INVALID = [
+    ])
+    INVALID = _in_every_framework([
         Invalid("import asyncio, requests\nfrom agents import function_tool\n\n@function_tool\n"
                 "async def charge(n: int) -> str:\n"
                 "    await asyncio.to_thread(requests.post, 'https://pay.example.com', json={'n': n})\n"
@@ -164,7 +181,7 @@ class ThreadedSideEffect(_SideEffectRule):
                 "    subprocess.run(['make', 'deploy'])\n\n@function_tool\nasync def release() -> str:\n"
                 "    loop = asyncio.get_running_loop()\n    await loop.run_in_executor(None, deploy)\n    return 'ok'\n",
                 lines=(8,)),
-    ]
+    ])
 
 
 class BlockingSideEffect(_SideEffectRule):
@@ -208,21 +225,21 @@ class BlockingSideEffect(_SideEffectRule):
         "{tool} performs {effect} with a blocking call before any await: the event loop cannot deliver "
         "the cancellation; use an async client and await it"
     )
-    VALID = [
+    VALID = _in_every_framework([
         Valid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def orders(c: str) -> str:\n"
               "    cur = sqlite3.connect('db').cursor()\n    cur.execute('SELECT * FROM orders WHERE c = ?', (c,))\n"
               "    return str(cur.fetchall())\n"),
         Valid("import httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n@function_tool\n"
               "async def refund(order: str) -> str:\n    await client.post('https://pay.example.com/refunds', json={'o': order})\n"
               "    return 'ok'\n"),
-    ]
-    INVALID = [
+    ])
+    INVALID = _in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\nasync def charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def save(note: str) -> str:\n"
                 "    conn = sqlite3.connect('db')\n    conn.execute('INSERT INTO notes VALUES (?)', (note,))\n"
                 "    conn.commit()\n    return 'saved'\n", lines=(5,)),
-    ]
+    ])
 
 
 class SwallowedCancellation(_SideEffectRule):
@@ -275,7 +292,7 @@ class SwallowedCancellation(_SideEffectRule):
         "{tool} swallows cancellation around or before {effect}: the side effect lands although the run "
         "was cancelled; re-raise CancelledError (or catch Exception instead)"
     )
-    VALID = [
+    VALID = _in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
               "@function_tool\nasync def charge(n: int) -> str:\n    try:\n"
               "        await client.post('https://pay.example.com', json={'n': n})\n"
@@ -284,8 +301,8 @@ class SwallowedCancellation(_SideEffectRule):
               "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
               "    except asyncio.CancelledError:\n        print('cancelled')\n        raise\n"
               "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ]
-    INVALID = [
+    ])
+    INVALID = _in_every_framework([
         Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
                 "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
                 "    except asyncio.CancelledError:\n        pass\n"
@@ -294,7 +311,7 @@ class SwallowedCancellation(_SideEffectRule):
                 "@function_tool\nasync def charge(n: int) -> str:\n"
                 "    with contextlib.suppress(asyncio.CancelledError):\n"
                 "        await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(7,)),
-    ]
+    ])
 
 
 class ShieldedSideEffect(_SideEffectRule):
@@ -338,15 +355,15 @@ class ShieldedSideEffect(_SideEffectRule):
         "{tool} performs {effect} {context}: it completes during cancellation while the run records nothing; "
         "make it idempotent and recorded, or let cancellation stop it"
     )
-    VALID = [
+    VALID = _in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
               "@function_tool\nasync def charge(n: int) -> str:\n"
               "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
               "@function_tool\nasync def status(n: int) -> str:\n"
               "    return (await asyncio.shield(client.get('https://pay.example.com'))).text\n"),
-    ]
-    INVALID = [
+    ])
+    INVALID = _in_every_framework([
         Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
                 "@function_tool\nasync def charge(n: int) -> str:\n"
                 "    await asyncio.shield(client.post('https://pay.example.com', json={'n': n}))\n    return 'ok'\n",
@@ -355,4 +372,4 @@ class ShieldedSideEffect(_SideEffectRule):
                 "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
                 "    finally:\n        await client.post('https://audit.example.com', json={'n': n})\n    return 'ok'\n",
                 lines=(7,)),
-    ]
+    ])
