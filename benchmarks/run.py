@@ -11,7 +11,8 @@ less sensitive to a busy machine.
 
 Commands (all public tools; fixit and flake8 arms are skipped when not installed):
 
-  siblint cold -jN   `siblint check --cache-dir <empty> -jN` (N = CPUs, 1, 2): parse everything
+  siblint cold+cache -jN  `siblint check --cache-dir <empty> -jN` (N = CPUs): parse all, fill the cache
+  siblint cold -j1/-j2    `siblint check --no-cache -j1` / `-j2`
   siblint warm       the same again with the cache from the previous run: nothing changed
   siblint 1 changed  one agent module gets a new comment line, then a warm run
   ruff               `ruff check --no-cache --select E,F,B`
@@ -163,6 +164,7 @@ def main() -> int:
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
     ap.add_argument("--no-fixit", action="store_true")
     ap.add_argument("--no-flake8", action="store_true")
+    ap.add_argument("--no-flake8-tree", action="store_true", help="skip whole-tree flake8 arms (keep the stdin/editor arms)")
     ap.add_argument("--no-rss", action="store_true")
     ap.add_argument("--editor-file", help="agent module for the flake8 stdin arm (default: the one closest to 1,000 lines)")
     args = ap.parse_args()
@@ -197,7 +199,7 @@ def main() -> int:
     cold_slow = args.cold_slow
     arms: list[Arm] = []
     jobs = os.cpu_count() or 1
-    arms.append(Arm(f"siblint cold -j{jobs}", [siblint, "check", tree, "--cache-dir", cache, f"-j{jobs}"],
+    arms.append(Arm(f"siblint cold+cache -j{jobs}", [siblint, "check", tree, "--cache-dir", cache, f"-j{jobs}"],
                     prepare=fresh_cache, slow=cold_slow))
     arms.append(Arm("siblint warm", [siblint, "check", tree, "--cache-dir", cache]))
     if agent_file:
@@ -210,8 +212,9 @@ def main() -> int:
     shim = os.path.join(HERE, "flake8_shim.py")
     have_flake8 = not args.no_flake8 and subprocess.run([sys.executable, "-c", "import flake8"]).returncode == 0
     if have_flake8:
-        arms.append(Arm("flake8 +siblint", [sys.executable, shim, "--exit-zero", tree]))
-        arms.append(Arm("flake8 -siblint", [sys.executable, shim, "--without-siblint", "--exit-zero", tree]))
+        if not args.no_flake8_tree:
+            arms.append(Arm("flake8 +siblint", [sys.executable, shim, "--exit-zero", tree]))
+            arms.append(Arm("flake8 -siblint", [sys.executable, shim, "--without-siblint", "--exit-zero", tree]))
         if agent_file:
             with open(agent_file, "rb") as fh:
                 text = fh.read()
@@ -257,7 +260,7 @@ def main() -> int:
     print()
     print("ratios of medians:")
     if base_ruff:
-        for name in (f"siblint cold -j{jobs}", "siblint cold -j1", "siblint cold -j2", "siblint warm"):
+        for name in (f"siblint cold+cache -j{jobs}", "siblint cold -j1", "siblint cold -j2", "siblint warm"):
             if med(name):
                 print(f"  {name} / ruff E,F,B: {med(name) / base_ruff:.3f}")
     if med("flake8 +siblint") and med("flake8 -siblint"):
@@ -268,7 +271,7 @@ def main() -> int:
         print(f"  editor: flake8 stdin on {os.path.relpath(agent_file, tree)} ({lines} lines): "
               f"+{(med('flake8 stdin +siblint') - med('flake8 stdin -siblint')) * 1000:.0f} ms with siblint")
     if med("fixit lint"):
-        for name in (f"siblint cold -j{jobs}", "siblint cold -j2"):
+        for name in (f"siblint cold+cache -j{jobs}", "siblint cold -j2"):
             if med(name):
                 print(f"  {name} / fixit lint: {med(name) / med('fixit lint'):.3f}")
     if med("siblint 1 changed"):

@@ -197,13 +197,17 @@ def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
                       progress=progress).diagnostics
 
 
-def _open_cache(opts: CheckOptions, config: Config):  # -> siblint.cache.Cache | None
+def _open_cache(opts: CheckOptions, config: Config):  # -> a factory of siblint.cache.Cache, or None
     if opts.no_cache:
         return None
-    from siblint import cache
 
-    folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
-    return cache.Cache(folder, cache.config_key(config))
+    def open_cache():  # called only once a file passes the pre-filter
+        from siblint import cache
+
+        folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
+        return cache.Cache(folder, cache.config_key(config))
+
+    return open_cache
 
 
 def run_check(opts: CheckOptions) -> int:

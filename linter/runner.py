@@ -20,7 +20,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from siblint import prefilter
 from siblint.config import Config
@@ -289,14 +289,14 @@ def _warm_up() -> None:
     code_fingerprint()
 
 
-def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | None" = None,
+def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callable[[], Cache] | None" = None,
         progress: Progress | None = None) -> RunResult:
+    """Findings for `files`, sorted. `cache` may be a factory: it is called (and the cache module
+    imported) only when some file passes the pre-filter."""
     result = RunResult(files_checked=len(files))
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
-    if cache is not None:
-        from siblint.cache import content_hash
     for p in files:
         try:
             with open(p, "rb") as fh:
@@ -305,10 +305,17 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | None" =
             result.diagnostics.append(_unreadable(p, exc))
             continue
         if prefilter.may_matter(data):
+            if not passing and cache is not None:
+                from siblint.cache import Cache, content_hash
+
+                if not isinstance(cache, Cache):
+                    cache = cache()
             passing.append(p)
             sizes[p] = len(data)
             if cache is not None:
                 shas[os.path.abspath(p)] = content_hash(data)
+    if not passing:
+        cache = None  # nothing to look up or store: the cache module is never imported
     result.files_passed = len(passing)
     if progress:
         progress.advance(len(files) - len(passing))

@@ -75,7 +75,7 @@ def test_cli_on_a_tree_without_agent_code_imports_nothing_heavy(tmp_path) -> Non
         except SystemExit as e:
             assert e.code == 0, e.code
         heavy = sorted(m for m in sys.modules if m == "libcst" or m.startswith("siblint.rules.") or m in
-                       ("siblint.engine", "siblint.collector", "concurrent.futures.process"))
+                       ("siblint.engine", "siblint.collector", "siblint.cache", "concurrent.futures.process"))
         print(",".join(heavy) or "none")
     """)
     assert out.splitlines()[-1] == "none"
