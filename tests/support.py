@@ -36,6 +36,23 @@ async def lookup_tax(region: str) -> str:
 """
 
 
+# A sync tool that POSTs beside a tool whose failure handler is disabled: the SIB301 seed, as a
+# `tools.py` module for tests that build small projects around it.
+CHECKOUT_TOOLS = """\
+import requests
+from agents import function_tool
+
+@function_tool
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+"""
+
+
 def cli_runner() -> CliRunner:
     """A click test runner that keeps stderr apart from stdout, on every click >= 8.1."""
     try:

@@ -12,20 +12,9 @@ import pytest
 from siblint import cache as cache_mod
 from siblint import engine, runner
 from siblint.config import Config
+from support import CHECKOUT_TOOLS
 
-TOOLS = """\
-import requests
-from agents import function_tool
-
-@function_tool
-def charge_card(amount: int) -> str:
-    requests.post("https://payments.example.com/charges", json={"amount": amount})
-    return "charged"
-
-@function_tool(failure_error_function=None)
-async def lookup_tax(region: str) -> str:
-    return "0.2"
-"""
+TOOLS = CHECKOUT_TOOLS
 SAFE_TOOLS = TOOLS.replace("@function_tool(failure_error_function=None)", "@function_tool")
 AGENT = "from agents import Agent\nfrom .tools import charge_card, lookup_tax\n\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
 

@@ -12,21 +12,9 @@ import pytest
 from siblint import cache as cache_mod
 from siblint import runner
 from siblint.config import Config
-from support import run, script
+from support import CHECKOUT_TOOLS, run, script
 
-TOOLS = """\
-import requests
-from agents import function_tool
-
-@function_tool
-def charge_card(amount: int) -> str:
-    requests.post("https://payments.example.com/charges", json={"amount": amount})
-    return "charged"
-
-@function_tool(failure_error_function=None)
-async def lookup_tax(region: str) -> str:
-    return "0.2"
-"""
+TOOLS = CHECKOUT_TOOLS
 AGENT = """\
 from agents import Agent
 from app.tools import charge_card, lookup_tax

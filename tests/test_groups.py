@@ -5,20 +5,9 @@ from __future__ import annotations
 import pytest
 
 from siblint.config import Config
+from support import CHECKOUT_TOOLS
 
-TOOLS = """\
-import requests
-from agents import function_tool
-
-@function_tool
-def charge_card(amount: int) -> str:
-    requests.post("https://payments.example.com/charges", json={"amount": amount})
-    return "charged"
-
-@function_tool(failure_error_function=None)
-async def lookup_tax(region: str) -> str:
-    return "0.2"
-
+TOOLS = CHECKOUT_TOOLS + """
 @function_tool
 async def lookup_rate(region: str) -> str:
     return "0.2"
