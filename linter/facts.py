@@ -10,7 +10,7 @@ literal an argument holds, and which names a tools list contains.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Callable, TypeVar, Union
 
 from siblint.diagnostics import Loc
 
@@ -121,6 +121,8 @@ class FString(Other):
     text: str = ""
 
 
+_T = TypeVar("_T")
+
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
 
 
@@ -207,7 +209,29 @@ class ModuleFacts:
 
     def all_calls(self) -> list[tuple[str, Call]]:
         """Every recorded call with the scope it appears in ("" = module level)."""
-        out: list[tuple[str, Call]] = [("", c) for c in self.module_calls]
-        for fn in self.functions.values():
-            out.extend((fn.name, site.call) for site in fn.calls)
-        return out
+
+        def compute() -> list[tuple[str, Call]]:
+            out: list[tuple[str, Call]] = [("", c) for c in self.module_calls]
+            for fn in self.functions.values():
+                out.extend((fn.name, site.call) for site in fn.calls)
+            return out
+
+        return self.derived("all_calls", compute)
+
+    def derived(self, key: str, compute: Callable[[], _T]) -> _T:
+        """A view computed from these facts once (tools, binding tables): rules ask for the same
+        views many times per module, and a linear scan per question is quadratic on big files.
+        Not a dataclass field, so never cached on disk or compared; facts do not change after
+        collection, so the view never goes stale."""
+        views: dict[str, Any] = self.__dict__.setdefault("_views", {})
+        if key not in views:
+            views[key] = compute()
+        return views[key]
+
+    def last_assignments(self) -> dict[tuple[str, str], "Value"]:
+        """(target, scope) -> the value of the last plain `=` assignment to it."""
+
+        def compute() -> dict[tuple[str, str], Value]:
+            return {(a.target, a.scope): a.value for a in self.assignments if a.op == "="}
+
+        return self.derived("last_assignments", compute)

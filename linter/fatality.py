@@ -214,18 +214,40 @@ def _names(tool: Tool, facts: ModuleFacts) -> list[tuple[str, str]]:
     """(name, scope) pairs bound to the tool in its module."""
     out: list[tuple[str, str]] = [(tool.binding, "")] if tool.binding else []
     if tool.options is not None:
-        for a in facts.assignments:
-            v = a.value
-            if a.op == "=" and "." not in a.target and isinstance(v, Call) and (
-                v.loc == tool.options.loc or (isinstance(v.func, Call) and v.func.loc == tool.options.loc)):
-                out.append((a.target, a.scope))
+        out.extend(_names_by_call(facts).get(tool.options.loc, ()))
     if tool.kind == "function":
-        for fn in facts.functions.values():
+        for fn in _functions_by_loc(facts).get(tool.loc, ()):
             # Only the decorator form binds the function's own name to the tool (`B = function_tool(f)`
             # leaves `f` a plain function).
-            if fn.loc == tool.loc and fn.decorators and (tool.options is None or tool.options in fn.decorators):
+            if fn.decorators and (tool.options is None or tool.options in fn.decorators):
                 out.append((fn.name.rsplit(".", 1)[-1], tool.scope))
     return list(dict.fromkeys(out))
+
+
+def _names_by_call(facts: ModuleFacts) -> dict[Loc, list[tuple[str, str]]]:
+    """Call location -> the plain names assigned its result (`T = f(...)` and `T = f(...)(g)`)."""
+
+    def compute() -> dict[Loc, list[tuple[str, str]]]:
+        table: dict[Loc, list[tuple[str, str]]] = {}
+        for a in facts.assignments:
+            v = a.value
+            if a.op == "=" and "." not in a.target and isinstance(v, Call):
+                table.setdefault(v.loc, []).append((a.target, a.scope))
+                if isinstance(v.func, Call):
+                    table.setdefault(v.func.loc, []).append((a.target, a.scope))
+        return table
+
+    return facts.derived("fatality.names_by_call", compute)
+
+
+def _functions_by_loc(facts: ModuleFacts) -> dict[Loc, list[FunctionFacts]]:
+    def compute() -> dict[Loc, list[FunctionFacts]]:
+        table: dict[Loc, list[FunctionFacts]] = {}
+        for fn in facts.functions.values():
+            table.setdefault(fn.loc, []).append(fn)
+        return table
+
+    return facts.derived("fatality.functions_by_loc", compute)
 
 
 def _settings_on(facts: ModuleFacts, name: str, bound_in: str) -> list[_Setting]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Loc
-from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value
+from siblint.facts import Assignment, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, GroupMaker, Param
 from siblint.model import binding, canonical, constructed_by
@@ -357,21 +357,37 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
     return groups
 
 
+def _by_target(facts: ModuleFacts) -> tuple[dict[str, list[Assignment]], dict[str, list[Call]]]:
+    """Assignments by target text and calls by callee text, indexed once per module."""
+
+    def compute() -> tuple[dict[str, list[Assignment]], dict[str, list[Call]]]:
+        assigned: dict[str, list[Assignment]] = {}
+        for a in facts.assignments:
+            assigned.setdefault(a.target, []).append(a)
+        called: dict[str, list[Call]] = {}
+        for _, call in facts.all_calls():
+            if isinstance(call.func, Ref):
+                called.setdefault(call.func.text, []).append(call)
+        return assigned, called
+
+    return facts.derived("groups.by_target", compute)
+
+
 def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) -> None:
     """`agent.tools = [...]`, `agent.tools += [...]`, `agent.tools.append(t)` / `.extend([...])`."""
     if not group.binding or not group.framework.group_tools_attr:
         return
     attr = f"{group.binding}.{group.framework.group_tools_attr}"
+    assigned, called = _by_target(facts)
     events: list[tuple[Loc, str, Value]] = []
-    for a in facts.assignments:
-        if a.target == attr and a.loc > group.call.loc:
+    for a in assigned.get(attr, ()):
+        if a.loc > group.call.loc:
             events.append((a.loc, "set" if a.op == "=" else "add", a.value))
-    for _, call in facts.all_calls():
-        if isinstance(call.func, Ref) and call.loc > group.call.loc and call.args:
-            if call.func.text == f"{attr}.append":
-                events.append((call.loc, "add", Seq((call.args[0],), call.loc)))
-            elif call.func.text == f"{attr}.extend":
-                events.append((call.loc, "add", call.args[0]))
+    for method, op in (("append", "append"), ("extend", "add")):
+        for call in called.get(f"{attr}.{method}", ()):
+            if call.loc > group.call.loc and call.args:
+                value = Seq((call.args[0],), call.loc) if op == "append" else call.args[0]
+                events.append((call.loc, "add", value))
     for loc, op, value in sorted(events, key=lambda e: e[0]):
         added = resolve_members(facts, value, group.scope, project)
         before = group.snapshots[-1].members if op == "add" else []

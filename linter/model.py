@@ -21,11 +21,9 @@ def canonical(name: str) -> tuple[Framework | None, str]:
 
 def binding(facts: ModuleFacts, name: str, scope: str) -> Value | None:
     """The value last assigned to `name` in `scope`, else at module level."""
-    for wanted in (scope, ""):
-        for a in reversed(facts.assignments):
-            if a.target == name and a.scope == wanted and a.op == "=":
-                return a.value
-    return None
+    table = facts.last_assignments()
+    found = table.get((name, scope))
+    return found if found is not None or not scope else table.get((name, ""))
 
 
 def constructed_by(facts: ModuleFacts, value: Value | None, scope: str, depth: int = 0) -> str:

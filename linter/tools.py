@@ -122,7 +122,7 @@ def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
 
 def tools_in(facts: ModuleFacts) -> tuple[Tool, ...]:
     """Every tool the module makes, in source order."""
-    return tuple(_find_tools(facts))
+    return facts.derived("tools", lambda: tuple(_find_tools(facts)))
 
 
 def _find_tools(facts: ModuleFacts) -> list[Tool]:
