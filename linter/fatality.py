@@ -289,15 +289,27 @@ def _module_tools(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
     return [*tools_in(facts), *copies_in(facts, project)]
 
 
+def _tools_by_name(facts: ModuleFacts) -> dict[str, list[tuple[Tool, str]]]:
+    """Name -> (tool, scope it is bound in), for every name bound to a tool of the module."""
+
+    def compute() -> dict[str, list[tuple[Tool, str]]]:
+        table: dict[str, list[tuple[Tool, str]]] = {}
+        for tool in tools_in(facts):
+            for bound, bound_in in _names(tool, facts):
+                table.setdefault(bound, []).append((tool, bound_in))
+        return table
+
+    return facts.derived("fatality.tools_by_name", compute)
+
+
 def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
                depth: int = 0) -> tuple[Tool, ModuleFacts] | None:
     """The tool `name` refers to in `scope`: bound in this module, or imported from another one."""
     if depth > MAX_DEPTH or not name or "." in name:
         return None
-    for tool in tools_in(facts):
-        for bound, bound_in in _names(tool, facts):
-            if bound == name and _visible(facts, name, bound_in, scope):
-                return tool, facts
+    for tool, bound_in in _tools_by_name(facts).get(name, ()):
+        if _visible(facts, name, bound_in, scope):
+            return tool, facts
     # `name = copy.copy(imported_tool)`: a copy `tools_in` cannot see without the project.
     bound = binding(facts, name, scope)
     copier = _copier(bound) if isinstance(bound, Call) else None
@@ -317,6 +329,16 @@ def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
     return None
 
 
+def _copier_calls(facts: ModuleFacts) -> list[tuple[str, Call, tuple[Param, bool]]]:
+    """Every `dataclasses.replace(...)` / `copy.copy(...)`-style call of the module, found once."""
+
+    def compute() -> list[tuple[str, Call, tuple[Param, bool]]]:
+        found = ((scope, call, _copier(call)) for scope, call in facts.all_calls())
+        return [(scope, call, copier) for scope, call, copier in found if copier is not None]
+
+    return facts.derived("fatality.copier_calls", compute)
+
+
 def copies_in(facts: ModuleFacts, project: ProjectIndex, depth: int = 0) -> tuple[Tool, ...]:
     """Copies of tools imported from other modules (`copy.copy(imported_tool)`), as kind "copy".
     `tools_in` already lists copies of the module's own tools."""
@@ -324,9 +346,8 @@ def copies_in(facts: ModuleFacts, project: ProjectIndex, depth: int = 0) -> tupl
         return ()
     local = {t.options.loc for t in tools_in(facts) if t.kind == "copy" and t.options is not None}
     out: list[Tool] = []
-    for scope, call in facts.all_calls():
-        copier = _copier(call)
-        if copier is None or call.loc in local:
+    for scope, call, copier in _copier_calls(facts):
+        if call.loc in local:
             continue
         source = call.arg(copier[0].position, copier[0].keyword)
         if not isinstance(source, Ref) or source.text not in facts.imports:

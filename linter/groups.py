@@ -211,18 +211,26 @@ def _path(value: Value | None, keys: tuple[str, ...], facts: ModuleFacts, scope:
 
 
 def _assigned_target(facts: ModuleFacts, call: Call) -> tuple[str, str]:
-    for a in facts.assignments:
-        if isinstance(a.value, Call) and a.value.loc == call.loc and a.op == "=":
-            return a.target, a.scope
-    return "", ""
+    """The (target, scope) the call's result is first assigned to, or ("", "")."""
+
+    def compute() -> dict[Loc, tuple[str, str]]:
+        table: dict[Loc, tuple[str, str]] = {}
+        for a in facts.assignments:
+            if isinstance(a.value, Call) and a.op == "=":
+                table.setdefault(a.value.loc, (a.target, a.scope))
+        return table
+
+    return facts.derived("groups.assigned_target", compute).get(call.loc, ("", ""))
 
 
-def _runs(facts: ModuleFacts, fw: Framework) -> Iterator[tuple[str, Call]]:
-    for scope, call in facts.all_calls():
-        if isinstance(call.func, Ref):
-            _, canon = canonical(call.func.name)
-            if canon in fw.runners:
-                yield scope, call
+def _runs(facts: ModuleFacts, fw: Framework) -> list[tuple[str, Call]]:
+    """Calls that run a group of `fw` (`Runner.run(agent, ...)`, `graph.invoke(...)`)."""
+
+    def compute() -> list[tuple[str, Call]]:
+        return [(scope, call) for scope, call in facts.all_calls()
+                if isinstance(call.func, Ref) and canonical(call.func.name)[1] in fw.runners]
+
+    return facts.derived(f"groups.runs.{fw.name}", compute)
 
 
 def _aliases(facts: ModuleFacts, fw: Framework, call: Call, target: str) -> set[str]:
