@@ -64,16 +64,26 @@ class Arm:
     samples: list[Sample] = field(default_factory=list)
 
 
-def timed(argv: list[str], cwd: str, stdin: bytes | None = None, env: dict | None = None) -> Sample:
+def timed(argv: list[str], cwd: str, stdin: bytes | None = None, rss: list[int] | None = None) -> Sample:
+    """Wall and CPU time of one run; with `rss`, the peak RSS of its process tree is appended."""
     before = os.times()
     t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          env=env)
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if rss is None:
+        _, err = proc.communicate(stdin)
+    else:
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, tree_rss(proc.pid))
+            time.sleep(0.02)
+        err = proc.stderr.read() if proc.stderr else b""
+        rss.append(peak)
     wall = time.perf_counter() - t0
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     if proc.returncode not in (0, 1):
-        sys.stderr.write(f"warning: {' '.join(argv[:3])}... exit {proc.returncode}: {proc.stderr[-300:]!r}\n")
+        sys.stderr.write(f"warning: {' '.join(argv[:3])}... exit {proc.returncode}: {err[-300:]!r}\n")
     return Sample(wall, cpu, proc.returncode)
 
 
@@ -166,6 +176,8 @@ def main() -> int:
     ap.add_argument("--no-flake8", action="store_true")
     ap.add_argument("--no-flake8-tree", action="store_true", help="skip whole-tree flake8 arms (keep the stdin/editor arms)")
     ap.add_argument("--no-rss", action="store_true")
+    ap.add_argument("--cold-once", action="store_true",
+                    help="big agent trees: one cold arm only (cold+cache -jN, --slow-runs rounds), its peak RSS sampled")
     ap.add_argument("--editor-file", help="agent module for the flake8 stdin arm (default: the one closest to 1,000 lines)")
     args = ap.parse_args()
 
@@ -204,8 +216,9 @@ def main() -> int:
     arms.append(Arm("siblint warm", [siblint, "check", tree, "--cache-dir", cache]))
     if agent_file:
         arms.append(Arm("siblint 1 changed", [siblint, "check", tree, "--cache-dir", cache], prepare=touch_agent_file))
-    arms.append(Arm("siblint cold -j1", [siblint, "check", tree, "--no-cache", "-j1"], slow=cold_slow))
-    arms.append(Arm("siblint cold -j2", [siblint, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
+    if not args.cold_once:
+        arms.append(Arm("siblint cold -j1", [siblint, "check", tree, "--no-cache", "-j1"], slow=cold_slow))
+        arms.append(Arm("siblint cold -j2", [siblint, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
     ruff = tool("ruff")
     if ruff:
         arms.append(Arm("ruff E,F,B", [ruff, "check", "--no-cache", "--select", "E,F,B", "--exit-zero", "-q", tree]))
@@ -233,13 +246,15 @@ def main() -> int:
                 arm.prepare()
             timed(arm.argv, work, arm.stdin)
     rounds = max(args.runs, args.slow_runs)
+    cold_rss: list[int] = []
     for r in range(rounds):
         for arm in arms:
             if arm.slow and r >= args.slow_runs or not arm.slow and r >= args.runs:
                 continue
             if arm.prepare:
                 arm.prepare()
-            arm.samples.append(timed(arm.argv, work, arm.stdin))
+            sample_rss = cold_rss if args.cold_once and arm is arms[0] and not args.no_rss else None
+            arm.samples.append(timed(arm.argv, work, arm.stdin, sample_rss))
         print(f"  round {r + 1}/{rounds} done", file=sys.stderr)
 
     by = {a.name: a for a in arms}
@@ -277,7 +292,10 @@ def main() -> int:
     if med("siblint 1 changed"):
         print(f"  one changed file: {med('siblint 1 changed'):.3f}s ({os.path.relpath(agent_file, tree)})")
 
-    if not args.no_rss:
+    if cold_rss:
+        print(f"\npeak RSS of `{' '.join(os.path.basename(a) if a == siblint else a for a in arms[0].argv[:2])} ... -j{jobs}` "
+              f"cold (process tree): {max(cold_rss) / 2**20:.0f} MB")
+    elif not args.no_rss:
         argv = [siblint, "check", tree, "--no-cache", "-j2"]
         peak, wall = peak_rss(argv, work)
         print(f"\npeak RSS of `siblint check -j2 --no-cache` (process tree): {peak / 2**20:.0f} MB ({wall:.1f}s)")
