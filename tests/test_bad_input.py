@@ -303,17 +303,21 @@ def test_fifo_and_devices_are_skipped_never_read(tmp_path):
 
 
 def _unprivileged() -> list[str] | None:
-    """A command prefix that runs as `nobody`, or None when that is not possible here."""
+    """A command prefix under which file permissions apply, or None when that is not possible here.
+
+    Root stays root (so the venv, wherever CI put it, stays reachable) but loses the two
+    capabilities that let it ignore permissions; `nobody` could not reach a venv under a 0700
+    temporary folder."""
     setpriv = shutil.which("setpriv")
     if os.geteuid() != 0:
         return []  # already unprivileged: chmod 000 really denies
     if setpriv is None:
         return None
-    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
 
 
 def test_unreadable_file_gets_sib900_and_the_rest_still_reports():
-    """As root, chmod 000 does not deny reads, so siblint runs as `nobody` (setpriv) here."""
+    """As root, chmod 000 does not deny reads, so siblint runs without root's permission override."""
     prefix = _unprivileged()
     if prefix is None:
         pytest.fail("cannot drop privileges to test a permission error (setpriv missing)")
