@@ -102,17 +102,6 @@ def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = T
     return sorted(set(kept), key=Diagnostic.sort_key)
 
 
-def check_paths(paths: list[str], config: Config) -> list[Diagnostic]:
-    """Convenience for tests and the API: lint files in one process, return sorted findings."""
-    project = new_project(config)
-    out: list[Diagnostic] = []
-    for p in paths:
-        with open(p, "rb") as fh:
-            data = fh.read()
-        out.extend(filter_findings(analyse(p, data, config, project), config))
-    return sorted(out, key=Diagnostic.sort_key)
-
-
 def lint_text(text: str, path: str = "example.py", config: Config | None = None,
               project: ProjectIndex | None = None) -> list[Diagnostic]:
     """Lint source text as if it were the file at `path` (noqa honoured)."""
