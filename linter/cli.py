@@ -23,7 +23,6 @@ from siblint import __version__
 from siblint.config import Config, ConfigError, load
 from siblint.diagnostics import Diagnostic
 from siblint.discovery import discover
-from siblint.registry import all_rules, by_code
 from siblint.reporters import FORMATS, report_base
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -237,6 +236,8 @@ def write_report(report: str, output: str | None) -> None:
 
 def statistics_table(diagnostics: list[Diagnostic]) -> str:
     """`count<TAB>CODE<TAB>name` per code, most frequent first (ruff's --statistics layout)."""
+    from siblint.registry import by_code  # the rules load only when a command needs them
+
     counts = Counter(d.code for d in diagnostics)
     rules = by_code()
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -245,6 +246,8 @@ def statistics_table(diagnostics: list[Diagnostic]) -> str:
 
 def rules_markdown() -> str:
     """The rule table of the README (`siblint rules --format markdown`)."""
+    from siblint.registry import all_rules
+
     rows = ["| Code | Name | Default | What it finds |", "| --- | --- | --- | --- |"]
     for r in all_rules():
         rows.append(f"| `{r.code}` | `{r.name}` | {'on' if r.default_enabled else 'off'} | {r.summary} |")
@@ -256,6 +259,8 @@ def rules_markdown() -> str:
               help="markdown: the README's rule table.")
 def list_rules(fmt: str) -> None:
     """List every rule: code, name, default on/off, one line."""
+    from siblint.registry import all_rules
+
     if fmt == "markdown":
         click.echo(rules_markdown(), nl=False)
     elif fmt == "json":
@@ -271,6 +276,8 @@ def list_rules(fmt: str) -> None:
 @click.argument("code")
 def explain(code: str) -> None:
     """Print the documentation of rule CODE (e.g. SIB201)."""
+    from siblint.registry import by_code
+
     rule = by_code().get(code.upper())
     if rule is None:
         raise click.UsageError(f"unknown rule {code!r}; `siblint rules` lists them")

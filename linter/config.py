@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import sys
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -62,12 +64,22 @@ class Config:
         return False
 
     def is_excluded(self, path: str) -> bool:
+        """A pattern matches the whole relative path, a folder prefix of it, or any one part."""
+        whole, part = self._exclude_matchers
         rel = _relative(path, self.root)
-        parts = Path(rel).parts
-        for pattern in (*self.exclude, *self.extend_exclude):
-            if _glob_match(rel, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts):
-                return True
-        return False
+        return whole.match(rel) is not None or any(part.match(p) for p in rel.split("/"))
+
+    @cached_property
+    def _exclude_matchers(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        # One compiled alternation instead of fnmatch per pattern and part: discovery asks for
+        # every folder and file of the tree, and on a large tree this was a third of a clean run.
+        patterns = [p.rstrip("/") for p in (*self.exclude, *self.extend_exclude)]
+        if not patterns:
+            never = re.compile("(?!)")
+            return never, never
+        whole = "|".join(f"(?:{fnmatch.translate(p)})|(?:{fnmatch.translate(p + '/*')})" for p in patterns)
+        part = "|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)
+        return re.compile(whole), re.compile(part)
 
     def with_cli(self, select: tuple[str, ...] | None, ignore: tuple[str, ...], extend_select: tuple[str, ...]) -> "Config":
         for code in (*(select or ()), *ignore, *extend_select):

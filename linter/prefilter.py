@@ -39,7 +39,9 @@ def _pattern(roots: tuple[str, ...]) -> re.Pattern[bytes]:
 
 @lru_cache(maxsize=None)
 def _needles(roots: tuple[str, ...]) -> tuple[bytes, ...]:
-    return tuple(r.encode() for r in roots)
+    # A root that contains another (`langchain_core` holds `langchain`) needs no scan of its own.
+    kept = [r for r in roots if not any(o != r and o in r for o in roots)]
+    return tuple(r.encode() for r in kept)
 
 
 def may_matter(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
