@@ -32,7 +32,7 @@ from siblint.diagnostics import Loc
 from siblint.effects import LIBRARY_ROOTS, Bindings, Effect, effect_of, is_pure, method_name, receiver_of
 from siblint.facts import Call, CallSite, FunctionFacts, Handler, Lambda, ModuleFacts, Ref, Value
 from siblint.project import ProjectIndex
-from siblint.tools import Tool, resolve_function
+from siblint.tools import Tool, callee_in_module, resolve_function
 
 MAX_DEPTH = 3  # project functions followed below the tool
 
@@ -268,19 +268,9 @@ class _Walk:
         if not isinstance(func, Ref):
             return None
         text, name = func.text, func.name
-        if "." not in text:
-            scope = fn.name
-            while True:  # nested functions first, then module level
-                qual = f"{scope}.{text}" if scope else text
-                if qual in facts.functions and qual != fn.name:
-                    return facts, facts.functions[qual]
-                if not scope:
-                    break
-                scope = scope.rpartition(".")[0]
-        head, _, rest = text.partition(".")
-        if head in ("self", "cls") and fn.class_name and "." not in rest:
-            found = facts.functions.get(f"{fn.class_name}.{rest}")
-            return (facts, found) if found is not None else None
+        final, local = callee_in_module(facts, fn, text)
+        if local is not None or final:
+            return (facts, local) if local is not None else None
         if "." in text:
             receiver = text.rpartition(".")[0]
             owner = self._class_method(facts, fn, b.value(receiver) or _annotated_object(facts, fn, receiver, func.loc),
@@ -288,7 +278,7 @@ class _Walk:
             if owner is not None:
                 return owner
         # Only names that came through an import can be project functions of other modules.
-        if head not in facts.imports or "." not in name or name.split(".")[0] in LIBRARY_ROOTS:
+        if text.partition(".")[0] not in facts.imports or "." not in name or name.split(".")[0] in LIBRARY_ROOTS:
             return None
         return resolve_function(name, self.project)
 

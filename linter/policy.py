@@ -29,7 +29,7 @@ from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.groups import Group
 from siblint.model import binding, canonical
 from siblint.project import ProjectIndex
-from siblint.tools import Tool, resolve_function
+from siblint.tools import Tool, callee_in_module, resolve_function
 
 MAX_DEPTH = 2  # project helpers followed below the tool
 BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*"})
@@ -313,22 +313,11 @@ def _helper(facts: ModuleFacts, fn: FunctionFacts, call: Call, project: ProjectI
     if not isinstance(func, Ref):
         return None
     text = func.text
-    if "." not in text:
-        scope = fn.name
-        while True:
-            qual = f"{scope}.{text}" if scope else text
-            if qual in facts.functions and qual != fn.name:
-                return facts, facts.functions[qual]
-            if not scope:
-                break
-            scope = scope.rpartition(".")[0]
+    final, local = callee_in_module(facts, fn, text)
+    if local is not None or final:
+        return (facts, local) if local is not None else None
     head, _, rest = text.partition(".")
-    if head in ("self", "cls") and fn.class_name and "." not in rest:
-        found = facts.functions.get(f"{fn.class_name}.{rest}")
-        return (facts, found) if found is not None else None
-    if "." in rest or not rest:
-        pass
-    else:
+    if rest and "." not in rest:
         # `db.create_order(...)` where `db` is a project class's object: bound to `Cls(...)`, or a
         # parameter (of this function or an enclosing one) annotated `db: Cls`.
         found = _project_class(facts, fn, head, project)

@@ -89,6 +89,20 @@ def _annotated_type(facts: ModuleFacts, name: str, scope: str) -> str:
     return ""
 
 
+def callee_in_module(facts: ModuleFacts, fn: FunctionFacts, text: str) -> tuple[bool, FunctionFacts | None]:
+    """The function of this module that `text(...)`, called inside `fn`, runs: a nested or
+    module-level function (innermost scope first, never `fn` itself), or a method of `fn`'s class
+    through `self.`/`cls.`. The flag says whether the answer is final (`self.m` of a class that
+    has no `m` is not a project function elsewhere either)."""
+    if "." not in text:
+        found = local_function(facts, Ref(text, text, fn.loc), fn.name)
+        return False, (found if found is not None and found.name != fn.name else None)
+    head, _, rest = text.partition(".")
+    if head in ("self", "cls") and fn.class_name and "." not in rest:
+        return True, facts.functions.get(f"{fn.class_name}.{rest}")
+    return False, None
+
+
 def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> str:
     """The absolute dotted name of the function `value` refers to ("" if it is not a name)."""
     if not isinstance(value, Ref):
