@@ -196,6 +196,12 @@ class BlockingSideEffect(_SideEffectRule):
     SDK cannot deliver the cancellation of a fatal sibling failure before the side effect lands
     (arms 4, 4r), and the other tools of the turn stall meanwhile.
 
+    What the runtime tests measured (openai-agents 0.24.0, `tests/runtime`): the blocking tool
+    finishes before the failing sibling can even run, so the run still raises but this tool's
+    call and output *are* kept in `exc.run_data.new_items`. The lost-record hazard of SIB101/102
+    does not reproduce here; what remains is that nothing can stop the effect once the tool has
+    started, while every other call of the turn stalls behind it.
+
     ## Example
     ```python
     @function_tool
