@@ -95,7 +95,10 @@ def _smoke(files: list[Path]) -> tuple[int, list[str]]:
                 for code, message in diags:
                     if code == "SIB901":
                         problems.append(f"{path}: {message}")
-                    elif code == "SIB900" and not _cpython_rejects(Path(path).read_bytes()):
+                    elif code == "SIB900" and not _cpython_rejects(Path(path).read_bytes()) \
+                            and "libcst cannot parse" not in message:
+                        # Valid Python that libcst's grammar rejects (e.g. `(x): int = 1` in the
+                        # stdlib's test_grammar.py) is the one SIB900 the issue expects on valid code.
                         problems.append(f"{path}: valid Python got SIB900: {message}")
     return analysed, problems
 
