@@ -256,7 +256,7 @@ class Collector(cst.CSTVisitor):
         return (self.qualify(d),) if d else ()
 
     # ---- try / except / finally / with context ----------------------------------------------
-    def visit_Try(self, node: cst.Try) -> None:
+    def visit_Try(self, node: cst.Try | cst.TryStar) -> None:
         handlers = tuple(self.handler_fact(h) for h in node.handlers)
         self.try_bodies[id(node.body)] = handlers
         for h, fact in zip(node.handlers, handlers):
@@ -264,13 +264,7 @@ class Collector(cst.CSTVisitor):
         if node.finalbody is not None:
             self.finally_bodies.add(id(node.finalbody.body))
 
-    def visit_TryStar(self, node: cst.TryStar) -> None:
-        handlers = tuple(self.handler_fact(h) for h in node.handlers)
-        self.try_bodies[id(node.body)] = handlers
-        for h, fact in zip(node.handlers, handlers):
-            self.handler_bodies[id(h.body)] = fact
-        if node.finalbody is not None:
-            self.finally_bodies.add(id(node.finalbody.body))
+    visit_TryStar = visit_Try  # `try: ... except* E:` marks its suites the same way
 
     def handler_fact(self, h: cst.ExceptHandler | cst.ExceptStarHandler) -> Handler:
         if h.type is None:
