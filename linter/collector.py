@@ -8,11 +8,9 @@ call as a `Value` tree. Framework modules interpret those facts afterwards.
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
+from libcst._position import CodeRange
 
-# libcst's ranges at about 0.7x the cost (whitespace and punctuation nodes skipped; see positions.py).
-from siblint.positions import FastPositionProvider as PositionProvider
-
+from siblint.cst_walk import Walker
 from siblint.diagnostics import Loc
 from siblint.facts import (
     Assignment,
@@ -33,6 +31,7 @@ from siblint.facts import (
     Starred,
     Value,
 )
+from siblint.positions import positions
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -70,12 +69,10 @@ class _Frame:
         self.withs: list[Call] = []
 
 
-class Collector(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self, facts: ModuleFacts) -> None:
-        super().__init__()
+class Collector(Walker):
+    def __init__(self, facts: ModuleFacts, ranges: dict[cst.CSTNode, CodeRange]) -> None:
         self.facts = facts
+        self.ranges = ranges
         self.imports = facts.imports
         self.frames: list[_Frame] = []
         self.classes: list[tuple[str, tuple[str, ...]]] = []
@@ -90,7 +87,7 @@ class Collector(cst.CSTVisitor):
 
     # ---- locations and values -------------------------------------------------------------
     def loc(self, node: cst.CSTNode) -> Loc:
-        r = self.get_metadata(PositionProvider, node)
+        r = self.ranges[node]
         return Loc(r.start.line, r.start.column, r.end.line, r.end.column)
 
     def qualify(self, name: str) -> str:
@@ -208,7 +205,7 @@ class Collector(cst.CSTVisitor):
         self.classes.append((qual, bases))
         self.facts.classes[qual] = bases
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -231,15 +228,13 @@ class Collector(cst.CSTVisitor):
             ),
         )
         body = _body_statements(node.body)
-        facts.can_return_none = _may_fall_off(body) or _has_none_return(node.body)
-        facts.returns_value = _has_value_return(node.body)
+        scan = _scan(node.body)
+        facts.can_return_none = _may_fall_off(body) or scan.none_return
+        facts.returns_value = scan.value_return
         facts.guarded_body = _is_guarded(body, self.qualify)
         self.facts.functions[qual] = facts
         # The frame opens at the body: decorators and defaults belong to the enclosing scope.
         self.function_bodies[id(node.body)] = facts
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return True
 
     def annotation_names(self, node: cst.BaseExpression) -> tuple[str, ...]:
         """`A | B`, `Union[A, B]`, `tuple[A, B]` or `A`: the resolved dotted names it lists."""
@@ -329,13 +324,13 @@ class Collector(cst.CSTVisitor):
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._enter_suite(node)
 
-    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._leave_suite()
 
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
         self._enter_suite(node)
 
-    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
+    def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
         self._leave_suite()
 
     # ---- calls, awaits, assignments --------------------------------------------------------
@@ -445,11 +440,10 @@ def _may_fall_off(stmts: list) -> bool:
     return True
 
 
-class _ReturnScan(cst.CSTVisitor):
+class _ReturnScan(Walker):
     """Returns and raises of one function body, not of nested functions or classes."""
 
     def __init__(self) -> None:
-        super().__init__()
         self.none_return = False
         self.value_return = False
         self.raises = False
@@ -475,16 +469,8 @@ class _ReturnScan(cst.CSTVisitor):
 
 def _scan(body: cst.CSTNode) -> _ReturnScan:
     scan = _ReturnScan()
-    body.visit(scan)
+    scan.walk(body)
     return scan
-
-
-def _has_none_return(body: cst.BaseSuite) -> bool:
-    return _scan(body).none_return
-
-
-def _has_value_return(body: cst.BaseSuite) -> bool:
-    return _scan(body).value_return
 
 
 def _contains_raise(body: cst.BaseSuite) -> bool:
@@ -510,6 +496,5 @@ def _is_guarded(stmts: list, resolve) -> bool:
 def collect(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleFacts:
     """Run the single traversal over a freshly parsed module."""
     facts = ModuleFacts(path=path, module=module_name, is_package=is_package)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    wrapper.visit(Collector(facts))
+    Collector(facts, positions(module)).walk(module)
     return facts

@@ -1,10 +1,12 @@
-"""A cheaper drop-in for libcst's `PositionProvider`: the same ranges for every node a rule can ask
-about, at less cost.
+"""libcst's `PositionProvider` ranges for every node a rule can ask about, at less cost.
 
 libcst computes positions by generating the whole module's code again while tracking line and
-column (anchors.md section 5: about 1.7x the parse). Two parts of that are cheap to avoid without
+column (anchors.md section 5: about 1.7x the parse). Three parts of that are cheap to avoid without
 changing a single range:
 
+- resolving a provider through `MetadataWrapper` also walks the whole tree with libcst's visitor
+  (for batchable providers, of which there are none here); `positions()` runs the code generation
+  alone.
 - `_update_position` splits every token with a regular expression to count newlines; almost no
   token holds one, so a substring test comes first.
 - every node gets a `CodeRange`, including whitespace and punctuation nodes (`SimpleWhitespace`,
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
-from libcst.metadata.position_provider import NEWLINE_RE, PositionProvider, PositionProvidingCodegenState
+from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
 
 # Node types that never carry a location worth reporting. (`__mro__` membership, not issubclass:
 # libcst's bases are ABCs, and 2,000 first-time ABC checks cost ~40 ms of import time.)
@@ -60,10 +62,16 @@ class _State(PositionProvidingCodegenState):
             computed[node] = CodeRange(start, CodePosition(self.line, self.column))
 
 
-class FastPositionProvider(PositionProvider):
+class _Ranges:
+    """Where the codegen state records ranges (it expects a provider with `_computed`)."""
+
+    def __init__(self) -> None:
+        self._computed: dict[cst.CSTNode, CodeRange] = {}
+
+
+def positions(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
     """`PositionProvider`'s ranges (syntactic, whitespace excluded) for all but whitespace and
     punctuation nodes."""
-
-    def _gen_impl(self, module: cst.Module) -> None:
-        state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=self)
-        module._codegen(state)
+    ranges = _Ranges()
+    module._codegen(_State(default_indent=module.default_indent, default_newline=module.default_newline, provider=ranges))
+    return ranges._computed

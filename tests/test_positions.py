@@ -1,4 +1,4 @@
-"""FastPositionProvider gives libcst's PositionProvider ranges for every node it records."""
+"""`positions()` gives libcst's PositionProvider ranges for every node it records."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from siblint.positions import SKIPPED, FastPositionProvider
+from siblint.positions import SKIPPED, positions
 
 TRICKY = '''\
 from a.b import (
@@ -47,9 +47,8 @@ match p:
 
 def compare(text: str) -> int:
     module = cst.parse_module(text)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    expected = wrapper.resolve(PositionProvider)
-    got = wrapper.resolve(FastPositionProvider)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    got = positions(module)
     checked = 0
     for node, rng in expected.items():
         if type(node) in SKIPPED:
