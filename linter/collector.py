@@ -8,7 +8,6 @@ call as a `Value` tree. Framework modules interpret those facts afterwards.
 from __future__ import annotations
 
 import libcst as cst
-from libcst._position import CodeRange
 
 from siblint.cst_walk import Walker
 from siblint.diagnostics import Loc
@@ -31,7 +30,7 @@ from siblint.facts import (
     Starred,
     Value,
 )
-from siblint.positions import positions
+from siblint.positions import Range, positions
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -70,7 +69,7 @@ class _Frame:
 
 
 class Collector(Walker):
-    def __init__(self, facts: ModuleFacts, ranges: dict[cst.CSTNode, CodeRange]) -> None:
+    def __init__(self, facts: ModuleFacts, ranges: dict[cst.CSTNode, Range]) -> None:
         self.facts = facts
         self.ranges = ranges
         self.imports = facts.imports
@@ -87,8 +86,7 @@ class Collector(Walker):
 
     # ---- locations and values -------------------------------------------------------------
     def loc(self, node: cst.CSTNode) -> Loc:
-        r = self.ranges[node]
-        return Loc(r.start.line, r.start.column, r.end.line, r.end.column)
+        return Loc(*self.ranges[node])
 
     def qualify(self, name: str) -> str:
         head, _, rest = name.partition(".")

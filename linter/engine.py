@@ -6,6 +6,7 @@ one traversal for facts, then every enabled rule over those facts.
 
 from __future__ import annotations
 
+import ast
 import os
 from dataclasses import dataclass, field
 
@@ -34,9 +35,10 @@ def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
                       rule.message.format(reason=err.reason), rule.name, rule.severity)
 
 
-def facts_from_text(text: str, path: str) -> ModuleFacts:
-    """Parse and collect; raises SourceError when the text cannot be analysed."""
-    source.check_syntax(text, path)
+def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> ModuleFacts:
+    """Parse and collect; raises SourceError when the text cannot be analysed. `tree`, when given,
+    is CPython's parse of `text` (flake8's), used for the guard instead of parsing again."""
+    source.check_syntax(text, path, tree)
     name, is_package, _ = module_name_for(path)
     return source.with_deep_recursion(lambda: collect(source.parse(text), path, name, is_package))
 
@@ -56,17 +58,18 @@ def new_project(config: Config) -> ProjectIndex:
 
 
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
-            facts: ModuleFacts | None = None) -> FileResult:
+            facts: ModuleFacts | None = None, tree: ast.Module | None = None) -> FileResult:
     """All findings for one file, before suppression comments are applied.
 
-    `facts`, when given, are this file's facts from the cache: the rules run without a parse."""
+    `facts`, when given, are this file's facts from the cache: the rules run without a parse.
+    `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
     result = FileResult(path)
     if prefiltered and not prefilter.may_matter(data):
         return result
     try:
         result.text = source.decode(data)
         if facts is None:
-            facts = facts_from_text(result.text, path)
+            facts = facts_from_text(result.text, path, tree)
     except source.SourceError as err:
         result.diagnostics.append(_unparsable(path, err))
         return result

@@ -146,7 +146,7 @@ class Plugin:
         # substring search, and libcst, the engine and the rules are never imported for it.
         if not prefilter.may_matter_lines(self.lines):
             return
-        from siblint.engine import analyse
+        from siblint.gctune import analysis_thresholds
         from siblint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
 
         state = self._state()
@@ -154,8 +154,12 @@ class Plugin:
             return
         path = self.filename if self.filename not in ("-", "stdin") else "stdin.py"
         try:
-            config, project = state.project_for(path)
-            diagnostics = analyse(path, _source_bytes(self.lines), config, project).diagnostics
+            with analysis_thresholds():
+                from siblint.engine import analyse
+
+                config, project = state.project_for(path)
+                # flake8's own tree stands in for the engine's CPython parse of the same lines.
+                diagnostics = analyse(path, _source_bytes(self.lines), config, project, tree=self.tree).diagnostics
         except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return

@@ -6,7 +6,7 @@ changing a single range:
 
 - resolving a provider through `MetadataWrapper` also walks the whole tree with libcst's visitor
   (for batchable providers, of which there are none here); `positions()` runs the code generation
-  alone.
+  alone and records plain tuples instead of `CodeRange` objects.
 - `_update_position` splits every token with a regular expression to count newlines; almost no
   token holds one, so a substring test comes first.
 - every node gets a `CodeRange`, including whitespace and punctuation nodes (`SimpleWhitespace`,
@@ -19,9 +19,12 @@ changing a single range:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import libcst as cst
-from libcst._position import CodePosition, CodeRange
-from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
+from libcst._nodes.internal import CodegenState
+from libcst.metadata.position_provider import NEWLINE_RE
 
 # Node types that never carry a location worth reporting. (`__mro__` membership, not issubclass:
 # libcst's bases are ABCs, and 2,000 first-time ABC checks cost ~40 ms of import time.)
@@ -40,7 +43,19 @@ SKIPPED: frozenset[type] = frozenset(
 )
 
 
-class _State(PositionProvidingCodegenState):
+Range = tuple[int, int, int, int]  # start line (1-based), start column, end line, end column
+
+
+class _State(CodegenState):
+    """libcst's `PositionProvidingCodegenState`, recording plain tuples."""
+
+    def __init__(self, module: cst.Module) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+        self.line = 1
+        self.column = 0
+        self.starts: list[tuple[int, int]] = []
+        self.ranges: dict[cst.CSTNode, Range] = {}
+
     def _update_position(self, value: str) -> None:
         if "\n" in value or "\r" in value:
             segments = NEWLINE_RE.split(value)
@@ -49,29 +64,44 @@ class _State(PositionProvidingCodegenState):
         else:
             self.column += len(value)
 
+    def add_indent_tokens(self) -> None:
+        self.tokens.extend(self.indent_tokens)
+        for token in self.indent_tokens:
+            self._update_position(token)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)  # `Module` looks at them to place a final newline
+        self._update_position(value)
+
     def before_codegen(self, node: cst.CSTNode) -> None:
         if type(node) not in SKIPPED:
-            self._stack.append(CodePosition(self.line, self.column))
+            self.starts.append((self.line, self.column))
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         if type(node) in SKIPPED:
             return
-        start = self._stack.pop()
-        computed = self.provider._computed
-        if node not in computed:
-            computed[node] = CodeRange(start, CodePosition(self.line, self.column))
+        line, column = self.starts.pop()
+        if node not in self.ranges:  # a syntactic range recorded inside wins, as in libcst
+            self.ranges[node] = (line, column, self.line, self.column)
+
+    @contextmanager
+    def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
+                                  end_node: cst.CSTNode | None = None) -> Iterator[None]:
+        start = (self.line, self.column)
+        try:
+            yield
+        finally:
+            end = (self.line, self.column)
+            if start_node is not None:
+                start = self.ranges[start_node][:2]
+            if end_node is not None:
+                end = self.ranges[end_node][2:]
+            self.ranges[node] = (*start, *end)
 
 
-class _Ranges:
-    """Where the codegen state records ranges (it expects a provider with `_computed`)."""
-
-    def __init__(self) -> None:
-        self._computed: dict[cst.CSTNode, CodeRange] = {}
-
-
-def positions(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
+def positions(module: cst.Module) -> dict[cst.CSTNode, Range]:
     """`PositionProvider`'s ranges (syntactic, whitespace excluded) for all but whitespace and
     punctuation nodes."""
-    ranges = _Ranges()
-    module._codegen(_State(default_indent=module.default_indent, default_newline=module.default_newline, provider=ranges))
-    return ranges._computed
+    state = _State(module)
+    module._codegen(state)
+    return state.ranges

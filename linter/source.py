@@ -117,8 +117,10 @@ def _start(target: Callable[[], None]) -> threading.Thread | None:
     return thread
 
 
-def check_syntax(text: str, filename: str) -> ast.Module:
-    """CPython's verdict on `text` (raises SourceError for anything it rejects), then the depth guard."""
+def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> ast.Module:
+    """CPython's verdict on `text` (raises SourceError for anything it rejects), then the depth guard.
+
+    `tree`: CPython's parse of `text` when the caller has one (flake8 does); it is not parsed again."""
 
     def parse() -> ast.Module:
         with warnings.catch_warnings():
@@ -126,7 +128,8 @@ def check_syntax(text: str, filename: str) -> ast.Module:
             return ast.parse(text, filename=filename)
 
     try:
-        tree = run_isolated(parse)
+        if tree is None:
+            tree = run_isolated(parse)
     except SyntaxError as exc:
         raise SourceError(f"syntax error: {exc.msg}", exc.lineno or 1, (exc.offset or 1) - 1) from None
     except (RecursionError, MemoryError):

@@ -342,3 +342,13 @@ def test_unreadable_file_gets_sib900_and_the_rest_still_reports():
     finally:
         (base / "secret.py").chmod(stat.S_IRUSR | stat.S_IWUSR)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_given_tree_is_measured_not_parsed_again() -> None:
+    """The depth guard applies to a caller's tree (flake8's) exactly as to its own parse."""
+    import ast
+
+    tree = ast.parse(H + chain(10_000, "and", "a"))  # valid Python, too deep for libcst
+    with pytest.raises(source.SourceError, match="libcst cannot parse safely"):
+        source.check_syntax("this text is not parsed", "x.py", tree)
+    assert source.check_syntax("neither is this", "x.py", ast.parse("x = 1\n")).body

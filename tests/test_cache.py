@@ -25,9 +25,9 @@ def parses(monkeypatch):
     seen: list[str] = []
     real = engine.facts_from_text
 
-    def counting(text: str, path: str):
+    def counting(text: str, path: str, *rest):
         seen.append(os.path.basename(path))
-        return real(text, path)
+        return real(text, path, *rest)
 
     monkeypatch.setattr(engine, "facts_from_text", counting)
     return seen

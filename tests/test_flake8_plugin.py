@@ -200,3 +200,29 @@ def test_a_crash_inside_the_engine_is_one_finding_not_a_failed_flake8_run(corpus
     monkeypatch.setattr(siblint.engine, "analyse", boom)
     shown, _ = flake8_in_process(["--select", "SIB", str(corpus / "bad.py")], tmp_path / "r.txt")
     assert shown == [f"{corpus / 'bad.py'}:1:1: SIB901 internal error while analysing this file (RuntimeError: simulated)"]
+
+
+def test_flake8s_tree_is_the_guard_and_the_hosts_gc_settings_survive(corpus, monkeypatch, tmp_path):
+    """The engine's CPython parse is skipped (flake8 parsed the same lines), and the raised GC
+    thresholds of the analysis do not outlive it in the host process (an editor's)."""
+    import gc
+
+    import siblint.source
+
+    real = siblint.source.check_syntax
+    given_trees: list[bool] = []
+
+    def spy(text, filename, tree=None):
+        given_trees.append(tree is not None)
+        return real(text, filename, tree)
+
+    monkeypatch.setattr(siblint.source, "check_syntax", spy)
+    before = gc.get_threshold()
+    gc.set_threshold(321, 9, 8)
+    try:
+        shown, _ = flake8_in_process(["--select", "SIB", str(corpus / "bad.py")], tmp_path / "r.txt")
+        assert gc.get_threshold() == (321, 9, 8)
+    finally:
+        gc.set_threshold(*before)
+    assert [line.split(": ")[1].split()[0] for line in shown] == ["SIB201"]
+    assert given_trees == [True]
