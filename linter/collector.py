@@ -69,7 +69,7 @@ class _Frame:
 
 
 class Collector(Walker):
-    def __init__(self, facts: ModuleFacts, ranges: dict[cst.CSTNode, Range]) -> None:
+    def __init__(self, facts: ModuleFacts, ranges: dict[int, Range]) -> None:
         self.facts = facts
         self.ranges = ranges
         self.imports = facts.imports
@@ -86,7 +86,7 @@ class Collector(Walker):
 
     # ---- locations and values -------------------------------------------------------------
     def loc(self, node: cst.CSTNode) -> Loc:
-        return Loc(*self.ranges[node])
+        return Loc(*self.ranges[id(node)])
 
     def qualify(self, name: str) -> str:
         head, _, rest = name.partition(".")

@@ -6,7 +6,8 @@ changing a single range:
 
 - resolving a provider through `MetadataWrapper` also walks the whole tree with libcst's visitor
   (for batchable providers, of which there are none here); `positions()` runs the code generation
-  alone and records plain tuples instead of `CodeRange` objects.
+  alone, records plain tuples instead of `CodeRange` objects, and enters a plain context manager
+  where libcst enters a generator-based one.
 - `_update_position` splits every token with a regular expression to count newlines; almost no
   token holds one, so a substring test comes first.
 - every node gets a `CodeRange`, including whitespace and punctuation nodes (`SimpleWhitespace`,
@@ -18,9 +19,6 @@ changing a single range:
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -47,31 +45,28 @@ Range = tuple[int, int, int, int]  # start line (1-based), start column, end lin
 
 
 class _State(CodegenState):
-    """libcst's `PositionProvidingCodegenState`, recording plain tuples."""
+    """libcst's `PositionProvidingCodegenState`, recording plain tuples keyed by `id(node)` (a
+    CSTNode's `__hash__` is a Python-level call)."""
 
     def __init__(self, module: cst.Module) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.line = 1
         self.column = 0
         self.starts: list[tuple[int, int]] = []
-        self.ranges: dict[cst.CSTNode, Range] = {}
+        self.ranges: dict[int, Range] = {}
 
-    def _update_position(self, value: str) -> None:
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.add_token(token)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)  # `Module` looks at them to place a final newline
         if "\n" in value or "\r" in value:
             segments = NEWLINE_RE.split(value)
             self.line += len(segments) - 1
             self.column = len(segments[-1])
         else:
             self.column += len(value)
-
-    def add_indent_tokens(self) -> None:
-        self.tokens.extend(self.indent_tokens)
-        for token in self.indent_tokens:
-            self._update_position(token)
-
-    def add_token(self, value: str) -> None:
-        self.tokens.append(value)  # `Module` looks at them to place a final newline
-        self._update_position(value)
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         if type(node) not in SKIPPED:
@@ -81,27 +76,38 @@ class _State(CodegenState):
         if type(node) in SKIPPED:
             return
         line, column = self.starts.pop()
-        if node not in self.ranges:  # a syntactic range recorded inside wins, as in libcst
-            self.ranges[node] = (line, column, self.line, self.column)
+        key = id(node)
+        if key not in self.ranges:  # a syntactic range recorded inside wins, as in libcst
+            self.ranges[key] = (line, column, self.line, self.column)
 
-    @contextmanager
     def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
-                                  end_node: cst.CSTNode | None = None) -> Iterator[None]:
-        start = (self.line, self.column)
-        try:
-            yield
-        finally:
-            end = (self.line, self.column)
-            if start_node is not None:
-                start = self.ranges[start_node][:2]
-            if end_node is not None:
-                end = self.ranges[end_node][2:]
-            self.ranges[node] = (*start, *end)
+                                  end_node: cst.CSTNode | None = None) -> _Syntactic:
+        return _Syntactic(self, node, start_node, end_node)
 
 
-def positions(module: cst.Module) -> dict[cst.CSTNode, Range]:
+class _Syntactic:
+    """The context manager behind `record_syntactic_position`, as a plain class (contextlib's
+    generator-based one costs several times more, and libcst enters one per expression)."""
+
+    __slots__ = ("state", "node", "start_node", "end_node", "start")
+
+    def __init__(self, state: _State, node: cst.CSTNode, start_node: cst.CSTNode | None,
+                 end_node: cst.CSTNode | None) -> None:
+        self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
+
+    def __enter__(self) -> None:
+        self.start = (self.state.line, self.state.column)
+
+    def __exit__(self, *exc: object) -> None:
+        state = self.state
+        start = self.start if self.start_node is None else state.ranges[id(self.start_node)][:2]
+        end = (state.line, state.column) if self.end_node is None else state.ranges[id(self.end_node)][2:]
+        state.ranges[id(self.node)] = (*start, *end)
+
+
+def positions(module: cst.Module) -> dict[int, Range]:
     """`PositionProvider`'s ranges (syntactic, whitespace excluded) for all but whitespace and
-    punctuation nodes."""
+    punctuation nodes, keyed by `id(node)` (valid while `module` is alive)."""
     state = _State(module)
     module._codegen(state)
     return state.ranges

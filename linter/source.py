@@ -164,8 +164,12 @@ def nesting_depth(tree: ast.AST) -> tuple[int, int]:
         depth += 1
         if depth > best:
             best, best_line = depth, line
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, depth, line))
+        for name in node._fields:  # ast.iter_child_nodes, inlined: this loop sees every node
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                stack.extend((child, depth, line) for child in value if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append((value, depth, line))
     return best, best_line
 
 

@@ -54,7 +54,7 @@ def compare(text: str) -> int:
         if type(node) in SKIPPED:
             continue
         want = (rng.start.line, rng.start.column, rng.end.line, rng.end.column)
-        assert got[node] == want, (type(node).__name__, want, got.get(node))
+        assert got[id(node)] == want, (type(node).__name__, want, got.get(id(node)))
         checked += 1
     return checked
 
