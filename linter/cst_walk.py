@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import libcst as cst
+from libcst import MaybeSentinel
 
 # Node type name -> fields holding child nodes, in visiting order. Types not listed have no
 # children worth visiting (names, literals, operators, whitespace).
@@ -145,10 +146,12 @@ class Walker:
             return
         for field in fields:
             child = getattr(node, field)
-            if isinstance(child, cst.CSTNode):
-                self.walk(child)
-            elif isinstance(child, (tuple, list)):
+            # A listed field holds a node, a sequence of nodes, None or MaybeSentinel.DEFAULT.
+            # (Not `isinstance(child, CSTNode)`: an ABC check, and this loop sees every node.)
+            if type(child) is tuple or type(child) is list:
                 for item in child:
                     self.walk(item)
+            elif child is not None and child is not MaybeSentinel.DEFAULT:
+                self.walk(child)
         if leave is not None:
             leave(self, node)
