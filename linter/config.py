@@ -98,8 +98,12 @@ class Config:
 
 
 def _relative(path: str, root: str) -> str:
+    path = os.path.abspath(path)
+    prefix = os.path.join(os.path.abspath(root), "")
+    if len(path) > len(prefix) and path.startswith(prefix):  # the common case, without relpath's normalising (discovery asks per file)
+        return path[len(prefix):].replace(os.sep, "/")
     try:
-        return os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+        return os.path.relpath(path, root).replace(os.sep, "/")
     except ValueError:  # another drive on Windows
         return path.replace(os.sep, "/")
 

@@ -255,9 +255,11 @@ def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
 def _import_roots(paths: list[str]) -> list[str]:
     from siblint.project import module_name_for
 
+    # The root depends only on a file's folder: one `__init__.py` walk per folder, not per file.
+    folders = dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths)
     seen: dict[str, None] = {}
-    for p in paths:
-        seen.setdefault(os.path.abspath(module_name_for(p)[2]), None)
+    for folder in folders:
+        seen.setdefault(os.path.abspath(module_name_for(os.path.join(folder, "_.py"))[2]), None)
     return list(seen)
 
 
