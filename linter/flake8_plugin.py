@@ -116,7 +116,8 @@ class Plugin:
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
-        from siblint.registry import all_rules
+        # Runs in every flake8 run, agent code or not: no rule (and nothing they import) loads here.
+        from siblint.rules import OFF_BY_DEFAULT
 
         option_manager.add_option(
             "--siblint-extend-side-effect-calls", default="", parse_from_config=True, comma_separated_list=True,
@@ -126,7 +127,7 @@ class Plugin:
             "--siblint-pure-calls", default="", parse_from_config=True, comma_separated_list=True,
             help="Call names siblint treats as free of side effects (comma-separated).",
         )
-        option_manager.extend_default_ignore([r.code for r in all_rules() if not r.default_enabled])
+        option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: Any) -> None:

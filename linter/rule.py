@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from siblint.diagnostics import Diagnostic, Loc, Related
+from siblint.rules import OFF_BY_DEFAULT
 
 if TYPE_CHECKING:
     from siblint.config import Config
@@ -57,10 +58,15 @@ class Rule:
     name: ClassVar[str]
     message: ClassVar[str]  # a str.format template; says what to do instead
     summary: ClassVar[str]  # one line for `siblint rules`
-    default_enabled: ClassVar[bool] = True
+    default_enabled: ClassVar[bool] = True  # from siblint.rules.OFF_BY_DEFAULT
     severity: ClassVar[str] = "error"
     VALID: ClassVar[list[Valid]] = []
     INVALID: ClassVar[list[Invalid]] = []
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in vars(cls) and "default_enabled" not in vars(cls):
+            cls.default_enabled = cls.code not in OFF_BY_DEFAULT
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         raise NotImplementedError

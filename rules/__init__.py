@@ -6,3 +6,10 @@ FAMILIES = (
     "groups",  # SIB3xx: concurrent groups that mix the two
     "internal",  # SIB9xx: files siblint could not analyse
 )
+
+# Codes that run only when selected. Kept here, not on the rule classes (`Rule` reads it), so that
+# flake8's option registration, which every flake8 run performs, knows them without importing a rule.
+OFF_BY_DEFAULT = (
+    "SIB105",  # shielded-tool-side-effect: true but often intended (cleanup in finally)
+    "SIB206",  # tool-error-ends-run-by-default: depends on whether the tool can fail at all
+)

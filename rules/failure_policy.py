@@ -354,7 +354,6 @@ class ErrorEndsRunByDefault(Rule):
     name = "tool-error-ends-run-by-default"
     summary = "a group's default error policy ends the run when one of its tools can fail"
     message = "{tool} can fail ({why}) and this group ends the run on a tool error by default: {fix}"
-    default_enabled = False
     VALID = [
         Valid(_LG_HEAD + "\nnode = ToolNode([get_rate, add], handle_tool_errors=True)\n"),
         Valid(_LG_HEAD + "\nagent = create_agent('m', tools=[get_rate], middleware=[ToolRetryMiddleware()])\n"),

@@ -356,7 +356,6 @@ class ShieldedSideEffect(_SideEffectRule):
     code = "SIB105"
     name = "shielded-tool-side-effect"
     summary = "a tool's side effect is shielded or in finally/__aexit__: it completes during cancellation unrecorded"
-    default_enabled = False
     message = (
         "{tool} performs {effect} {context}: it completes during cancellation while the run records nothing; "
         "make it idempotent and recorded, or let cancellation stop it"

@@ -179,10 +179,14 @@ class _OffByDefault(Rule):
 
 def test_default_off_codes_go_through_extend_default_ignore(corpus, monkeypatch, tmp_path):
     import siblint.engine
+    import siblint.flake8_plugin
+    import siblint.rules
 
+    assert {r.code for r in registry.all_rules() if not r.default_enabled} == set(siblint.rules.OFF_BY_DEFAULT)
     real = registry.all_rules()
     for module in (registry, siblint.engine):  # the engine imported the name itself
         monkeypatch.setattr(module, "all_rules", lambda: (*real, _OffByDefault))
+    monkeypatch.setattr(siblint.rules, "OFF_BY_DEFAULT", (*siblint.rules.OFF_BY_DEFAULT, "SIB998"))
     report = tmp_path / "report.txt"
     shown, options = flake8_in_process([str(corpus / "bad.py")], report)
     assert "SIB998" in options.extended_default_ignore

@@ -91,3 +91,19 @@ def test_flake8_plugin_skips_a_plain_file_without_importing_libcst(tmp_path) -> 
         print("libcst" in sys.modules, "siblint.engine" in sys.modules)
     """)
     assert out == "False False"
+
+
+def test_a_flake8_run_on_plain_files_loads_no_rule(tmp_path) -> None:
+    """flake8 registers the plugin's options in every run; that must not import the rules."""
+    (tmp_path / "plain.py").write_text("import os\nx = os.sep\n")
+    out = _run(f"""
+        import sys
+        from flake8.main.application import Application
+        app = Application()
+        app.run(["--isolated", "--output-file", {str(tmp_path / "out.txt")!r}, {str(tmp_path / "plain.py")!r}])
+        assert "SIB206" in app.options.extended_default_ignore
+        heavy = sorted(m for m in sys.modules if m == "libcst" or m.startswith("siblint.rules.") or m in
+                       ("siblint.engine", "siblint.registry", "siblint.facts"))
+        print(",".join(heavy) or "none")
+    """)
+    assert out.splitlines()[-1] == "none"
