@@ -100,7 +100,8 @@ class Config:
 def _relative(path: str, root: str) -> str:
     path = os.path.abspath(path)
     prefix = os.path.join(os.path.abspath(root), "")
-    if len(path) > len(prefix) and path.startswith(prefix):  # the common case, without relpath's normalising (discovery asks per file)
+    # The common case by slicing: discovery asks for every file and folder, and relpath is slow.
+    if len(path) > len(prefix) and path.startswith(prefix):
         return path[len(prefix):].replace(os.sep, "/")
     try:
         return os.path.relpath(path, root).replace(os.sep, "/")

@@ -3,7 +3,8 @@
 libcst allocates tens of thousands of short-lived, acyclic objects per file; with the default
 thresholds the cyclic collector scans them (and everything else the process holds: cached facts,
 or an editor's whole heap when flake8 runs in-process) over and over and finds nothing.
-Measured: ~15% less CPU per parse in the CLI; 20 ms less for `flake8 -` on a 1,000-line module.
+Measured: ~15% less CPU per parse in the CLI; `flake8 -` on a 1,000-line agent module 13 ms faster
+(median of 21 interleaved runs each way).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ changing a single range:
   (for batchable providers, of which there are none here); `positions()` runs the code generation
   alone, records plain tuples instead of `CodeRange` objects, and enters a plain context manager
   where libcst enters a generator-based one.
-- `_update_position` splits every token with a regular expression to count newlines; almost no
-  token holds one, so a substring test comes first.
+- libcst splits every token with a regular expression to count newlines; almost no token holds
+  one, so `add_token` tests for a newline first.
 - every node gets a `CodeRange`, including whitespace and punctuation nodes (`SimpleWhitespace`,
   `Comma`, `Newline`, operators, ...), which are a large share of all nodes and which the collector
   never asks about. Those are skipped. (None of them is an anchor libcst hoists a statement's

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, TextIO
 from siblint import prefilter
 from siblint.config import Config
 from siblint.diagnostics import Diagnostic, Loc
-from siblint.gctune import analysis_thresholds
+from siblint.gctune import THRESHOLD, analysis_thresholds
 
 if TYPE_CHECKING:
     from siblint.cache import Cache, Entry
@@ -216,8 +216,6 @@ _worker: _Analyser | None = None
 
 def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str] | None) -> None:
     import gc
-
-    from siblint.gctune import THRESHOLD
 
     global _worker
     gc.set_threshold(*THRESHOLD)  # a worker process only analyses
