@@ -4,7 +4,7 @@
 node through several generic layers; for the collector, which only reads, that was most of its
 time (a 1,000-line module: 0.06 s for an empty visitor against 0.01 s for this walk). Here each
 node type's child fields come from `CHILDREN`, listed in the order libcst visits them, without the
-whitespace and punctuation fields no rule looks at. `tests/test_cst_walk.py` derives that order from
+whitespace and punctuation fields no rule looks at. `tests/engine/test_cst_walk.py` derives that order from
 libcst's own source for every node class and checks this table against it.
 """
 

@@ -15,7 +15,7 @@ changing a single range:
   never asks about. Those are skipped. (None of them is an anchor libcst hoists a statement's
   start or end from: those are statements, suites and closing brackets.)
 
-`tests/test_positions.py` checks the ranges against libcst's provider node by node.
+`tests/engine/test_positions.py` checks the ranges against libcst's provider node by node.
 """
 
 from __future__ import annotations

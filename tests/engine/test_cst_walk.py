@@ -51,7 +51,7 @@ def test_table_matches_libcst_for_every_node_class() -> None:
 
 def test_pruned_fields_hold_only_whitespace_and_punctuation() -> None:
     """Nothing the collector looks at hides in a pruned field (checked on a tricky module)."""
-    from tests.test_positions import TRICKY
+    from test_positions import TRICKY
 
     stack: list[cst.CSTNode] = [cst.parse_module(TRICKY)]
     seen = 0
