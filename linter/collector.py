@@ -16,6 +16,7 @@ from siblint.facts import (
     Attr,
     Call,
     CallSite,
+    Comp,
     Const,
     FString,
     FunctionFacts,
@@ -143,6 +144,10 @@ class Collector(Walker):
             return Seq(tuple(parts), loc)
         if isinstance(node, cst.Await):
             return self.value(node.expression)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and node.for_in.inner_for_in is None:
+            target = node.for_in.target
+            return Comp(loc, "Comp", self.value(node.elt), target.value if isinstance(target, cst.Name) else "",
+                        self.value(node.for_in.iter))
         if isinstance(node, cst.Lambda):
             # Kept with its body: `lambda ctx, e: None` as a failure handler is fatal (SIB202).
             params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
@@ -365,7 +370,15 @@ class Collector(Walker):
                 tuple(reversed(frame.guards)), frame.handler[-1] if frame.handler else None))
 
     def _scope(self) -> str:
-        return self.frames[-1].facts.name if self.frames else ""
+        """The function, or the class whose body this is, that an assignment here binds in."""
+        outer = self.frames[-1].facts.name if self.frames else ""
+        if self.classes and (not self.frames or self.classes[-1][0].count(".") >= outer.count(".")):
+            return self.classes[-1][0]
+        return outer
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.frames and node.value is not None:
+            self.frames[-1].facts.return_values.append(self.value(node.value))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = self.value(node.value)
@@ -376,8 +389,15 @@ class Collector(Walker):
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = dotted(node.target)
-        if name is not None and node.value is not None:
-            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope()))
+        if name is None:
+            return
+        types = self.annotation_names(node.annotation.annotation)
+        if node.value is not None:
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(),
+                                                     annotation=types))
+        elif types:
+            self.facts.assignments.append(Assignment(name, Other(self.loc(node.target)), self.loc(node.target),
+                                                     self._scope(), ":", types))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         name = dotted(node.target)

@@ -121,6 +121,16 @@ class FString(Other):
     text: str = ""
 
 
+@dataclass(frozen=True)
+class Comp(Other):
+    """A list, set or generator comprehension `[elt for target in iter]` (one `for`, filters dropped).
+    Still an `Other` (kind "Comp"): tools lists are often written `[t for t in ALL if ...]`."""
+
+    elt: "Value | None" = None
+    target: str = ""
+    iter: "Value | None" = None
+
+
 _T = TypeVar("_T")
 
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
@@ -181,6 +191,8 @@ class FunctionFacts:
     raise_sites: list[RaiseSite] = field(default_factory=list)
     # Per parameter, the resolved names its annotation lists (`e: ValueError | KeyError`), () if none.
     param_annotations: tuple[tuple[str, ...], ...] = ()
+    # What each `return <value>` of the body returns (a factory's tools list, a client it builds).
+    return_values: list["Value"] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -190,8 +202,9 @@ class Assignment:
     target: str  # dotted text: `agent`, `agent.tools`, `self.x`
     value: Value
     loc: Loc
-    scope: str  # "" for module level, else the enclosing function's qualified name
-    op: str = "="  # "=" or "+="
+    scope: str  # "" for module level, else the enclosing function's or class's qualified name
+    op: str = "="  # "=", "+=", or ":" for an annotation without a value (`db: Store`)
+    annotation: tuple[str, ...] = ()  # resolved names the target's annotation lists
 
 
 @dataclass

@@ -1,7 +1,8 @@
-"""Why a tool's failure ends the run (and cancels its siblings): the SIB2xx causes, per tool.
+"""Why a tool's failure ends the run (and cancels its siblings): the fatal causes, per tool.
 
-Everything is read from the frameworks' data (`fatal_args`, `fatal_method_args`, `fatal_fields`,
-`tool_setters`, `copiers`, `fatal_super_init`, `inherited_by_servers`), never from names spelled here:
+Everything is read from the frameworks' data (`FailureSpec`: `args`, `method_args`, `fields`,
+`setters`, `super_init`, `inherited_by_servers`; `ToolSpec.copiers`), never from names spelled here.
+Each reason carries a `cause`; the rules of `siblint.rules.failure_policy` own the codes.
 
 * the options call of the tool (decorator, call form, `FunctionTool(...)`, `agent.as_tool(...)`,
   an MCP server constructor): literal values (`failure_error_function=None`) and callables that
@@ -14,21 +15,21 @@ Everything is read from the frameworks' data (`fatal_args`, `fatal_method_args`,
   sets the same argument itself.
 
 `fatal_reasons(tool, facts, project)` is what the group rule (SIB301) calls; `module_reasons(facts,
-project)` is every cause written in one module, which the SIB2xx rules report.
+project)` is every cause written in one module, which the failure-policy rules report.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable
+from typing import Iterable, Literal
 
 from siblint.diagnostics import Loc
-from siblint.facts import Call, Const, FunctionFacts, Lambda, ModuleFacts, Ref, Value
+from siblint.facts import Call, Const, FunctionFacts, Lambda, Mapping, ModuleFacts, Other, Ref, Value
 from siblint.frameworks import FRAMEWORKS
-from siblint.frameworks.spec import FatalArg, Param
-from siblint.model import argument, binding, canonical, constructed_by, is_fatal_literal, specs_for_call
+from siblint.frameworks.spec import Cause, FatalArg, Param
 from siblint.project import ProjectIndex
-from siblint.tools import Tool, resolve_function, tools_in
+from siblint.semantic import Scope, canonical, constructed_by, resolve_function
+from siblint.tools import Tool, copier, copy_source, names_of, tool_named, visible
 
 # How many hops (copies of copies, name bindings, imports) resolution follows.
 MAX_DEPTH = 8
@@ -38,7 +39,7 @@ MAX_DEPTH = 8
 class FatalReason:
     """One cause that makes a tool's failure fatal, at the argument or assignment that sets it."""
 
-    code: str  # SIB201 / SIB202 / SIB203 / SIB204
+    cause: Cause | Literal["default_fatal"]  # what the rules report it as; "default_fatal" is a group policy's
     label: str  # 'failure_error_function=None', 'failure handler returns None', ...
     path: str  # the file holding the offending argument or assignment
     loc: Loc
@@ -70,16 +71,6 @@ def _function_behaviour(facts: ModuleFacts, fn: FunctionFacts) -> _Behaviour:
     return _Behaviour(returns_none, bool(fn.raises), fn.guarded_body, origin)
 
 
-def _local_function(facts: ModuleFacts, name: str, scope: str) -> FunctionFacts | None:
-    """`name` as seen from `scope`: a nested function first, then outward to module level."""
-    parts = scope.split(".") if scope else []
-    while True:
-        fn = facts.functions.get(".".join([*parts, name]))
-        if fn is not None or not parts:
-            return fn
-        parts.pop()
-
-
 def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectIndex, depth: int = 0) -> _Behaviour | None:
     """What a callable passed as a handler or invoker can do; None when it cannot be resolved."""
     if depth > MAX_DEPTH:
@@ -91,10 +82,10 @@ def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectInd
     if not isinstance(value, Ref):
         return None
     if "." not in value.text:
-        fn = _local_function(facts, value.text, scope)
+        fn = Scope(facts, scope).function(value)
         if fn is not None:
             return _function_behaviour(facts, fn)
-        bound = binding(facts, value.text, scope)
+        bound = Scope(facts, scope).value(value.text)
         if bound is not None:
             return _behaviour(facts, bound, scope, project, depth + 1)
     found = resolve_function(value.name, project)
@@ -107,23 +98,23 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
     """Whether `value` given for `spec` is fatal, as a reason located at the value."""
     if spec.values:
         if is_fatal_literal(spec, value):
-            return FatalReason(spec.code, spec.label, facts.path, value.loc)
+            return FatalReason(spec.cause, spec.label, facts.path, value.loc)
         return None
     if not spec.when or (isinstance(value, Const) and value.value is None):
         return None  # None itself is judged by the literal spec of the same parameter
     unguarded_counts = "unguarded" in spec.when
-    if unguarded_counts and isinstance(value, Ref) and value.text.endswith(".on_invoke_tool"):
+    if unguarded_counts and isinstance(value, Ref) and value.text.rpartition(".")[2] in _invoker_attrs():
         return None  # another tool's invoker: it carries that tool's own failure handling
     found = _behaviour(facts, value, scope, project)
     if found is None:
         # An unknown handler gets the benefit of the doubt; an unknown invoker has no handler.
-        return FatalReason(spec.code, spec.label.format(fault=""), facts.path, value.loc) if unguarded_counts else None
+        return FatalReason(spec.cause, spec.label.format(fault=""), facts.path, value.loc) if unguarded_counts else None
     faults = [f for f, hit in (("returns None", "returns_none" in spec.when and found.returns_none),
                                ("raises", "raises" in spec.when and found.raises),
                                ("", unguarded_counts and not found.guarded)) if hit]
     if not faults:
         return None
-    return FatalReason(spec.code, spec.label.format(fault=faults[0]), facts.path, value.loc, origin=found.origin)
+    return FatalReason(spec.cause, spec.label.format(fault=faults[0]), facts.path, value.loc, origin=found.origin)
 
 
 def _applies(spec: FatalArg, others: dict[str, Value]) -> bool:
@@ -152,7 +143,7 @@ def _call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIn
         if value is None:
             if "unguarded" in spec.when and spec.key is None:
                 # `FunctionTool(**kw)` without a visible invoker: still built without a handler.
-                out.append(FatalReason(spec.code, spec.label.format(fault=""), facts.path, call.loc))
+                out.append(FatalReason(spec.cause, spec.label.format(fault=""), facts.path, call.loc))
             continue
         reason = _judge(spec, value, facts, scope, project)
         if reason is not None:
@@ -160,26 +151,18 @@ def _call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIn
     return out
 
 
-def _copier(call: Call) -> tuple[Param, bool] | None:
-    if isinstance(call.func, Ref):
-        for fw in FRAMEWORKS:
-            if call.func.name in fw.copiers:
-                return fw.copiers[call.func.name]
-    return None
-
-
 def _setter(call: Call) -> tuple[Param, tuple[FatalArg, ...]] | None:
     if isinstance(call.func, Ref):
         fw, name = canonical(call.func.name)
-        if fw is not None and name in fw.tool_setters:
-            return fw.tool_setters[name]
+        if fw is not None and name in fw.failure.setters:
+            return fw.failure.setters[name]
     return None
 
 
 def _fields() -> dict[str, list[FatalArg]]:
     out: dict[str, list[FatalArg]] = {}
     for fw in FRAMEWORKS:
-        for spec in fw.fatal_fields:
+        for spec in fw.failure.fields:
             out.setdefault(spec.param.keyword, []).append(spec)
     return out
 
@@ -197,194 +180,145 @@ def _field_reasons(settings: list[_Setting], facts: ModuleFacts, project: Projec
     return out
 
 
-# ---- names bound to tools --------------------------------------------------------------------
-def _visible(facts: ModuleFacts, name: str, bound_in: str, scope: str) -> bool:
-    """Does `name` in `scope` mean the binding made in `bound_in` (not a local of the same name)?"""
-    if scope == bound_in:
-        return True
-    if bound_in and not scope.startswith(bound_in + "."):
-        return False
-    fn = facts.functions.get(scope)
-    if fn is not None and name in fn.params:
-        return False
-    return not any(a.target == name and a.scope == scope and a.op == "=" for a in facts.assignments)
+# ---- settings made after creation ---------------------------------------------------------
+_SETATTR = frozenset({"setattr", "builtins.setattr"})
 
 
-def _names(tool: Tool, facts: ModuleFacts) -> list[tuple[str, str]]:
-    """(name, scope) pairs bound to the tool in its module."""
-    out: list[tuple[str, str]] = [(tool.binding, "")] if tool.binding else []
-    if tool.options is not None:
-        out.extend(_names_by_call(facts).get(tool.options.loc, ()))
-    if tool.kind == "function":
-        for fn in _functions_by_loc(facts).get(tool.loc, ()):
-            # Only the decorator form binds the function's own name to the tool (`B = function_tool(f)`
-            # leaves `f` a plain function).
-            if fn.decorators and (tool.options is None or tool.options in fn.decorators):
-                out.append((fn.name.rsplit(".", 1)[-1], tool.scope))
-    return list(dict.fromkeys(out))
+def _mutations(facts: ModuleFacts) -> dict[str, list[_Setting]]:
+    """Name -> fields set on it after creation (`name.f = v`, `setattr(name, "f", v)`), indexed
+    once per module so that each tool's question is a lookup."""
 
-
-def _names_by_call(facts: ModuleFacts) -> dict[Loc, list[tuple[str, str]]]:
-    """Call location -> the plain names assigned its result (`T = f(...)` and `T = f(...)(g)`)."""
-
-    def compute() -> dict[Loc, list[tuple[str, str]]]:
-        table: dict[Loc, list[tuple[str, str]]] = {}
+    def compute() -> dict[str, list[_Setting]]:
+        table: dict[str, list[_Setting]] = {}
         for a in facts.assignments:
-            v = a.value
-            if a.op == "=" and "." not in a.target and isinstance(v, Call):
-                table.setdefault(v.loc, []).append((a.target, a.scope))
-                if isinstance(v.func, Call):
-                    table.setdefault(v.func.loc, []).append((a.target, a.scope))
+            head, _, attr = a.target.rpartition(".")
+            if head and a.op == "=":
+                table.setdefault(head, []).append(_Setting(attr, a.value, a.scope))
+        for scope, call in facts.all_calls():
+            if (isinstance(call.func, Ref) and call.func.name in _SETATTR and len(call.args) == 3
+                    and isinstance(call.args[0], Ref) and isinstance(call.args[1], Const)
+                    and isinstance(call.args[1].value, str)):
+                table.setdefault(call.args[0].text, []).append(_Setting(call.args[1].value, call.args[2], scope))
         return table
 
-    return facts.derived("fatality.names_by_call", compute)
+    return facts.derived("fatality.mutations", compute)
 
 
-def _functions_by_loc(facts: ModuleFacts) -> dict[Loc, list[FunctionFacts]]:
-    def compute() -> dict[Loc, list[FunctionFacts]]:
-        table: dict[Loc, list[FunctionFacts]] = {}
-        for fn in facts.functions.values():
-            table.setdefault(fn.loc, []).append(fn)
+def _setter_calls(facts: ModuleFacts) -> dict[str, list[tuple[str, Call, tuple[FatalArg, ...]]]]:
+    """Name of the tool passed -> (scope, call, fatal args) for every in-place policy setter."""
+
+    def compute() -> dict[str, list[tuple[str, Call, tuple[FatalArg, ...]]]]:
+        table: dict[str, list[tuple[str, Call, tuple[FatalArg, ...]]]] = {}
+        for scope, call in facts.all_calls():
+            setter = _setter(call)
+            if setter is None:
+                continue
+            target = call.arg(setter[0].position, setter[0].keyword)
+            if isinstance(target, Ref):
+                table.setdefault(target.text, []).append((scope, call, setter[1]))
         return table
 
-    return facts.derived("fatality.functions_by_loc", compute)
+    return facts.derived("fatality.setter_calls", compute)
 
 
 def _settings_on(facts: ModuleFacts, name: str, bound_in: str) -> list[_Setting]:
-    """Fields set on `name` after creation: `name.f = v` and `setattr(name, "f", v)`."""
-    out: list[_Setting] = []
-    for a in facts.assignments:
-        head, _, attr = a.target.rpartition(".")
-        if head == name and a.op == "=" and _visible(facts, name, bound_in, a.scope):
-            out.append(_Setting(attr, a.value, a.scope))
-    for scope, call in facts.all_calls():
-        if (isinstance(call.func, Ref) and call.func.name in ("setattr", "builtins.setattr") and len(call.args) == 3
-                and isinstance(call.args[0], Ref) and call.args[0].text == name
-                and isinstance(call.args[1], Const) and isinstance(call.args[1].value, str)
-                and _visible(facts, name, bound_in, scope)):
-            out.append(_Setting(call.args[1].value, call.args[2], scope))
-    return out
+    """Fields set on `name` (the binding made in `bound_in`) after creation."""
+    return [s for s in _mutations(facts).get(name, ()) if visible(facts, name, bound_in, s.scope)]
 
 
 def _setter_reasons(facts: ModuleFacts, name: str, bound_in: str, project: ProjectIndex) -> list[FatalReason]:
     out: list[FatalReason] = []
-    for scope, call in facts.all_calls():
-        setter = _setter(call)
-        if setter is None:
-            continue
-        target = call.arg(setter[0].position, setter[0].keyword)
-        if isinstance(target, Ref) and target.text == name and _visible(facts, name, bound_in, scope):
-            out.extend(_call_reasons(call, facts, scope, project, setter[1]))
+    for scope, call, specs in _setter_calls(facts).get(name, ()):
+        if visible(facts, name, bound_in, scope):
+            out.extend(_call_reasons(call, facts, scope, project, specs))
     return out
 
 
-def _binding_of(facts: ModuleFacts, call: Call) -> str:
-    for a in facts.assignments:
-        if a.scope == "" and a.op == "=" and "." not in a.target and isinstance(a.value, Call) and a.value.loc == call.loc:
-            return a.target
-    return ""
+# ---- arguments -------------------------------------------------------------------------------
+def _mapping(scope: Scope, value: Value | None) -> Value | None:
+    """A dict written inline or bound to a name (`OPTS = {...}; function_tool(**OPTS)`)."""
+    for _ in range(4):
+        if not isinstance(value, Ref):
+            break
+        value = scope.value(value.text)
+    return value
 
 
-def _module_tools(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
-    return [*tools_in(facts), *copies_in(facts, project)]
+def argument(call: Call, arg: FatalArg, facts: ModuleFacts | None = None, scope: str = "") -> Value | None:
+    """The value `call` passes for `arg`, including through a `**{...}` literal (inline or, given the
+    facts, bound to a name); for keyed args the value under the key of a dict literal or a
+    `dict(...)` / TypedDict call (`MCPConfig(failure_error_function=None)`)."""
+    where = Scope(facts, scope) if facts is not None else None
+    found = call.arg(arg.param.position, arg.param.keyword)
+    if found is None:
+        for key, value in call.kwargs:
+            mapping = _mapping(where, value) if key is None and where is not None else (value if key is None else None)
+            if isinstance(mapping, Mapping):
+                found = mapping.get(arg.param.keyword) or found
+    if found is not None and arg.key is not None:
+        found = _mapping(where, found) if where is not None else found
+        if isinstance(found, Mapping):
+            found = found.get(arg.key)
+        elif isinstance(found, Call):
+            found = found.kwarg(arg.key)
+        else:
+            found = None
+    return found
 
 
-def _tools_by_name(facts: ModuleFacts) -> dict[str, list[tuple[Tool, str]]]:
-    """Name -> (tool, scope it is bound in), for every name bound to a tool of the module."""
-
-    def compute() -> dict[str, list[tuple[Tool, str]]]:
-        table: dict[str, list[tuple[Tool, str]]] = {}
-        for tool in tools_in(facts):
-            for bound, bound_in in _names(tool, facts):
-                table.setdefault(bound, []).append((tool, bound_in))
-        return table
-
-    return facts.derived("fatality.tools_by_name", compute)
-
-
-def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
-               depth: int = 0) -> tuple[Tool, ModuleFacts] | None:
-    """The tool `name` refers to in `scope`: bound in this module, or imported from another one."""
-    if depth > MAX_DEPTH or not name or "." in name:
-        return None
-    for tool, bound_in in _tools_by_name(facts).get(name, ()):
-        if _visible(facts, name, bound_in, scope):
-            return tool, facts
-    # `name = copy.copy(imported_tool)`: a copy `tools_in` cannot see without the project.
-    bound = binding(facts, name, scope)
-    copier = _copier(bound) if isinstance(bound, Call) else None
-    if copier is not None and isinstance(bound, Call):
-        source = bound.arg(copier[0].position, copier[0].keyword)
-        found = tool_named(facts, source.text, scope, project, depth + 1) if isinstance(source, Ref) else None
-        if found is not None:
-            src = found[0]
-            return Tool(src.name, src.framework, "copy", facts.path, facts.module, bound.loc, src.function, bound,
-                        name if _binding_of(facts, bound) == name else "", scope), facts
-    target = facts.imports.get(name)
-    if target is not None:
-        found = project.resolve(target)
-        if found is not None and found[0] is not facts:
-            other, attr = found
-            return tool_named(other, attr, "", project, depth + 1)
-    return None
-
-
-def _copier_calls(facts: ModuleFacts) -> list[tuple[str, Call, tuple[Param, bool]]]:
-    """Every `dataclasses.replace(...)` / `copy.copy(...)`-style call of the module, found once."""
-
-    def compute() -> list[tuple[str, Call, tuple[Param, bool]]]:
-        found = ((scope, call, _copier(call)) for scope, call in facts.all_calls())
-        return [(scope, call, copier) for scope, call, copier in found if copier is not None]
-
-    return facts.derived("fatality.copier_calls", compute)
-
-
-def copies_in(facts: ModuleFacts, project: ProjectIndex, depth: int = 0) -> tuple[Tool, ...]:
-    """Copies of tools imported from other modules (`copy.copy(imported_tool)`), as kind "copy".
-    `tools_in` already lists copies of the module's own tools."""
-    if depth > MAX_DEPTH:
+def specs_for_call(facts: ModuleFacts, call: Call, scope: str) -> tuple[FatalArg, ...]:
+    """The fatal arguments the frameworks' data lists for this call: a known callable, a method on
+    an object a known constructor built (`agent.as_tool`), a tool setter, or `super().__init__` in a
+    subclass of a known base."""
+    if isinstance(call.func, Ref):
+        fw, name = canonical(call.func.name)
+        if fw is not None:
+            if name in fw.failure.setters:
+                return fw.failure.setters[name][1]
+            return fw.failure.args.get(name, ())
+        receiver, _, method = call.func.text.rpartition(".")
+        if receiver:
+            built = constructed_by(Scope(facts, scope), Ref(receiver, receiver, call.func.loc))
+            for fw in FRAMEWORKS:
+                specs = fw.failure.method_args.get((built, method), ())
+                if specs:
+                    return specs
         return ()
-    local = {t.options.loc for t in tools_in(facts) if t.kind == "copy" and t.options is not None}
-    out: list[Tool] = []
-    for scope, call, copier in _copier_calls(facts):
-        if call.loc in local:
-            continue
-        source = call.arg(copier[0].position, copier[0].keyword)
-        if not isinstance(source, Ref) or source.text not in facts.imports:
-            continue
-        found = tool_named(facts, source.text, scope, project, depth + 1)
-        if found is not None:
-            src = found[0]
-            out.append(Tool(src.name, src.framework, "copy", facts.path, facts.module, call.loc, src.function, call,
-                            _binding_of(facts, call), scope))
-    return tuple(out)
+    # `super().__init__(...)` inside `class S(Base)`: the collector keeps it as Attr("attr:__init__").
+    fn = facts.functions.get(scope)
+    if isinstance(call.func, Other) and call.func.kind == "attr:__init__" and fn is not None and fn.name.endswith(".__init__"):
+        for base in fn.bases:
+            fw, name = canonical(base)
+            if fw is not None and name in fw.failure.super_init:
+                return fw.failure.super_init[name]
+    return ()
 
 
-def _copy_source(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
-    copier = _copier(tool.options) if tool.options is not None else None
-    if copier is None or tool.options is None:
-        return None
-    source = tool.options.arg(copier[0].position, copier[0].keyword)
-    if not isinstance(source, Ref):
-        return None
-    for candidate in _module_tools(facts, project):
-        if candidate.key != tool.key and source.text in {n for n, s in _names(candidate, facts) if _visible(facts, n, s, tool.scope)}:
-            return candidate, facts
-    return tool_named(facts, source.text, tool.scope, project)
+def is_fatal_literal(spec: FatalArg, value: Value | None) -> bool:
+    """`value` is one of the literal values `spec` marks fatal (`False` is not `0`)."""
+    return (isinstance(value, Const) and value.value in spec.values
+            and type(value.value) in {type(v) for v in spec.values})
+
+
+def _invoker_attrs() -> frozenset[str]:
+    return frozenset(fw.failure.invoker_attr for fw in FRAMEWORKS if fw.failure.invoker_attr)
 
 
 # ---- agents and MCP servers ------------------------------------------------------------------
 def agent_mcp_reasons(agent: Call, facts: ModuleFacts, project: ProjectIndex, scope: str = "") -> list[FatalReason]:
     """Agent-level settings its MCP servers inherit (`Agent(mcp_config={"failure_error_function": None})`)."""
     specs = _inherited(agent, facts, scope)
-    return [replace(r, via="mcp_config of the agent") for r in _call_reasons(agent, facts, scope, project, specs[0])] if specs else []
+    if not specs:
+        return []
+    via = f"{specs[0][0].param.keyword} of the agent" if specs[0] else "the agent"
+    return [replace(r, via=via) for r in _call_reasons(agent, facts, scope, project, specs[0])]
 
 
 def _inherited(agent: Call, facts: ModuleFacts, scope: str) -> tuple[tuple[FatalArg, ...], str] | None:
-    built = constructed_by(facts, agent, scope)
+    built = constructed_by(Scope(facts, scope), agent)
     for fw in FRAMEWORKS:
-        if built in fw.inherited_by_servers:
-            return fw.inherited_by_servers[built]
+        if built in fw.failure.inherited_by_servers:
+            return fw.failure.inherited_by_servers[built]
     return None
 
 
@@ -411,23 +345,23 @@ def fatal_reasons(tool: Tool, facts: ModuleFacts, project: ProjectIndex, *, agen
     out: list[FatalReason] = []
     settings: list[_Setting] = []
     if tool.kind == "copy" and tool.options is not None:
-        source = _copy_source(tool, facts, project)
+        source = copy_source(tool, facts, project)
         if source is not None:
             inherited = fatal_reasons(source[0], source[1], project, _depth=_depth + 1)
             out.extend(r if r.via else replace(r, via=f"copy of {source[0].name}") for r in inherited)
-        copier = _copier(tool.options)
-        if copier is not None and copier[1]:
+        how = copier(tool.options)
+        if how is not None and how[1]:
             settings.extend(_Setting(k, v, tool.scope) for k, v in tool.options.kwargs if k is not None)
     elif tool.options is not None:
         out.extend(_call_reasons(tool.options, facts, tool.scope, project))
     if tool.kind == "server":
         if agent is not None and tool.options is not None:
             a_facts = agent_facts or facts
-            inherited = _inherited(agent, a_facts, "")
-            if inherited is not None and not _server_sets(tool.options, facts, tool.scope, inherited[1]):
+            agent_level = _inherited(agent, a_facts, "")
+            if agent_level is not None and not _server_sets(tool.options, facts, tool.scope, agent_level[1]):
                 out.extend(agent_mcp_reasons(agent, a_facts, project))
     else:
-        for name, bound_in in _names(tool, facts):
+        for name, bound_in in names_of(tool, facts):
             settings.extend(_settings_on(facts, name, bound_in))
             out.extend(_setter_reasons(facts, name, bound_in, project))
         out.extend(_field_reasons(settings, facts, project))
@@ -449,29 +383,26 @@ def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReaso
     out: list[FatalReason] = []
     for scope, call in facts.all_calls():
         out.extend(_call_reasons(call, facts, scope, project))  # includes tool setters
-        copier = _copier(call)
-        if copier is not None and copier[1]:
-            source = call.arg(copier[0].position, copier[0].keyword)
+        how = copier(call)
+        if how is not None and how[1]:
+            source = call.arg(how[0].position, how[0].keyword)
             if isinstance(source, Ref) and tool_named(facts, source.text, scope, project) is not None:
                 settings = [_Setting(k, v, scope) for k, v in call.kwargs if k is not None]
                 out.extend(_field_reasons(settings, facts, project))
     # Mutations: group the settings by the tool name they apply to, so `unless`/`only_with` see them together.
     fields = _fields()
     targets: dict[tuple[str, str], None] = {}
-    for a in facts.assignments:
-        head, _, attr = a.target.rpartition(".")
-        if head and "." not in head and attr in fields:
-            targets[(head, a.scope)] = None
-    for scope, call in facts.all_calls():
-        if (isinstance(call.func, Ref) and call.func.name in ("setattr", "builtins.setattr") and call.args
-                and isinstance(call.args[0], Ref)):
-            targets[(call.args[0].text, scope)] = None
+    for head, settings in _mutations(facts).items():
+        if "." not in head:
+            for setting in settings:
+                if setting.field in fields:
+                    targets[(head, setting.scope)] = None
     for name, scope in targets:
         found = tool_named(facts, name, scope, project)
         if found is None:
             continue
         tool, tool_facts = found
-        bound_in = next((s for n, s in _names(tool, facts) if n == name), "") if tool_facts is facts else ""
+        bound_in = next((s for n, s in names_of(tool, facts) if n == name), "") if tool_facts is facts else ""
         out.extend(_field_reasons(_settings_on(facts, name, bound_in), facts, project))
     return _unique(out)
 
@@ -480,7 +411,7 @@ def _unique(reasons: list[FatalReason]) -> list[FatalReason]:
     seen: set[tuple[str, str, Loc]] = set()
     out: list[FatalReason] = []
     for r in reasons:
-        key = (r.code, r.path, r.loc)
+        key = (r.cause, r.path, r.loc)
         if key not in seen:
             seen.add(key)
             out.append(r)

@@ -2,26 +2,23 @@
 
 A group starts at a group maker (`Agent(tools=[...], mcp_servers=[...])`, `agent.clone(tools=...)`)
 and changes with later mutations (`agent.tools = [...]`, `agent.tools.append(t)`,
-`agent.tools += [...]`). Members are resolved through names, lists, `*spread`, and imports from
-other project modules. A group whose every run caps tool concurrency at 1 is not concurrent.
+`agent.tools += [...]`). Members are resolved by the semantic model (`siblint.semantic.elements`):
+names, closures, lists, `*spread`, copies of lists, factories' return values, builder functions'
+parameters and imports from other project modules. A group whose every run caps tool concurrency
+at 1 is not concurrent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Loc
-from siblint.facts import Assignment, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value
+from siblint.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, GroupMaker, Param
-from siblint.model import binding, canonical, constructed_by
 from siblint.project import ProjectIndex
-from siblint.fatality import copies_in, tool_named
-from siblint.tools import Tool, local_function, tools_in
-
-# How many name hops (bindings, imports, list spreads) member resolution follows.
-MAX_DEPTH = 8
+from siblint.semantic import Scope, calls_by_text, canonical, constructed_by, elements, resolve_function, result_names
+from siblint.tools import Tool, class_tool, plain_tool, tool_for_call, tool_named, tools_in
 
 
 @dataclass(frozen=True)
@@ -53,144 +50,131 @@ class Group:
     # A fatal failure cancels the other calls of the turn (False: they run on, even awaiting ones).
     cancels_siblings: bool = True
 
+    @property
+    def fix(self) -> str:
+        """How SIB301 tells the user to fix a mix (formatted with victim=, fatal=)."""
+        return self.maker.fix if self.maker is not None and self.maker.fix else self.framework.groups.fix
 
-def _tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
-    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`."""
-    for t in (*tools_in(facts), *copies_in(facts, project)):
-        if t.options is not None and t.options.loc == call.loc:
-            return t
-    return None
+    def members(self) -> list[Member]:
+        """Every tool that is a member at some point, once."""
+        return list({m.tool.key: m for snap in self.snapshots for m in snap.members}.values())
 
 
+# ---- members ---------------------------------------------------------------------------------
 def resolve_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex,
-                    depth: int = 0, plain: str = "") -> list[Member]:
+                    plain: str = "") -> list[Member]:
     """The tools a tools-list expression denotes, across modules. With `plain` (a framework name),
     a plain function in the list is a tool of that framework (frameworks that wrap callables themselves)."""
-    if value is None or depth > MAX_DEPTH:
-        return []
-    if isinstance(value, Seq):
-        return [m for item in value.items for m in resolve_members(facts, item, scope, project, depth + 1, plain)]
-    if isinstance(value, Starred):
-        return resolve_members(facts, value.value, scope, project, depth + 1, plain)
-    if isinstance(value, Call):
-        tool = _tool_for_call(facts, value, project)
+    out: list[Member] = []
+    for where, item in elements(Scope(facts, scope), value, project):
+        out.extend(_item_members(where, item, project, plain))
+    return out
+
+
+def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) -> list[Member]:
+    facts = where.facts
+    if isinstance(item, Call):
+        tool = tool_for_call(facts, item, project)
         if tool is not None:
             return [Member(tool, facts)]
-        made = _class_tool(facts, value, project)
+        made = class_tool(facts, item, project)
         if made is not None:
-            return [made]
+            return [Member(*made)]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
-        inner = _collection(facts, value)
-        if inner is not None:
-            return _collection_members(facts, value, inner, scope, project, depth + 1)
-        return []
-    if isinstance(value, Ref):
-        named = tool_named(facts, value.text, scope, project)
+        inner = _collection(item)
+        return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
+    if isinstance(item, Ref):
+        named = tool_named(facts, item.text, where.name, project)
+        if named is None and "." in item.text and item.name != item.text:
+            # `tools.charge_card` through `import app.tools as tools`.
+            target = project.resolve(item.name)
+            if target is not None and target[0] is not facts:
+                named = tool_named(target[0], target[1], "", project)
         if named is not None:
             return [Member(*named)]
-        bound = binding(facts, value.text, scope)
-        if bound is not None:
-            return resolve_members(facts, bound, scope, project, depth + 1, plain)
-        if value.name != value.text or "." in value.name:
-            found = project.resolve(value.name)
-            if found is not None:
-                other, attr = found
-                return resolve_members(other, Ref(attr, attr, value.loc), "", project, depth + 1, plain)
-        if plain and "." not in value.text:
-            fn = local_function(facts, value, scope)
+        if plain:
+            fn = where.function(item)
             if fn is not None and not fn.class_name:
-                return [Member(_plain_tool(facts, fn, plain), facts)]
+                return [Member(plain_tool(facts, fn, plain), facts)]
+            found = resolve_function(item.name, project) if item.name != item.text else None
+            if found is not None and not found[1].class_name:
+                return [Member(plain_tool(found[0], found[1], plain), found[0])]
     return []
 
 
-def _plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
-    prefix = f"{facts.module}." if facts.module else ""
-    return Tool(fn.name.rsplit(".", 1)[-1], framework, "function", facts.path, facts.module, fn.loc, prefix + fn.name,
-                None, fn.name if "." not in fn.name else "", fn.name.rpartition(".")[0])
-
-
-def _class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Member | None:
-    """`Search()` where `Search` subclasses a framework's tool base class, here or in another module."""
-    if not isinstance(call.func, Ref):
-        return None
-    where: tuple[ModuleFacts, str] | None = (facts, call.func.text) if call.func.text in facts.classes else None
-    if where is None and call.func.name != call.func.text:
-        where = project.resolve(call.func.name)
-    if where is None:
-        return None
-    other, cls = where
-    for tool in tools_in(other):
-        if tool.class_name and tool.class_name == cls:
-            return Member(tool, other)
-    return None
-
-
-def _collection(facts: ModuleFacts, call: Call) -> tuple[Framework, Param, str] | None:
+def _collection(call: Call) -> tuple[Framework, Param, str] | None:
     """(framework, where its tools go, plain functions allowed) for a toolset or nested group call."""
     if not isinstance(call.func, Ref):
         return None
     fw, canon = canonical(call.func.name)
     if fw is None:
         return None
-    if canon in fw.toolset_makers:
-        return fw, fw.toolset_makers[canon], fw.name
-    maker = fw.group_makers.get(canon)
+    if canon in fw.tools.toolsets:
+        return fw, fw.tools.toolsets[canon], fw.name
+    maker = fw.groups.makers.get(canon)
     if maker is not None and maker.tools is not None:
         return fw, maker.tools, fw.name if maker.plain_functions_are_tools else ""
     return None
 
 
 def _collection_members(facts: ModuleFacts, call: Call, found: tuple[Framework, Param, str], scope: str,
-                        project: ProjectIndex, depth: int, bound_to: str = "") -> list[Member]:
+                        project: ProjectIndex, bound_to: str = "") -> list[Member]:
     """The tools a toolset (or nested group) call holds, plus those registered on its name by decorators."""
     _, where, plain = found
-    members = resolve_members(facts, call.arg(where.position, where.keyword), scope, project, depth, plain)
+    members = resolve_members(facts, call.arg(where.position, where.keyword), scope, project, plain)
     bound_to = bound_to or _assigned_target(facts, call)[0]
     if bound_to:
-        members += [Member(t, facts) for t in tools_in(facts) if t.receiver and t.receiver == bound_to]
+        members += [Member(t, facts) for t in _registered(facts).get(bound_to, ())]
     return members
 
 
-def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex,
-                     depth: int = 0) -> list[Member]:
+def _registered(facts: ModuleFacts) -> dict[str, list[Tool]]:
+    """Receiver name -> tools registered on it by a method decorator (`@agent.tool`)."""
+
+    def compute() -> dict[str, list[Tool]]:
+        table: dict[str, list[Tool]] = {}
+        for t in tools_in(facts):
+            if t.receiver:
+                table.setdefault(t.receiver, []).append(t)
+        return table
+
+    return facts.derived("groups.registered", compute)
+
+
+def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex) -> list[Member]:
     """`toolsets=[ts, FunctionToolset([...])]`: the tools of each toolset, across modules."""
-    if value is None or depth > MAX_DEPTH:
-        return []
-    if isinstance(value, Seq):
-        return [m for item in value.items for m in _toolset_members(facts, item, scope, project, depth + 1)]
-    if isinstance(value, Starred):
-        return _toolset_members(facts, value.value, scope, project, depth + 1)
-    if isinstance(value, Call):
-        found = _collection(facts, value)
-        return _collection_members(facts, value, found, scope, project, depth + 1) if found is not None else []
-    if isinstance(value, Ref) and "." not in value.text:
-        bound = binding(facts, value.text, scope)
-        if isinstance(bound, Call):
-            found = _collection(facts, bound)
+    out: list[Member] = []
+    for where, item in elements(Scope(facts, scope), value, project):
+        bound_to = ""
+        if isinstance(item, Ref) and "." not in item.text:
+            bound = where.value(item.text)
+            if isinstance(bound, Call):
+                bound_to, item = item.text, bound
+            elif item.name != item.text:
+                target = project.resolve(item.name)
+                if target is not None and target[0] is not where.facts:
+                    out.extend(_toolset_members(target[0], Ref(target[1], target[1], item.loc), "", project))
+                continue
+        if isinstance(item, Call):
+            found = _collection(item)
             if found is not None:
-                return _collection_members(facts, bound, found, scope, project, depth + 1, bound_to=value.text)
-        if bound is not None:
-            return _toolset_members(facts, bound, scope, project, depth + 1)
-        target = facts.imports.get(value.text)
-        resolved = project.resolve(target) if target else None
-        if resolved is not None and resolved[0] is not facts:
-            other, attr = resolved
-            return _toolset_members(other, Ref(attr, attr, value.loc), "", project, depth + 1)
-    return []
+                out.extend(_collection_members(where.facts, item, found, where.name, project, bound_to=bound_to))
+    return out
 
 
+# ---- makers and runs -------------------------------------------------------------------------
 def _group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, GroupMaker, str] | None:
     """(framework, maker, receiver) when `call` makes a group; receiver is set for methods (clone)."""
     if not isinstance(call.func, Ref):
         return None
     fw, canon = canonical(call.func.name)
-    if fw is not None and canon in fw.group_makers:
-        return fw, fw.group_makers[canon], ""
+    if fw is not None and canon in fw.groups.makers:
+        return fw, fw.groups.makers[canon], ""
     receiver, _, method = call.func.text.rpartition(".")
     if receiver:
-        built = constructed_by(facts, binding(facts, receiver, scope), scope)
+        built = constructed_by(Scope(facts, scope), Ref(receiver, receiver, call.func.loc))
         for fw in FRAMEWORKS:
-            maker = fw.group_methods.get((built, method))
+            maker = fw.groups.methods.get((built, method))
             if maker is not None:
                 return fw, maker, receiver
     return None
@@ -198,9 +182,10 @@ def _group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework,
 
 def _path(value: Value | None, keys: tuple[str, ...], facts: ModuleFacts, scope: str) -> Value | None:
     """Follow keyword arguments or dict keys: `RunConfig(tool_execution=X(max...=1))` or dicts."""
+    where = Scope(facts, scope)
     for key in keys:
         if isinstance(value, Ref):
-            value = binding(facts, value.text, scope)
+            value = where.value(value.text)
         if isinstance(value, Call):
             value = value.kwarg(key)
         elif isinstance(value, Mapping):
@@ -212,47 +197,95 @@ def _path(value: Value | None, keys: tuple[str, ...], facts: ModuleFacts, scope:
 
 def _assigned_target(facts: ModuleFacts, call: Call) -> tuple[str, str]:
     """The (target, scope) the call's result is first assigned to, or ("", "")."""
+    found = result_names(facts).get(call.loc)
+    return found[0] if found else ("", "")
 
-    def compute() -> dict[Loc, tuple[str, str]]:
-        table: dict[Loc, tuple[str, str]] = {}
-        for a in facts.assignments:
-            if isinstance(a.value, Call) and a.op == "=":
-                table.setdefault(a.value.loc, (a.target, a.scope))
+
+def _is_cap(value: Value | None) -> bool:
+    return isinstance(value, Const) and value.value == 1 and not isinstance(value.value, bool)
+
+
+def _runner_calls(facts: ModuleFacts, fw: Framework) -> dict[str, list[tuple[str, Call]]]:
+    """Agent name -> the calls that run it (`Runner.run(agent, ...)`), indexed once per module."""
+
+    def compute() -> dict[str, list[tuple[str, Call]]]:
+        table: dict[str, list[tuple[str, Call]]] = {}
+        for scope, call in facts.all_calls():
+            if not isinstance(call.func, Ref):
+                continue
+            spec = fw.concurrency.runners.get(canonical(call.func.name)[1])
+            if spec is None:
+                continue
+            agent = call.arg(spec[0].position, spec[0].keyword)
+            if isinstance(agent, Ref):
+                table.setdefault(agent.text, []).append((scope, call))
         return table
 
-    return facts.derived("groups.assigned_target", compute).get(call.loc, ("", ""))
+    return facts.derived(f"groups.runner_calls.{fw.name}", compute)
 
 
-def _runs(facts: ModuleFacts, fw: Framework) -> list[tuple[str, Call]]:
-    """Calls that run a group of `fw` (`Runner.run(agent, ...)`, `graph.invoke(...)`)."""
+def _method_runs(facts: ModuleFacts, fw: Framework) -> dict[str, list[tuple[str, Call, tuple[Call, ...]]]]:
+    """Object name -> (scope, call, context managers around it) of `name.invoke(...)`-style runs."""
 
-    def compute() -> list[tuple[str, Call]]:
-        return [(scope, call) for scope, call in facts.all_calls()
-                if isinstance(call.func, Ref) and canonical(call.func.name)[1] in fw.runners]
+    def compute() -> dict[str, list[tuple[str, Call, tuple[Call, ...]]]]:
+        table: dict[str, list[tuple[str, Call, tuple[Call, ...]]]] = {}
+        methods = fw.concurrency.run_methods
+        if not methods:
+            return table
+        for fn in facts.functions.values():
+            for site in fn.calls:
+                if isinstance(site.call.func, Ref):
+                    head, _, method = site.call.func.text.rpartition(".")
+                    if head and method in methods:
+                        table.setdefault(head, []).append((fn.name, site.call, site.with_items))
+        for call in facts.module_calls:
+            if isinstance(call.func, Ref):
+                head, _, method = call.func.text.rpartition(".")
+                if head and method in methods:
+                    table.setdefault(head, []).append(("", call, ()))
+        return table
 
-    return facts.derived(f"groups.runs.{fw.name}", compute)
+    return facts.derived(f"groups.method_runs.{fw.name}", compute)
+
+
+def _derivations(facts: ModuleFacts, fw: Framework) -> tuple[dict[str, list[str]], dict[object, list[str]]]:
+    """Indexes for `_aliases`: name -> names derived from it (`graph = builder.compile()`), and a
+    graph-builder argument (a name or a call's location) -> the holders it was added to."""
+
+    def compute() -> tuple[dict[str, list[str]], dict[object, list[str]]]:
+        derived: dict[str, list[str]] = {}
+        for a in facts.assignments:
+            v = a.value
+            if a.op == "=" and isinstance(v, Call) and isinstance(v.func, Ref):
+                head, _, method = v.func.text.rpartition(".")
+                if method in fw.concurrency.derive_methods and head:
+                    derived.setdefault(head, []).append(a.target)
+        holders: dict[object, list[str]] = {}
+        for builder in fw.concurrency.graph_builders:
+            for texts in (t for t in calls_by_text(facts) if t.rpartition(".")[2] == builder):
+                for _, other in calls_by_text(facts)[texts]:
+                    holder = texts.rpartition(".")[0]
+                    for arg in other.args:
+                        holders.setdefault(arg.text if isinstance(arg, Ref) else arg.loc, []).append(holder)
+        return derived, holders
+
+    return facts.derived(f"groups.derivations.{fw.name}", compute)
 
 
 def _aliases(facts: ModuleFacts, fw: Framework, call: Call, target: str) -> set[str]:
     """Names that run the group's tools: its binding, a graph it was added to (`builder.add_node(...,
     group)`), and objects derived from those (`graph = builder.compile()`)."""
+    derived, holders = _derivations(facts, fw)
     names = {target} if target else set()
-    for _, other in facts.all_calls():
-        if isinstance(other.func, Ref) and other.func.text.rpartition(".")[2] in fw.graph_builders:
-            holder = other.func.text.rpartition(".")[0]
-            if holder and any(a.loc == call.loc or (isinstance(a, Ref) and a.text in names) for a in other.args):
-                names.add(holder)
-    for _ in range(4):  # derivation chains: builder -> compile() -> with_config()
-        grew = False
-        for a in facts.assignments:
-            v = a.value
-            if a.op == "=" and isinstance(v, Call) and isinstance(v.func, Ref) and a.target not in names:
-                head, _, method = v.func.text.rpartition(".")
-                if method in fw.derive_methods and head in names:
-                    names.add(a.target)
-                    grew = True
-        if not grew:
-            break
+    names.update(holders.get(call.loc, ()))
+    if target:
+        names.update(holders.get(target, ()))
+    todo = list(names)
+    while todo:
+        for new in derived.get(todo.pop(), ()):
+            if new not in names:
+                names.add(new)
+                todo.append(new)
     return names
 
 
@@ -260,7 +293,8 @@ def _serial_context(fw: Framework, cm: Call) -> bool:
     if not isinstance(cm.func, Ref):
         return False
     _, canon = canonical(cm.func.name)
-    spec = fw.serial_contexts.get(canon) or fw.serial_contexts.get(cm.func.text.rpartition(".")[2])
+    contexts = fw.concurrency.serial_contexts
+    spec = contexts.get(canon) or contexts.get(cm.func.text.rpartition(".")[2])
     if spec is None:
         return False
     value = cm.arg(spec[0].position, spec[0].keyword)
@@ -272,48 +306,25 @@ def _is_capped(facts: ModuleFacts, fw: Framework, agent_binding: str, call: Call
     config with the framework's cap, or a serialising context manager around the run)."""
     if not agent_binding and call is None:
         return False
+    conc = fw.concurrency
     seen = False
-    for scope, run in _runs(facts, fw):
-        agent_param, config_param = fw.runners[constructed_name(run)]
-        agent = run.arg(agent_param.position, agent_param.keyword)
-        if not (isinstance(agent, Ref) and agent.text == agent_binding and agent_binding):
-            continue
+    for scope, run in _runner_calls(facts, fw).get(agent_binding, ()) if agent_binding else ():
         seen = True
-        if not fw.concurrency_cap:
+        config_param = conc.runners[canonical(run.func.name)[1] if isinstance(run.func, Ref) else ""][1]
+        if not conc.cap or not _is_cap(_path(run.arg(config_param.position, config_param.keyword), conc.cap, facts, scope)):
             return False
-        cap = _path(run.arg(config_param.position, config_param.keyword), fw.concurrency_cap, facts, scope)
-        if not (isinstance(cap, Const) and cap.value == 1 and not isinstance(cap.value, bool)):
-            return False
-    if fw.run_methods and call is not None:
-        names = _aliases(facts, fw, call, agent_binding)
-        for fn in facts.functions.values():
-            for site in fn.calls:
-                run = site.call
-                if not isinstance(run.func, Ref):
-                    continue
-                head, _, method = run.func.text.rpartition(".")
-                if head not in names or method not in fw.run_methods:
-                    continue
+    if conc.run_methods and call is not None:
+        runs = _method_runs(facts, fw)
+        for name in _aliases(facts, fw, call, agent_binding):
+            for scope, run, withs in runs.get(name, ()):
                 seen = True
-                if any(_serial_context(fw, cm) for cm in site.with_items):
+                if any(_serial_context(fw, cm) for cm in withs):
                     continue
-                param = fw.run_methods[method]
-                cap = _path(run.arg(param.position, param.keyword), fw.concurrency_cap, facts, fn.name) if fw.concurrency_cap else None
-                if not (isinstance(cap, Const) and cap.value == 1 and not isinstance(cap.value, bool)):
-                    return False
-        for run in facts.module_calls:
-            if isinstance(run.func, Ref) and run.func.text.rpartition(".")[0] in names \
-                    and run.func.text.rpartition(".")[2] in fw.run_methods:
-                param = fw.run_methods[run.func.text.rpartition(".")[2]]
-                seen = True
-                cap = _path(run.arg(param.position, param.keyword), fw.concurrency_cap, facts, "") if fw.concurrency_cap else None
-                if not (isinstance(cap, Const) and cap.value == 1 and not isinstance(cap.value, bool)):
+                param = conc.run_methods[run.func.text.rpartition(".")[2]] if isinstance(run.func, Ref) else None
+                value = run.arg(param.position, param.keyword) if param is not None else None
+                if not conc.cap or not _is_cap(_path(value, conc.cap, facts, scope)):
                     return False
     return seen
-
-
-def constructed_name(call: Call) -> str:
-    return canonical(call.func.name)[1] if isinstance(call.func, Ref) else ""
 
 
 def _inside(inner: Loc, outer: Loc) -> bool:
@@ -332,17 +343,18 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
     """Every group the module makes, with its members after each mutation."""
     groups: list[Group] = []
     made_here = [(scope, call, _group_maker(facts, call, scope)) for scope, call in facts.all_calls()]
-    outer_calls = [call for _, call, made in made_here if made is not None]
+    outer_calls = sorted((call.loc for _, call, made in made_here if made is not None),
+                         key=lambda loc: (loc.line, loc.col))
     for scope, call, made in made_here:
         if made is None:
             continue
         fw, maker, receiver = made
-        if maker.nested_in_groups and any(o is not call and _inside(call.loc, o.loc) for o in outer_calls):
+        if maker.nested_in_groups and _nested(call.loc, outer_calls):
             continue  # `create_react_agent(model, ToolNode([...]))`: a member list, not a group of its own
         tools_value = call.arg(maker.tools.position, maker.tools.keyword) if maker.tools else None
         servers_value = call.arg(maker.servers.position, maker.servers.keyword) if maker.servers else None
         toolsets_value = call.arg(maker.toolsets.position, maker.toolsets.keyword) if maker.toolsets else None
-        if receiver and tools_value is None and servers_value is None:
+        if receiver and maker.keeps_receiver_tools and tools_value is None and servers_value is None:
             continue  # `agent.clone()` keeps the receiver's tools: the same group
         target, _ = _assigned_target(facts, call)
         name_value = call.arg(maker.name.position, maker.name.keyword) if maker.name else None
@@ -353,11 +365,11 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
                    + _toolset_members(facts, toolsets_value, scope, project))
         if target and "." not in target:
             # `@agent.tool` on this group's name: registered before any run, so members from the start.
-            members += [Member(t, facts) for t in tools_in(facts) if t.receiver == target]
+            members += [Member(t, facts) for t in _registered(facts).get(target, ())]
         anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
         group = Group(fw, facts.path, name, target, scope, call, [Snapshot(anchor, members)], maker=maker,
                       cancels_siblings=_cancels(call, maker))
-        hint = _path(call, fw.parallel_hint, facts, scope) if fw.parallel_hint else None
+        hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
         group.capped = _is_capped(facts, fw, target, call)
         _apply_mutations(facts, group, project)
@@ -365,34 +377,23 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
     return groups
 
 
-def _by_target(facts: ModuleFacts) -> tuple[dict[str, list[Assignment]], dict[str, list[Call]]]:
-    """Assignments by target text and calls by callee text, indexed once per module."""
-
-    def compute() -> tuple[dict[str, list[Assignment]], dict[str, list[Call]]]:
-        assigned: dict[str, list[Assignment]] = {}
-        for a in facts.assignments:
-            assigned.setdefault(a.target, []).append(a)
-        called: dict[str, list[Call]] = {}
-        for _, call in facts.all_calls():
-            if isinstance(call.func, Ref):
-                called.setdefault(call.func.text, []).append(call)
-        return assigned, called
-
-    return facts.derived("groups.by_target", compute)
+def _nested(loc: Loc, outer: list[Loc]) -> bool:
+    """Is `loc` inside another group maker's call (sorted by start)?"""
+    return any(o != loc and _inside(loc, o) for o in outer if (o.line, o.col) <= (loc.line, loc.col))
 
 
 def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) -> None:
     """`agent.tools = [...]`, `agent.tools += [...]`, `agent.tools.append(t)` / `.extend([...])`."""
-    if not group.binding or not group.framework.group_tools_attr:
+    if not group.binding or not group.framework.groups.tools_attr:
         return
-    attr = f"{group.binding}.{group.framework.group_tools_attr}"
-    assigned, called = _by_target(facts)
+    attr = f"{group.binding}.{group.framework.groups.tools_attr}"
     events: list[tuple[Loc, str, Value]] = []
-    for a in assigned.get(attr, ()):
+    for a in _assignments_to(facts).get(attr, ()):
         if a.loc > group.call.loc:
             events.append((a.loc, "set" if a.op == "=" else "add", a.value))
+    called = calls_by_text(facts)
     for method, op in (("append", "append"), ("extend", "add")):
-        for call in called.get(f"{attr}.{method}", ()):
+        for _, call in called.get(f"{attr}.{method}", ()):
             if call.loc > group.call.loc and call.args:
                 value = Seq((call.args[0],), call.loc) if op == "append" else call.args[0]
                 events.append((call.loc, "add", value))
@@ -400,3 +401,14 @@ def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) ->
         added = resolve_members(facts, value, group.scope, project)
         before = group.snapshots[-1].members if op == "add" else []
         group.snapshots.append(Snapshot(loc, before + added))
+
+
+def _assignments_to(facts: ModuleFacts) -> dict[str, list]:
+    def compute() -> dict[str, list]:
+        table: dict[str, list] = {}
+        for a in facts.assignments:
+            if a.op in ("=", "+="):
+                table.setdefault(a.target, []).append(a)
+        return table
+
+    return facts.derived("groups.assignments_to", compute)

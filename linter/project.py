@@ -8,13 +8,23 @@ that defines it, parses that module only when asked (once), and follows re-expor
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from siblint.facts import ModuleFacts
 
 # How many `from x import y` hops a name may take before we give up (re-export chains, cycles).
 MAX_REEXPORT_HOPS = 8
+# The class index reads at most this many files, each up to this size: it answers "which modules
+# subclass or implement this interface", and a repository is not an unbounded search space.
+MAX_INDEXED_FILES = 5000
+MAX_INDEXED_BYTES = 1_000_000
+_SKIPPED_DIRS = frozenset({".git", ".hg", ".venv", "venv", "env", "node_modules", "__pycache__", "build", "dist", ".tox",
+                           "site-packages", ".mypy_cache", ".pytest_cache", ".siblint_cache"})
+_CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
+_DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 
 
 def module_name_for(path: str) -> tuple[str, bool, str]:
@@ -44,6 +54,9 @@ class ProjectIndex:
         # When a dict, every module looked up is recorded here (name -> path found, or None): the
         # cache keys a file's findings on the modules its rules consulted (siblint.cache).
         self.trace: dict[str, str | None] | None = None
+        # Answers of the semantic model that hold for the whole run (siblint.semantic).
+        self.memo: dict[str, Any] = {}
+        self._class_index: list[tuple[str, frozenset[str], frozenset[str]]] | None = None
 
     def add_root(self, root: str) -> None:
         root = os.path.abspath(root)
@@ -105,3 +118,60 @@ class ProjectIndex:
                 return facts, attr
             dotted_name = target
         return None
+
+    # ---- which modules may subclass or implement a class ---------------------------------------
+    def _index(self) -> list[tuple[str, frozenset[str], frozenset[str]]]:
+        """(path, base-class words, function names) for every Python file under the roots, from a
+        cheap text scan; built once per run, on the first question."""
+        if self._class_index is None:
+            found: list[tuple[str, frozenset[str], frozenset[str]]] = []
+            seen: set[str] = set()
+            for root in self.roots:
+                for folder, dirs, files in os.walk(root):
+                    dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
+                    for name in sorted(files):
+                        path = os.path.join(folder, name)
+                        if not name.endswith(".py") or path in seen or len(found) >= MAX_INDEXED_FILES:
+                            continue
+                        seen.add(path)
+                        try:
+                            if os.path.getsize(path) > MAX_INDEXED_BYTES or not os.path.isfile(path):
+                                continue
+                            with open(path, "rb") as fh:
+                                data = fh.read(MAX_INDEXED_BYTES)
+                        except OSError:
+                            continue
+                        classes = list(_CLASS.finditer(data))
+                        bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace")
+                                          for m in classes for w in re.findall(rb"[\w.]+", m.group(1) or b""))
+                        if classes:
+                            defs = frozenset(m.group(1).decode("ascii", "replace") for m in _DEF.finditer(data))
+                            found.append((os.path.abspath(path), bases, defs))
+            self._class_index = found
+        return self._class_index
+
+    def modules_mentioning(self, base: str, *methods: str) -> list[ModuleFacts]:
+        """Facts of the project modules that define a class with `base` among its bases (`base`
+        empty: any class), and functions named `methods` (all of them)."""
+        out: list[ModuleFacts] = []
+        wanted = set(methods)
+        for path, bases, defs in self._index():
+            if (base and base not in bases) or not wanted <= defs:
+                continue
+            facts = self.facts_for_path(path)
+            if facts is not None:
+                out.append(facts)
+        return out
+
+    def facts_for_path(self, path: str) -> ModuleFacts | None:
+        """Facts of a file by path, loading it on first use."""
+        path = os.path.abspath(path)
+        if path not in self._by_path:
+            self._by_path[path] = None
+            facts = self._loader(path) if self._loader else None
+            if facts is not None:
+                self.add(facts)
+                if self.trace is not None and facts.module:
+                    self.trace.setdefault(facts.module, path)
+        return self._by_path.get(path)
+

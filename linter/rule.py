@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar, TypeVar
 
 from siblint.diagnostics import Diagnostic, Loc, Related
 from siblint.rules import OFF_BY_DEFAULT
@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from siblint.config import Config
     from siblint.facts import ModuleFacts
     from siblint.project import ProjectIndex
+
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,18 @@ class Context:
     facts: "ModuleFacts"
     project: "ProjectIndex"
     config: "Config"
-    # Results several rules of one family share for this module (computed once per file).
+    # Results several rules share for this module (computed once per file, see `once`).
     shared: dict[str, object] = field(default_factory=dict)
 
     @property
     def path(self) -> str:
         return self.facts.path
+
+    def once(self, key: str, compute: "Callable[[], _T]") -> "_T":
+        """`compute()` for this file, computed by the first rule that asks and shared with the rest."""
+        if key not in self.shared:
+            self.shared[key] = compute()
+        return self.shared[key]  # type: ignore[return-value]
 
 
 class Rule:

@@ -9,19 +9,34 @@ servers are tools too: every tool they serve joins the group of the agent they a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
 from siblint.diagnostics import Loc
-from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Seq, Value
+from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
 from siblint.frameworks import FRAMEWORKS
-from siblint.frameworks.spec import Framework, ToolMaker
-from siblint.model import binding, canonical, constructed_by
+from siblint.frameworks.spec import Framework, Param, ToolMaker
 from siblint.project import ProjectIndex
+from siblint.semantic import (
+    Scope,
+    canonical,
+    constructed_by,
+    elements,
+    first_result_name,
+    resolve_function,
+    result_names,
+)
+
+Kind = Literal["function", "constructed", "agent", "server", "copy"]
 
 
 @dataclass(frozen=True)
 class Tool:
     name: str
     framework: str
-    kind: str  # "function" | "constructed" | "agent" | "server"
+    # "function": runs a function of the project; "constructed": a FunctionTool-style object whose
+    # invoker is a function; "agent": another agent as a tool; "server": an MCP server; "copy": a
+    # copy of another tool (`dataclasses.replace(t, ...)`), with that tool's policy.
+    kind: Kind
     path: str
     module: str
     loc: Loc  # the function's `def` line when it is in this module, else the call that made the tool
@@ -43,8 +58,8 @@ class Tool:
 
 def _maker(name: str) -> tuple[Framework, ToolMaker] | None:
     fw, canon = canonical(name)
-    if fw is not None and canon in fw.tool_makers:
-        return fw, fw.tool_makers[canon]
+    if fw is not None and canon in fw.tools.makers:
+        return fw, fw.tools.makers[canon]
     return None
 
 
@@ -57,9 +72,9 @@ def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Frame
     if not isinstance(func, Ref) or "." not in func.text:
         return None
     receiver, _, method = func.text.rpartition(".")
-    built = constructed_by(facts, binding(facts, receiver, scope), scope) or _annotated_type(facts, receiver, scope)
+    built = constructed_by(Scope(facts, scope), Ref(receiver, receiver, func.loc))
     for fw in FRAMEWORKS:
-        maker = fw.tool_methods.get((built, method))
+        maker = fw.tools.methods.get((built, method))
         if maker is not None:
             return fw, maker
     return None
@@ -67,40 +82,7 @@ def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Frame
 
 def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> FunctionFacts | None:
     """The function of this module a name refers to from `scope`, innermost scope first."""
-    if not isinstance(value, Ref):
-        return None
-    parts = scope.split(".") if scope else []
-    for i in range(len(parts), -1, -1):
-        fn = facts.functions.get(".".join([*parts[:i], value.text]))
-        if fn is not None:
-            return fn
-    return None
-
-
-def _annotated_type(facts: ModuleFacts, name: str, scope: str) -> str:
-    """`def register(agent: Agent[Deps, str])`: the canonical class a parameter is annotated with."""
-    fn = facts.functions.get(scope) if scope else None
-    if fn is None or name not in fn.params or fn.params.index(name) >= len(fn.param_annotations):
-        return ""
-    for annotated in fn.param_annotations[fn.params.index(name)]:
-        fw, canon = canonical(annotated)
-        if fw is not None:
-            return canon
-    return ""
-
-
-def callee_in_module(facts: ModuleFacts, fn: FunctionFacts, text: str) -> tuple[bool, FunctionFacts | None]:
-    """The function of this module that `text(...)`, called inside `fn`, runs: a nested or
-    module-level function (innermost scope first, never `fn` itself), or a method of `fn`'s class
-    through `self.`/`cls.`. The flag says whether the answer is final (`self.m` of a class that
-    has no `m` is not a project function elsewhere either)."""
-    if "." not in text:
-        found = local_function(facts, Ref(text, text, fn.loc), fn.name)
-        return False, (found if found is not None and found.name != fn.name else None)
-    head, _, rest = text.partition(".")
-    if head in ("self", "cls") and fn.class_name and "." not in rest:
-        return True, facts.functions.get(f"{fn.class_name}.{rest}")
-    return False, None
+    return Scope(facts, scope).function(value)
 
 
 def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> str:
@@ -118,10 +100,8 @@ def _const_str(value: Value | None) -> str:
 
 
 def _binding_for(facts: ModuleFacts, call: Call) -> str:
-    for a in facts.assignments:
-        if a.scope == "" and a.op == "=" and isinstance(a.value, Call) and a.value.loc == call.loc and "." not in a.target:
-            return a.target
-    return ""
+    """The module-level plain name the call's result is bound to."""
+    return first_result_name(facts, call, plain=True, module_level=True)
 
 
 def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
@@ -132,6 +112,10 @@ def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
         return False  # `StructuredTool.from_function(coroutine=f)`
     value = call.arg(maker.function.position, maker.function.keyword)
     return value is None or isinstance(value, Const)  # `tool("name")`: the name, not the function
+
+
+# Plain-function tools are found per module, without the project (cached per module facts).
+_NO_PROJECT = ProjectIndex()
 
 
 def tools_in(facts: ModuleFacts) -> tuple[Tool, ...]:
@@ -182,7 +166,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         fn_name = function_name(facts, fn_value, scope)
         local = local_function(facts, fn_value, scope)
         name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""
-        kind = "function" if maker.kind == "decorator" else ("agent" if maker.function is None else "constructed")
+        kind: Kind = "function" if maker.kind == "decorator" else ("agent" if maker.function is None else "constructed")
         registered = _method_maker(facts, call, scope) is not None and maker.kind == "decorator"
         found.append(Tool(name or fn_name.rsplit(".", 1)[-1] or call.func.text, fw.name, kind, facts.path, facts.module,
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
@@ -194,15 +178,14 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         if isinstance(inner, Call) and isinstance(inner.func, Ref):
             made = _maker(inner.func.name)
             if made is not None and made[1].kind == "decorator" and call.args:
-                fw, _ = made
                 fn_name = function_name(facts, call.args[0], scope)
                 local = local_function(facts, call.args[0], scope)
-                found.append(Tool(fn_name.rsplit(".", 1)[-1] or "tool", fw.name, "function", facts.path, facts.module,
+                found.append(Tool(fn_name.rsplit(".", 1)[-1] or "tool", made[0].name, "function", facts.path, facts.module,
                                   local.loc if local is not None else call.loc, fn_name, inner, _binding_for(facts, call), scope))
     for scope, call in facts.all_calls():
         if isinstance(call.func, Ref):
             fw, canon = canonical(call.func.name)
-            if fw is not None and canon in fw.server_makers:
+            if fw is not None and canon in fw.tools.servers:
                 found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], fw.name, "server", facts.path,
                                   facts.module, call.loc, "", call, _binding_for(facts, call), scope))
     found.extend(_class_tools(facts))
@@ -224,8 +207,8 @@ def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]]
         seen.add(current)
         for base in facts.classes.get(current, ()):
             fw, canon = canonical(base)
-            if fw is not None and canon in fw.tool_base_classes:
-                return fw, fw.tool_base_classes[canon]
+            if fw is not None and canon in fw.tools.base_classes:
+                return fw, fw.tools.base_classes[canon]
             local = base[len(facts.module) + 1:] if facts.module and base.startswith(facts.module + ".") else base
             if local in facts.classes:
                 todo.append(local)
@@ -262,16 +245,16 @@ def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
         fw, canon = canonical(call.func.name)
         if fw is None:
             continue
-        maker = fw.group_makers.get(canon)
-        where = maker.tools if maker is not None and maker.plain_functions_are_tools else fw.toolset_makers.get(canon)
+        maker = fw.groups.makers.get(canon)
+        where = maker.tools if maker is not None and maker.plain_functions_are_tools else fw.tools.toolsets.get(canon)
         if where is None:
             continue
         value = call.arg(where.position, where.keyword)
-        if isinstance(value, Ref) and "." not in value.text:
-            value = binding(facts, value.text, scope)  # `TOOLS = [a, b]; ToolNode(TOOLS)`
-        items = value.items if isinstance(value, Seq) else ()
-        for item in items:
-            fn = local_function(facts, item, scope)
+        # `TOOLS = [a, b]; ToolNode(TOOLS)`, `list(TOOLS)`, ...: items of this module only.
+        for item_scope, item in elements(Scope(facts, scope), value, _NO_PROJECT):
+            if item_scope.facts is not facts:
+                continue
+            fn = item_scope.function(item)
             if fn is None or fn.class_name or prefix + fn.name in known:
                 continue
             known.add(prefix + fn.name)
@@ -291,7 +274,7 @@ def _copies(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
         if not isinstance(call.func, Ref):
             continue
         for fw in FRAMEWORKS:
-            copier = fw.copiers.get(call.func.name)
+            copier = fw.tools.copiers.get(call.func.name)
             source = call.arg(copier[0].position, copier[0].keyword) if copier else None
             if isinstance(source, Ref) and source.text in by_binding:
                 src = by_binding[source.text]
@@ -304,17 +287,202 @@ def _copies(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
     return out
 
 
-def function_of(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
-    """The facts of the function that runs when the tool is called, wherever it is defined."""
-    return resolve_function(tool.function, project)
+# ---- tool identity: which tool a name, a call or a copy denotes ------------------------------------
+MAX_DEPTH = 8  # hops through copies of copies and imports
 
 
-def resolve_function(dotted_name: str, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
-    if not dotted_name:
+def copier(call: Call) -> tuple[Param, bool] | None:
+    """(where the source goes, whether keywords set fields) when `call` copies a tool with its policy."""
+    if isinstance(call.func, Ref):
+        for fw in FRAMEWORKS:
+            if call.func.name in fw.tools.copiers:
+                return fw.tools.copiers[call.func.name]
+    return None
+
+
+def visible(facts: ModuleFacts, name: str, bound_in: str, scope: str) -> bool:
+    """Does `name` in `scope` mean the binding made in `bound_in` (not a local of the same name)?"""
+    if scope == bound_in:
+        return True
+    if bound_in and not scope.startswith(bound_in + "."):
+        return False
+    fn = facts.functions.get(scope)
+    if fn is not None and name in fn.params:
+        return False
+    return (name, scope) not in facts.last_assignments()
+
+
+def names_of(tool: Tool, facts: ModuleFacts) -> list[tuple[str, str]]:
+    """(name, scope) pairs bound to the tool in its module."""
+    out: list[tuple[str, str]] = [(tool.binding, "")] if tool.binding else []
+    if tool.options is not None:
+        out.extend((t, s) for t, s in result_names(facts).get(tool.options.loc, ()) if "." not in t)
+    if tool.kind == "function":
+        for fn in _functions_by_loc(facts).get(tool.loc, ()):
+            # Only the decorator form binds the function's own name to the tool (`B = function_tool(f)`
+            # leaves `f` a plain function).
+            if fn.decorators and (tool.options is None or tool.options in fn.decorators):
+                out.append((fn.name.rsplit(".", 1)[-1], tool.scope))
+    return list(dict.fromkeys(out))
+
+
+def _functions_by_loc(facts: ModuleFacts) -> dict[Loc, list[FunctionFacts]]:
+    def compute() -> dict[Loc, list[FunctionFacts]]:
+        table: dict[Loc, list[FunctionFacts]] = {}
+        for fn in facts.functions.values():
+            table.setdefault(fn.loc, []).append(fn)
+        return table
+
+    return facts.derived("tools.functions_by_loc", compute)
+
+
+def _tools_by_name(facts: ModuleFacts) -> dict[str, list[tuple[Tool, str]]]:
+    """Name -> (tool, scope it is bound in), for every name bound to a tool of the module."""
+
+    def compute() -> dict[str, list[tuple[Tool, str]]]:
+        table: dict[str, list[tuple[Tool, str]]] = {}
+        for tool in tools_in(facts):
+            for bound, bound_in in names_of(tool, facts):
+                table.setdefault(bound, []).append((tool, bound_in))
+        return table
+
+    return facts.derived("tools.by_name", compute)
+
+
+def _tools_by_call(facts: ModuleFacts) -> dict[Loc, Tool]:
+    def compute() -> dict[Loc, Tool]:
+        return {t.options.loc: t for t in reversed(tools_in(facts)) if t.options is not None}
+
+    return facts.derived("tools.by_call", compute)
+
+
+def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
+               depth: int = 0) -> tuple[Tool, ModuleFacts] | None:
+    """The tool `name` refers to in `scope`: bound in this module, or imported from another one."""
+    if depth > MAX_DEPTH or not name or "." in name:
         return None
-    found = project.resolve(dotted_name)
-    if found is None:
+    for tool, bound_in in _tools_by_name(facts).get(name, ()):
+        if visible(facts, name, bound_in, scope):
+            return tool, facts
+    # `name = copy.copy(imported_tool)`: a copy `tools_in` cannot see without the project.
+    bound = Scope(facts, scope).value(name)
+    how = copier(bound) if isinstance(bound, Call) else None
+    if how is not None and isinstance(bound, Call):
+        source = bound.arg(how[0].position, how[0].keyword)
+        found = tool_named(facts, source.text, scope, project, depth + 1) if isinstance(source, Ref) else None
+        if found is not None:
+            return _copy(found[0], facts, bound, scope, name if _binding_for(facts, bound) == name else ""), facts
+    target = facts.imports.get(name)
+    if target is not None:
+        resolved = project.resolve(target)
+        if resolved is not None and resolved[0] is not facts:
+            other, attr = resolved
+            return tool_named(other, attr, "", project, depth + 1)
+    return None
+
+
+def _copy(src: Tool, facts: ModuleFacts, call: Call, scope: str, binding: str) -> Tool:
+    return Tool(src.name, src.framework, "copy", facts.path, facts.module, call.loc, src.function, call, binding, scope)
+
+
+def _copier_calls(facts: ModuleFacts) -> list[tuple[str, Call, tuple[Param, bool]]]:
+    """Every `dataclasses.replace(...)` / `copy.copy(...)`-style call of the module, found once."""
+
+    def compute() -> list[tuple[str, Call, tuple[Param, bool]]]:
+        found = ((scope, call, copier(call)) for scope, call in facts.all_calls())
+        return [(scope, call, how) for scope, call, how in found if how is not None]
+
+    return facts.derived("tools.copier_calls", compute)
+
+
+def copies_in(facts: ModuleFacts, project: ProjectIndex, depth: int = 0) -> tuple[Tool, ...]:
+    """Copies of tools imported from other modules (`copy.copy(imported_tool)`), as kind "copy".
+    `tools_in` already lists copies of the module's own tools."""
+    if depth > MAX_DEPTH:
+        return ()
+    local = {t.options.loc for t in tools_in(facts) if t.kind == "copy" and t.options is not None}
+    out: list[Tool] = []
+    for scope, call, how in _copier_calls(facts):
+        if call.loc in local:
+            continue
+        source = call.arg(how[0].position, how[0].keyword)
+        if not isinstance(source, Ref) or source.text not in facts.imports:
+            continue
+        found = tool_named(facts, source.text, scope, project, depth + 1)
+        if found is not None:
+            out.append(_copy(found[0], facts, call, scope, _binding_for(facts, call)))
+    return tuple(out)
+
+
+def module_tools(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
+    return [*tools_in(facts), *copies_in(facts, project)]
+
+
+def copy_source(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
+    """The tool a copy was made from."""
+    how = copier(tool.options) if tool.options is not None else None
+    if how is None or tool.options is None:
         return None
-    facts, name = found
-    fn = facts.functions.get(name)
-    return (facts, fn) if fn is not None else None
+    source = tool.options.arg(how[0].position, how[0].keyword)
+    if not isinstance(source, Ref):
+        return None
+    for candidate, bound_in in _tools_by_name(facts).get(source.text, ()):
+        if candidate.key != tool.key and visible(facts, source.text, bound_in, tool.scope):
+            return candidate, facts
+    return tool_named(facts, source.text, tool.scope, project)
+
+
+def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
+    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`."""
+    found = _tools_by_call(facts).get(call.loc)
+    if found is not None:
+        return found
+    for t in copies_in(facts, project):
+        if t.options is not None and t.options.loc == call.loc:
+            return t
+    return None
+
+
+def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
+    """`Search()` where `Search` subclasses a framework's tool base class, here or in another module."""
+    if not isinstance(call.func, Ref):
+        return None
+    where: tuple[ModuleFacts, str] | None = (facts, call.func.text) if call.func.text in facts.classes else None
+    if where is None and call.func.name != call.func.text:
+        where = project.resolve(call.func.name)
+    if where is None:
+        return None
+    other, cls = where
+    for tool in tools_in(other):
+        if tool.class_name and tool.class_name == cls:
+            return tool, other
+    return None
+
+
+def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
+    """A plain function that a framework turns into a tool where it is listed."""
+    prefix = f"{facts.module}." if facts.module else ""
+    return Tool(fn.name.rsplit(".", 1)[-1], framework, "function", facts.path, facts.module, fn.loc, prefix + fn.name,
+                None, fn.name if "." not in fn.name else "", fn.name.rpartition(".")[0])
+
+
+def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The facts of the function a tool runs, including functions nested in other functions."""
+    found = resolve_function(tool.function, project)
+    if found is not None:
+        return found
+    facts = project.module(tool.module) if tool.module else None
+    if facts is None or not tool.function:
+        return None
+    if tool.function.startswith(tool.module + "."):
+        fn = facts.functions.get(tool.function[len(tool.module) + 1:])
+        if fn is not None:
+            return facts, fn
+    # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
+    scope = tool.scope
+    while scope and "." not in tool.function:
+        fn = facts.functions.get(f"{scope}.{tool.function}")
+        if fn is not None:
+            return facts, fn
+        scope = scope.rpartition(".")[0]
+    return None

@@ -1,27 +1,31 @@
 """SIB2xx: tool settings that turn one tool's failure into the end of the run.
 
 A fatal failure makes the SDK cancel every sibling call of the same turn and raise out of the run.
-Measured with openai-agents 0.24.0: ../shared/reference/openai-agents-runtime.md, S1-S24, arms 9,
-14b, 14d, 14f, 14g. What is fatal is framework data; `siblint.fatality` reads it.
+Measured with openai-agents 0.24.0 by the runtime tests (tests/runtime/scenarios.py); every spelling
+is a case of tests/rules/test_failure_policy.py. What is fatal is framework data; `siblint.fatality`
+reads it and gives each setting a cause; each rule here reports one cause.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from typing import ClassVar
+
 from siblint.diagnostics import Diagnostic, Related
-from siblint.fatality import module_reasons
-from siblint.groups import groups_in
-from siblint.policy import fatal_causes, group_policy
 from siblint.rule import Context, Invalid, Rule, Valid
 
 
 class _FatalArgumentRule(Rule):
-    """Shared check: report each fatal argument or assignment of this module under this code."""
+    """Shared check: report each fatal argument or assignment of this module with this rule's cause."""
+
+    cause: ClassVar[str]  # the `siblint.fatality` cause this rule reports
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        for reason in module_reasons(ctx.facts, ctx.project):
-            if reason.code == self.code:
+        from siblint.fatality import module_reasons
+
+        for reason in ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project)):
+            if reason.cause == self.cause:
                 related = (Related(reason.origin[0], reason.origin[1], "the handler behind it"),) if reason.origin else ()
                 yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
@@ -66,6 +70,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     """
 
     code = "SIB201"
+    cause = "handler_disabled"
     name = "tool-failure-handler-disabled"
     summary = "a tool's failure handler is disabled, so its errors end the run and cancel its siblings"
     message = (
@@ -108,7 +113,8 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     ## Why is this bad?
     The SDK re-raises the tool's exception when the handler returns `None`, and a handler that
     raises replaces it: either way the failure is as fatal as `failure_error_function=None`. The
-    run ends and every sibling call of the turn is cancelled (S4-S6, arm 9).
+    run ends and every sibling call of the turn is cancelled (runtime scenarios
+    `handler_returns_none`, `handler_raises`).
 
     ## Example
     ```python
@@ -131,6 +137,7 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     """
 
     code = "SIB202"
+    cause = "handler_returns_none"
     name = "tool-failure-handler-returns-none"
     summary = "a tool's failure handler can return None or raises, so the tool's errors end the run"
     message = (
@@ -171,7 +178,8 @@ class TimeoutRaises(_FatalArgumentRule):
     When the timeout fires, `ToolTimeoutError` escapes the run: the timeout is enforced outside
     the failure handler, so no handler can turn it into a message. Every sibling call of the same
     turn is cancelled, and a sibling that cannot observe cancellation lands its side effect after
-    the run has raised (arm 7a). A timeout handler that raises ends the run the same way (S24).
+    the run has raised (runtime scenario `timeout_raises`). A timeout handler that raises ends the
+    run the same way.
 
     ## Example
     ```python
@@ -190,6 +198,7 @@ class TimeoutRaises(_FatalArgumentRule):
     """
 
     code = "SIB203"
+    cause = "timeout_raises"
     name = "tool-timeout-raises"
     summary = "a tool's timeout raises, so a slow call ends the run and cancels its siblings"
     message = (
@@ -231,7 +240,7 @@ class FunctionToolWithoutHandler(_FatalArgumentRule):
     ## Why is this bad?
     `function_tool` wraps the function in an invoker that applies the failure handler. A raw
     `on_invoke_tool` has no such wrapper, so any exception it lets escape ends the run and
-    cancels every sibling call of the same turn (S7, S16, arm 14d).
+    cancels every sibling call of the same turn (runtime scenario `function_tool_raises`).
 
     ## Example
     ```python
@@ -256,6 +265,7 @@ class FunctionToolWithoutHandler(_FatalArgumentRule):
     """
 
     code = "SIB204"
+    cause = "invoker_unguarded"
     name = "function-tool-without-failure-handler"
     summary = "a FunctionTool invoker has no failure handler, so any exception it lets escape ends the run"
     message = (
@@ -371,13 +381,15 @@ class ErrorEndsRunByDefault(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        for group in groups_in(ctx.facts, ctx.project):
+        from siblint.error_policy import fatal_causes, group_policy
+        from siblint.groups import groups_in
+
+        for group in ctx.once("groups", lambda: groups_in(ctx.facts, ctx.project)):
             policy = group_policy(group, ctx.facts, ctx.project)
             if not policy.fatal_by_default or group.maker is None:
                 continue
-            members = {m.tool.key: m for snap in group.snapshots for m in snap.members}
-            for m in members.values():
-                causes = fatal_causes(m.tool, ctx.project, policy, group.framework)
+            for m in group.members():
+                causes = fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
                 if not causes:
                     continue
                 related = tuple(Related(c.path, c.loc, f"{m.tool.name}: {c.label}") for c in causes)

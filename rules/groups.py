@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from siblint.cancellation import unstoppable
+from typing import TYPE_CHECKING
+
 from siblint.diagnostics import Diagnostic, Related
-from siblint.fatality import fatal_reasons
-from siblint.groups import Group, Member, groups_in
-from siblint.policy import fatal_causes, group_policy, is_serial, side_effects
 from siblint.rule import Context, Invalid, Rule, Valid
 
-_HINT_NOTE = (
-    "; parallel_tool_calls=False is only a provider hint: the SDK still runs every returned call concurrently"
-)
+if TYPE_CHECKING:
+    from siblint.groups import Group, Member
 
 _TOOLS = '''\
 import requests
@@ -98,7 +95,8 @@ class FatalToolBesideUnstoppableTool(Rule):
     its siblings and the run raises. The sibling that cannot observe cancellation (a sync tool in
     a worker thread, a shielded or thread-bound effect) finishes anyway: the card is charged after
     the run raised, its result is discarded, the model never hears of it, and
-    `exc.run_data.new_items` is empty. Measured with openai-agents 0.24.0 (arms 2, 6, 6b, 7a).
+    `exc.run_data.new_items` is empty. Measured with openai-agents 0.24.0 (runtime scenarios
+    `sync_charge`, `shielded_charge`, `to_thread_charge`, `timeout_raises`).
 
     ## Example
     ```python
@@ -122,7 +120,8 @@ class FatalToolBesideUnstoppableTool(Rule):
     failure handler so its errors reach the model.
 
     `ModelSettings(parallel_tool_calls=False)` does not fix this: it is only a hint to the
-    provider, and the SDK still runs every call it receives concurrently (arm 10a).
+    provider, and the SDK still runs every call it receives concurrently (runtime scenario
+    `parallel_tool_calls_false`).
 
     In LangGraph and pydantic-ai a tool's exception is fatal *by default*: a member can fail
     fatally when it raises an exception its group does not turn into a model-visible result, or
@@ -193,25 +192,31 @@ class FatalToolBesideUnstoppableTool(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        for group in groups_in(ctx.facts, ctx.project):
+        from siblint.groups import groups_in
+
+        for group in ctx.once("groups", lambda: groups_in(ctx.facts, ctx.project)):
             if group.capped:
                 continue
             found = self._first_mix(ctx, group)
             if found is not None:
                 yield found
 
-    def _first_mix(self, ctx: Context, group: Group) -> Diagnostic | None:
+    def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
+        from siblint.cancellation import side_effects, unstoppable
+        from siblint.error_policy import fatal_causes, group_policy, is_serial
+        from siblint.fatality import fatal_reasons
+
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
 
-        def verdict(m: Member) -> tuple[list, list]:
+        def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
                 if is_serial(m.tool, group.framework):
                     verdicts[m.tool.key] = ([], [])  # runs alone: neither orphans nor is orphaned
                     return verdicts[m.tool.key]
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
                                       importer=ctx.facts)
-                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework)
+                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
                 victims = unstoppable(m.tool, ctx.project, ctx.config)
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.
@@ -233,11 +238,10 @@ class FatalToolBesideUnstoppableTool(Rule):
                 Related(vm.tool.path, vm.tool.loc, f"{vm.tool.name}: {hazard.description}"),
                 Related(hazard.path, hazard.loc, f"{vm.tool.name}'s side effect"),
             )
-            template = group.maker.fix if group.maker is not None and group.maker.fix else group.framework.group_fix
-            fix = template.format(victim=vm.tool.name, fatal=fm.tool.name)
+            fix = group.fix.format(victim=vm.tool.name, fatal=fm.tool.name)
             return self.finding(
                 ctx, snap.loc, related,
                 victim=vm.tool.name, victim_does=hazard.description, fatal=fm.tool.name,
-                fatal_why=reason.label, fix=fix, note=_HINT_NOTE if group.parallel_hint_off else "",
+                fatal_why=reason.label, fix=fix, note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
             )
         return None

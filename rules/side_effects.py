@@ -3,11 +3,11 @@
 When one tool call of a turn fails fatally, the SDK cancels its siblings and the run raises. A
 sibling that cannot observe the cancellation still lands its side effect (a card charged, an email
 sent) after the run has raised, and the error records nothing (`exc.run_data.new_items == []`).
-Measured with openai-agents 0.24.0: ../shared/reference/openai-agents-runtime.md, section B.
+Measured with openai-agents 0.24.0 by the runtime tests (tests/runtime/scenarios.py).
 
 Each rule reports at the tool's `def` line, with the side-effecting call (possibly in a helper of
-another module) as a related location. The analysis is in `siblint.cancellation`; what counts as a
-side effect is the table in `siblint.effects`.
+another module) as a related location. The analysis is in `siblint.cancellation` (each hazard has a
+reason; each rule reports one reason); what counts as a side effect is `siblint.effects`.
 """
 
 from __future__ import annotations
@@ -15,41 +15,46 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from siblint.cancellation import Hazard, unstoppable
+from typing import TYPE_CHECKING, ClassVar
+
 from siblint.diagnostics import Diagnostic, Related
+from siblint.frameworks import FRAMEWORKS
 from siblint.rule import Context, Invalid, Rule, Valid
-from siblint.tools import Tool, tools_in
 
-
-# The same example in each supported framework's spelling (line numbers unchanged), so every rule's
-# documentation shows, and its tests prove, that the analysis does not depend on the framework.
-_SPELLINGS = (
-    ("from langchain_core.tools import tool", "@tool"),
-    ("from pydantic_ai import Agent; agent = Agent('test')", "@agent.tool_plain"),
-)
+if TYPE_CHECKING:
+    from siblint.cancellation import Hazard
+    from siblint.tools import Tool
 
 
 def _in_every_framework(examples: list) -> list:
+    """The same examples in each framework's spelling (line numbers unchanged), so every rule's
+    documentation shows, and its tests prove, that the analysis does not depend on the framework."""
     out = list(examples)
-    for header, decorator in _SPELLINGS:
+    for fw in FRAMEWORKS:
+        if fw.example is None:
+            continue
+        header, decorator = fw.example
         out += [replace(ex, code=ex.code.replace("from agents import function_tool", header)
                         .replace("@function_tool", decorator)) for ex in examples]
     return out
 
 
-def _hazards(ctx: Context) -> list[tuple[Tool, list[Hazard]]]:
+def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
     """Hazards of every tool this module makes, computed once per file for the five rules."""
-    if "hazards" not in ctx.shared:
-        ctx.shared["hazards"] = [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)]
-    return ctx.shared["hazards"]  # type: ignore[return-value]
+    from siblint.cancellation import unstoppable
+    from siblint.tools import tools_in
+
+    return ctx.once("hazards", lambda: [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)])
 
 
 class _SideEffectRule(Rule):
-    """One finding per tool: at its `def` line, each effect call of this code as a related location."""
+    """One finding per tool: at its `def` line, each effect call of this rule's reason as a related location."""
+
+    reason: ClassVar[str]  # the `siblint.cancellation` reason this rule reports
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for tool, hazards in _hazards(ctx):
-            mine = [h for h in hazards if h.code == self.code]
+            mine = [h for h in hazards if h.reason == self.reason]
             if not mine:
                 continue
             first = mine[0]
@@ -101,6 +106,7 @@ class SyncToolSideEffect(_SideEffectRule):
     """
 
     code = "SIB101"
+    reason = "sync_thread"
     name = "sync-tool-side-effect"
     summary = "a sync tool has a side effect that runs in a worker thread cancellation cannot stop"
     message = (
@@ -134,7 +140,7 @@ class ThreadedSideEffect(_SideEffectRule):
     ## Why is this bad?
     Cancelling the await does not stop the thread. When a sibling call fails fatally, the tool's
     await is cancelled but the thread runs on and lands the side effect after the run has raised
-    (arm 6b); the error records nothing.
+    (runtime scenario `to_thread_charge`); the error records nothing.
 
     ## Example
     ```python
@@ -159,6 +165,7 @@ class ThreadedSideEffect(_SideEffectRule):
     """
 
     code = "SIB102"
+    reason = "handoff"
     name = "threaded-tool-side-effect"
     summary = "an async tool hands a side effect to a thread or executor that cancellation cannot stop"
     message = (
@@ -193,8 +200,7 @@ class BlockingSideEffect(_SideEffectRule):
 
     ## Why is this bad?
     Cancellation reaches a coroutine only at an await. A blocking call holds the event loop, so the
-    SDK cannot deliver the cancellation of a fatal sibling failure before the side effect lands
-    (arms 4, 4r), and the other tools of the turn stall meanwhile.
+    SDK cannot deliver the cancellation of a fatal sibling failure before the side effect lands, and the other tools of the turn stall meanwhile.
 
     What the runtime tests measured (openai-agents 0.24.0, `tests/runtime`): the blocking tool
     finishes before the failing sibling can even run, so the run still raises but this tool's
@@ -225,6 +231,7 @@ class BlockingSideEffect(_SideEffectRule):
     """
 
     code = "SIB103"
+    reason = "blocking"
     name = "blocking-tool-side-effect"
     summary = "an async tool performs a side effect through a blocking call the event loop cannot cancel"
     message = (
@@ -259,7 +266,8 @@ class SwallowedCancellation(_SideEffectRule):
     ## Why is this bad?
     The SDK cancels the tool because a sibling failed fatally. Swallowing the `CancelledError` lets
     the tool carry on and land its side effect; when that takes longer than the SDK's 0.25 s drain
-    window, it lands after the run has raised and nothing records it (arms 5a-5c).
+    window, it lands after the run has raised and nothing records it (runtime scenario
+    `swallow_base_exception`).
 
     ## Example
     ```python
@@ -292,6 +300,7 @@ class SwallowedCancellation(_SideEffectRule):
     """
 
     code = "SIB104"
+    reason = "swallowed"
     name = "tool-swallows-cancellation"
     summary = "an async tool swallows cancellation around or before a side effect"
     message = (
@@ -328,7 +337,7 @@ class ShieldedSideEffect(_SideEffectRule):
 
     ## Why is this bad?
     The side effect completes during cancellation, by design, but the run then raises and its
-    error records nothing (arms 5e, 6): the caller cannot tell that the card was charged. If that
+    error records nothing (runtime scenarios `shielded_charge`, `charge_in_finally`): the caller cannot tell that the card was charged. If that
     is intended, record the effect somewhere the caller can read (an outbox, an idempotency key).
 
     ## Example
@@ -354,6 +363,7 @@ class ShieldedSideEffect(_SideEffectRule):
     """
 
     code = "SIB105"
+    reason = "protected"
     name = "shielded-tool-side-effect"
     summary = "a tool's side effect is shielded or in finally/__aexit__: it completes during cancellation unrecorded"
     message = (

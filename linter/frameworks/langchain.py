@@ -1,8 +1,8 @@
 """LangChain core + LangGraph (`langchain-core` 1.8.3, `langchain` 1.5.2, `langgraph` 1.2.24,
 `langgraph-prebuilt` 1.1.3), as measured with those versions.
 
-Sources: ../shared/reference/frameworks.md section 1 and harness/exp_langgraph.py, re-run here, and
-tests/runtime/test_langgraph_runtime.py. Signatures re-checked with `inspect.signature`.
+The runtime behaviour is shown by tests/runtime/test_langgraph_runtime.py, run with those versions.
+Signatures re-checked with `inspect.signature`.
 
 What differs from the OpenAI Agents SDK: a tool's exception ends the run *by default*. ToolNode's
 default `handle_tool_errors` only turns argument-validation errors into a message; `False` re-raises
@@ -14,7 +14,19 @@ ToolNode used directly as a graph node (and `create_react_agent(version="v1")`) 
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import ErrorPolicy, FatalArg, Framework, GroupMaker, Middleware, Param, ToolMaker
+from siblint.frameworks.spec import (
+    ConcurrencySpec,
+    ErrorPolicy,
+    FailureSpec,
+    FatalArg,
+    Framework,
+    GroupMaker,
+    GroupSpec,
+    Middleware,
+    Param,
+    ToolMaker,
+    ToolSpec,
+)
 
 TOOL = "langchain_core.tools.tool"
 TOOL_CLASS = "langchain_core.tools.Tool"
@@ -34,7 +46,7 @@ def _spellings(canonical: str, *modules: str) -> dict[str, str]:
 
 
 # handle_tool_errors: True or any string -> every exception reaches the model; a callable -> the types
-# its annotation names; an exception type / tuple -> those; False or left out -> fatal (1.4).
+# its annotation names; an exception type / tuple -> those; False or left out -> fatal.
 _TOOL_NODE_POLICY = ErrorPolicy(
     fatal_by_default=True,
     handler=Param("handle_tool_errors"),
@@ -83,52 +95,61 @@ FRAMEWORK = Framework(
         **_spellings(TOOL_RETRY, "langchain.agents.middleware.tool_retry"),
         **_spellings(TOOL_ERROR, "langchain.agents.middleware.tool_error"),
     },
-    tool_makers={
-        # tool(name_or_callable=None, runnable=None, *, ...): `@tool`, `@tool("name")`, `@tool(...)`, `tool(fn)`.
-        TOOL: ToolMaker("decorator", function=Param("name_or_callable", 0), name=Param("name_or_callable", 0)),
-        # StructuredTool.from_function(func=None, coroutine=None, name=None, ...)
-        f"{STRUCTURED_TOOL}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 2),
-                                                      async_function=Param("coroutine", 1)),
-        # Tool(name, func, description, **kw) and Tool.from_function(func, name, description, ..., coroutine=)
-        TOOL_CLASS: ToolMaker("decorator", function=Param("func", 1), name=Param("name", 0),
-                              async_function=Param("coroutine")),
-        f"{TOOL_CLASS}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 1),
-                                                 async_function=Param("coroutine", 5)),
-    },
-    # `_run` runs in a worker thread; `_arun` when overridden runs on the loop under ainvoke (1.1).
-    tool_base_classes={BASE_TOOL: ("_run", "_arun")},
-    # BaseTool.handle_tool_error covers ToolException only (base.py:1122).
-    tool_visible_when={"handle_tool_error": (TOOL_EXCEPTION,)},
-    group_makers={
-        # ToolNode(tools, *, name, tags, handle_tool_errors, ...): used directly as a graph node it runs
-        # the calls of one message with asyncio.gather and cancels nothing (1.3).
-        TOOL_NODE: GroupMaker(tools=Param("tools", 0), plain_functions_are_tools=True, policy=_TOOL_NODE_POLICY,
-                              cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE),
-        # create_agent(model, tools=None, *, middleware=(), name=None, ...): one Pregel task per call.
-        CREATE_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
-                                 policy=_AGENT_POLICY, fix=_FIX_AGENT),
-        # create_react_agent(model, tools, *, version="v2", name=None): v1 runs one ToolNode task.
-        CREATE_REACT_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
-                                       policy=_REACT_POLICY, no_cancel_when=(("version", "v1"),), fix=_FIX_AGENT),
-    },
-    middlewares={
-        # ToolRetryMiddleware(*, max_retries, tools=None, retry_on=<every Exception>, on_failure="continue"):
-        # "error" (and the deprecated "raise") re-raise once retries are exhausted.
-        TOOL_RETRY: Middleware(exceptions=Param("retry_on"), tools=Param("tools"),
-                               fatal_when=(Param("on_failure"), ("error", "raise"))),
-        # ToolErrorMiddleware(on_error=None, *, aon_error=None, tools=None)
-        TOOL_ERROR: Middleware(tools=Param("tools")),
-    },
-    fatal_args={
-        # handle_tool_errors=False: even argument errors end the run (1.4).
-        TOOL_NODE: (FatalArg("SIB201", Param("handle_tool_errors"), (False,), "handle_tool_errors=False"),),
-    },
-    # graph.invoke(input, config=None, ...): config={"max_concurrency": 1} bounds the thread pool and
-    # Pregel's task concurrency (1.2).
-    run_methods={m: Param("config", 1) for m in ("invoke", "ainvoke", "stream", "astream", "batch", "abatch")},
-    concurrency_cap=("max_concurrency",),
-    derive_methods=("compile", "with_config"),
-    graph_builders=("add_node",),
-    group_tools_attr="",
-    group_fix=_FIX_AGENT,
+    tools=ToolSpec(
+        makers={
+            # tool(name_or_callable=None, runnable=None, *, ...): `@tool`, `@tool("name")`, `@tool(...)`, `tool(fn)`.
+            TOOL: ToolMaker("decorator", function=Param("name_or_callable", 0), name=Param("name_or_callable", 0)),
+            # StructuredTool.from_function(func=None, coroutine=None, name=None, ...)
+            f"{STRUCTURED_TOOL}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 2),
+                                                          async_function=Param("coroutine", 1)),
+            # Tool(name, func, description, **kw) and Tool.from_function(func, name, description, ..., coroutine=)
+            TOOL_CLASS: ToolMaker("decorator", function=Param("func", 1), name=Param("name", 0),
+                                  async_function=Param("coroutine")),
+            f"{TOOL_CLASS}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 1),
+                                                     async_function=Param("coroutine", 5)),
+        },
+        # `_run` runs in a worker thread; `_arun` when overridden runs on the loop under ainvoke.
+        base_classes={BASE_TOOL: ("_run", "_arun")},
+        sync_runs_in="thread",
+    ),
+    groups=GroupSpec(
+        makers={
+            # ToolNode(tools, *, name, tags, handle_tool_errors, ...): used directly as a graph node it runs
+            # the calls of one message with asyncio.gather and cancels nothing.
+            TOOL_NODE: GroupMaker(tools=Param("tools", 0), plain_functions_are_tools=True, policy=_TOOL_NODE_POLICY,
+                                  cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE),
+            # create_agent(model, tools=None, *, middleware=(), name=None, ...): one Pregel task per call.
+            CREATE_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
+                                     policy=_AGENT_POLICY, fix=_FIX_AGENT),
+            # create_react_agent(model, tools, *, version="v2", name=None): v1 runs one ToolNode task.
+            CREATE_REACT_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
+                                           policy=_REACT_POLICY, no_cancel_when=(("version", "v1"),), fix=_FIX_AGENT),
+        },
+        fix=_FIX_AGENT,
+    ),
+    failure=FailureSpec(
+        args={
+            # handle_tool_errors=False: even argument errors end the run.
+            TOOL_NODE: (FatalArg("handler_disabled", Param("handle_tool_errors"), (False,), "handle_tool_errors=False"),),
+        },
+        # BaseTool.handle_tool_error covers ToolException only.
+        visible_when={"handle_tool_error": (TOOL_EXCEPTION,)},
+        middlewares={
+            # ToolRetryMiddleware(*, max_retries, tools=None, retry_on=<every Exception>, on_failure="continue"):
+            # "error" (and the deprecated "raise") re-raise once retries are exhausted.
+            TOOL_RETRY: Middleware(exceptions=Param("retry_on"), tools=Param("tools"),
+                                   fatal_when=(Param("on_failure"), ("error", "raise"))),
+            # ToolErrorMiddleware(on_error=None, *, aon_error=None, tools=None)
+            TOOL_ERROR: Middleware(tools=Param("tools")),
+        },
+    ),
+    concurrency=ConcurrencySpec(
+        # graph.invoke(input, config=None, ...): config={"max_concurrency": 1} bounds the thread pool and
+        # Pregel's task concurrency.
+        run_methods={m: Param("config", 1) for m in ("invoke", "ainvoke", "stream", "astream", "batch", "abatch")},
+        cap=("max_concurrency",),
+        derive_methods=("compile", "with_config"),
+        graph_builders=("add_node",),
+    ),
+    example=("from langchain_core.tools import tool", "@tool"),
 )

@@ -1,8 +1,26 @@
-"""The shape of framework data: which names make tools and groups, and which arguments are fatal."""
+"""The shape of framework data, grouped by capability: each part names the analysis that reads it.
+
+A framework is one `Framework` value: how its names are spelled (`aliases`), and four parts:
+
+* `tools` (`ToolSpec`, read by `siblint.tools`): which calls, decorators, classes and methods make a
+  tool, and how a sync tool runs;
+* `groups` (`GroupSpec`, read by `siblint.groups`): which calls offer tools to the model together;
+* `failure` (`FailureSpec`, read by `siblint.fatality` and `siblint.error_policy`): which settings
+  make a tool's failure end the run, and which exceptions reach the model anyway;
+* `concurrency` (`ConcurrencySpec`, read by `siblint.groups`): what runs a group, and what
+  serialises its tool calls.
+
+Rule codes never appear here: a fatal setting carries a `cause`, and the rule that reports that
+cause owns the code (`siblint.rules.failure_policy`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
+
+# Why a setting makes a tool's failure fatal; each cause is reported by one rule.
+Cause = Literal["handler_disabled", "handler_returns_none", "timeout_raises", "invoker_unguarded"]
 
 
 @dataclass(frozen=True)
@@ -17,7 +35,7 @@ class Param:
 class FatalArg:
     """An argument value that makes a tool's failure escape the run (and cancel its siblings)."""
 
-    code: str  # the rule that reports it: SIB201, SIB203, ...
+    cause: Cause
     param: Param
     values: tuple[object, ...]  # literal values that are fatal
     label: str  # how the message names it: 'failure_error_function=None'
@@ -39,7 +57,7 @@ class FatalArg:
 class ToolMaker:
     """A callable that turns a function (or an object) into a tool."""
 
-    kind: str  # "decorator": @name / @name(...) / name(fn, ...); "constructor": Name(...) builds one
+    kind: Literal["decorator", "constructor"]  # @name / @name(...) / name(fn, ...); or Name(...) builds one
     function: Param | None = None  # where the call form passes the function that runs
     name: Param | None = None  # where the tool's name is given, when not the function's name
     # Where an async implementation is given beside the sync one (`coroutine=`): when present it is
@@ -64,7 +82,7 @@ class ErrorPolicy:
     """What a group does with a tool's exception when no per-tool setting applies.
 
     With `fatal_by_default`, any exception a member raises ends the run unless the group's handler
-    or a middleware makes it model-visible, or it is one of `visible_exceptions`.
+    or a middleware makes it model-visible, or it is one of `FailureSpec.visible_exceptions`.
     """
 
     fatal_by_default: bool = False
@@ -87,7 +105,9 @@ class GroupMaker:
     tools: Param | None = None
     servers: Param | None = None  # MCP servers whose tools join the group
     name: Param | None = None
-    keeps_receiver_tools: bool = False  # `agent.clone()` without tools= keeps the same tools
+    # A method on a group object (`agent.clone(...)`) that, called without tools, keeps the
+    # receiver's tools: the result is the same group, and runs of it are runs of that group.
+    keeps_receiver_tools: bool = False
     toolsets: Param | None = None  # toolsets whose tools join the group (`Agent(toolsets=[...])`)
     plain_functions_are_tools: bool = False  # a plain function in the tools list becomes a tool
     policy: ErrorPolicy = ErrorPolicy()
@@ -97,69 +117,87 @@ class GroupMaker:
     no_cancel_when: tuple[tuple[str, object], ...] = ()
     # Only a member of another group (`ToolNode` given to `create_react_agent`): not a group itself.
     nested_in_groups: bool = False
-    fix: str = ""  # overrides Framework.group_fix for this maker
+    fix: str = ""  # overrides GroupSpec.fix for this maker
 
 
 @dataclass(frozen=True)
-class Framework:
-    name: str  # "openai-agents"
-    import_roots: tuple[str, ...]  # `agents` for the OpenAI Agents SDK
-    # Every spelling of a name -> its canonical name (`agents.tool.function_tool` -> `agents.function_tool`).
-    aliases: dict[str, str] = field(default_factory=dict)
-    # Canonical callable name -> arguments that make its tools fatal.
-    fatal_args: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
-    # Methods (called on an object built by a known constructor) -> fatal arguments.
-    # Key: (constructor canonical name, method name).
-    fatal_method_args: dict[tuple[str, str], tuple[FatalArg, ...]] = field(default_factory=dict)
+class ToolSpec:
+    """How tools are made (read by `siblint.tools`)."""
 
-    tool_makers: dict[str, ToolMaker] = field(default_factory=dict)
-    # (constructor of the receiver, method) -> ToolMaker, e.g. agent.as_tool(...)
-    tool_methods: dict[tuple[str, str], ToolMaker] = field(default_factory=dict)
+    makers: dict[str, ToolMaker] = field(default_factory=dict)
+    # (constructor of the receiver, method) -> ToolMaker, e.g. agent.as_tool(...), @agent.tool
+    methods: dict[tuple[str, str], ToolMaker] = field(default_factory=dict)
     # Constructors of MCP servers: their tools join the group of the agent they are given to.
-    server_makers: tuple[str, ...] = ()
-    group_makers: dict[str, GroupMaker] = field(default_factory=dict)
-    group_methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
+    servers: tuple[str, ...] = ()
+    # Collections of tools that join the group they are given to (`FunctionToolset(tools=[...])`):
+    # constructor -> where its tools are passed. Decorators in `methods` on such an object add to it.
+    toolsets: dict[str, Param] = field(default_factory=dict)
+    # Base classes whose subclasses are tools: base -> (sync method, async method) that run.
+    base_classes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Functions that copy a tool with its policy: resolved name -> where the source is passed, and
+    # whether the other keywords set fields (`dataclasses.replace`).
+    copiers: dict[str, tuple[Param, bool]] = field(default_factory=dict)
+    # Where a sync tool function runs: "thread" (a worker thread cancellation cannot stop) or "loop"
+    # (inline on the event loop).
+    sync_runs_in: Literal["thread", "loop"] = "thread"
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """Which calls offer tools to the model together (read by `siblint.groups`)."""
+
+    makers: dict[str, GroupMaker] = field(default_factory=dict)
+    # (constructor of the receiver, method) -> GroupMaker, e.g. agent.clone(tools=[...])
+    methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
+    # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
+    tools_attr: str = ""
+    fix: str = ""  # how SIB301 tells the user to fix a mix; formatted with victim=, fatal=
+
+
+@dataclass(frozen=True)
+class FailureSpec:
+    """Which settings make a tool's failure end the run (read by `siblint.fatality`), and which
+    exceptions reach the model whatever the group's policy (read by `siblint.error_policy`)."""
+
+    # Canonical callable name -> arguments that make its tools fatal.
+    args: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
+    # Methods (called on an object built by a known constructor) -> fatal arguments.
+    method_args: dict[tuple[str, str], tuple[FatalArg, ...]] = field(default_factory=dict)
     # Fields of a tool object that are fatal when assigned after creation (`t.timeout_behavior = ...`,
-    # `setattr(t, "...", ...)`) or set through a copy function (`dataclasses.replace(t, ...)`).
-    fatal_fields: tuple[FatalArg, ...] = ()
+    # `setattr(t, "...", ...)`) or set through a copier (`dataclasses.replace(t, ...)`).
+    fields: tuple[FatalArg, ...] = ()
     # Functions that set a tool's failure policy in place: canonical name -> (where the tool is
     # passed, the fatal arguments), e.g. set_function_tool_failure_error_function(t, None).
-    tool_setters: dict[str, tuple[Param, tuple[FatalArg, ...]]] = field(default_factory=dict)
-    # Functions that copy a tool with its policy (S11, S12): resolved name -> where the source is
-    # passed, and whether the other keywords set fields (`dataclasses.replace`).
-    copiers: dict[str, tuple[Param, bool]] = field(default_factory=dict)
+    setters: dict[str, tuple[Param, tuple[FatalArg, ...]]] = field(default_factory=dict)
     # Base classes whose `super().__init__(...)` in a subclass takes fatal arguments (custom MCP servers).
-    fatal_super_init: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
+    super_init: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
     # Agent-level settings inherited by the MCP servers of that agent unless the server sets the
-    # same argument itself: (group maker canonical name) -> (agent-level FatalArgs, server param keyword).
+    # same argument itself: group maker -> (agent-level FatalArgs, server param keyword).
     inherited_by_servers: dict[str, tuple[tuple[FatalArg, ...], str]] = field(default_factory=dict)
-    # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
-    group_tools_attr: str = "tools"
-    # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
-    runners: dict[str, tuple[Param, Param]] = field(default_factory=dict)
-    # A run config that serialises tool calls: constructor -> keyword path to a concurrency cap of 1.
-    concurrency_cap: tuple[str, ...] = ()  # e.g. ("tool_execution", "max_function_tool_concurrency")
-    # A group option that only asks the provider for one call per turn (it serialises nothing).
-    parallel_hint: tuple[str, ...] = ()  # e.g. ("model_settings", "parallel_tool_calls")
-    # How SIB301 tells the user to fix a mix; formatted with victim=, fatal=.
-    group_fix: str = ""
-
-    # -- tools registered on an object and class-based tools --
-    # Collections of tools that join the group they are given to (`FunctionToolset(tools=[...])`):
-    # constructor -> where its tools are passed. Decorators in `tool_methods` on such an object add to it.
-    toolset_makers: dict[str, Param] = field(default_factory=dict)
-    # Base classes whose subclasses are tools: base -> (sync method, async method) that run.
-    tool_base_classes: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # A tool option that makes the tool run alone (`sequential=True`): (keyword, literal).
-    tool_serial: tuple[str, object] | None = None
+    # The attribute of a tool object that is its wrapped invoker (`t.on_invoke_tool`): passing
+    # another tool's invoker carries that tool's own failure handling.
+    invoker_attr: str = ""
     # A tool option under which these exceptions, raised by the tool, reach the model
     # (`handle_tool_error=True` -> ToolException): keyword -> exception names.
-    tool_visible_when: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    visible_when: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Exceptions that reach the model whatever the group's policy (`ModelRetry`).
     visible_exceptions: tuple[str, ...] = ()
     middlewares: dict[str, Middleware] = field(default_factory=dict)
 
-    # -- running a group --
+
+@dataclass(frozen=True)
+class ConcurrencySpec:
+    """What runs a group and what serialises its tool calls (read by `siblint.groups`)."""
+
+    # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
+    runners: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    # A run config that serialises tool calls: keyword path to a concurrency cap of 1.
+    cap: tuple[str, ...] = ()  # e.g. ("tool_execution", "max_function_tool_concurrency")
+    # A group option that only asks the provider for one call per turn (it serialises nothing).
+    hint: tuple[str, ...] = ()  # e.g. ("model_settings", "parallel_tool_calls")
+    hint_note: str = ""  # what SIB301 adds when the hint is set
+    # A tool option that makes the tool run alone (`sequential=True`): (keyword, literal).
+    tool_serial: tuple[str, object] | None = None
     # Methods that run a group object (or an object derived from it by `derive_methods` or handed
     # to a `graph_builders` method): method -> where its run config goes.
     run_methods: dict[str, Param] = field(default_factory=dict)
@@ -170,6 +208,21 @@ class Framework:
     # Context managers under which a run serialises every tool call: canonical name or method
     # on the group object -> (argument, literal), e.g. parallel_tool_call_execution_mode("sequential").
     serial_contexts: dict[str, tuple[Param, object]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Framework:
+    name: str  # "openai-agents"
+    import_roots: tuple[str, ...]  # `agents` for the OpenAI Agents SDK
+    # Every spelling of a name -> its canonical name (`agents.tool.function_tool` -> `agents.function_tool`).
+    aliases: dict[str, str] = field(default_factory=dict)
+    tools: ToolSpec = ToolSpec()
+    groups: GroupSpec = GroupSpec()
+    failure: FailureSpec = FailureSpec()
+    concurrency: ConcurrencySpec = ConcurrencySpec()
+    # The import line and decorator that spell the SIB1xx rule examples in this framework (the
+    # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
+    example: tuple[str, str] | None = None
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)

@@ -16,8 +16,9 @@ import pytest
 from siblint.config import Config
 from siblint.engine import facts_from_text, new_project
 from siblint.facts import Call
-from siblint.fatality import FatalReason, copies_in, fatal_reasons, module_reasons
-from siblint.tools import Tool, tools_in
+from siblint.fatality import FatalReason, fatal_reasons, module_reasons
+from siblint.registry import all_rules
+from siblint.tools import Tool, copies_in, tools_in
 
 CODES = ("SIB201", "SIB202", "SIB203", "SIB204")
 
@@ -55,8 +56,12 @@ def _tool(facts, binding: str) -> Tool:
     return found[0]
 
 
+# The rule that reports each cause: analyses give causes, rules own the codes.
+CODE = {rule.cause: rule.code for rule in all_rules() if hasattr(rule, "cause")}
+
+
 def _summary(reasons: list[FatalReason]) -> list[tuple[str, str, int]]:
-    return sorted((r.code, r.label, r.loc.line) for r in reasons)
+    return sorted((CODE[r.cause], r.label, r.loc.line) for r in reasons)
 
 
 # ---- SIB201: failure handler disabled ----------------------------------------------------------
@@ -576,7 +581,7 @@ def test_copy_of_an_imported_tool(tmp_path):
     copies = {t.binding: t for t in copies_in(facts, project)}
     assert set(copies) == {"MINE", "OK"} and copies["MINE"].kind == "copy"
     reasons = fatal_reasons(copies["MINE"], facts, project)
-    assert [(r.code, r.path.endswith("tools.py"), r.loc.line) for r in reasons] == [("SIB201", True, 5)]
+    assert [(CODE[r.cause], r.path.endswith("tools.py"), r.loc.line) for r in reasons] == [("SIB201", True, 5)]
     assert fatal_reasons(copies["OK"], facts, project) == []
 
 
@@ -619,9 +624,9 @@ def test_importer_mutations_count_when_given(tmp_path):
     fine = _tool(tools_facts, "fine")
     assert fatal_reasons(fine, tools_facts, project) == []
     reasons = fatal_reasons(fine, tools_facts, project, importer=main)
-    assert [(r.code, r.path.endswith("main.py"), r.loc.line) for r in reasons] == [("SIB203", True, 2)]
+    assert [(CODE[r.cause], r.path.endswith("main.py"), r.loc.line) for r in reasons] == [("SIB203", True, 2)]
     # The importing module reports it too (SIB203 at the assignment).
-    assert [(r.code, r.loc.line) for r in module_reasons(main, project)] == [("SIB203", 2)]
+    assert [(CODE[r.cause], r.loc.line) for r in module_reasons(main, project)] == [("SIB203", 2)]
 
 
 def test_function_tool_built_directly_and_as_tool(tmp_path):

@@ -435,7 +435,7 @@ def test_cross_module_package_relative_import_reports_the_helper_location(tmp_pa
     (tool,) = tools_in(facts)
     (hazard,) = unstoppable(tool, project, config)
     assert isinstance(hazard, Hazard)
-    assert (hazard.code, hazard.description) == ("SIB101", "sync, POST to https://payments.example.com/charges via requests")
+    assert (hazard.reason, hazard.description) == ("sync_thread", "sync, POST to https://payments.example.com/charges via requests")
     assert Path(hazard.path) == tmp_path / "app/billing.py" and hazard.loc.line == 4
     assert hazard.tool is tool and hazard.via == ("post_charge",)
 

@@ -6,12 +6,10 @@ data (`ErrorPolicy`, `Middleware`, `visible_exceptions`, `tool_visible_when`); t
 
 * `group_policy(group, facts, project)`: is the group fatal by default, and which tools and
   exception types its handler (`handle_tool_errors=`) or middleware make model-visible;
-* `fatal_causes(tool, facts, project, policy, framework)`: what in the tool's body can raise past
-  that: an explicit `raise` of another exception, or an I/O call (network, file, database,
-  subprocess, SDK client) outside a `try` whose handler catches `Exception` (or broader). A pure
-  computation does not count. Project helpers are followed `MAX_DEPTH` levels down;
-* `side_effects(tool, project, config)`: every side effect of a tool, cancellable or not (a group
-  that cancels nothing lets even awaiting async siblings land after the run raised);
+* `fatal_causes(tool, project, policy, framework)`: what in the tool's call graph
+  (`siblint.callgraph`) can raise past that: an explicit `raise` of another exception, or an I/O
+  call (network, file, database, subprocess, SDK client) outside a `try` whose handler catches
+  `Exception` (or broader). A pure computation does not count;
 * `is_serial(tool, framework)`: the tool runs alone (`sequential=True`), so it neither orphans nor
   is orphaned.
 """
@@ -20,19 +18,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from siblint.cancellation import Hazard, tool_function
+from typing import Protocol
+
+from siblint.callgraph import BROAD, Visit, walk
 from siblint.config import Config
-from siblint.effects import TABLE, Bindings, effect_of, method_name, receiver_of
-from siblint.facts import Call, Const, FunctionFacts, Handler, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
+from siblint.diagnostics import Loc
+from siblint.effects import TABLE, effect_of, method_name, receiver_of
+from siblint.facts import Call, Const, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
 from siblint.fatality import FatalReason
 from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.groups import Group
-from siblint.model import binding, canonical
 from siblint.project import ProjectIndex
-from siblint.tools import Tool, callee_in_module, resolve_function
+from siblint.semantic import Scope, canonical, resolve_function
+from siblint.tools import Tool
 
-MAX_DEPTH = 2  # project helpers followed below the tool
-BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*"})
+
+class Resolver(Protocol):
+    def value(self, text: str) -> Value | None: ...
+    def constructor(self, value: Value | None, depth: int = 0) -> str: ...
 
 # Roots of libraries whose calls do I/O (and so can raise whatever the tool does with them): the
 # side-effect table's libraries, minus the stdlib modules that also hold pure helpers, plus clients
@@ -122,7 +125,7 @@ def _exception_types(value: Value | None, facts: ModuleFacts, scope: str, projec
     """An exception type or tuple -> its names; a callable -> what its first parameter's annotation
     names (None: every Exception, also for lambdas and what cannot be read)."""
     if isinstance(value, Ref) and "." not in value.text:
-        bound = binding(facts, value.text, scope)
+        bound = Scope(facts, scope).value(value.text)
         if bound is not None and not isinstance(bound, Ref):
             return _exception_types(bound, facts, scope, project)
     if isinstance(value, Seq):
@@ -145,17 +148,18 @@ def _exception_types(value: Value | None, facts: ModuleFacts, scope: str, projec
 
 def _middleware_covers(fw: Framework, value: Value | None, facts: ModuleFacts, scope: str,
                        project: ProjectIndex) -> list[Cover]:
+    where = Scope(facts, scope)
     if isinstance(value, Ref) and "." not in value.text:
-        value = binding(facts, value.text, scope)
+        value = where.value(value.text)
     items = value.items if isinstance(value, Seq) else ()
     out: list[Cover] = []
     for item in items:
         if isinstance(item, Ref) and "." not in item.text:
-            item = binding(facts, item.text, scope) or item
+            item = where.value(item.text) or item
         if not isinstance(item, Call) or not isinstance(item.func, Ref):
             continue
         _, canon = canonical(item.func.name)
-        mw = fw.middlewares.get(canon)
+        mw = fw.failure.middlewares.get(canon)
         if mw is None:
             continue
         if mw.fatal_when is not None:
@@ -184,108 +188,90 @@ def _middleware_covers(fw: Framework, value: Value | None, facts: ModuleFacts, s
 # ---- what a member can raise ------------------------------------------------------------------
 def is_serial(tool: Tool, framework: Framework) -> bool:
     """The tool is declared to run alone (`sequential=True`)."""
-    if framework.tool_serial is None or tool.options is None:
+    if framework.concurrency.tool_serial is None or tool.options is None:
         return False
-    keyword, literal = framework.tool_serial
+    keyword, literal = framework.concurrency.tool_serial
     value = tool.options.kwarg(keyword)
     return isinstance(value, Const) and value.value == literal and type(value.value) is type(literal)
 
 
 def _visible_names(tool: Tool, framework: Framework) -> tuple[str, ...]:
-    names = list(framework.visible_exceptions)
+    names = list(framework.failure.visible_exceptions)
     if tool.options is not None:
-        for keyword, excs in framework.tool_visible_when.items():
+        for keyword, excs in framework.failure.visible_when.items():
             v = tool.options.kwarg(keyword)
             if v is not None and not (isinstance(v, Const) and v.value in (None, False)):
                 names.extend(excs)
     return tuple(names)
 
 
-def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framework: Framework) -> list[FatalReason]:
-    """What in `tool`'s body can end the run under `policy` (reported as SIB206 causes), in walk order."""
+def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framework: Framework,
+                 config: Config | None = None) -> list[FatalReason]:
+    """What in `tool`'s body can end the run under `policy` (cause "default_fatal"), in walk order:
+    a `raise` the group does not make model-visible, or I/O outside a `try` that catches
+    `Exception` (or broader), in the tool or the project functions it calls."""
     if not policy.fatal_by_default or policy.covers_all(tool):
         return []
-    found = tool_function(tool, project)
+    found = walk(tool, project, config)
     if found is None:
         return []
-    walk = _Walk(tool, project, policy, _visible_names(tool, framework))
-    walk.walk(*found, depth=0)
-    return walk.reasons
+    visible = _visible_names(tool, framework)
+    out: list[FatalReason] = []
+    seen: set[tuple[str, Loc]] = set()
+    for event in found.events:
+        if event.ctx.guarded:
+            continue
+        if isinstance(event, Visit):
+            for rs in event.fn.raise_sites:
+                exc = _raised(event.facts, rs, visible, policy, tool)
+                if exc is not None and (event.facts.path, rs.loc) not in seen:
+                    seen.add((event.facts.path, rs.loc))
+                    out.append(FatalReason("default_fatal", f"raises {_short(exc) or 'an exception'}", event.facts.path, rs.loc))
+            continue
+        io = _io(event.call, event.scope)
+        if io and not policy.covered(tool, "") and (event.facts.path, event.call.loc) not in seen:
+            seen.add((event.facts.path, event.call.loc))
+            out.append(FatalReason("default_fatal", f"{io} outside a try/except Exception", event.facts.path, event.call.loc))
+    return out
 
 
-class _Walk:
-    def __init__(self, tool: Tool, project: ProjectIndex, policy: GroupPolicy, visible: tuple[str, ...]) -> None:
-        self.tool = tool
-        self.project = project
-        self.policy = policy
-        self.visible = visible
-        self.reasons: list[FatalReason] = []
-        self.seen: set[tuple[str, str]] = set()
+def _is_visible(exc: str, facts: ModuleFacts, visible: tuple[str, ...]) -> bool:
+    if _matches_exact(exc, visible):
+        return True
+    # `class Retry(ModelRetry)` in the project: one level of local subclassing.
+    local = exc[len(facts.module) + 1:] if facts.module and exc.startswith(facts.module + ".") else exc
+    return any(_matches_exact(canonical(b)[1], visible) for b in facts.classes.get(local, ()))
 
-    def walk(self, facts: ModuleFacts, fn: FunctionFacts, depth: int) -> None:
-        if (facts.path, fn.name) in self.seen:
-            return
-        self.seen.add((facts.path, fn.name))
-        for rs in fn.raise_sites:
-            exc = self._raised(facts, fn, rs)
-            if exc is None:
-                continue
-            self.reasons.append(FatalReason("SIB206", f"raises {_short(exc) or 'an exception'}", facts.path, rs.loc))
-        b = Bindings(facts, fn)
-        for site in fn.calls:
-            if self._guarded(site.guarded_by, facts, fn):
-                continue
-            call = site.call
-            helper = _helper(facts, fn, call, self.project)
-            if helper is not None:
-                if depth < MAX_DEPTH:
-                    self.walk(*helper, depth=depth + 1)
-                continue
-            io = _io(call, b)
-            if io and not self.policy.covered(self.tool, ""):
-                self.reasons.append(FatalReason("SIB206", f"{io} outside a try/except Exception", facts.path, call.loc))
 
-    def _is_visible(self, exc: str, facts: ModuleFacts) -> bool:
-        if _matches_exact(exc, self.visible):
-            return True
-        # `class Retry(ModelRetry)` in the project: one level of local subclassing.
-        local = exc[len(facts.module) + 1:] if facts.module and exc.startswith(facts.module + ".") else exc
-        return any(_matches_exact(canonical(b)[1], self.visible) for b in facts.classes.get(local, ()))
-
-    def _raised(self, facts: ModuleFacts, fn: FunctionFacts, rs: RaiseSite) -> str | None:
-        """The exception name when this `raise` can end the run, else None."""
-        if rs.exc is None:
-            # Bare `raise` re-raises what its handler caught.
-            caught = rs.in_handler.catches if rs.in_handler is not None else ()
-            if rs.in_handler is not None and not caught:
-                return None  # `except <expression>:` we cannot read (`anyio.get_cancelled_exc_class()`)
-            if caught and all(self._is_visible(canonical(c)[1], facts) or _short(c) in NOT_FAILURES for c in caught):
-                return None
-            exc = "/".join(_short(c) for c in caught if c != "*") or "the caught exception"
-        else:
-            target = rs.exc.func if isinstance(rs.exc, Call) else rs.exc
-            exc = canonical(target.name)[1] if isinstance(target, Ref) else ""
-            if exc and self._is_visible(exc, facts):
-                return None
-        for h in rs.guarded_by:
-            # A handler that catches it returns or raises again; its own raises are judged on their own.
-            if any(c in BROAD or (exc and _short(c) == _short(exc)) for c in h.catches):
-                return None
-        if exc and self.policy.covered(self.tool, exc):
+def _raised(facts: ModuleFacts, rs: RaiseSite, visible: tuple[str, ...], policy: GroupPolicy, tool: Tool) -> str | None:
+    """The exception name when this `raise` can end the run, else None."""
+    if rs.exc is None:
+        # Bare `raise` re-raises what its handler caught.
+        caught = rs.in_handler.catches if rs.in_handler is not None else ()
+        if rs.in_handler is not None and not caught:
+            return None  # `except <expression>:` we cannot read (`anyio.get_cancelled_exc_class()`)
+        if caught and all(_is_visible(canonical(c)[1], facts, visible) or _short(c) in NOT_FAILURES for c in caught):
             return None
-        return exc or "an exception"
-
-    def _guarded(self, guards: tuple[Handler, ...], facts: ModuleFacts, fn: FunctionFacts) -> bool:
-        """Inside a `try` whose handler catches Exception or broader (what it raises instead is
-        judged at its own `raise`)."""
-        return any(any(c in BROAD for c in h.catches) for h in guards)
+        exc = "/".join(_short(c) for c in caught if c != "*") or "the caught exception"
+    else:
+        target = rs.exc.func if isinstance(rs.exc, Call) else rs.exc
+        exc = canonical(target.name)[1] if isinstance(target, Ref) else ""
+        if exc and _is_visible(exc, facts, visible):
+            return None
+    for h in rs.guarded_by:
+        # A handler that catches it returns or raises again; its own raises are judged on their own.
+        if any(c in BROAD or (exc and _short(c) == _short(exc)) for c in h.catches):
+            return None
+    if exc and policy.covered(tool, exc):
+        return None
+    return exc or "an exception"
 
 
 def _matches_exact(exc: str, names: tuple[str, ...]) -> bool:
     return bool(exc) and any(n == exc or _short(n) == _short(exc) for n in names)
 
 
-def _io(call: Call, b: Bindings) -> str:
+def _io(call: Call, b: Resolver) -> str:
     """A description when `call` does I/O (a side effect or a read of a network, file, database,
     subprocess or SDK client), else ""."""
     eff = effect_of(call, b, awaited=True)
@@ -305,80 +291,3 @@ def _io(call: Call, b: Bindings) -> str:
     if ctor and ctor.split(".")[0] in IO_ROOTS:
         return f"{ctor}.{method_name(call.func)}()"
     return ""
-
-
-def _helper(facts: ModuleFacts, fn: FunctionFacts, call: Call, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
-    """The project function `call` runs: nested or module-level here, a method of `self`, or imported."""
-    func = call.func
-    if not isinstance(func, Ref):
-        return None
-    text = func.text
-    final, local = callee_in_module(facts, fn, text)
-    if local is not None or final:
-        return (facts, local) if local is not None else None
-    head, _, rest = text.partition(".")
-    if rest and "." not in rest:
-        # `db.create_order(...)` where `db` is a project class's object: bound to `Cls(...)`, or a
-        # parameter (of this function or an enclosing one) annotated `db: Cls`.
-        found = _project_class(facts, fn, head, project)
-        if found is not None:
-            other, cls = found
-            method = other.functions.get(f"{cls}.{rest}")
-            if method is not None:
-                return other, method
-    if head in facts.imports and func.name.split(".")[0] not in IO_ROOTS:
-        return resolve_function(func.name, project)
-    return None
-
-
-def _project_class(facts: ModuleFacts, fn: FunctionFacts, name: str, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
-    bound = Bindings(facts, fn).value(name)
-    candidates: list[str] = []
-    if isinstance(bound, Call) and isinstance(bound.func, Ref):
-        candidates.append(bound.func.name)
-    scope = fn.name
-    while scope:
-        outer = facts.functions.get(scope)
-        if outer is not None and name in outer.params and outer.params.index(name) < len(outer.param_annotations):
-            candidates.extend(outer.param_annotations[outer.params.index(name)])
-            break
-        scope = scope.rpartition(".")[0]
-    for cls in candidates:
-        if cls in facts.classes:
-            return facts, cls
-        if "." in cls and cls.split(".")[0] not in IO_ROOTS:
-            resolved = project.resolve(cls)
-            if resolved is not None and resolved[1] in resolved[0].classes:
-                return resolved
-    return None
-
-
-# ---- every side effect, cancellable or not ------------------------------------------------------
-def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None) -> list[Hazard]:
-    """Every side effect of `tool` (its body and project helpers `MAX_DEPTH` levels down), as hazards
-    with an empty code: in a group that cancels nothing, each of them lands after the run raised."""
-    config = config or Config()
-    found = tool_function(tool, project)
-    if found is None or tool.kind not in ("function", "constructed"):
-        return []
-    out: list[Hazard] = []
-    seen: set[tuple[str, str]] = set()
-    word = "async" if found[1].is_async else "sync"
-
-    def walk(facts: ModuleFacts, fn: FunctionFacts, depth: int, via: tuple[str, ...]) -> None:
-        if (facts.path, fn.name) in seen:
-            return
-        seen.add((facts.path, fn.name))
-        b = Bindings(facts, fn)
-        for site in fn.calls:
-            eff = effect_of(site.call, b, awaited=site.awaited, extend=config.extend_side_effect_calls,
-                            pure=config.pure_calls)
-            helper = None if eff is not None and eff.configured else _helper(facts, fn, site.call, project)
-            if helper is not None:
-                if depth < MAX_DEPTH:
-                    walk(*helper, depth + 1, via + (helper[1].name,))
-            elif eff is not None:
-                out.append(Hazard("", f"{word}, {eff.description}", facts.path, site.call.loc, tool, eff.description, via))
-
-    walk(*found, 0, ())
-    return out
