@@ -45,6 +45,9 @@ class FatalReason:
     loc: Loc
     via: str = ""  # "" when set on the tool itself; "copy of lookup_tax"; "mcp_config of agent"
     origin: tuple[str, Loc] | None = None  # the handler behind it: its `raise` or its `def` line
+    # Reported where a shared options dict is used (`function_tool(**STRICT)`), once per tool:
+    # where the fatal value itself is written (`STRICT = {"failure_error_function": None}`).
+    written_at: tuple[str, Loc] | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,9 @@ def _call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIn
             continue
         reason = _judge(spec, value, facts, scope, project)
         if reason is not None:
+            shared = _shared_options(call, spec)
+            if shared is not None:
+                reason = replace(reason, loc=shared.loc, written_at=(reason.path, reason.loc))
             out.append(reason)
     return out
 
@@ -235,6 +241,16 @@ def _setter_reasons(facts: ModuleFacts, name: str, bound_in: str, project: Proje
 
 
 # ---- arguments -------------------------------------------------------------------------------
+def _shared_options(call: Call, spec: FatalArg) -> Ref | None:
+    """The `**NAME` argument through which `call` gets `spec`'s value from a dict bound to a name."""
+    if call.arg(spec.param.position, spec.param.keyword) is not None:
+        return None
+    for key, value in call.kwargs:
+        if key is None and isinstance(value, Ref):
+            return value
+    return None
+
+
 def _mapping(scope: Scope, value: Value | None) -> Value | None:
     """A dict written inline or bound to a name (`OPTS = {...}; function_tool(**OPTS)`)."""
     for _ in range(4):

@@ -27,6 +27,8 @@ class _FatalArgumentRule(Rule):
         for reason in ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project)):
             if reason.cause == self.cause:
                 related = (Related(reason.origin[0], reason.origin[1], "the handler behind it"),) if reason.origin else ()
+                if reason.written_at:
+                    related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
                 yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
 

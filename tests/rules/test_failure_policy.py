@@ -78,10 +78,22 @@ def test_s1_s2_s3_decorator_call_form_and_dict_literal(check):
 
         B = function_tool(b, failure_error_function=None)  # SIB201 (S2)
         C = function_tool(**{"failure_error_function": None})(b)  # SIB201 (S3)
-        OPTS = {"name_override": "d", "failure_error_function": None}  # SIB201 (S3 through a bound dict)
-        D = function_tool(b, **OPTS)
+        OPTS = {"name_override": "d", "failure_error_function": None}
+        D = function_tool(b, **OPTS)  # SIB201 (S3 through a bound dict: reported where it is used)
         E = function_tool(b, failure_error_function=None if False else None)
         """)
+
+
+def test_a_shared_options_dict_is_reported_at_each_tool_with_the_dict_as_related(lint, tmp_path):
+    text = (
+        "from agents import function_tool\n\nSTRICT = {\"failure_error_function\": None}\n\n"
+        "@function_tool(**STRICT)\nasync def a() -> str:\n    return 'a'\n\n"
+        "@function_tool(**STRICT)\nasync def b() -> str:\n    return 'b'\n"
+    )
+    found = [d for d in lint(text, config=Config(root=str(tmp_path), select=("SIB201",)))]
+    assert [(d.code, d.loc.line) for d in found] == [("SIB201", 5), ("SIB201", 9)]
+    assert all([(r.loc.line, r.message) for r in d.related] == [(3, "the fatal value, in the shared options")]
+               for d in found)
 
 
 @pytest.mark.parametrize("header,decorator", [
