@@ -116,7 +116,7 @@ def check_process(row: Row, call: Call, r: Resolver) -> Found | None:
 
 
 _SQL_WORD = re.compile(r"[A-Za-z]+")
-_SQL_TABLE = re.compile(r"\b(?:INTO|UPDATE|FROM|TABLE)\s+([A-Za-z_][\w.]*)", re.I)
+_SQL_TABLE = re.compile(r"\b(?:INTO|UPDATE|FROM|TABLE|MERGE)\s+([A-Za-z_][\w.]*)", re.I)
 
 
 def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
