@@ -30,8 +30,7 @@ IO_CALLS = frozenset({"open", "builtins.open", "io.open", "os.listdir", "os.scan
 # Methods whose whole point is to raise on a failed I/O result, on any receiver (`resp.raise_for_status()`).
 RAISING_METHODS = frozenset({"raise_for_status"})
 # What a chat model (or a runnable derived from one: `llm.with_structured_output(S)`) does over the
-# network. Which classes are chat models is read from the name, under the frameworks' import roots
-# and their partner packages (`<root>_openai`): `ChatOpenAI`, `AzureChatOpenAI`, `init_chat_model`.
+# network. Which objects are chat models is read from where they come from (`is_chat_model`).
 MODEL_CALLS = frozenset({"invoke", "ainvoke", "batch", "abatch", "stream", "astream", "astream_events", "generate",
                          "agenerate", "predict", "apredict", "batch_as_completed", "abatch_as_completed"})
 
@@ -60,10 +59,11 @@ def can_fail(call: Call, resolver: Resolver) -> str:
 
 
 def is_chat_model(ctor: str) -> bool:
-    """`ctor` builds a chat model: a `*Chat*` class or a `*chat_model*` factory of an agent framework."""
-    root = ctor.split(".")[0]
+    """`ctor` builds a chat model: anything from a framework's `chat_models` module
+    (`init_chat_model`), or a `*Chat*` class of a framework's partner package (`<root>_openai`)."""
+    parts = ctor.split(".")
     roots = import_roots()
-    if root not in roots and not any(root.startswith(f"{r}_") for r in roots):
-        return False
-    final = ctor.rpartition(".")[2]
-    return "Chat" in final or "chat_model" in final
+    partner = parts[0] not in roots and any(parts[0].startswith(f"{r}_") for r in roots)
+    if "chat_models" in parts[:-1] and (partner or parts[0] in roots):
+        return True
+    return partner and "Chat" in parts[-1]
