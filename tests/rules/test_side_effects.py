@@ -661,8 +661,8 @@ def test_table_sdk_mutations_and_async_drivers():
             repo = Github("t").get_repo("o/r")
             repo.create_issue(title="bug")
             await conn.execute("INSERT INTO t VALUES ($1)", 1)
-            subprocess.run(["ls"])
-            await asyncio.create_subprocess_exec("ls")
+            subprocess.run(["make", "deploy"])
+            await asyncio.create_subprocess_exec("make", "deploy")
             gmail = build("gmail", "v1", credentials=None)
             gmail.users().messages().send(userId="me", body=msg).execute()
             gmail.users().messages().list(userId="me").execute()
@@ -846,7 +846,7 @@ OPS_AGENT = """\
 
 def test_realistic_ops_agent(sib1):
     assert sib1(OPS_AGENT) == [
-        ("SIB101", 54),  # git_status: a subprocess from a sync tool (the table counts every subprocess)
+        # git_status (line 54) runs a literal read-only command (`git status`): not a side effect.
         ("SIB102", 34),  # publish_report: S3 upload in an executor thread
         ("SIB103", 48),  # save_note: blocking file write before any await
     ]

@@ -1,0 +1,255 @@
+"""Argument checks: whether a call that matches a row performs the effect, read from its arguments
+(the HTTP method and URL, the file mode, the SQL statement, the command), with what it targets."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from siblint.effects import databases, files, google_apis
+from siblint.effects.readonly import in_memory, in_scratch, read_only_command, reads_only
+from siblint.effects.resolve import Resolver, method_name, receiver_of
+from siblint.effects.rows import MUTATING_HTTP, Found, Row
+from siblint.effects.table import LIBRARY_ROOTS
+from siblint.facts import Attr, Call, Ref, Value
+
+
+def shown_name(call: Call) -> str:
+    """The call as a finding names it: the resolved name for a library, else the source text."""
+    func = call.func
+    if isinstance(func, Ref):
+        return func.name if func.name.split(".")[0] in LIBRARY_ROOTS else func.text
+    return method_name(func)
+
+
+def describe(row: Row, call: Call, method: str = "", target: str = "") -> Found:
+    verb = method or method_name(call.func)
+    return Found(row.what.format(method=method, name=shown_name(call)), verb, target)
+
+
+def _short_url(text: str) -> str:
+    if not text.startswith(("http://", "https://")):
+        return ""
+    return text if len(text) <= 48 else text[:47] + "…"
+
+
+def _lib(row: Row) -> str:
+    return row.what.split(" via ", 1)[1]
+
+
+def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
+    if row.method:
+        method, url_arg = row.method, call.arg(0, "url")
+    else:
+        given = call.arg(0, "method")
+        url_arg = call.arg(1, "url")
+        literal = r.text(given)
+        if given is None or (literal is not None and literal.upper() not in MUTATING_HTTP):
+            return None
+        method = literal.upper() if literal is not None else ""  # "": chosen at run time, may mutate
+    full = r.text(url_arg) or ""
+    if method == "POST" and reads_only(full, call, r):
+        return None
+    url = _short_url(full)
+    to = f" to {url}" if url else ""
+    if not method:
+        return Found(f"an HTTP request with a method chosen at run time (may mutate){to} via {_lib(row)}", "", full)
+    return Found(f"{method}{to} via {_lib(row)}", method, full)
+
+
+_WRITE_MODE = re.compile(r"[wax+]")
+
+
+def _path_text(value: Value | None, r: Resolver) -> str:
+    if isinstance(value, Call) and value.callee in files.PATH_BUILDERS and value.args:
+        value = value.args[0]
+    return r.text(value) or ""
+
+
+def check_open(row: Row, call: Call, r: Resolver) -> Found | None:
+    # `open(file, mode)`; `Path(...).open(mode)` takes the mode first.
+    index = 0 if row.match == "method" else 1
+    mode = r.text(call.arg(index, "mode"))
+    if mode is None or not _WRITE_MODE.search(mode):
+        return None  # default "r", or a mode we cannot read: a read as far as we can tell
+    path = receiver_of(call.func) if row.match == "method" else call.arg(0, "file")
+    if in_scratch(path, r):
+        return None
+    return describe(row, call, target=_path_text(path, r))
+
+
+def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
+    """A file change, unless every path it changes lies in a scratch area."""
+    if row.match == "call":
+        paths = [call.arg(i, None) for i in files.PATH_ARGS.get(row.name, (0,))]
+    else:
+        paths = [receiver_of(call.func)]
+    if paths and all(in_scratch(p, r) for p in paths):
+        return None
+    return describe(row, call, target=_path_text(paths[-1], r) if paths else "")
+
+
+_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file")
+
+
+def _save(row: Row, call: Call, r: Resolver, needs_target: bool) -> Found | None:
+    target = call.arg(0, None)
+    for keyword in _SAVE_TARGETS:
+        target = target or call.kwarg(keyword)
+    if target is None:
+        return None if needs_target else describe(row, call)  # `wb.save()` writes the file it opened
+    if in_memory(target, r) or in_scratch(target, r):
+        return None
+    return describe(row, call, target=_path_text(target, r))
+
+
+def check_save(row: Row, call: Call, r: Resolver) -> Found | None:
+    return _save(row, call, r, needs_target=False)
+
+
+def check_save_to(row: Row, call: Call, r: Resolver) -> Found | None:
+    return _save(row, call, r, needs_target=True)
+
+
+def check_process(row: Row, call: Call, r: Resolver) -> Found | None:
+    return None if read_only_command(call, r) else describe(row, call)
+
+
+_SQL_WORD = re.compile(r"[A-Za-z]+")
+_SQL_TABLE = re.compile(r"\b(?:INTO|UPDATE|FROM|TABLE|MERGE)\s+([A-Za-z_][\w.]*)", re.I)
+
+
+def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
+    first = call.arg(0, None)
+    if first is None:
+        if method_name(call.func) != "execute":
+            return None
+        return _supabase(call, r) or _google_request(call)  # builder chains end in a bare `.execute()`
+    bound = r.value(first.text) if isinstance(first, Ref) else None
+    core = _core_write(first) or _core_write(bound)
+    if core is not None:
+        return Found(f"SQL {core[0]}", core[0], core[1])
+    sql = r.text(first)
+    if not sql:
+        return None  # a statement we cannot read: not assumed to write
+    words = [w.upper() for w in _SQL_WORD.findall(re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S))]
+    if not words:
+        return None
+    verb = words[0]
+    if verb == "WITH":  # `WITH x AS (...) DELETE ...`
+        verb = next((w for w in words[1:] if w in ("INSERT", "UPDATE", "DELETE", "MERGE")), "")
+    if verb not in databases.SQL_WRITE:
+        return None
+    table = _SQL_TABLE.search(sql)
+    return Found(f"SQL {verb}", verb, table.group(1) if table else "")
+
+
+def _core_write(stmt: Value | None) -> tuple[str, str] | None:
+    """(verb, table) of a SQLAlchemy Core write: `insert(orders).values(...)` or `orders.update().where(...)`."""
+    for _ in range(8):
+        if not isinstance(stmt, Call):
+            return None
+        verb = stmt.callee.rpartition(".")[2] if stmt.callee else method_name(stmt.func)
+        if verb in databases.CORE_WRITES:
+            if stmt.callee.startswith("sqlalchemy."):
+                table = stmt.args[0] if stmt.args else None
+                return verb.upper(), table.text if isinstance(table, Ref) else ""
+            receiver = receiver_of(stmt.func)
+            if receiver is not None and not stmt.args:  # `orders.update()`: a Table's method takes no arguments
+                return verb.upper(), receiver.text if isinstance(receiver, Ref) else ""
+        stmt = receiver_of(stmt.func)
+    return None
+
+
+def _supabase(call: Call, r: Resolver) -> Found | None:
+    """`client.table("orders").update({...}).eq("id", 1).execute()`: the builder chain names a write."""
+    verb = ""
+    value = receiver_of(call.func)
+    for _ in range(12):
+        if not isinstance(value, Call):
+            return None
+        name = method_name(value.func)
+        if name in databases.SUPABASE_TABLES and value.args:
+            if not verb:
+                return None
+            table = r.text(value.args[0]) or ""
+            on = f" on {table}" if table else ""
+            return Found(f"Supabase {verb.upper()}{on}", verb.upper(), table)
+        if name in databases.SUPABASE_WRITES:
+            verb = name
+        value = receiver_of(value.func)
+    return None
+
+
+def _google_request(call: Call) -> Found | None:
+    """`service.events().insert(calendarId=..., body=...).execute()` on a service the resolver
+    cannot see built: Google API methods take keyword arguments only, resources none at all."""
+    request = receiver_of(call.func)
+    if not isinstance(request, Call) or request.args or not request.kwargs:
+        return None
+    verb = method_name(request.func)
+    resource = receiver_of(request.func)
+    if verb not in google_apis.WRITES or not isinstance(resource, Call) or resource.args or resource.kwargs:
+        return None
+    if receiver_of(resource.func) is None:
+        return None
+    noun = method_name(resource.func)
+    return Found(f"{noun}.{verb} (Google API)", verb, noun, kind="google_api")
+
+
+def check_urlopen(row: Row, call: Call, r: Resolver) -> Found | None:
+    target = call.arg(0, "url")
+    if isinstance(target, Ref):
+        target = r.value(target.text) or target
+    method = ""
+    if call.arg(1, "data") is not None:
+        method = "POST"
+    if isinstance(target, Call) and target.callee in ("urllib.request.Request",):
+        given = (r.text(target.arg(3, "method")) or "").upper()
+        method = given or ("POST" if target.arg(1, "data") is not None else method)
+    if method not in MUTATING_HTTP:
+        return None
+    full = r.text(target.arg(0, "url") if isinstance(target, Call) else target) or ""
+    if method == "POST" and reads_only(full, call, r):
+        return None
+    url = _short_url(full)
+    return Found(f"{method} to {url} via urllib" if url else f"{method} via urllib", method, full)
+
+
+def check_manager(row: Row, call: Call, r: Resolver) -> Found | None:
+    """Django manager writes: `Order.objects.create(...)`, `Order.objects.filter(...).update(...)`."""
+    value: Value | None = receiver_of(call.func)
+    for _ in range(8):
+        if isinstance(value, Ref):
+            if value.text.endswith(".objects") or ".objects." in value.text:
+                return describe(row, call, target=value.text.partition(".objects")[0])
+            return None
+        if isinstance(value, Call):
+            value = receiver_of(value.func)
+        elif isinstance(value, Attr):
+            if value.attr == "objects":
+                return describe(row, call)
+            value = value.receiver
+        else:
+            return None
+    return None
+
+
+def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`<resource>.<verb>(...).execute()`: a write when the verb mutates (`insert`, `send`), not `get`/`list`."""
+    request = receiver_of(call.func)
+    if not isinstance(request, Call):
+        return None
+    verb = method_name(request.func)
+    if verb not in google_apis.WRITES:
+        return None
+    resource = receiver_of(request.func)
+    noun = method_name(resource.func) if isinstance(resource, Call) else ""
+    return Found(row.what.format(name=f"{noun}.{verb}" if noun else verb), verb, noun)
+
+
+CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
+    "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql,
+    "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
+    "save_to": check_save_to, "process": check_process,
+}

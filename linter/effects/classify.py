@@ -1,0 +1,93 @@
+"""The classifier: which side effect a call performs, as a structured `Effect`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from siblint.effects.checks import CHECKS, describe
+from siblint.effects.resolve import Bindings, Resolver, method_name, receiver_of
+from siblint.effects.rows import Row, verb_matches
+from siblint.effects.table import ANY, CALLS, FAMILIES, METHODS
+from siblint.facts import Call
+
+
+@dataclass(frozen=True)
+class Effect:
+    description: str  # "POST to https://payments.example.com/… via requests", "a subprocess"
+    blocking: bool  # sync I/O: holds its thread, or the event loop when called from async code
+    call: Call
+    configured: bool = False  # named by `extend-side-effect-calls`
+    kind: str = ""  # http / email / subprocess / file / sql / orm / payment / message / cloud / ... / configured
+    method: str = ""  # HTTP method, SQL verb or library verb; "" when chosen at run time
+    target: str = ""  # URL, table, path or resource, when the source spells it out
+
+
+def _matches(patterns: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    for p in patterns:
+        for n in names:
+            if not n:
+                continue
+            if p.endswith(".*") and (n.startswith(p[:-1]) or n == p[:-2]):
+                return True
+            if n == p:
+                return True
+    return False
+
+
+def names_of(call: Call, bindings: Resolver | None = None) -> tuple[str, ...]:
+    """The names config entries are compared with: the callee, and `<constructor>.<method>`."""
+    ctor = (bindings or Bindings()).constructor(receiver_of(call.func))
+    return (call.callee, f"{ctor}.{method_name(call.func)}" if ctor else "")
+
+
+def is_pure(call: Call, bindings: Resolver | None, pure_calls: tuple[str, ...]) -> bool:
+    return bool(pure_calls) and _matches(pure_calls, names_of(call, bindings))
+
+
+def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
+    """The table rows `call` matches, most specific first (a "call" or "family" row, then a method
+    of a known object, then an "any" row)."""
+    callee = call.callee
+    meth = method_name(call.func)
+    rows: list[Row] = []
+    if callee in CALLS:
+        rows.append(CALLS[callee])
+    if callee:
+        rows.extend(r for r in FAMILIES if callee.startswith(r.name) and verb_matches(r.verbs, meth))
+    if not rows and meth:
+        ctor = names[1].rpartition(".")[0] if names[1] else ""
+        rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth))
+        if not rows and meth in ANY and receiver_of(call.func) is not None:
+            rows.append(ANY[meth])
+    return rows
+
+
+def effect_of(
+    call: Call,
+    bindings: Resolver | None = None,
+    *,
+    awaited: bool = False,
+    extend: tuple[str, ...] = (),
+    pure: tuple[str, ...] = (),
+) -> Effect | None:
+    """The side effect `call` performs, or None for reads, pure calls and unknown calls.
+
+    `bindings` resolves receivers and string arguments in the calling function; `awaited` says
+    whether the call is awaited (for rows that serve sync and async drivers alike); `extend` and
+    `pure` are the user's `extend-side-effect-calls` and `pure-calls`.
+    """
+    r: Resolver = bindings or Bindings()
+    names = names_of(call, r)
+    if pure and _matches(pure, names):
+        return None
+    if extend and _matches(extend, names):
+        name = next(n for n in names if n and _matches(extend, (n,)))
+        return Effect(f"{name} (configured side effect)", not awaited, call, configured=True, kind="configured",
+                      method=method_name(call.func))
+    for row in rows_for(call, names):
+        found = CHECKS[row.check](row, call, r) if row.check else describe(row, call, row.method)
+        if found is not None:
+            blocking = (not awaited) if row.blocking is None else row.blocking
+            return Effect(found.description, blocking, call, kind=found.kind or row.kind, method=found.method,
+                          target=found.target)
+    return None

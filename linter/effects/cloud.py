@@ -1,0 +1,39 @@
+"""Cloud SDKs: AWS (boto3), Google Cloud storage, deployments and jobs, containers."""
+
+from __future__ import annotations
+
+from siblint.effects.rows import Row, anys, methods
+
+# boto3 writes. `invoke_model*` is a Bedrock model call (a read), unlike Lambda's `invoke`.
+_BOTO3_VERBS = (
+    "put_* upload_* delete_* create_* update_* modify_* send_* publish publish_* copy_* invoke invoke_* start_* "
+    "stop_* terminate_* run_instances run_task batch_write_item transact_write_items execute_statement "
+    "batch_execute_statement put delete upload_file upload_fileobj !invoke_model !invoke_model_with_response_stream"
+)
+_GCP_RUN = ("google.cloud.run_v2.ServicesClient google.cloud.run_v2.JobsClient google.cloud.run_v2.ServicesAsyncClient "
+            "google.cloud.run_v2.JobsAsyncClient")
+
+ROWS: tuple[Row, ...] = (
+    *methods("boto3.client boto3.resource boto3.Session boto3.session.Session", _BOTO3_VERBS, "{name} (AWS)", True,
+             "cloud"),
+    *methods("google.cloud.storage.Client", "upload_from_string upload_from_filename upload_from_file delete copy_blob "
+             "rename_blob", "{name} (cloud storage)", True, "cloud"),
+    anys("upload_from_string upload_from_filename upload_from_file upload_blob delete_blob", "{name} (cloud storage)",
+         None, "cloud"),
+    # Google Cloud Run: deploy, change, delete and run services and jobs.
+    *methods(_GCP_RUN, "create_* update_* delete_* run_job", "{name} (cloud deploy)", None, "cloud"),
+    # Vertex AI: jobs, pipelines and deployments (`aiplatform.CustomJob(...).run()`, `model.deploy(...)`).
+    *methods("google.cloud.aiplatform.CustomJob google.cloud.aiplatform.CustomTrainingJob "
+             "google.cloud.aiplatform.CustomContainerTrainingJob google.cloud.aiplatform.PipelineJob "
+             "google.cloud.aiplatform.BatchPredictionJob google.cloud.aiplatform.HyperparameterTuningJob",
+             "run submit", "{name} (cloud job)", True, "cloud"),
+    *methods("google.cloud.aiplatform.Model google.cloud.aiplatform.Endpoint google.cloud.aiplatform.Model.upload "
+             "google.cloud.aiplatform.Endpoint.create", "deploy undeploy delete", "{name} (cloud deploy)", True,
+             "cloud"),
+    Row("call", "google.cloud.aiplatform.Model.upload", (), "{name} (cloud deploy)", True, kind="cloud"),
+    Row("call", "google.cloud.aiplatform.Endpoint.create", (), "{name} (cloud deploy)", True, kind="cloud"),
+    Row("call", "vertexai.agent_engines.create", (), "{name} (cloud deploy)", True, kind="cloud"),
+    # Docker SDK: `docker.from_env().containers.run(...)`.
+    *methods("docker.from_env docker.DockerClient docker.client.DockerClient",
+             "run create exec_run remove kill stop restart build push", "{name} (container)", True, "container"),
+)

@@ -1,0 +1,15 @@
+"""Desktop automation: clicks and keystrokes land in whatever window has focus."""
+
+from __future__ import annotations
+
+from siblint.effects.rows import Row, anys, calls, methods
+
+_PYAUTOGUI = ("click doubleClick tripleClick rightClick middleClick typewrite write press hotkey keyDown keyUp "
+              "mouseDown mouseUp dragTo dragRel drag scroll hscroll vscroll")
+
+ROWS: tuple[Row, ...] = (
+    *calls(" ".join(f"pyautogui.{n}" for n in _PYAUTOGUI.split()), "{name} (desktop automation)", True, "desktop"),
+    *methods("pynput.keyboard.Controller", "press release tap type", "{name} (desktop automation)", True, "desktop"),
+    *methods("pynput.mouse.Controller", "click press release scroll", "{name} (desktop automation)", True, "desktop"),
+    anys("type_keys click_input set_edit_text", "{name} (desktop automation)", True, "desktop"),  # pywinauto
+)

@@ -1,0 +1,34 @@
+"""File writes and changes. Reading is not a side effect; directory creation is left out as
+idempotent. Writes inside a scratch area the tool made (`tempfile.TemporaryDirectory()`,
+`NamedTemporaryFile`, `mkdtemp()`) vanish with it and are not side effects either."""
+
+from __future__ import annotations
+
+from siblint.effects.rows import Row, anys, calls, methods
+
+ROWS: tuple[Row, ...] = (
+    *calls("open builtins.open io.open codecs.open gzip.open bz2.open lzma.open", "a file write", True, "file", "open"),
+    *calls("aiofiles.open", "a file write", False, "file", "open"),
+    *calls(
+        "shutil.move shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.rmtree "
+        "os.remove os.unlink os.rename os.replace os.rmdir os.removedirs os.truncate",
+        "a file change", True, "file", "path",
+    ),
+    *methods("pathlib.Path pathlib.PurePath", "unlink rename replace rmdir touch", "a file change", True, "file", "path"),
+    Row("method", "pathlib.Path", ("open",), "a file write", True, "open", kind="file"),
+    anys("write_text write_bytes", "a file write", True, "file", "path"),
+)
+
+# Which positional arguments of a "call" row name the paths it changes (default: the first); a
+# method row changes its receiver. `shutil.copy` changes only its destination.
+PATH_ARGS: dict[str, tuple[int, ...]] = {
+    "shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,),
+    "shutil.move": (0, 1), "os.rename": (0, 1), "os.replace": (0, 1),
+}
+# Calls that make a scratch area, and the ones that build a path from their first argument.
+SCRATCH_MAKERS = frozenset({"tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile", "tempfile.mkdtemp",
+                            "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp"})
+PATH_BUILDERS = frozenset({"pathlib.Path", "pathlib.PurePath", "os.path.join", "os.path.abspath", "os.path.realpath",
+                           "os.fspath", "str"})
+# In-memory buffers: saving an image or a workbook into one writes no file.
+MEMORY_BUFFERS = frozenset({"io.BytesIO", "io.StringIO"})

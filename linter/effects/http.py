@@ -1,0 +1,59 @@
+"""HTTP clients: a request that mutates (POST, PUT, PATCH, DELETE) is a side effect, a GET is a read.
+
+`request(method, ...)` with a method that is not a literal may mutate and counts (`check="http"`).
+The read-only API data below exempts POSTs that only read: search, retrieval and model inference.
+"""
+
+from __future__ import annotations
+
+from siblint.effects.rows import MUTATING_HTTP, Row
+
+
+def _http(lib: str, blocking: bool) -> list[Row]:
+    """`lib.post(...)`, ..., and `lib.request("POST", ...)` as module functions."""
+    rows = [Row("call", f"{lib}.{m.lower()}", (), "{method} via " + lib, blocking, "http", m, "http")
+            for m in sorted(MUTATING_HTTP)]
+    return rows + [Row("call", f"{lib}.request", (), "{method} via " + lib, blocking, "http", kind="http")]
+
+
+def _client(ctor: str, lib: str, blocking: bool) -> list[Row]:
+    """`client.post(...)` / `client.request("POST", ...)` on a client object `ctor` built."""
+    rows = [Row("method", ctor, (m.lower(),), "{method} via " + lib, blocking, "http", m, "http")
+            for m in sorted(MUTATING_HTTP)]
+    return rows + [Row("method", ctor, ("request", "stream"), "{method} via " + lib, blocking, "http", kind="http")]
+
+
+ROWS: tuple[Row, ...] = (
+    *_http("requests", True),
+    *_http("httpx", True),
+    *_client("requests.Session", "requests", True),
+    *_client("requests.session", "requests", True),
+    *_client("requests.sessions.Session", "requests", True),
+    *_client("httpx.Client", "httpx", True),
+    *_client("httpx.AsyncClient", "httpx", False),
+    *_client("aiohttp.ClientSession", "aiohttp", False),
+    Row("call", "aiohttp.request", (), "{method} via aiohttp", False, "http", kind="http"),
+    Row("method", "urllib3.PoolManager", ("request", "urlopen"), "{method} via urllib3", True, "http", kind="http"),
+    Row("call", "urllib3.request", (), "{method} via urllib3", True, "http", kind="http"),
+    Row("method", "http.client.HTTPConnection", ("request",), "{method} via http.client", True, "http", kind="http"),
+    Row("method", "http.client.HTTPSConnection", ("request",), "{method} via http.client", True, "http", kind="http"),
+    Row("call", "urllib.request.urlopen", (), "{method} via urllib", True, "urlopen", kind="http"),
+)
+
+# ---- POSTs that only read -----------------------------------------------------------------------
+# A URL path word (split at / . _ - ?) that names a read: search and retrieval endpoints, vector
+# queries, model inference. A path that also names a write (`_update_by_query`) is not exempt.
+READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "completions", "rerank",
+                             "generatecontent", "embedcontent", "counttokens"})
+WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
+                              "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate"})
+# Web-search APIs: every endpoint reads.
+SEARCH_HOSTS = frozenset({"api.tavily.com", "google.serper.dev", "api.search.brave.com", "serpapi.com", "api.exa.ai",
+                          "s.jina.ai", "r.jina.ai", "api.perplexity.ai", "api.bing.microsoft.com", "api.you.com"})
+# LLM providers: their inference endpoints read (`/v1/messages` is Anthropic's completion call,
+# not a message sent), other endpoints (files, fine-tuning jobs, batches) stay writes.
+LLM_HOSTS = frozenset({"api.openai.com", "api.anthropic.com", "generativelanguage.googleapis.com", "api.mistral.ai",
+                       "api.groq.com", "openrouter.ai", "api.together.xyz", "api.deepseek.com", "api.cohere.com",
+                       "api.cohere.ai", "api.fireworks.ai", "api.x.ai"})
+LLM_PATH_WORDS = frozenset({"completions", "messages", "responses", "embeddings", "chat", "generate", "moderations",
+                            "generatecontent", "embedcontent", "rerank"})

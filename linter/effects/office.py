@@ -1,0 +1,23 @@
+"""Documents, spreadsheets, images and plots saved to disk (`check="save"`: into a path, not an
+in-memory buffer; `check="save_to"`: only when a path is given, else the call returns the text)."""
+
+from __future__ import annotations
+
+from siblint.effects.rows import Row, anys, calls, methods
+
+ROWS: tuple[Row, ...] = (
+    # Pillow: `Image.open(p).convert("L").save(out)`, `Image.new(...).save(out)`.
+    *methods("PIL.Image.open PIL.Image.new PIL.Image.fromarray PIL.Image.frombytes PIL.ImageGrab.grab", "save",
+             "{name} (image file)", True, "file", "save"),
+    # openpyxl, python-docx, python-pptx: `wb.save(path)`.
+    *methods("openpyxl.Workbook openpyxl.load_workbook openpyxl.workbook.workbook.Workbook "
+             "openpyxl.reader.excel.load_workbook docx.Document pptx.Presentation", "save",
+             "{name} (office file)", True, "file", "save"),
+    # xlwings drives a running Excel: saving, and closing a workbook it changed, write the file.
+    *methods("xlwings.Book xlwings.App xlwings.books.open xlwings.books.add xlwings.books.active", "save",
+             "{name} (office file)", True, "file", "save"),
+    *calls("matplotlib.pyplot.savefig", "{name} (image file)", True, "file", "save"),
+    anys("savefig", "{name} (image file)", True, "file", "save"),
+    # pandas: `df.to_csv(path)` writes; `df.to_csv()` returns the text.
+    anys("to_csv to_excel to_parquet to_feather to_pickle", "{name} (data file)", True, "file", "save_to"),
+)

@@ -1,0 +1,132 @@
+"""Calls that match a side-effect row but only read or only touch a scratch area: a POST to a
+search, retrieval or model-inference API, a GraphQL query, a literal read-only command, a write
+into a temporary directory the tool made, an image saved into an in-memory buffer.
+
+Each exemption is narrow on purpose: it needs the literal text (URL, query, argv) or a binding
+the resolver can follow, and anything it cannot read stays a side effect.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from siblint.effects import files, http, processes
+from siblint.effects.resolve import Resolver, method_name, receiver_of
+from siblint.facts import Call, Mapping, Ref, Seq, Starred, Value
+
+_URL_WORD = re.compile(r"[/._\-]+")
+
+
+def reads_only(url: str, call: Call, r: Resolver) -> bool:
+    """A POST that reads: a GraphQL query (not a `mutation`), or a URL naming a read-only API."""
+    query = _graphql_query(call, r)
+    if query is not None:
+        return "mutation" not in query.lower()
+    if not url:
+        return False
+    host, path = "", url.replace("{}", "")
+    if "://" in url:
+        host, _, path = url.split("://", 1)[1].partition("/")
+        host = host.lower()
+    words = {w for w in _URL_WORD.split(path.partition("?")[0].lower()) if w}
+    if words & http.WRITE_PATH_WORDS:
+        return False
+    if host in http.SEARCH_HOSTS:
+        return True
+    if host in http.LLM_HOSTS:
+        return bool(words & http.LLM_PATH_WORDS)
+    return bool(words & http.READ_PATH_WORDS)
+
+
+def _graphql_query(call: Call, r: Resolver) -> str | None:
+    """The text of `json={"query": "..."}` when the source spells it out."""
+    body = call.kwarg("json")
+    if isinstance(body, Ref):
+        body = r.value(body.text)
+    if not isinstance(body, Mapping):
+        return None
+    return r.text(body.get("query"))
+
+
+def read_only_command(call: Call, r: Resolver) -> bool:
+    """The call runs one literal command that only reads (`git status`, `ls`, `rg`, `find` without
+    `-delete`/`-exec`). Arguments that are variables are allowed (a path); the program, a git
+    subcommand and every flag that decides what it does must be literal."""
+    if call.callee == "asyncio.create_subprocess_exec":
+        argv = _items(call.args, r)
+    else:
+        first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
+        argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first))
+    if not argv or argv[0] is None:
+        return False
+    program = argv[0].rpartition("/")[2]
+    literals = [a for a in argv[1:] if a is not None]
+    if program == "git":
+        return _git_reads(argv[1:]) and not any(a.startswith(processes.WRITING_FLAGS) for a in literals)
+    banned = processes.READ_ONLY_PROGRAMS.get(program)
+    if banned is None:
+        return False
+    return not any(a.split("=", 1)[0] in banned for a in literals)
+
+
+def _items(values: tuple[Value, ...], r: Resolver) -> list[str | None] | None:
+    """Literal argv items (None for a variable); None when a `*args` hides what runs."""
+    out: list[str | None] = []
+    for v in values:
+        if isinstance(v, Starred):
+            return None
+        out.append(r.text(v))
+    return out
+
+
+def _split(command: str | None) -> list[str | None] | None:
+    if not command or "{}" in command or any(c in processes.SHELL_OPERATORS for c in command):
+        return None
+    try:
+        return list(shlex.split(command))
+    except ValueError:
+        return None
+
+
+def _git_reads(args: list[str | None]) -> bool:
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a is None:
+            return False  # a subcommand chosen at run time
+        if a in processes.GIT_VALUE_OPTIONS:
+            skip = True
+        elif not a.startswith("-"):
+            return a in processes.READ_ONLY_GIT
+    return False
+
+
+def in_scratch(value: Value | None, r: Resolver, depth: int = 0) -> bool:
+    """`value` is a path inside a scratch area the code made: `d` bound by `with
+    tempfile.TemporaryDirectory() as d`, `Path(d, "x")`, `os.path.join(d, "x")`, `tmp.name`."""
+    if value is None or depth > 6:
+        return False
+    if isinstance(value, Ref):
+        bound = r.value(value.text)
+        if bound is None and value.text.endswith(".name"):
+            bound = r.value(value.text[: -len(".name")])
+        return in_scratch(bound, r, depth + 1)
+    if not isinstance(value, Call):
+        return False
+    if value.callee in files.SCRATCH_MAKERS:
+        return True
+    if value.callee in files.PATH_BUILDERS:
+        return bool(value.args) and in_scratch(value.args[0], r, depth + 1)
+    if method_name(value.func) in ("joinpath", "with_name", "with_suffix", "resolve", "absolute"):
+        return in_scratch(receiver_of(value.func), r, depth + 1)
+    return False
+
+
+def in_memory(value: Value | None, r: Resolver) -> bool:
+    """`value` is an in-memory buffer (`io.BytesIO()`), directly or through a binding."""
+    if isinstance(value, Ref):
+        value = r.value(value.text)
+    return isinstance(value, Call) and value.callee in files.MEMORY_BUFFERS

@@ -1,0 +1,42 @@
+"""The side-effect table: every data module's rows, and the lookups the classifier uses."""
+
+from __future__ import annotations
+
+from siblint.effects import (cloud, databases, desktop, files, google_apis, http, mail, memory, messaging, office,
+                             payments, processes, ticketing)
+from siblint.effects.rows import Row
+from siblint.frameworks import import_roots
+
+TABLE: tuple[Row, ...] = (
+    *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,
+    *cloud.ROWS, *google_apis.ROWS, *ticketing.ROWS, *memory.ROWS, *desktop.ROWS, *office.ROWS,
+)
+
+# Library roots the table names (`requests`, `stripe`, `boto3`): never project code.
+TABLE_ROOTS = frozenset(r.name.split(".")[0] for r in TABLE if r.match in ("call", "family", "method"))
+# Libraries whose names are never project code: the classifier answers for them, no module lookup.
+# The agent frameworks' own roots come from their data (`siblint.frameworks`).
+LIBRARY_ROOTS = TABLE_ROOTS | {"asyncio", "concurrent", "functools", "contextlib", "anyio", "starlette", "logging",
+                               "json", "time"} | set(import_roots())
+
+
+def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str, Row]]:
+    calls: dict[str, Row] = {}
+    families: list[Row] = []
+    methods: dict[str, list[Row]] = {}
+    anys: dict[str, Row] = {}
+    for row in TABLE:
+        if row.match == "call":
+            calls[row.name] = row
+        elif row.match == "family":
+            families.append(row)
+        elif row.match == "method":
+            methods.setdefault(row.name, []).append(row)
+        else:
+            for verb in row.verbs:
+                anys[verb] = row
+    return calls, families, methods, anys
+
+
+CALLS, FAMILIES, METHODS, ANY = _index()
+CONSTRUCTORS = frozenset(METHODS)

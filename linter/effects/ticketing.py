@@ -1,0 +1,20 @@
+"""Issue trackers and code hosts: Jira, GitHub, GitLab, Zendesk, Confluence pages."""
+
+from __future__ import annotations
+
+from siblint.effects.rows import Row, methods
+
+ROWS: tuple[Row, ...] = (
+    *methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link",
+             "{name} (ticketing)", True, "ticket"),
+    *methods("atlassian.Jira", "create_issue issue_create issue_create_or_update issue_add_comment issue_transition "
+             "set_issue_status update_issue_field issue_update delete_issue", "{name} (ticketing)", True, "ticket"),
+    *methods("atlassian.Confluence", "create_page update_page update_or_create delete_page append_page",
+             "{name} (ticketing)", True, "ticket"),
+    *methods("github.Github", "create_issue create_pull create_comment create_issue_comment create_file update_file "
+             "delete_file merge edit", "{name} (ticketing)", True, "ticket"),
+    *methods("gitlab.Gitlab", "create update delete save merge", "{name} (ticketing)", True, "ticket"),
+    *methods("ghapi.all.GhApi ghapi.core.GhApi", "create create_* update update_* delete delete_* merge add_*",
+             "{name} (ticketing)", True, "ticket"),
+    *methods("zenpy.Zenpy", "create update delete", "{name} (ticketing)", True, "ticket"),
+)

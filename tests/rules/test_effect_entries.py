@@ -1,0 +1,709 @@
+"""The effect table's entries for the libraries real agent tools call: each on the smallest code
+(what `effect_of` returns, structured) and in a realistic tool (the SIB101 finding it gives)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from siblint.config import Config
+from siblint.effects import LIBRARY_ROOTS, Bindings, effect_of
+from siblint.engine import facts_from_text
+from siblint.facts import Call, Const, Value
+from siblint.frameworks import import_roots
+
+
+def effects(code: str) -> list[tuple[int, str, str, str, str]]:
+    """(line, description, kind, method, target) of every call the table classifies."""
+    facts = facts_from_text(textwrap.dedent(code), "m.py")
+    out = []
+    for fn in facts.functions.values():
+        for site in fn.calls:
+            eff = effect_of(site.call, Bindings(facts, fn), awaited=site.awaited)
+            if eff is not None:
+                out.append((site.call.loc.line, eff.description, eff.kind, eff.method, eff.target))
+    return sorted(out)
+
+
+def sib101(lint, tmp_path: Path, text: str) -> list[tuple[int, int, str]]:
+    """(tool line, effect line, effect) of each SIB101 finding in `text`: the finding's related location."""
+    found = lint(textwrap.dedent(text), config=Config(root=str(tmp_path), select=("SIB101",)))
+    return sorted((d.loc.line, r.loc.line, r.message) for d in found for r in d.related)
+
+
+# ---- structure --------------------------------------------------------------------------------
+
+def test_existing_rows_are_structured_with_unchanged_descriptions():
+    assert effects("""\
+        import requests, smtplib, subprocess
+
+        def f(to, msg):
+            requests.post("https://payments.example.com/charges", json={})
+            smtplib.SMTP("localhost").sendmail("a@example.com", to, msg)
+            subprocess.run(["make", "deploy"])
+            open("out.txt", "w")
+    """) == [
+        (4, "POST to https://payments.example.com/charges via requests", "http", "POST",
+         "https://payments.example.com/charges"),
+        (5, "email via smtplib", "email", "sendmail", ""),
+        (6, "a subprocess", "subprocess", "run", ""),
+        (7, "a file write", "file", "open", "out.txt"),
+    ]
+
+
+class _Resolver:
+    """Not `Bindings`: anything with `value`, `constructor` and `text` can resolve names."""
+
+    def value(self, text: str) -> Value | None:
+        return None
+
+    def constructor(self, value: Value | None) -> str:
+        return "stripe.StripeClient"
+
+    def text(self, value: Value | None) -> str | None:
+        return value.value if isinstance(value, Const) and isinstance(value.value, str) else None
+
+
+def test_the_classifier_needs_only_a_resolver():
+    facts = facts_from_text("def f(c):\n    c.v1.refunds.create(params={})\n", "m.py")
+    call = facts.functions["f"].calls[0].call
+    assert isinstance(call, Call)
+    assert effect_of(call) is None  # nothing says what `c` is
+    eff = effect_of(call, _Resolver())
+    assert (eff.description, eff.kind, eff.method) == ("c.v1.refunds.create (payments)", "payment", "create")
+
+
+def test_framework_roots_come_from_framework_data():
+    assert set(import_roots()) <= LIBRARY_ROOTS
+    package = Path(__import__("siblint.effects", fromlist=["x"]).__file__).parent
+    roots = set(import_roots())
+    for path in package.glob("*.py"):
+        consts = {n.value for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Constant)}
+        assert not consts & roots, path.name
+
+
+# ---- supabase ---------------------------------------------------------------------------------
+
+def test_supabase_builder_writes():
+    assert effects("""\
+        from supabase import create_client
+
+        def f(db):
+            sb = create_client("https://x.supabase.co", "key")
+            sb.table("orders").insert({"sku": "a"}).execute()
+            db.table("orders").update({"paid": True}).eq("id", 1).execute()
+            db.table("orders").upsert({"id": 1}).execute()
+            db.from_("orders").delete().eq("id", 1).execute()
+            db.table("orders").select("*").eq("id", 1).execute()
+    """) == [
+        (5, "Supabase INSERT on orders", "sql", "INSERT", "orders"),
+        (6, "Supabase UPDATE on orders", "sql", "UPDATE", "orders"),
+        (7, "Supabase UPSERT on orders", "sql", "UPSERT", "orders"),
+        (8, "Supabase DELETE on orders", "sql", "DELETE", "orders"),
+    ]
+
+
+def test_supabase_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import os
+        from agents import function_tool
+        from supabase import Client, create_client
+
+        supabase: Client = create_client(os.environ["SUPABASE_URL"], os.environ["SUPABASE_KEY"])
+
+        @function_tool
+        def save_lead(name: str, email: str) -> str:
+            \"\"\"Store a sales lead.\"\"\"
+            row = {"name": name, "email": email, "source": "chat"}
+            result = supabase.table("leads").insert(row).execute()
+            return f"saved lead {result.data[0]['id']}"
+
+        @function_tool
+        def find_lead(email: str) -> str:
+            result = supabase.table("leads").select("*").eq("email", email).execute()
+            return str(result.data)
+    """) == [(8, 11, "save_lead: sync, Supabase INSERT on leads")]
+
+
+# ---- mem0 -------------------------------------------------------------------------------------
+
+def test_mem0_writes_not_searches():
+    assert effects("""\
+        from mem0 import AsyncMemory, Memory, MemoryClient
+
+        async def f(text, uid):
+            MemoryClient(api_key="k").add(text, user_id=uid)
+            MemoryClient(api_key="k").search(text, user_id=uid)
+            m = Memory.from_config({"vector_store": {}})
+            m.update(memory_id="m1", data=text)
+            m.delete(memory_id="m1")
+            m.get_all(user_id=uid)
+            am = AsyncMemory()
+            await am.add(text, user_id=uid)
+    """) == [
+        (4, "add (memory store)", "memory", "add", ""),
+        (7, "m.update (memory store)", "memory", "update", ""),
+        (8, "m.delete (memory store)", "memory", "delete", ""),
+        (11, "am.add (memory store)", "memory", "add", ""),
+    ]
+
+
+def test_mem0_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import os
+        from agents import function_tool
+        from mem0 import MemoryClient
+
+        memory = MemoryClient(api_key=os.environ["MEM0_API_KEY"])
+
+        @function_tool
+        def remember(user_id: str, fact: str) -> str:
+            \"\"\"Remember a fact about the user for later conversations.\"\"\"
+            memory.add([{"role": "user", "content": fact}], user_id=user_id)
+            return "noted"
+
+        @function_tool
+        def recall(user_id: str, query: str) -> str:
+            hits = memory.search(query, user_id=user_id, limit=5)
+            return "\\n".join(h["memory"] for h in hits)
+    """) == [(8, 10, "remember: sync, memory.add (memory store)")]
+
+
+# ---- desktop automation -------------------------------------------------------------------------
+
+def test_desktop_automation():
+    assert effects("""\
+        import pyautogui
+        from pynput.keyboard import Controller
+
+        def f(text, win):
+            pyautogui.typewrite(text, interval=0.05)
+            pyautogui.hotkey("ctrl", "s")
+            pyautogui.click(100, 200)
+            pyautogui.position()
+            pyautogui.screenshot()
+            Controller().type(text)
+            win.child_window(title="OK").click_input()
+    """) == [
+        (5, "pyautogui.typewrite (desktop automation)", "desktop", "typewrite", ""),
+        (6, "pyautogui.hotkey (desktop automation)", "desktop", "hotkey", ""),
+        (7, "pyautogui.click (desktop automation)", "desktop", "click", ""),
+        (10, "type (desktop automation)", "desktop", "type", ""),
+        (11, "click_input (desktop automation)", "desktop", "click_input", ""),
+    ]
+
+
+def test_desktop_automation_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import time
+        import pyautogui
+        from agents import function_tool
+
+        @function_tool
+        def type_in_notepad(text: str) -> str:
+            \"\"\"Open Notepad and type the text.\"\"\"
+            pyautogui.press("win")
+            time.sleep(0.5)
+            pyautogui.write("notepad")
+            pyautogui.press("enter")
+            time.sleep(1)
+            pyautogui.typewrite(text, interval=0.02)
+            return "typed"
+
+        @function_tool
+        def screen_size() -> str:
+            width, height = pyautogui.size()
+            return f"{width}x{height}"
+    """) == [
+        (6, 8, "type_in_notepad: sync, pyautogui.press (desktop automation)"),
+        (6, 10, "type_in_notepad: sync, pyautogui.write (desktop automation)"),
+        (6, 11, "type_in_notepad: sync, pyautogui.press (desktop automation)"),
+        (6, 13, "type_in_notepad: sync, pyautogui.typewrite (desktop automation)"),
+    ]
+
+
+# ---- images, workbooks, plots -------------------------------------------------------------------
+
+def test_image_workbook_and_plot_saves():
+    assert effects("""\
+        import io
+        import matplotlib.pyplot as plt
+        import openpyxl
+        import xlwings as xw
+        from PIL import Image
+
+        def f(src, df):
+            Image.open(src).convert("L").save("gray.png")
+            buf = io.BytesIO()
+            Image.open(src).save(buf, format="PNG")
+            wb = openpyxl.load_workbook("report.xlsx")
+            wb.save("report.xlsx")
+            xw.Book("model.xlsx").save()
+            plt.savefig("chart.png")
+            plt.savefig(buf, format="png")
+            df.to_csv("out.csv", index=False)
+            text = df.to_csv(index=False)
+    """) == [
+        (8, "save (image file)", "file", "save", "gray.png"),
+        (12, "wb.save (office file)", "file", "save", "report.xlsx"),
+        (13, "save (office file)", "file", "save", ""),
+        (14, "matplotlib.pyplot.savefig (image file)", "file", "savefig", "chart.png"),
+        (16, "df.to_csv (data file)", "file", "to_csv", "out.csv"),
+    ]
+
+
+def test_image_and_workbook_in_realistic_tools(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import base64
+        import io
+        from agents import function_tool
+        from openpyxl import load_workbook
+        from PIL import Image
+
+        @function_tool
+        def make_thumbnail(path: str) -> str:
+            \"\"\"Write a 256px thumbnail next to the image.\"\"\"
+            img = Image.open(path)
+            img.thumbnail((256, 256))
+            out = path.rsplit(".", 1)[0] + "_thumb.png"
+            img.save(out)
+            return out
+
+        @function_tool
+        def preview(path: str) -> str:
+            \"\"\"A base64 preview for the chat (nothing written).\"\"\"
+            buf = io.BytesIO()
+            Image.open(path).save(buf, format="PNG")
+            return base64.b64encode(buf.getvalue()).decode()
+
+        @function_tool
+        def log_expense(amount: float, note: str) -> str:
+            wb = load_workbook("expenses.xlsx")
+            wb.active.append([amount, note])
+            wb.save("expenses.xlsx")
+            return "logged"
+    """) == [
+        (8, 13, "make_thumbnail: sync, img.save (image file)"),
+        (24, 27, "log_expense: sync, wb.save (office file)"),
+    ]
+
+
+# ---- SQLAlchemy Core in method form -------------------------------------------------------------
+
+def test_sqlalchemy_core_method_form():
+    assert effects("""\
+        import sqlalchemy as sa
+
+        orders = sa.Table("orders", sa.MetaData())
+
+        def f(conn, oid):
+            conn.execute(orders.update().where(orders.c.id == oid).values(status="paid"))
+            conn.execute(orders.insert().values(sku="a"))
+            stmt = orders.delete().where(orders.c.id == oid)
+            conn.execute(stmt)
+            conn.execute(sa.update(orders).values(status="x"))
+            conn.execute(sa.select(orders).where(orders.c.id == oid))
+            conn.execute(orders.select())
+    """) == [
+        (6, "SQL UPDATE", "sql", "UPDATE", "orders"),
+        (7, "SQL INSERT", "sql", "INSERT", "orders"),
+        (9, "SQL DELETE", "sql", "DELETE", "orders"),
+        (10, "SQL UPDATE", "sql", "UPDATE", "orders"),
+    ]
+
+
+def test_sqlalchemy_core_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        from agents import function_tool
+        from sqlalchemy import Column, Integer, MetaData, String, Table, create_engine
+
+        engine = create_engine("postgresql://localhost/shop")
+        metadata = MetaData()
+        orders = Table("orders", metadata, Column("id", Integer, primary_key=True), Column("status", String))
+
+        @function_tool
+        def cancel_order(order_id: int) -> str:
+            \"\"\"Cancel an order.\"\"\"
+            with engine.begin() as conn:
+                conn.execute(orders.update().where(orders.c.id == order_id).values(status="cancelled"))
+            return "cancelled"
+
+        @function_tool
+        def order_status(order_id: int) -> str:
+            with engine.connect() as conn:
+                row = conn.execute(orders.select().where(orders.c.id == order_id)).first()
+            return row.status if row else "unknown"
+    """) == [(9, 12, "cancel_order: sync, SQL UPDATE")]
+
+
+# ---- HTTP requests whose method is chosen at run time -------------------------------------------
+
+def test_http_method_not_a_literal_may_mutate():
+    assert effects("""\
+        import httpx, requests
+
+        async def f(method, url):
+            requests.request(method=method.upper(), url=url)
+            requests.request("GET", url)
+            requests.request("get", url)
+            httpx.request(method, "https://api.example.com/items")
+            async with httpx.AsyncClient() as client:
+                await client.request(method, url)
+                await client.request("HEAD", url)
+    """) == [
+        (4, "an HTTP request with a method chosen at run time (may mutate) via requests", "http", "", ""),
+        (7, "an HTTP request with a method chosen at run time (may mutate) to https://api.example.com/items "
+            "via httpx", "http", "", "https://api.example.com/items"),
+        (9, "an HTTP request with a method chosen at run time (may mutate) via httpx", "http", "", ""),
+    ]
+
+
+def test_http_method_chosen_by_the_model_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import json
+        import requests
+        from agents import function_tool
+
+        @function_tool
+        def api_request(url: str, method: str = "GET", body: str = "{}") -> str:
+            \"\"\"Send an HTTP request (GET, POST, PUT, DELETE) and return the response.\"\"\"
+            try:
+                response = requests.request(method=method.upper(), url=url, json=json.loads(body), timeout=10)
+                response.raise_for_status()
+                return response.text
+            except requests.RequestException as exc:
+                return f"error: {exc}"
+
+        @function_tool
+        def fetch(url: str) -> str:
+            return requests.request("GET", url, timeout=10).text
+    """) == [(6, 9, "api_request: sync, an HTTP request with a method chosen at run time (may mutate) via requests")]
+
+
+# ---- Stripe's client ------------------------------------------------------------------------------
+
+def test_stripe_client_chains_and_async_variants():
+    assert effects("""\
+        import stripe
+        from stripe import StripeClient
+
+        async def f(cid):
+            client = StripeClient("sk_test")
+            client.v1.customers.create(params={"email": "a@example.com"})
+            client.v1.customers.retrieve(cid)
+            client.customers.update(cid, params={})
+            await client.v1.refunds.create_async(params={"charge": "ch_1"})
+            await stripe.PaymentIntent.create_async(amount=100, currency="usd")
+            await stripe.PaymentIntent.retrieve_async("pi_1")
+    """) == [
+        (6, "client.v1.customers.create (payments)", "payment", "create", ""),
+        (8, "client.customers.update (payments)", "payment", "update", ""),
+        (9, "client.v1.refunds.create_async (payments)", "payment", "create_async", ""),
+        (10, "stripe.PaymentIntent.create_async (payments)", "payment", "create_async", ""),
+    ]
+
+
+def test_stripe_client_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import os
+        from agents import function_tool
+        from stripe import StripeClient
+
+        class Billing:
+            def __init__(self) -> None:
+                self.client = StripeClient(os.environ["STRIPE_SECRET_KEY"])
+
+            def refund(self, payment_intent: str, cents: int) -> str:
+                refund = self.client.v1.refunds.create(params={"payment_intent": payment_intent, "amount": cents})
+                return refund.id
+
+        billing = Billing()
+
+        @function_tool
+        def issue_refund(payment_intent: str, cents: int) -> str:
+            \"\"\"Refund part of a payment.\"\"\"
+            return f"refund {billing.refund(payment_intent, cents)} issued"
+    """) == [(16, 10, "issue_refund: sync, self.client.v1.refunds.create (payments) (via Billing.refund)")]
+
+
+# ---- AWS ----------------------------------------------------------------------------------------
+
+def test_boto3_write_verbs_not_reads_or_model_calls():
+    assert effects("""\
+        import boto3
+
+        def f(item, key):
+            table = boto3.resource("dynamodb").Table("bookings")
+            table.put_item(Item=item)
+            table.delete_item(Key=key)
+            table.get_item(Key=key)
+            with table.batch_writer() as batch:
+                batch.put_item(Item=item)
+            boto3.resource("s3").Object("bucket", "k").put(Body=b"x")
+            boto3.client("s3").upload_file("a.txt", "bucket", "a.txt")
+            boto3.client("sqs").send_message(QueueUrl="q", MessageBody="m")
+            boto3.client("ecs").run_task(cluster="c", taskDefinition="t")
+            boto3.client("lambda").invoke(FunctionName="f")
+            boto3.client("bedrock-runtime").invoke_model(modelId="m", body="{}")
+            boto3.client("bedrock-runtime").converse(modelId="m", messages=[])
+    """) == [
+        (5, "table.put_item (AWS)", "cloud", "put_item", ""),
+        (6, "table.delete_item (AWS)", "cloud", "delete_item", ""),
+        (9, "batch.put_item (AWS)", "cloud", "put_item", ""),
+        (10, "put (AWS)", "cloud", "put", ""),
+        (11, "upload_file (AWS)", "cloud", "upload_file", ""),
+        (12, "send_message (AWS)", "cloud", "send_message", ""),
+        (13, "run_task (AWS)", "cloud", "run_task", ""),
+        (14, "invoke (AWS)", "cloud", "invoke", ""),
+    ]
+
+
+def test_boto3_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import uuid
+        import boto3
+        from agents import function_tool
+
+        dynamodb = boto3.resource("dynamodb")
+
+        @function_tool
+        def create_booking(date: str, hour: str, restaurant: str, guests: int) -> str:
+            \"\"\"Book a table.\"\"\"
+            table = dynamodb.Table("bookings")
+            booking_id = str(uuid.uuid4())[:8]
+            table.put_item(Item={"booking_id": booking_id, "date": date, "hour": hour,
+                                 "restaurant_name": restaurant, "guests": guests})
+            return f"booking {booking_id} created"
+
+        @function_tool
+        def get_booking(booking_id: str, restaurant: str) -> str:
+            table = dynamodb.Table("bookings")
+            return str(table.get_item(Key={"booking_id": booking_id, "restaurant_name": restaurant}))
+    """) == [(8, 12, "create_booking: sync, table.put_item (AWS)")]
+
+
+# ---- messages and email -----------------------------------------------------------------------
+
+def test_message_and_email_senders():
+    assert effects("""\
+        import smtplib
+        import pywhatkit
+        from discord_webhook import DiscordWebhook
+        from sendgrid import SendGridAPIClient
+        from slack_bolt import App
+        from twilio.rest import Client
+
+        def f(msg, to):
+            App(token="t").client.chat_postMessage(channel="#ops", text=msg)
+            Client("sid", "token").messages.create(to=to, from_="+1", body=msg)
+            SendGridAPIClient("key").send(msg)
+            with smtplib.SMTP_SSL("smtp.example.com") as s:
+                s.send_message(msg)
+            DiscordWebhook(url="https://discord.com/api/webhooks/1", content=msg).execute()
+            pywhatkit.sendwhatmsg_instantly(to, msg)
+            pywhatkit.playonyt(msg)
+    """) == [
+        (9, "chat_postMessage (messaging)", "message", "chat_postMessage", ""),
+        (10, "create (messaging)", "message", "create", ""),
+        (11, "email via sendgrid", "email", "send", ""),
+        (13, "email via smtplib", "email", "send_message", ""),
+        (14, "execute (messaging)", "message", "execute", ""),
+        (15, "pywhatkit.sendwhatmsg_instantly (messaging)", "message", "sendwhatmsg_instantly", ""),
+    ]
+
+
+def test_email_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import os
+        import smtplib
+        from email.mime.text import MIMEText
+        from agents import function_tool
+
+        @function_tool
+        def send_email(to: str, subject: str, body: str) -> str:
+            \"\"\"Send an email from the assistant's account.\"\"\"
+            msg = MIMEText(body)
+            msg["Subject"], msg["To"] = subject, to
+            server = smtplib.SMTP("smtp.gmail.com", 587)
+            server.starttls()
+            server.login(os.environ["EMAIL_USER"], os.environ["EMAIL_PASS"])
+            server.sendmail(os.environ["EMAIL_USER"], to, msg.as_string())
+            server.quit()
+            return "sent"
+    """) == [(7, 14, "send_email: sync, email via smtplib")]
+
+
+# ---- Google APIs --------------------------------------------------------------------------------
+
+def test_google_api_requests_with_and_without_a_visible_build():
+    assert effects("""\
+        from googleapiclient.discovery import build
+
+        def f(service, event, eid):
+            calendar = build("calendar", "v3", credentials=None)
+            calendar.events().insert(calendarId="primary", body=event).execute()
+            calendar.events().get(calendarId="primary", eventId=eid).execute()
+            service.events().delete(calendarId="primary", eventId=eid).execute()
+            service.events().list(calendarId="primary").execute()
+            service.spreadsheets().values().append(spreadsheetId="s", range="A1", body={}).execute()
+            service.execute()
+    """) == [
+        (5, "events.insert (Google API)", "google_api", "insert", "events"),
+        (7, "events.delete (Google API)", "google_api", "delete", "events"),
+        (9, "values.append (Google API)", "google_api", "append", "values"),
+    ]
+
+
+def test_google_calendar_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        from agents import function_tool
+        from calendar_auth import get_calendar_service
+
+        @function_tool
+        def create_event(summary: str, start: str, end: str) -> str:
+            \"\"\"Create a calendar event.\"\"\"
+            service = get_calendar_service()
+            event = {"summary": summary, "start": {"dateTime": start}, "end": {"dateTime": end}}
+            event = service.events().insert(calendarId="primary", body=event).execute()
+            return event.get("htmlLink", "")
+
+        @function_tool
+        def list_events() -> str:
+            service = get_calendar_service()
+            items = service.events().list(calendarId="primary", maxResults=10).execute()
+            return str(items.get("items", []))
+    """) == [(5, 9, "create_event: sync, events.insert (Google API)")]
+
+
+# ---- ticketing and code hosts -------------------------------------------------------------------
+
+def test_ticketing_and_code_hosts():
+    assert effects("""\
+        import gitlab
+        from atlassian import Jira
+        from ghapi.all import GhApi
+        from github import Github
+
+        def f(payload):
+            Jira(url="https://x.atlassian.net").issue_create_or_update(payload)
+            Jira(url="https://x.atlassian.net").jql("project = X")
+            Github("t").get_repo("o/r").create_issue(title="bug")
+            GhApi(owner="o", repo="r").issues.create(title="bug")
+            gitlab.Gitlab("https://gitlab.example.com").projects.get(1).issues.create({"title": "bug"})
+    """) == [
+        (7, "issue_create_or_update (ticketing)", "ticket", "issue_create_or_update", ""),
+        (9, "create_issue (ticketing)", "ticket", "create_issue", ""),
+        (10, "create (ticketing)", "ticket", "create", ""),
+        (11, "create (ticketing)", "ticket", "create", ""),
+    ]
+
+
+def test_jira_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import os
+        from atlassian import Jira
+        from agents import function_tool
+
+        jira = Jira(url=os.environ["JIRA_URL"], username=os.environ["JIRA_USER"], password=os.environ["JIRA_TOKEN"])
+
+        @function_tool
+        def create_jira_ticket(summary: str, description: str, project: str = "OPS") -> str:
+            \"\"\"Create a Jira ticket.\"\"\"
+            payload = {"fields": {"project": {"key": project}, "summary": summary, "description": description,
+                                  "issuetype": {"name": "Task"}}}
+            jira.issue_create_or_update(payload)
+            return "ticket created"
+    """) == [(8, 12, "create_jira_ticket: sync, jira.issue_create_or_update (ticketing)")]
+
+
+# ---- subprocesses -------------------------------------------------------------------------------
+
+def test_subprocess_and_os_system():
+    assert effects("""\
+        import os, subprocess
+
+        def f(cmd, app):
+            os.system("shutdown /s /t 0")
+            subprocess.run(cmd, shell=True, capture_output=True)
+            subprocess.Popen(["start", app], shell=True)
+    """) == [
+        (4, "a subprocess", "subprocess", "system", ""),
+        (5, "a subprocess", "subprocess", "run", ""),
+        (6, "a subprocess", "subprocess", "Popen", ""),
+    ]
+
+
+def test_subprocess_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import subprocess
+        from agents import function_tool
+
+        @function_tool
+        def run_command(command: str) -> str:
+            \"\"\"Run a shell command and return its output.\"\"\"
+            result = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=30)
+            return result.stdout or result.stderr
+    """) == [(5, 7, "run_command: sync, a subprocess")]
+
+
+# ---- cloud deployments, jobs and queries -------------------------------------------------------
+
+def test_cloud_deploys_jobs_and_bigquery_dml():
+    assert effects("""\
+        from google.cloud import aiplatform, bigquery, run_v2
+
+        def f(spec, sql):
+            run_v2.ServicesClient().create_service(parent="p", service=spec, service_id="s")
+            run_v2.JobsClient().run_job(name="projects/p/locations/l/jobs/j")
+            run_v2.ServicesClient().get_service(name="s")
+            aiplatform.CustomJob(display_name="train", worker_pool_specs=spec).submit()
+            aiplatform.Model.upload(display_name="m", artifact_uri="gs://b/m")
+            client = bigquery.Client()
+            client.query("MERGE ds.t USING ds.s ON t.id = s.id WHEN MATCHED THEN DELETE")
+            client.query("SELECT * FROM ds.t")
+            client.insert_rows_json("ds.t", [{"a": 1}])
+            client.query(sql)
+    """) == [
+        (4, "create_service (cloud deploy)", "cloud", "create_service", ""),
+        (5, "run_job (cloud deploy)", "cloud", "run_job", ""),
+        (7, "submit (cloud job)", "cloud", "submit", ""),
+        (8, "google.cloud.aiplatform.Model.upload (cloud deploy)", "cloud", "upload", ""),
+        (10, "SQL MERGE", "sql", "MERGE", "ds.t"),
+        (12, "client.insert_rows_json (BigQuery)", "sql", "insert_rows_json", ""),
+    ]
+
+
+def test_bigquery_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        from agents import function_tool
+        from google.cloud import bigquery
+
+        client = bigquery.Client()
+
+        @function_tool
+        def archive_old_orders(days: int) -> str:
+            \"\"\"Move orders older than `days` into the archive table.\"\"\"
+            job = client.query(
+                "INSERT INTO shop.orders_archive SELECT * FROM shop.orders "
+                "WHERE created < DATE_SUB(CURRENT_DATE(), INTERVAL 90 DAY)"
+            )
+            job.result()
+            return "archived"
+
+        @function_tool
+        def count_orders() -> str:
+            rows = client.query("SELECT COUNT(*) AS n FROM shop.orders").result()
+            return str(next(iter(rows)).n)
+    """) == [(7, 9, "archive_old_orders: sync, SQL INSERT")]
+
+
+def test_docker_sdk():
+    assert effects("""\
+        import docker
+
+        def f(code):
+            client = docker.from_env()
+            client.containers.run("python:3.12", ["python", "-c", code], remove=True)
+            client.containers.list()
+    """) == [(5, "client.containers.run (container)", "container", "run", "")]

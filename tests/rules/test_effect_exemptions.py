@@ -1,0 +1,211 @@
+"""Calls that look like side effects but only read or only touch a scratch area. Each exemption
+is narrow: every test pairs the exempt call with a twin that stays a side effect."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from siblint.config import Config
+from siblint.effects import Bindings, effect_of
+from siblint.engine import facts_from_text
+
+
+def described(code: str) -> dict[int, str]:
+    """line -> description of every call in `code` the table classifies as a side effect."""
+    facts = facts_from_text(textwrap.dedent(code), "m.py")
+    return {site.call.loc.line: eff.description
+            for fn in facts.functions.values() for site in fn.calls
+            if (eff := effect_of(site.call, Bindings(facts, fn), awaited=site.awaited)) is not None}
+
+
+def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
+    """(tool line, effect line) of each SIB101 finding."""
+    found = lint(textwrap.dedent(text), config=Config(root=str(tmp_path), select=("SIB101",)))
+    return sorted((d.loc.line, r.loc.line) for d in found for r in d.related)
+
+
+# ---- POSTs that only read ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("read, write", [
+    ('httpx.post("https://search.example.com/v1/search", json={"q": q})',
+     'httpx.post("https://search.example.com/v1/documents", json={"q": q})'),
+    ('requests.post("https://api.tavily.com/extract", json={"urls": [q]})',
+     'requests.post("https://hooks.example.com/extract", json={"urls": [q]})'),
+    ('requests.post("https://api.openai.com/v1/chat/completions", json={})',
+     'requests.post("https://api.openai.com/v1/files", files={})'),
+    ('requests.post("https://api.anthropic.com/v1/messages", json={})',
+     'requests.post("https://api.twilio.com/2010-04-01/Accounts/A/Messages.json", data={})'),
+    ('requests.post("http://localhost:8000/v1/embeddings", json={})',
+     'requests.post("http://localhost:8000/v1/embeddings/delete", json={})'),
+    ('requests.post("http://es:9200/docs/_search", json={})',
+     'requests.post("http://es:9200/docs/_update_by_query", json={})'),
+    ('requests.post(f"{BASE}/api/query", json={})',
+     'requests.post(f"{BASE}/api/orders", json={})'),
+    ('requests.post("https://api.github.com/graphql", json={"query": "query { viewer { login } }"})',
+     'requests.post("https://api.github.com/graphql", json={"query": "mutation { addStar(input: {}) { clientMutationId } }"})'),
+    ('requests.post(GRAPHQL, json={"query": VIEWER})',
+     'requests.post(GRAPHQL, json={"query": q})'),
+], ids=["search-path", "search-host", "llm-completions", "llm-messages", "embeddings", "es-search",
+        "relative-query", "graphql-query", "graphql-bound"])
+def test_read_only_posts_and_their_twins(read, write):
+    code = f"""\
+        import httpx, requests
+
+        BASE = "https://api.example.com"
+        GRAPHQL = "https://api.example.com/graphql"
+        VIEWER = "query {{ viewer {{ login }} }}"
+
+        def f(q):
+            {read}
+            {write}
+    """
+    assert list(described(code)) == [9]  # the twin only
+    assert described(code)[9].startswith("POST")
+
+
+def test_put_to_a_search_path_still_writes():
+    assert described("""\
+        import requests
+
+        def f():
+            requests.put("https://search.example.com/v1/search/index", json={})
+    """) == {4: "PUT to https://search.example.com/v1/search/index via requests"}
+
+
+def test_web_search_tool_beside_a_webhook(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import os
+        import httpx
+        from agents import function_tool
+
+        @function_tool
+        def web_search(query: str) -> str:
+            \"\"\"Search the web.\"\"\"
+            resp = httpx.post("https://api.tavily.com/search",
+                              json={"api_key": os.environ["TAVILY_API_KEY"], "query": query, "max_results": 5})
+            return "\\n".join(r["url"] for r in resp.json()["results"])
+
+        @function_tool
+        def summarise(text: str) -> str:
+            resp = httpx.post("https://api.openai.com/v1/chat/completions",
+                              json={"model": "gpt-4o-mini", "messages": [{"role": "user", "content": text}]})
+            return resp.json()["choices"][0]["message"]["content"]
+
+        @function_tool
+        def notify(text: str) -> str:
+            httpx.post("https://hooks.slack.com/services/T/B/X", json={"text": text})
+            return "sent"
+    """) == [(19, 20)]
+
+
+# ---- read-only commands -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("read, write", [
+    ('subprocess.run(["git", "ls-files", p], capture_output=True)',
+     'subprocess.run(["git", "clean", "-fdx", p], capture_output=True)'),
+    ('subprocess.run(["git", "-C", p, "status", "--short"])', 'subprocess.run(["git", "-C", p, "push"])'),
+    ('subprocess.check_output(["git", "log", "-n", "5"])', 'subprocess.check_output(["git", sub, "-n", "5"])'),
+    ('subprocess.run(["git", "diff", "HEAD"])', 'subprocess.run(["git", "diff", "--output=changes.patch"])'),
+    ('subprocess.run(["find", p, "-name", "*.pyc"])', 'subprocess.run(["find", p, "-name", "*.pyc", "-delete"])'),
+    ('subprocess.run(["find", p, "-type", "f"])', 'subprocess.run(["find", p, "-exec", "rm", "{}", ";"])'),
+    ('subprocess.run(["rg", "-n", "TODO", p])', 'subprocess.run(["rg", "--pre", "./fix.sh", "TODO", p])'),
+    ('subprocess.run(["/usr/bin/grep", "-r", "x", p])', 'subprocess.run(["sed", "-i", "s/x/y/", p])'),
+    ('subprocess.run(["ls", "-la", p])', 'subprocess.run(["ls", *args])'),
+    ('subprocess.run("git status", shell=True)', 'subprocess.run("ls > listing.txt", shell=True)'),
+    ('os.system("cat /etc/hostname")', 'os.system("cat /etc/hostname; reboot")'),
+    ('os.popen("ls -1")', 'os.popen(f"ls {p}")'),
+], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
+        "shell-string", "os-system", "os-popen"])
+def test_read_only_commands_and_their_twins(read, write):
+    code = f"""\
+        import os, subprocess
+
+        def f(p, sub, args):
+            {read}
+            {write}
+    """
+    assert described(code) == {5: "a subprocess"}
+
+
+def test_async_exec_of_a_read_only_command():
+    assert described("""\
+        import asyncio
+
+        async def f(p):
+            await asyncio.create_subprocess_exec("git", "log", "-1", cwd=p)
+            await asyncio.create_subprocess_exec("git", "commit", "-am", "wip", cwd=p)
+    """) == {5: "a subprocess"}
+
+
+def test_list_files_tool_beside_a_deploy_tool(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import subprocess
+        from agents import function_tool
+
+        @function_tool
+        def list_files(path: str) -> str:
+            \"\"\"List the tracked files under a path.\"\"\"
+            return subprocess.run(["git", "ls-files", path], capture_output=True, text=True).stdout
+
+        @function_tool
+        def search_code(pattern: str) -> str:
+            out = subprocess.run(["rg", "--line-number", pattern, "."], capture_output=True, text=True)
+            return out.stdout[:4000]
+
+        @function_tool
+        def deploy(ref: str) -> str:
+            subprocess.run(["git", "push", "origin", ref], check=True)
+            return "pushed"
+    """) == [(15, 16)]
+
+
+# ---- scratch areas ------------------------------------------------------------------------------
+
+def test_writes_inside_a_temporary_directory_and_their_twins():
+    assert described("""\
+        import os, shutil, tempfile
+        from pathlib import Path
+
+        def f(code, out, src):
+            with tempfile.TemporaryDirectory() as d:
+                Path(d, "main.py").write_text(code)
+                Path(d).joinpath("data.json").write_text(code)
+                with open(os.path.join(d, "run.sh"), "w") as fh:
+                    fh.write(code)
+                shutil.copy(src, d)
+                shutil.move(src, d)
+                Path(out, "main.py").write_text(code)
+            tmp = tempfile.mkdtemp()
+            Path(tmp, "x").write_bytes(b"")
+            with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as nt:
+                open(nt.name, "w")
+            Path(out).write_text(code)
+    """) == {
+        11: "a file change",  # `move` also removes the source, which lies outside the scratch area
+        12: "a file write",
+        17: "a file write",
+    }
+
+
+def test_code_runner_tool_with_a_scratch_dir(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import subprocess
+        import sys
+        import tempfile
+        from pathlib import Path
+        from agents import function_tool
+
+        @function_tool
+        def lint_snippet(code: str) -> str:
+            \"\"\"Check a snippet with pyflakes in a scratch directory.\"\"\"
+            with tempfile.TemporaryDirectory() as d:
+                Path(d, "snippet.py").write_text(code)
+                return subprocess.run([sys.executable, "-m", "pyflakes", d], capture_output=True, text=True).stdout
+
+        @function_tool
+        def save_snippet(name: str, code: str) -> str:
+            Path("snippets", f"{name}.py").write_text(code)
+            return "saved"
+    """) == [(8, 12), (15, 16)]  # running a program is a side effect; the scratch write is not
