@@ -18,12 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import Protocol
-
 from siblint.callgraph import BROAD, Visit, walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
-from siblint.effects import TABLE, effect_of, method_name, receiver_of
+from siblint.effects import can_fail
 from siblint.facts import Call, Const, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
 from siblint.fatality import FatalReason
 from siblint.frameworks.spec import Framework, GroupMaker
@@ -32,25 +30,8 @@ from siblint.project import ProjectIndex
 from siblint.semantic import Scope, canonical, resolve_function
 from siblint.tools import Tool
 
-
-class Resolver(Protocol):
-    def value(self, text: str) -> Value | None: ...
-    def constructor(self, value: Value | None, depth: int = 0) -> str: ...
-
-# Roots of libraries whose calls do I/O (and so can raise whatever the tool does with them): the
-# side-effect table's libraries, minus the stdlib modules that also hold pure helpers, plus clients
-# that only read. Framework-neutral library knowledge, like the side-effect table itself.
-_GENERIC = frozenset({"os", "asyncio", "builtins", "io", "codecs", "gzip", "bz2", "lzma", "pathlib", "shutil"})
-IO_ROOTS = frozenset(r.name.split(".")[0] for r in TABLE if r.match in ("call", "family", "method")) - _GENERIC | {
-    "sqlite3", "psycopg", "psycopg2", "asyncpg", "aiosqlite", "pymysql", "pymongo", "motor", "redis", "sqlalchemy",
-    "openai", "anthropic", "tavily", "duckduckgo_search", "ddgs", "wikipedia", "yfinance", "serpapi", "pinecone",
-    "qdrant_client", "chromadb", "weaviate", "elasticsearch", "socket", "ftplib", "paramiko", "docker",
-}
-# Methods whose whole point is to raise on a failed I/O result, on any receiver (`resp.raise_for_status()`).
-RAISING_METHODS = frozenset({"raise_for_status"})
 # Re-raising these is cancellation or shutdown passing through, not a tool failure.
 NOT_FAILURES = frozenset({"CancelledError", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "get_cancelled_exc_class"})
-IO_CALLS = frozenset({"open", "builtins.open", "io.open", "os.listdir", "os.scandir", "os.stat", "shutil.which"})
 
 
 @dataclass(frozen=True)
@@ -228,7 +209,7 @@ def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framewo
                     seen.add((event.facts.path, rs.loc))
                     out.append(FatalReason("default_fatal", f"raises {_short(exc) or 'an exception'}", event.facts.path, rs.loc))
             continue
-        io = _io(event.call, event.scope)
+        io = can_fail(event.call, event.scope)
         if io and not policy.covered(tool, "") and (event.facts.path, event.call.loc) not in seen:
             seen.add((event.facts.path, event.call.loc))
             out.append(FatalReason("default_fatal", f"{io} outside a try/except Exception", event.facts.path, event.call.loc))
@@ -269,25 +250,3 @@ def _raised(facts: ModuleFacts, rs: RaiseSite, visible: tuple[str, ...], policy:
 
 def _matches_exact(exc: str, names: tuple[str, ...]) -> bool:
     return bool(exc) and any(n == exc or _short(n) == _short(exc) for n in names)
-
-
-def _io(call: Call, b: Resolver) -> str:
-    """A description when `call` does I/O (a side effect or a read of a network, file, database,
-    subprocess or SDK client), else ""."""
-    eff = effect_of(call, b, awaited=True)
-    if eff is not None:
-        return eff.description
-    callee = call.callee
-    if callee.rpartition(".")[2][:1].isupper():
-        return ""  # building a client object (`httpx.AsyncClient()`) is not I/O; its calls are
-    if callee in IO_CALLS or callee.startswith("subprocess."):
-        return f"{callee}()"
-    root = callee.split(".")[0] if callee else ""
-    if root in IO_ROOTS and "." in callee:
-        return f"{callee}()"
-    if method_name(call.func) in RAISING_METHODS and receiver_of(call.func) is not None:
-        return f".{method_name(call.func)}()"
-    ctor = b.constructor(receiver_of(call.func))
-    if ctor and ctor.split(".")[0] in IO_ROOTS:
-        return f"{ctor}.{method_name(call.func)}()"
-    return ""

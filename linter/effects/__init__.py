@@ -22,8 +22,7 @@ A row's argument check (`checks`) reads what the call does from its arguments; t
 exemptions for calls that only read or only touch a scratch area are in `readonly`. Whether an
 effect *blocks* (sync I/O that holds its thread or the event loop) comes from the row; rows that
 serve both sync and async drivers (`execute`, `commit`) decide by whether the call is awaited.
-Names are resolved through a `Resolver` (`value`, `constructor`, `text`); `Bindings` is the one
-built on a function's facts.
+Names are resolved through a `Resolver` (`value`, `constructor`, `text`): `siblint.semantic.Scope`.
 
 `failing.can_fail` answers the other question the policy analysis asks: does a call do I/O that
 can raise (a side effect, or a read of a network, file, database, SDK or chat-model client)?
@@ -39,9 +38,9 @@ from __future__ import annotations
 
 from siblint.effects.classify import Effect, effect_of, is_pure, names_of
 from siblint.effects.failing import can_fail
-from siblint.effects.resolve import Bindings, Resolver, method_name, receiver_of
+from siblint.effects.resolve import Resolver, method_name, receiver_of
 from siblint.effects.rows import MUTATING_HTTP, Row
-from siblint.effects.table import LIBRARY_ROOTS, TABLE
+from siblint.effects.table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE
 
-__all__ = ["LIBRARY_ROOTS", "MUTATING_HTTP", "TABLE", "Bindings", "Effect", "Resolver", "Row", "can_fail", "effect_of",
+__all__ = ["CONSTRUCTORS", "LIBRARY_ROOTS", "MUTATING_HTTP", "TABLE", "Effect", "Resolver", "Row", "can_fail", "effect_of",
            "is_pure", "method_name", "names_of", "receiver_of"]

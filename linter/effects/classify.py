@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from siblint.effects.checks import CHECKS, describe
-from siblint.effects.resolve import Bindings, Resolver, method_name, receiver_of
+from siblint.effects.resolve import Resolver, method_name, no_names, receiver_of
 from siblint.effects.rows import Row, verb_matches
 from siblint.effects.table import ANY, CALLS, FAMILIES, METHODS
 from siblint.facts import Call
@@ -36,7 +36,7 @@ def _matches(patterns: tuple[str, ...], names: tuple[str, ...]) -> bool:
 
 def names_of(call: Call, bindings: Resolver | None = None) -> tuple[str, ...]:
     """The names config entries are compared with: the callee, and `<constructor>.<method>`."""
-    ctor = (bindings or Bindings()).constructor(receiver_of(call.func))
+    ctor = (bindings or no_names()).constructor(receiver_of(call.func))
     return (call.callee, f"{ctor}.{method_name(call.func)}" if ctor else "")
 
 
@@ -76,7 +76,7 @@ def effect_of(
     whether the call is awaited (for rows that serve sync and async drivers alike); `extend` and
     `pure` are the user's `extend-side-effect-calls` and `pure-calls`.
     """
-    r: Resolver = bindings or Bindings()
+    r: Resolver = bindings or no_names()
     names = names_of(call, r)
     if pure and _matches(pure, names):
         return None

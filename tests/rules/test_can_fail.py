@@ -1,20 +1,20 @@
 """`siblint.effects.can_fail`: which calls do I/O that can raise (what makes a member of a
-default-fatal group able to end the run). The policy analysis switches to it from its own `_io`."""
+default-fatal group able to end the run); `siblint.error_policy` reads it."""
 
 from __future__ import annotations
 
 import textwrap
 
-from siblint.effects import Bindings, can_fail
+from siblint.effects import can_fail
+from siblint.semantic import Scope
 from siblint.engine import facts_from_text
-from siblint.policy import _io
 
 
 def failing(code: str, fn_name: str = "f") -> list[tuple[int, str]]:
     """(line, description) of every call in `fn_name` that can fail."""
     facts = facts_from_text(textwrap.dedent(code), "m.py")
     fn = facts.functions[fn_name]
-    return sorted((s.call.loc.line, d) for s in fn.calls if (d := can_fail(s.call, Bindings(facts, fn))))
+    return sorted((s.call.loc.line, d) for s in fn.calls if (d := can_fail(s.call, Scope(facts, fn.name))))
 
 
 def test_langchain_chat_model_calls():
@@ -125,13 +125,11 @@ PARITY = """\
 """
 
 
-def test_same_verdict_as_the_policy_today_on_what_it_knew():
+def test_what_the_policy_knew_before_the_move():
     facts = facts_from_text(textwrap.dedent(PARITY), "m.py")
     fn = facts.functions["f"]
-    b = Bindings(facts, fn)
-    pairs = [(can_fail(s.call, b), _io(s.call, b)) for s in fn.calls]
-    assert all(new == old for new, old in pairs), pairs
-    assert sum(1 for new, _ in pairs if new) == 10  # all but read_text, exists, loads and sleep
+    verdicts = [can_fail(s.call, Scope(facts, fn.name)) for s in fn.calls]
+    assert sum(1 for v in verdicts if v) == 10, verdicts  # all but read_text, exists, loads and sleep
 
 
 def test_summarise_tool_in_a_realistic_langgraph_module():

@@ -8,7 +8,8 @@ import textwrap
 from pathlib import Path
 
 from siblint.config import Config
-from siblint.effects import LIBRARY_ROOTS, Bindings, effect_of
+from siblint.effects import LIBRARY_ROOTS, effect_of
+from siblint.semantic import Scope
 from siblint.engine import facts_from_text
 from siblint.facts import Call, Const, Value
 from siblint.frameworks import import_roots
@@ -20,7 +21,7 @@ def effects(code: str) -> list[tuple[int, str, str, str, str]]:
     out = []
     for fn in facts.functions.values():
         for site in fn.calls:
-            eff = effect_of(site.call, Bindings(facts, fn), awaited=site.awaited)
+            eff = effect_of(site.call, Scope(facts, fn.name), awaited=site.awaited)
             if eff is not None:
                 out.append((site.call.loc.line, eff.description, eff.kind, eff.method, eff.target))
     return sorted(out)
@@ -53,7 +54,7 @@ def test_existing_rows_are_structured_with_unchanged_descriptions():
 
 
 class _Resolver:
-    """Not `Bindings`: anything with `value`, `constructor` and `text` can resolve names."""
+    """Not `Scope`: anything with `value`, `constructor` and `text` can resolve names."""
 
     def value(self, text: str) -> Value | None:
         return None

@@ -8,7 +8,8 @@ import textwrap
 import pytest
 
 from siblint.config import Config
-from siblint.effects import Bindings, effect_of
+from siblint.effects import effect_of
+from siblint.semantic import Scope
 from siblint.engine import facts_from_text
 
 
@@ -17,7 +18,7 @@ def described(code: str) -> dict[int, str]:
     facts = facts_from_text(textwrap.dedent(code), "m.py")
     return {site.call.loc.line: eff.description
             for fn in facts.functions.values() for site in fn.calls
-            if (eff := effect_of(site.call, Bindings(facts, fn), awaited=site.awaited)) is not None}
+            if (eff := effect_of(site.call, Scope(facts, fn.name), awaited=site.awaited)) is not None}
 
 
 def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:

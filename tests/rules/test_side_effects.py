@@ -9,7 +9,8 @@ import pytest
 
 from siblint.cancellation import Hazard, unstoppable
 from siblint.config import Config, from_table
-from siblint.effects import Bindings, effect_of
+from siblint.effects import effect_of
+from siblint.semantic import Scope
 from siblint.engine import facts_from_text, new_project
 from siblint.tools import tools_in
 
@@ -34,7 +35,7 @@ def effects(code: str) -> list[tuple[int, str, bool]]:
     out = []
     for fn in facts.functions.values():
         for site in fn.calls:
-            eff = effect_of(site.call, Bindings(facts, fn), awaited=site.awaited)
+            eff = effect_of(site.call, Scope(facts, fn.name), awaited=site.awaited)
             if eff is not None:
                 out.append((site.call.loc.line, eff.description, eff.blocking))
     return sorted(out)
