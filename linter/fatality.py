@@ -64,14 +64,21 @@ class _Setting:
 class _Behaviour:
     returns_none: bool
     raises: bool
-    guarded: bool
+    guarded: bool  # nothing it does can escape: its body is guarded, or it cannot raise at all
     origin: tuple[str, Loc]
+
+
+# Calls that only build a result from values the invoker already has: an invoker whose body is
+# nothing but these (and no `raise`) cannot fail, guarded or not (`return json.dumps({"ok": True})`).
+# Parsing is not among them: `json.loads(args)` of the model's arguments can raise.
+_CANNOT_FAIL = frozenset({"json.dumps", "str", "repr", "builtins.str", "builtins.repr", "dict", "builtins.dict"})
 
 
 def _function_behaviour(facts: ModuleFacts, fn: FunctionFacts) -> _Behaviour:
     returns_none = fn.can_return_none or fn.returns_annotation.strip() == "None"
     origin = (facts.path, fn.raises[0] if fn.raises else fn.loc)
-    return _Behaviour(returns_none, bool(fn.raises), fn.guarded_body, origin)
+    cannot_fail = not fn.raises and all(site.call.callee in _CANNOT_FAIL for site in fn.calls)
+    return _Behaviour(returns_none, bool(fn.raises), fn.guarded_body or cannot_fail, origin)
 
 
 def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectIndex, depth: int = 0) -> _Behaviour | None:

@@ -380,3 +380,21 @@ def test_sync_tool_writing_through_an_annotated_project_object_is_sib101(codes):
             "def make(db: Store):\n    @tool\n    def place(order: dict) -> str:\n        \"\"\"Place.\"\"\"\n"
             "        return str(db.create(order))\n\n    return create_agent('m', tools=[place])\n")
     assert codes(main, {"store.py": store, "__init__.py": ""}, select=("SIB101", "SIB301")) == [("SIB101", 8), ("SIB301", 12)]
+
+
+def test_a_chat_model_call_makes_a_member_able_to_fail(codes):
+    """A LangChain chat-model call is I/O that can raise: in a default-fatal group it ends the run,
+    and a sync sibling that swallows its own errors still lands its effect (SIB301)."""
+    text = (
+        "import os\nfrom langchain.agents import create_agent\nfrom langchain_core.tools import tool\n"
+        "from langchain_openai import ChatOpenAI\n\n@tool\ndef summarise(text: str) -> str:\n    \"\"\"Summarise.\"\"\"\n"
+        "    return ChatOpenAI(model='gpt-4o').invoke(text).content\n\n@tool\ndef delete_upload(path: str) -> str:\n"
+        "    \"\"\"Delete.\"\"\"\n    try:\n        os.remove(path)\n    except Exception:\n        return 'gone'\n"
+        "    return 'deleted'\n\nagent = create_agent('openai:gpt-4o', tools=[summarise, delete_upload])\n"
+    )
+    assert codes(text, select=("SIB206", "SIB301")) == [("SIB206", 20), ("SIB301", 20)]
+    guarded = text.replace("    return ChatOpenAI(model='gpt-4o').invoke(text).content\n",
+                           "    try:\n        return ChatOpenAI(model='gpt-4o').invoke(text).content\n"
+                           "    except Exception as exc:\n        return f'failed: {exc}'\n")
+    assert codes(guarded, select=("SIB206", "SIB301")) == []
+

@@ -523,6 +523,22 @@ def test_s7_s16_function_tool_invokers(check):
         """)
 
 
+def test_an_invoker_that_cannot_raise_needs_no_handler(check):
+    check("""\
+        import json
+        from agents import FunctionTool
+
+        async def stub(ctx, args: str) -> str:
+            return json.dumps({"ok": True})
+
+        async def parses(ctx, args: str) -> str:
+            return json.dumps({"ok": json.loads(args)["id"]})
+
+        S = FunctionTool("t", "d", {}, stub)
+        P = FunctionTool("t", "d", {}, parses)  # SIB204
+        """)
+
+
 def test_invoker_guarded_in_another_module(check):
     check("""\
         from agents import FunctionTool
@@ -646,7 +662,7 @@ def test_function_tool_built_directly_and_as_tool(tmp_path):
         from agents import Agent, FunctionTool
 
         async def raw(ctx, args):
-            return "x"
+            return await run(args)
 
         T = FunctionTool("t", "d", {}, raw, True, True, None, None, False, 0.05, "raise_exception")
         inner = Agent(name="inner")
