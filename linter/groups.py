@@ -17,8 +17,17 @@ from siblint.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, GroupMaker, Param
 from siblint.project import ProjectIndex
-from siblint.semantic import Scope, calls_by_text, canonical, constructed_by, elements, resolve_function, result_names
-from siblint.tools import Tool, class_tool, plain_tool, tool_for_call, tool_named, tools_in
+from siblint.semantic import (
+    Scope,
+    argument_values,
+    calls_by_text,
+    canonical,
+    constructed_by,
+    elements,
+    resolve_function,
+    result_names,
+)
+from siblint.tools import Tool, class_tool, plain_tool, tool_for_call, tool_named, tools_in, visible
 
 
 @dataclass(frozen=True)
@@ -124,8 +133,14 @@ def _collection_members(facts: ModuleFacts, call: Call, found: tuple[Framework, 
     members = resolve_members(facts, call.arg(where.position, where.keyword), scope, project, plain)
     bound_to = bound_to or _assigned_target(facts, call)[0]
     if bound_to:
-        members += [Member(t, facts) for t in _registered(facts).get(bound_to, ())]
+        members += _registered_on(facts, bound_to, scope)
     return members
+
+
+def _registered_on(facts: ModuleFacts, name: str, scope: str) -> list[Member]:
+    """Tools registered by a method decorator on `name` as bound in `scope` (not another function's
+    object of the same name)."""
+    return [Member(t, facts) for t in _registered(facts).get(name, ()) if visible(facts, name, scope, t.scope)]
 
 
 def _registered(facts: ModuleFacts) -> dict[str, list[Tool]]:
@@ -365,9 +380,10 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
                    + _toolset_members(facts, toolsets_value, scope, project))
         if target and "." not in target:
             # `@agent.tool` on this group's name: registered before any run, so members from the start.
-            members += [Member(t, facts) for t in _registered(facts).get(target, ())]
+            members += _registered_on(facts, target, scope)
         anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
-        group = Group(fw, facts.path, name, target, scope, call, [Snapshot(anchor, members)], maker=maker,
+        snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]
+        group = Group(fw, facts.path, name, target, scope, call, snapshots, maker=maker,
                       cancels_siblings=_cancels(call, maker))
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
@@ -375,6 +391,21 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
         _apply_mutations(facts, group, project)
         groups.append(group)
     return groups
+
+
+def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project: ProjectIndex,
+                   plain: str) -> list[Snapshot]:
+    """A builder function's tools parameter (`def build(m, tools): return Agent(tools=tools)`): one
+    group per call of the builder, each with the tools that call passes, anchored where it passes
+    them (different calls build different agents; their tools never run together)."""
+    if not isinstance(tools, Ref) or "." in tools.text:
+        return []
+    where = Scope(facts, scope)
+    param = where.param(tools.text)
+    if param is None:
+        return []
+    return [Snapshot(arg.loc, resolve_members(caller.facts, arg, caller.name, project, plain))
+            for caller, arg in argument_values(where, param[0], param[1], project)]
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

@@ -97,11 +97,12 @@ LIST_SHAPES = {
         "agent = Agent(name='a', tools=build_tools(strict=True))\n",
         4,
     ),
+    # Reported where the builder is called with the mix: each call builds its own agent.
     "builder_parameter": (
         "from agents import Agent\nfrom app.tools import charge_card, lookup_tax\n\n"
         "def build(name, tools):\n    return Agent(name=name, tools=tools)\n\n"
-        "checkout = build('checkout', [charge_card, lookup_tax])\n",
-        5,
+        "checkout = build('checkout', [charge_card, lookup_tax])\nbilling = build('billing', [charge_card])\n",
+        7,
     ),
 }
 REGISTRY = (
@@ -138,7 +139,16 @@ def test_langgraph_builder_function_parameter(tmp_path: Path) -> None:
         "def build(model, tools):\n    return create_react_agent(model, tools)\n\n"
         "graph = build('openai:gpt-4o', [refund, lookup])\n"
     )
-    assert _codes(tmp_path, {"app/lg_tools.py": tools, "app/agent.py": agent}, "app/agent.py") == [("SIB301", 5)]
+    assert _codes(tmp_path, {"app/lg_tools.py": tools, "app/agent.py": agent}, "app/agent.py") == [("SIB301", 7)]
+
+
+def test_builder_calls_with_separate_tools_do_not_mix(tmp_path: Path) -> None:
+    text = (
+        "from agents import Agent\nfrom app.tools import charge_card, lookup_tax\n\n"
+        "def build(name, tools):\n    return Agent(name=name, tools=tools)\n\n"
+        "payments = build('payments', [charge_card])\ntax = build('tax', [lookup_tax])\n"
+    )
+    assert _codes(tmp_path, {"app/agent.py": text}, "app/agent.py") == []
 
 
 # ---- effects behind objects -----------------------------------------------------------------------
