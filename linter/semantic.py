@@ -27,7 +27,7 @@ question is a lookup and analysis time stays linear in the size of a module.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from siblint.facts import Assignment, Call, Comp, Const, FunctionFacts, ModuleFacts, Ref, Seq, Starred, Value
+from siblint.facts import Assignment, Attr, Call, Comp, Const, FunctionFacts, ModuleFacts, Ref, Seq, Starred, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework
 from siblint.project import ProjectIndex
@@ -304,7 +304,7 @@ class Scope:
 
     def text(self, value: Value | None, depth: int = 0) -> str | None:
         """The literal text of a string argument, through bindings, f-strings and `text("...")`."""
-        from siblint.facts import Attr, FString
+        from siblint.facts import FString
 
         if value is None or depth > 4:
             return None
@@ -456,6 +456,8 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             target = project.resolve(value.name)
             if target is not None and target[0] is not facts:
                 return classes_of(Scope(target[0]), Ref(target[1], target[1], value.loc), project, depth + 1)
+        if not found and bound is None and "." in value.text:
+            found = _attribute_chain(scope, value, project, depth)
         return found
     if isinstance(value, Call) and isinstance(value.func, Ref):
         cls = project_class(facts, value.func.name, project) if value.func.text in facts.classes or "." in value.func.name or value.func.name != value.func.text else None
@@ -478,6 +480,40 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
     return []
 
 
+def _attribute_chain(scope: Scope, value: Ref, project: ProjectIndex, depth: int) -> list[tuple[ModuleFacts, str]]:
+    """`gw.http.client` / `ctx.context.db`: the classes of the head, then of each attribute in turn
+    (assigned or annotated on those classes). A framework's context wrapper (`RunContextWrapper[AppCtx]`
+    read through `.context`) stands for the project classes its annotation names."""
+    head, *attrs = value.text.split(".")
+    wrappers = {attr for fw in FRAMEWORKS for attr in fw.tools.context_attrs.values()}
+    wrapped = any(canonical(n)[1] in fw.tools.context_attrs for n in scope.types(head) for fw in FRAMEWORKS)
+    current = classes_of(scope, Ref(value.name.split(".")[0], head, value.loc), project, depth + 1)
+    for i, attr in enumerate(attrs):
+        if i == 0 and wrapped and attr in wrappers:
+            continue  # `ctx.context` is the AppCtx the annotation names
+        nxt: list[tuple[ModuleFacts, str]] = []
+        for cls in current:
+            for found in _attribute_classes(cls, attr, project, depth + 1):
+                if found not in nxt:
+                    nxt.append(found)
+        current = nxt
+        if not current:
+            break
+    return current
+
+
+def _attribute_classes(cls: tuple[ModuleFacts, str], attr: str, project: ProjectIndex,
+                       depth: int) -> list[tuple[ModuleFacts, str]]:
+    facts, name = cls
+    a = _attributes(facts).get((name, attr))
+    if a is None:
+        return []
+    found = classes_for_types(facts, a.annotation, project) if a.annotation else []
+    if not found and a.op == "=":
+        found = classes_of(Scope(facts, a.scope if a.scope in facts.functions else ""), a.value, project, depth + 1)
+    return found
+
+
 def _annotation_names(facts: ModuleFacts, text: str) -> tuple[str, ...]:
     """Resolved names in an annotation's source text (`Store | None`, `"Store"`, `Optional[Store]`)."""
     out: list[str] = []
@@ -494,7 +530,13 @@ def callees(scope: Scope, call: Call, project: ProjectIndex, depth: int = 0,
     """The project functions `call` (made in `scope`) runs. `arguments` binds the parameters of the
     function being walked to the caller's argument values (a callable passed in)."""
     func = call.func
-    if not isinstance(func, Ref) or depth > MAX_DEPTH:
+    if depth > MAX_DEPTH:
+        return []
+    if isinstance(func, Attr) and func.receiver is not None:
+        # `make_store().save(...)`, `repo_var.get().delete(...)`: a method of what the receiver is.
+        found = [method_of(cls, func.attr, project) for cls in classes_of(scope, func.receiver, project, depth + 1)]
+        return [f for f in found if f is not None]
+    if not isinstance(func, Ref):
         return []
     return target_functions(scope, func, project, depth, arguments)
 

@@ -84,6 +84,7 @@ FRAMEWORK = Framework(
         "agents.decorators.tool": FUNCTION_TOOL,
         "agents.tool.FunctionTool": FUNCTION_TOOL_CLASS,
         "agents.agent.Agent": AGENT,
+        "agents.run_context.RunContextWrapper": "agents.RunContextWrapper",
         "agents.run.Runner": "agents.Runner",
         **{f"agents.run.Runner.{m}": f"agents.Runner.{m}" for m in ("run", "run_sync", "run_streamed")},
         "agents.mcp.server.MCPServer": MCP_SERVER_BASE,
@@ -107,6 +108,7 @@ FRAMEWORK = Framework(
         },
         # A sync function tool runs in `asyncio.to_thread` (runtime scenario `sync_charge`).
         sync_runs_in="thread",
+        context_attrs={"agents.RunContextWrapper": "context"},
     ),
     groups=GroupSpec(
         # Agent(name, handoff_description, tools, mcp_servers, ...): handoffs are not group members.

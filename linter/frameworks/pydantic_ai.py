@@ -37,6 +37,7 @@ FRAMEWORK = Framework(
     aliases={
         "pydantic_ai.agent.Agent": AGENT,
         "pydantic_ai.tools.Tool": TOOL,
+        "pydantic_ai.tools.RunContext": "pydantic_ai.RunContext",
         "pydantic_ai.toolsets.FunctionToolset": FUNCTION_TOOLSET,
         "pydantic_ai.toolsets.function.FunctionToolset": FUNCTION_TOOLSET,
         **{f"pydantic_ai.exceptions.{e}": f"pydantic_ai.{e}" for e in VISIBLE},
@@ -55,6 +56,7 @@ FRAMEWORK = Framework(
         toolsets={FUNCTION_TOOLSET: Param("tools", 0)},
         # A sync tool runs in an anyio worker thread.
         sync_runs_in="thread",
+        context_attrs={"pydantic_ai.RunContext": "deps"},
     ),
     groups=GroupSpec(
         makers={

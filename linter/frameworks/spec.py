@@ -140,6 +140,9 @@ class ToolSpec:
     # Where a sync tool function runs: "thread" (a worker thread cancellation cannot stop) or "loop"
     # (inline on the event loop).
     sync_runs_in: Literal["thread", "loop"] = "thread"
+    # Generic wrappers a tool receives its run context in -> the attribute that holds the context
+    # object its type argument names (`ctx: RunContextWrapper[AppCtx]`, `ctx.context.db`).
+    context_attrs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -261,3 +261,26 @@ def test_a_parameter_hides_a_module_level_name(tmp_path: Path) -> None:
         "safe = build([lookup_rate, lookup_tax])\n"
     )
     assert _codes(tmp_path, {"app/agent.py": text}, "app/agent.py") == []
+
+
+def test_effect_behind_the_run_context(tmp_path: Path) -> None:
+    """MaxiCare's shape: the calendar is reached through the run context's typed attribute."""
+    cal = ("import requests\n\nclass Calendar:\n    def create_event(self, when: str) -> None:\n"
+           "        requests.post('https://calendar.example.com/events', json={'when': when})\n")
+    ctx = "from dataclasses import dataclass\nfrom app.calendar import Calendar\n\n@dataclass\nclass AppCtx:\n    calendar: Calendar\n"
+    tools = ("import asyncio\nfrom agents import RunContextWrapper, function_tool\nfrom app.ctx import AppCtx\n\n"
+             "@function_tool\nasync def book(ctx: RunContextWrapper[AppCtx], when: str) -> str:\n"
+             "    await asyncio.to_thread(ctx.context.calendar.create_event, when)\n    return 'booked'\n")
+    files = {"app/calendar.py": cal, "app/ctx.py": ctx, "app/agent.py": tools}
+    assert _codes(tmp_path, files, "app/agent.py", ("SIB102",)) == [("SIB102", 6)]
+
+
+def test_effect_behind_a_context_var(tmp_path: Path) -> None:
+    repo = ("import sqlite3\n\nclass Repo:\n    def delete(self, key: str) -> None:\n"
+            "        sqlite3.connect('db').execute('DELETE FROM rows WHERE k = ?', (key,))\n")
+    tools = ("from contextvars import ContextVar\nfrom agents import function_tool\nfrom app.repo import Repo\n\n"
+             "current_repo: ContextVar[Repo] = ContextVar('current_repo')\n\n"
+             "@function_tool\ndef forget(key: str) -> str:\n    current_repo.get().delete(key)\n    return 'ok'\n")
+    files = {"app/repo.py": repo, "app/agent.py": tools}
+    assert _codes(tmp_path, files, "app/agent.py", ("SIB101",)) == [("SIB101", 8)]
+
