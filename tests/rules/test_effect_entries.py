@@ -707,3 +707,28 @@ def test_docker_sdk():
             client.containers.run("python:3.12", ["python", "-c", code], remove=True)
             client.containers.list()
     """) == [(5, "client.containers.run (container)", "container", "run", "")]
+
+
+def test_exec_of_code_chosen_at_run_time():
+    assert effects("""\
+        def f(code, scope):
+            exec(code, scope)
+            exec("result = 1 + 1", scope)
+            eval("1 + 1")
+    """) == [(2, "code executed at run time (exec)", "exec", "exec", "")]
+
+
+def test_exec_in_a_realistic_code_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import contextlib
+        import io
+        from agents import function_tool
+
+        @function_tool
+        def execute_code(code: str) -> str:
+            \"\"\"Run Python the model wrote and return what it printed.\"\"\"
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(code, {"__name__": "__agent__"})
+            return out.getvalue()
+    """) == [(6, 10, "execute_code: sync, code executed at run time (exec)")]
