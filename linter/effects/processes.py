@@ -29,7 +29,7 @@ READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
 # `git <subcommand>` that reads the repository; `--output` (diff, log) writes a file.
 READ_ONLY_GIT = frozenset({"ls-files", "status", "log", "diff", "show", "rev-parse", "blame", "grep", "cat-file",
                            "ls-tree", "describe", "shortlog", "rev-list", "ls-remote"})
-WRITING_FLAGS = ("--output", "-o")
+WRITING_FLAGS = ("--output",)
 # Options of `git` itself that take a value (`git -C repo status`).
 GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 # A command string with these runs more than one program or redirects output.
