@@ -115,6 +115,14 @@ def check_process(row: Row, call: Call, r: Resolver) -> Found | None:
     return None if read_only_command(call, r) else describe(row, call)
 
 
+def check_dynamic_code(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`exec(code)` of text chosen at run time; `exec("x = 1")` runs only what the source shows."""
+    source = call.arg(0, "source")
+    if source is None or r.text(source) is not None:
+        return None
+    return describe(row, call)
+
+
 _SQL_WORD = re.compile(r"[A-Za-z]+")
 _SQL_TABLE = re.compile(r"\b(?:INTO|UPDATE|FROM|TABLE|MERGE)\s+([A-Za-z_][\w.]*)", re.I)
 
@@ -251,5 +259,5 @@ def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
-    "save_to": check_save_to, "process": check_process,
+    "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,
 }

@@ -1,4 +1,4 @@
-"""Subprocesses and programs run for the tool. A literal read-only command (`git status`, `ls`,
+"""Subprocesses, programs and code run for the tool. A literal read-only command (`git status`, `ls`,
 `rg`) is not a side effect; which commands read is the data below (`check="process"`)."""
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ ROWS: tuple[Row, ...] = (
            "pexpect.spawn pexpect.run", "a subprocess", True, "subprocess"),
     *calls("asyncio.create_subprocess_exec asyncio.create_subprocess_shell", "a subprocess", False, "subprocess",
            "process"),
+    # Python code the model wrote, run in-process: it can do whatever a subprocess can.
+    *calls("exec builtins.exec", "code executed at run time (exec)", True, "exec", "dynamic_code"),
 )
 
 # Programs that only read, whatever their (literal) arguments, except the flags listed for them.
@@ -27,7 +29,7 @@ READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
 # `git <subcommand>` that reads the repository; `--output` (diff, log) writes a file.
 READ_ONLY_GIT = frozenset({"ls-files", "status", "log", "diff", "show", "rev-parse", "blame", "grep", "cat-file",
                            "ls-tree", "describe", "shortlog", "rev-list", "ls-remote"})
-WRITING_FLAGS = ("--output", "-o")
+WRITING_FLAGS = ("--output",)
 # Options of `git` itself that take a value (`git -C repo status`).
 GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 # A command string with these runs more than one program or redirects output.

@@ -708,3 +708,77 @@ def test_docker_sdk():
             client.containers.run("python:3.12", ["python", "-c", code], remove=True)
             client.containers.list()
     """) == [(5, "client.containers.run (container)", "container", "run", "")]
+
+
+def test_exec_of_code_chosen_at_run_time():
+    assert effects("""\
+        def f(code, scope):
+            exec(code, scope)
+            exec("result = 1 + 1", scope)
+            eval("1 + 1")
+    """) == [(2, "code executed at run time (exec)", "exec", "exec", "")]
+
+
+def test_exec_in_a_realistic_code_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import contextlib
+        import io
+        from agents import function_tool
+
+        @function_tool
+        def execute_code(code: str) -> str:
+            \"\"\"Run Python the model wrote and return what it printed.\"\"\"
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(code, {"__name__": "__agent__"})
+            return out.getvalue()
+    """) == [(6, 10, "execute_code: sync, code executed at run time (exec)")]
+
+
+def test_the_other_spellings_of_each_family():
+    assert effects("""\
+        import boto3, pexpect
+        import docx
+        from atlassian import Confluence, Jira
+        from googleapiclient.discovery import build_from_document
+        from google.cloud import aiplatform
+        from mailjet_rest import Client as Mailjet
+        from PIL import ImageGrab
+        from postmarker.core import PostmarkClient
+        from pynput.mouse import Controller as Mouse
+        from slack_bolt.async_app import AsyncApp
+        from vertexai import agent_engines
+
+        async def f(doc, msg, df):
+            PostmarkClient(server_token="t").emails.send(From="a", To="b", Subject="s", HtmlBody=msg)
+            Mailjet(auth=("k", "s"), version="v3.1").send.create(data={})
+            await AsyncApp(token="t").client.chat_postMessage(channel="#c", text=msg)
+            pexpect.spawn("ssh host")
+            Confluence(url="u").update_page(page_id=1, title="t", body=msg)
+            Jira(url="u").issue_update("OPS-1", {})
+            build_from_document(doc).events().quickAdd(calendarId="primary", text=msg).execute()
+            aiplatform.Endpoint("e").deploy(model=None)
+            agent_engines.create(agent_engine=None)
+            boto3.client("rds-data").execute_statement(sql="DELETE FROM t", resourceArn="a", secretArn="s")
+            boto3.client("s3").upload_fileobj(msg, "b", "k")
+            Mouse().click(None, 1)
+            ImageGrab.grab().save("screen.png")
+            docx.Document().save("letter.docx")
+            df.to_excel("report.xlsx")
+    """) == [
+        (14, "email via postmark", "email", "send", ""),
+        (15, "email via mailjet", "email", "create", ""),
+        (16, "chat_postMessage (messaging)", "message", "chat_postMessage", ""),
+        (17, "a subprocess", "subprocess", "spawn", ""),
+        (18, "update_page (ticketing)", "ticket", "update_page", ""),
+        (19, "issue_update (ticketing)", "ticket", "issue_update", ""),
+        (20, "events.quickAdd (Google API)", "google_api", "quickAdd", "events"),
+        (21, "deploy (cloud deploy)", "cloud", "deploy", ""),
+        (22, "vertexai.agent_engines.create (cloud deploy)", "cloud", "create", ""),
+        (23, "execute_statement (AWS)", "cloud", "execute_statement", ""),
+        (24, "upload_fileobj (AWS)", "cloud", "upload_fileobj", ""),
+        (25, "click (desktop automation)", "desktop", "click", ""),
+        (26, "save (image file)", "file", "save", "screen.png"),
+        (27, "save (office file)", "file", "save", "letter.docx"),
+        (28, "df.to_excel (data file)", "file", "to_excel", "report.xlsx"),
+    ]
