@@ -114,8 +114,8 @@ class Collector(Walker):
             # The literal parts are enough to tell `f"INSERT INTO {t} ..."` from a SELECT (SIB1xx).
             return FString(loc, "FormattedString", _fstring_text(node))
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            text = node.evaluated_value
-            return Const(text if isinstance(text, str) else None, loc) if text is not None else Other(loc, "str")
+            evaluated = node.evaluated_value
+            return Const(evaluated if isinstance(evaluated, str) else None, loc) if evaluated is not None else Other(loc, "str")
         if isinstance(node, cst.Integer):
             return Const(node.evaluated_value, loc)
         if isinstance(node, cst.Float):
@@ -130,15 +130,15 @@ class Collector(Walker):
             return Seq(tuple(items), loc)
         if isinstance(node, cst.Dict):
             pairs: list[tuple[Value | None, Value]] = []
-            for el in node.elements:
-                if isinstance(el, cst.StarredDictElement):
-                    pairs.append((None, self.value(el.value)))
-                else:
-                    pairs.append((self.value(el.key), self.value(el.value)))
+            for entry in node.elements:
+                if isinstance(entry, cst.StarredDictElement):
+                    pairs.append((None, self.value(entry.value)))
+                elif isinstance(entry, cst.DictElement):
+                    pairs.append((self.value(entry.key), self.value(entry.value)))
             return Mapping(tuple(pairs), loc)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             left, right = self.value(node.left), self.value(node.right)
-            parts = []
+            parts: list[Value] = []
             for side in (left, right):
                 parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
             return Seq(tuple(parts), loc)
@@ -258,7 +258,7 @@ class Collector(Walker):
         handlers = tuple(self.handler_fact(h) for h in node.handlers)
         self.try_bodies[id(node.body)] = handlers
         for h, fact in zip(node.handlers, handlers):
-            self.handler_bodies[id(h.body)] = fact
+            self.handler_bodies[id(h.body)] = fact  # type: ignore[attr-defined]
         if node.finalbody is not None:
             self.finally_bodies.add(id(node.finalbody.body))
 

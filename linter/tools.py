@@ -184,10 +184,10 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
                                   local.loc if local is not None else call.loc, fn_name, inner, _binding_for(facts, call), scope))
     for scope, call in facts.all_calls():
         if isinstance(call.func, Ref):
-            fw, canon = canonical(call.func.name)
-            if fw is not None and canon in fw.tools.servers:
-                found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], fw.name, "server", facts.path,
-                                  facts.module, call.loc, "", call, _binding_for(facts, call), scope))
+            server_fw, canon = canonical(call.func.name)
+            if server_fw is not None and canon in server_fw.tools.servers:
+                found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], server_fw.name, "server",
+                                  facts.path, facts.module, call.loc, "", call, _binding_for(facts, call), scope))
     found.extend(_class_tools(facts))
     found.extend(_plain_function_tools(facts, found))
     found.extend(_copies(facts, found))

@@ -26,7 +26,9 @@ class _FatalArgumentRule(Rule):
 
         for reason in ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project)):
             if reason.cause == self.cause:
-                related = (Related(reason.origin[0], reason.origin[1], "the handler behind it"),) if reason.origin else ()
+                related: tuple[Related, ...] = ()
+                if reason.origin:
+                    related += (Related(reason.origin[0], reason.origin[1], "the handler behind it"),)
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
                 yield self.finding(ctx, reason.loc, related, setting=reason.label)
