@@ -81,13 +81,14 @@ class Rule:
         raise NotImplementedError
 
     def finding(
-        self, ctx: Context, loc: Loc, related: tuple[Related, ...] = (), path: str | None = None, **fmt: object
+        self, ctx: Context, loc: Loc, related: tuple[Related, ...] = (), path: str | None = None,
+        template: str | None = None, **fmt: object
     ) -> Diagnostic:
         return Diagnostic(
             path=path or ctx.path,
             loc=loc,
             code=self.code,
-            message=self.message.format(**fmt),
+            message=(template or self.message).format(**fmt),
             name=self.name,
             severity=self.severity,
             related=related,

@@ -88,7 +88,9 @@ class FatalToolBesideUnstoppableTool(Rule):
     ## What it does
     Flags an agent whose tools, callable together in one turn, include a tool whose failure is
     fatal (SIB2xx) and a tool that cancellation cannot stop (SIB101-SIB105, SIB105 included even
-    when it is not selected). One tool can be both: the model may call it twice in one turn.
+    when it is not selected). One finding per group, naming every fatal and every unstoppable tool
+    (each with its related locations). One tool can be both: the model may call it twice in one
+    turn, and the finding says so.
 
     ## Why is this bad?
     The SDK runs the calls of one turn concurrently. When the fatal tool fails, the SDK cancels
@@ -152,6 +154,11 @@ class FatalToolBesideUnstoppableTool(Rule):
     summary = "a concurrent tool group mixes a tool whose failure is fatal with a tool cancellation cannot stop"
     message = (
         "{victim} ({victim_does}) can outlive {fatal}'s fatal failure ({fatal_why}): {fix}{note}"
+    )
+    # The tool is its own sibling: the model may call it twice in one turn.
+    self_message = (
+        "{victim} ({victim_does}) can outlive its own fatal failure ({fatal_why}) when called twice in one turn: "
+        "{fix}{note}"
     )
     VALID = [
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),
@@ -230,18 +237,48 @@ class FatalToolBesideUnstoppableTool(Rule):
             victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
             if not fatal or not victims:
                 continue
-            # Prefer two different tools; one tool is its own sibling only when nothing else pairs.
-            pairs = [(f, v) for f in fatal for v in victims if f[0].tool.key != v[0].tool.key]
-            (fm, reason), (vm, hazard) = pairs[0] if pairs else (fatal[0], victims[0])
-            related = (
-                Related(reason.path, reason.loc, f"{fm.tool.name}: {reason.label} makes its failure fatal"),
-                Related(vm.tool.path, vm.tool.loc, f"{vm.tool.name}: {hazard.description}"),
-                Related(hazard.path, hazard.loc, f"{vm.tool.name}'s side effect"),
+            fatal_tools = _unique_tools(fatal)
+            victim_tools = _unique_tools(victims)
+            # A tool is its own sibling (the model calls it twice in one turn) only when nothing else pairs.
+            others = [v for v in victim_tools if any(f[0].tool.key != v[0].tool.key for f in fatal_tools)]
+            self_sibling = not others
+            if not self_sibling:
+                victim_tools = others
+            related = tuple(
+                Related(r.path, r.loc, f"{m.tool.name}: {r.label} makes its failure fatal") for m, r in fatal_tools
+            ) + tuple(
+                rel for m, h in victim_tools for rel in (
+                    Related(m.tool.path, m.tool.loc, f"{m.tool.name}: {h.description}"),
+                    Related(h.path, h.loc, f"{m.tool.name}'s side effect"))
             )
+            (fm, reason), (vm, hazard) = fatal_tools[0], victim_tools[0]
             fix = group.fix.format(victim=vm.tool.name, fatal=fm.tool.name)
+            note = group.framework.concurrency.hint_note if group.parallel_hint_off else ""
+            if self_sibling:
+                return self.finding(
+                    ctx, snap.loc, related, template=self.self_message, victim=vm.tool.name,
+                    victim_does=hazard.description, fatal_why=reason.label, fix=fix, note=note,
+                )
             return self.finding(
                 ctx, snap.loc, related,
-                victim=vm.tool.name, victim_does=hazard.description, fatal=fm.tool.name,
-                fatal_why=reason.label, fix=fix, note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
+                victim=_names(victim_tools), victim_does=hazard.description, fatal=_names(fatal_tools),
+                fatal_why=reason.label, fix=fix, note=note,
             )
         return None
+
+
+def _unique_tools(found: list) -> list:
+    """The first (member, reason) of each tool, in order."""
+    seen: dict[tuple, tuple] = {}
+    for member, reason in found:
+        seen.setdefault(member.tool.key, (member, reason))
+    return list(seen.values())
+
+
+def _names(found: list) -> str:
+    """`a`, `a and b`, `a, b and 2 more`: every tool of the mix, named once, in a bounded line."""
+    names = list(dict.fromkeys(m.tool.name for m, _ in found))
+    if len(names) <= 3:
+        return " and ".join(names) if len(names) <= 2 else f"{names[0]}, {names[1]} and {names[2]}"
+    return f"{names[0]}, {names[1]} and {len(names) - 2} more"
+

@@ -189,7 +189,8 @@ def test_a_sync_tool_whose_own_io_can_raise_is_its_own_sibling(codes, lint, tmp_
     text = HEAD + "agent = create_agent('m', tools=[charge_unguarded, add])\n"
     assert sib301(codes(text)) == [FIRST]
     [d] = lint(text, None, Config(root=str(tmp_path), select=("SIB301",)))
-    assert d.message.startswith("charge_unguarded (sync, POST") and "charge_unguarded's fatal failure (POST" in d.message
+    assert d.message.startswith("charge_unguarded (sync, POST") and "its own fatal failure (POST" in d.message
+    assert "called twice in one turn" in d.message
 
 
 @pytest.mark.parametrize("middleware,reported", [

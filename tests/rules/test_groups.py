@@ -179,3 +179,22 @@ async def lookup_tax(region: str) -> str:
 agent = Agent(name="a", tools=[function_tool(charge_card), function_tool(lookup_tax, failure_error_function=None)])
 """
     assert [d.loc.line for d in groups(text)] == [11]
+
+
+def test_one_finding_per_group_names_every_fatal_and_every_unstoppable_tool(groups):
+    text = HEAD + (
+        "import requests\n\n@function_tool\ndef send_receipt(to: str) -> str:\n"
+        "    requests.post('https://mail.example.com/send', json={'to': to})\n    return 'sent'\n\n"
+        "@function_tool(timeout=1, timeout_behavior='raise_exception')\nasync def lookup_fx(c: str) -> str:\n"
+        "    return '1.0'\n\n"
+        "agent = Agent(name='checkout', tools=[charge_card, send_receipt, lookup_tax, lookup_fx, lookup_rate])\n"
+    )
+    [finding] = groups(text)
+    assert finding.message.startswith("charge_card and send_receipt (sync, POST to https://payments.example.com/charges")
+    assert "outlive lookup_tax and lookup_fx's fatal failure" in finding.message
+    # Each fatal setting, each victim and each side effect is a related location.
+    texts = [r.message for r in finding.related]
+    assert texts[:2] == ["lookup_tax: failure_error_function=None makes its failure fatal",
+                         'lookup_fx: timeout_behavior="raise_exception" makes its failure fatal']
+    assert "charge_card's side effect" in texts and "send_receipt's side effect" in texts
+    assert "lookup_rate" not in " ".join(texts)
