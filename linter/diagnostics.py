@@ -31,6 +31,7 @@ class Diagnostic:
     name: str = ""
     severity: str = "error"  # "error" or "warning"
     related: tuple[Related, ...] = field(default=())
+    concise: str = field(default="", compare=False)  # the one-line form of `message` (what, and the fix)
 
     def sort_key(self) -> tuple:
         return (self.path, self.loc.line, self.loc.col, self.code, self.message)

@@ -65,9 +65,12 @@ class Context:
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
-    message: ClassVar[str]  # a str.format template; says what to do instead
+    message: ClassVar[str]  # a str.format template: what, why, and what to do instead
+    concise: ClassVar[str] = ""  # the one-line form (code, what, fix) for the default text output
     summary: ClassVar[str]  # one line for `siblint rules`
     default_enabled: ClassVar[bool] = True  # from siblint.rules.OFF_BY_DEFAULT
+    # "error": a certain loss (SIB301) or a file that could not be checked; "warning": a hazard
+    # that needs a second condition to lose anything. `--fail-on` decides which fail the run.
     severity: ClassVar[str] = "error"
     VALID: ClassVar[list[Valid]] = []
     INVALID: ClassVar[list[Invalid]] = []
@@ -82,13 +85,14 @@ class Rule:
 
     def finding(
         self, ctx: Context, loc: Loc, related: tuple[Related, ...] = (), path: str | None = None,
-        template: str | None = None, **fmt: object
+        template: str | None = None, concise: str | None = None, **fmt: object
     ) -> Diagnostic:
         return Diagnostic(
             path=path or ctx.path,
             loc=loc,
             code=self.code,
             message=(template or self.message).format(**fmt),
+            concise=(concise or self.concise or template or self.message).format(**fmt),
             name=self.name,
             severity=self.severity,
             related=related,

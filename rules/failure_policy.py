@@ -74,6 +74,8 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     """
 
     code = "SIB201"
+    severity = "warning"  # harm needs a sibling cancellation cannot stop (SIB301 is the certain loss)
+    concise = "{setting}: this tool's errors end the run and cancel its siblings; keep the default handler"
     cause = "handler_disabled"
     name = "tool-failure-handler-disabled"
     summary = "a tool's failure handler is disabled, so its errors end the run and cancel its siblings"
@@ -141,6 +143,8 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     """
 
     code = "SIB202"
+    severity = "warning"  # harm needs a sibling cancellation cannot stop (SIB301 is the certain loss)
+    concise = "{setting}: its errors end the run; make the handler always return a message"
     cause = "handler_returns_none"
     name = "tool-failure-handler-returns-none"
     summary = "a tool's failure handler can return None or raises, so the tool's errors end the run"
@@ -202,6 +206,8 @@ class TimeoutRaises(_FatalArgumentRule):
     """
 
     code = "SIB203"
+    severity = "warning"  # harm needs a sibling cancellation cannot stop (SIB301 is the certain loss)
+    concise = "{setting}: a timeout ends the run and cancels its siblings; return the timeout as a result"
     cause = "timeout_raises"
     name = "tool-timeout-raises"
     summary = "a tool's timeout raises, so a slow call ends the run and cancels its siblings"
@@ -269,6 +275,8 @@ class FunctionToolWithoutHandler(_FatalArgumentRule):
     """
 
     code = "SIB204"
+    severity = "warning"  # harm needs a sibling cancellation cannot stop (SIB301 is the certain loss)
+    concise = "{setting}: an escaping exception ends the run; catch Exception in the invoker"
     cause = "invoker_unguarded"
     name = "function-tool-without-failure-handler"
     summary = "a FunctionTool invoker has no failure handler, so any exception it lets escape ends the run"
@@ -365,6 +373,8 @@ class ErrorEndsRunByDefault(Rule):
     """
 
     code = "SIB206"
+    severity = "warning"  # harm needs a sibling cancellation cannot stop (SIB301 is the certain loss)
+    concise = "{tool} can fail ({why}) and this group ends the run on a tool error by default"
     name = "tool-error-ends-run-by-default"
     summary = "a group's default error policy ends the run when one of its tools can fail"
     message = "{tool} can fail ({why}) and this group ends the run on a tool error by default: {fix}"

@@ -150,12 +150,14 @@ class FatalToolBesideUnstoppableTool(Rule):
     """
 
     code = "SIB301"
+    concise = "{victim} can outlive {fatal}'s fatal failure: serialise the group or let that failure reach the model"
     name = "fatal-tool-beside-unstoppable-tool"
     summary = "a concurrent tool group mixes a tool whose failure is fatal with a tool cancellation cannot stop"
     message = (
         "{victim} ({victim_does}) can outlive {fatal}'s fatal failure ({fatal_why}): {fix}{note}"
     )
     # The tool is its own sibling: the model may call it twice in one turn.
+    self_concise = "{victim} can outlive its own fatal failure when called twice in one turn: serialise the group"
     self_message = (
         "{victim} ({victim_does}) can outlive its own fatal failure ({fatal_why}) when called twice in one turn: "
         "{fix}{note}"
@@ -256,7 +258,7 @@ class FatalToolBesideUnstoppableTool(Rule):
             note = group.framework.concurrency.hint_note if group.parallel_hint_off else ""
             if self_sibling:
                 return self.finding(
-                    ctx, snap.loc, related, template=self.self_message, victim=vm.tool.name,
+                    ctx, snap.loc, related, template=self.self_message, concise=self.self_concise, victim=vm.tool.name,
                     victim_does=hazard.description, fatal_why=reason.label, fix=fix, note=note,
                 )
             return self.finding(

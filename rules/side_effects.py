@@ -106,6 +106,8 @@ class SyncToolSideEffect(_SideEffectRule):
     """
 
     code = "SIB101"
+    severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
+    concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
     name = "sync-tool-side-effect"
     summary = "a sync tool has a side effect that runs in a worker thread cancellation cannot stop"
@@ -165,6 +167,8 @@ class ThreadedSideEffect(_SideEffectRule):
     """
 
     code = "SIB102"
+    severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
+    concise = "{tool} hands {effect} to a worker thread: await an async client instead"
     reason = "handoff"
     name = "threaded-tool-side-effect"
     summary = "an async tool hands a side effect to a thread or executor that cancellation cannot stop"
@@ -231,6 +235,8 @@ class BlockingSideEffect(_SideEffectRule):
     """
 
     code = "SIB103"
+    severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
+    concise = "{tool} performs {effect} with a blocking call: use an async client and await it"
     reason = "blocking"
     name = "blocking-tool-side-effect"
     summary = "an async tool performs a side effect through a blocking call the event loop cannot cancel"
@@ -300,6 +306,8 @@ class SwallowedCancellation(_SideEffectRule):
     """
 
     code = "SIB104"
+    severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
+    concise = "{tool} swallows cancellation around or before {effect}: re-raise CancelledError"
     reason = "swallowed"
     name = "tool-swallows-cancellation"
     summary = "an async tool swallows cancellation around or before a side effect"
@@ -363,6 +371,8 @@ class ShieldedSideEffect(_SideEffectRule):
     """
 
     code = "SIB105"
+    severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
+    concise = "{tool} performs {effect} {context}: make it idempotent and recorded"
     reason = "protected"
     name = "shielded-tool-side-effect"
     summary = "a tool's side effect is shielded or in finally/__aexit__: it completes during cancellation unrecorded"
