@@ -26,6 +26,7 @@ from siblint import prefilter
 from siblint.config import Config
 from siblint.diagnostics import Diagnostic, Loc
 from siblint.gctune import THRESHOLD, analysis_thresholds
+from siblint.reading import TooLarge, read_bounded
 
 if TYPE_CHECKING:
     from siblint.cache import Cache, Entry
@@ -62,10 +63,11 @@ def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes |
 
     if data is None:
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, config.max_file_size)
         except OSError as exc:
             return [_unreadable(path, exc)]
+    elif len(data) > config.max_file_size:
+        return [_unreadable(path, TooLarge(config.max_file_size))]
     return filter_findings(analyse(path, data, config, project), config)
 
 
@@ -136,8 +138,7 @@ class _Analyser:
         from siblint.cache import content_hash
 
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, self.config.max_file_size)
         except OSError:
             self.shas[os.path.abspath(path)] = None
             return None
@@ -162,8 +163,7 @@ class _Analyser:
             from siblint.cache import content_hash
 
             try:
-                with open(key, "rb") as fh:
-                    self.shas[key] = content_hash(fh.read())
+                self.shas[key] = content_hash(read_bounded(key, self.config.max_file_size))
             except OSError:
                 self.shas[key] = None
         return self.shas[key]
@@ -173,8 +173,7 @@ class _Analyser:
         from siblint.cache import Dep, Entry, content_hash
 
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, self.config.max_file_size)
         except OSError as exc:
             return path, [_unreadable(path, exc)], None
         sha = content_hash(data)
@@ -284,8 +283,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     shas: dict[str, str] = {}
     for p in files:
         try:
-            with open(p, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
@@ -312,8 +310,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         def sha_of(path: str) -> str | None:
             if path not in memo:
                 try:
-                    with open(path, "rb") as fh:
-                        memo[path] = content_hash(fh.read())
+                    memo[path] = content_hash(read_bounded(path, config.max_file_size))
                 except OSError:
                     memo[path] = None  # type: ignore[assignment]
             return memo[path]
