@@ -224,7 +224,12 @@ def _open_cache(opts: CheckOptions, config: Config):  # -> a factory of siblint.
         from siblint import cache
 
         folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
-        return cache.Cache(folder, cache.config_key(config))
+        found = cache.Cache(folder, cache.config_key(config))
+        refusal = found.refusal()
+        if refusal:
+            warn(refusal)
+            return None
+        return found
 
     return open_cache
 

@@ -171,6 +171,7 @@ class _Analyser:
     def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
         from siblint import engine
         from siblint.cache import Dep, Entry, content_hash
+        from siblint.project import module_name_for
 
         try:
             data = read_bounded(path, self.config.max_file_size)
@@ -198,8 +199,9 @@ class _Analyser:
         if self.cache and facts is None and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
-        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items()) if p != own]
-        return path, diagnostics, Entry(sha, diagnostics, deps)
+        # Every lookup, found or not, and the file's own name: the cache re-checks each of them.
+        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items())]
+        return path, diagnostics, Entry(sha, diagnostics, deps, module_name_for(path)[0])
 
     def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
         return [self.check(p) for p in paths]
@@ -213,16 +215,19 @@ def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
 _worker: _Analyser | None = None
 
 
-def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str] | None) -> None:
+def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str, bytes | None] | None,
+                 liveness: tuple[int, int] | None) -> None:
     import gc
 
     global _worker
+    _die_with_parent(liveness)
     gc.set_threshold(*THRESHOLD)  # a worker process only analyses
     cache = None
     if cache_args is not None:
         from siblint.cache import Cache
 
-        cache = Cache(*cache_args)
+        folder, key, secret = cache_args
+        cache = Cache(folder, key, secret)
         cache.loaded = True  # workers only read and write facts; the parent owns the index
     _worker = _Analyser(config, roots, cache)
 
@@ -281,6 +286,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
+    opened = False
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
@@ -288,11 +294,12 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             result.diagnostics.append(_unreadable(p, exc))
             continue
         if prefilter.may_matter(data):
-            if not passing and cache is not None:
+            if not opened and cache is not None:
                 from siblint.cache import Cache, content_hash
 
+                opened = True
                 if not isinstance(cache, Cache):
-                    cache = cache()
+                    cache = cache()  # None when the folder must not be used
             passing.append(p)
             sizes[p] = len(data)
             if cache is not None:
@@ -304,8 +311,12 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress.advance(len(files) - len(passing))
 
     todo = passing
+    roots = _import_roots(passing)
     if cache is not None and passing:
+        from siblint.project import ProjectIndex, module_name_for
+
         memo = dict(shas)
+        resolver = ProjectIndex([config.root, *roots])  # resolves as this run's analysis would
 
         def sha_of(path: str) -> str | None:
             if path not in memo:
@@ -315,12 +326,13 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
                     memo[path] = None  # type: ignore[assignment]
             return memo[path]
 
-        def valid(entry: "Entry") -> bool:
-            return all(d.path is None or sha_of(d.path) == d.sha for d in entry.deps)
+        def valid(path: str, entry: "Entry") -> bool:
+            return entry.module == module_name_for(path)[0] and all(
+                resolver.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
 
         todo = []
         for p in passing:
-            found = cache.lookup(p, shas[os.path.abspath(p)], valid)
+            found = cache.lookup(p, shas[os.path.abspath(p)], lambda entry, p=p: valid(p, entry))
             if found is None:
                 todo.append(p)
             else:
@@ -330,7 +342,6 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     result.files_analysed = len(todo)
 
     if todo:
-        roots = _import_roots(passing)
         batches = _batches(todo, sizes)
         jobs = max(1, min(jobs, len(batches)))
         if sum(sizes[p] for p in todo) < POOL_MIN_BYTES:
@@ -370,11 +381,14 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
     gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    cache_args = (cache.folder, cache.config_key) if cache is not None else None
+    cache_args = (cache.folder, cache.config_key, cache.secret) if cache is not None else None
+    # The liveness pipe: the parent alone holds its write end open (workers close their copies),
+    # so a worker reads end-of-file the moment the parent is gone, however it died.
+    liveness = os.pipe() if ctx.get_start_method() == "fork" else None
     outcomes: list = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(config, roots, cache_args)) as pool:
+                                 initargs=(config, roots, cache_args, liveness)) as pool:
             futures = [pool.submit(_check_batch, b) for b in batches]
             for fut in as_completed(futures):
                 done = fut.result()
@@ -383,7 +397,41 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
                     progress.advance(len(done))
     finally:
         gc.unfreeze()
+        if liveness is not None:
+            for fd in liveness:
+                os.close(fd)
     return outcomes
+
+
+def _die_with_parent(liveness: tuple[int, int] | None) -> None:
+    """In a worker: exit as soon as the parent process is gone (SIGKILL included), so no orphan
+    keeps analysing or holds the parent's stdout open. With `fork`, the liveness pipe; otherwise
+    (the fds are not inherited) a watch on the parent's pid."""
+    import threading
+
+    if liveness is not None:
+        read_end, write_end = liveness
+        os.close(write_end)
+
+        def wait() -> None:
+            while True:
+                try:
+                    if not os.read(read_end, 1):
+                        break
+                except InterruptedError:
+                    continue
+                except OSError:
+                    break
+            os._exit(1)
+    else:
+        parent = os.getppid()
+
+        def wait() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+    threading.Thread(target=wait, name="siblint-parent-watch", daemon=True).start()
 
 
 def default_jobs() -> int:

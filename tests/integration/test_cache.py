@@ -149,12 +149,14 @@ def test_codec_round_trips_real_facts(project: Path) -> None:
         "        except (ValueError, KeyError):\n            raise\n        finally:\n            pass\n"
     )
     facts = engine.facts_from_text(text, str(project / "pkg" / "tools.py"))
-    blob = cache_mod.dumps(cache_mod.encode(facts), "k")
-    again = cache_mod.decode(cache_mod.loads(blob, "k"))
+    blob = cache_mod.dumps(cache_mod.encode(facts), "k", b"secret")
+    again = cache_mod.decode(cache_mod.loads(blob, "k", b"secret"))
     assert again == facts
     assert type(again.functions) is dict and type(again.assignments) is list
     with pytest.raises(cache_mod.CodecError):
-        cache_mod.loads(blob, "another-key")
+        cache_mod.loads(blob, "another-key", b"secret")
+    with pytest.raises(cache_mod.CodecError):  # the same file, checked with another machine's key
+        cache_mod.loads(blob, "k", b"another machine")
 
 
 def test_codec_refuses_what_it_did_not_write() -> None:
