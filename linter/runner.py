@@ -17,8 +17,12 @@ the pre-filter), and results are sorted, so output is byte-identical for any `-j
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, TextIO
 
@@ -389,12 +393,22 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                  initargs=(config, roots, cache_args, liveness)) as pool:
-            futures = [pool.submit(_check_batch, b) for b in batches]
-            for fut in as_completed(futures):
-                done = fut.result()
-                outcomes.extend(done)
-                if progress:
-                    progress.advance(len(done))
+            # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
+            # _die_with_parent): it stops the workers and exits 130, with no worker traceback
+            # and no race between a dying worker (a broken pool) and the interrupt.
+            with _sigint_ignored():  # with `fork`, the first submit forks every worker
+                futures = [pool.submit(_check_batch, b) for b in batches]
+            try:
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    outcomes.extend(done)
+                    if progress:
+                        progress.advance(len(done))
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                for child in multiprocessing.active_children():  # only the pool's workers
+                    child.kill()
+                raise
     finally:
         gc.unfreeze()
         if liveness is not None:
@@ -403,12 +417,23 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
     return outcomes
 
 
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _die_with_parent(liveness: tuple[int, int] | None) -> None:
     """In a worker: exit as soon as the parent process is gone (SIGKILL included), so no orphan
     keeps analysing or holds the parent's stdout open. With `fork`, the liveness pipe; otherwise
     (the fds are not inherited) a watch on the parent's pid."""
-    import threading
-
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (see _run_pool)
     if liveness is not None:
         read_end, write_end = liveness
         os.close(write_end)

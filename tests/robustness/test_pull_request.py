@@ -291,33 +291,62 @@ def _children(pid: int) -> set[int]:
     return out
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
-def test_pool_workers_exit_when_the_parent_is_killed(tmp_path):
-    # Enough work for a two-worker pool to be busy for a while (each file takes about a second).
+def _busy_pool(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
+    """A `-j2` run over enough work to keep two workers busy for a while, once both are up."""
     tools = "".join(f"C{i} = httpx.Client()\n@function_tool\ndef t{i}(a: int) -> str:\n    C{i}.post('https://x/{i}')\n"
                     f"    return ''\n" for i in range(150))
-    for n in range(40):
+    for n in range(40):  # each file takes about a second
         (tmp_path / f"m{n}.py").write_text("import httpx\nfrom agents import Agent, function_tool\n" + tools +
                                            "agent = Agent(name='a', tools=[" + ", ".join(f"t{i}" for i in range(150)) + "])\n")
     proc = subprocess.Popen([script("siblint"), "check", "--no-cache", "-j", "2", "--format", "json", "."], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
+        time.sleep(0.2)
+        workers = _children(proc.pid)
+    assert len(workers) >= 2, "the pool never started"
+    return proc, workers
+
+
+def _gone(workers: set[int], seconds: float = 20) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.2)
+    return [w for w in workers if Path(f"/proc/{w}").exists()]
+
+
+PROC_TREE = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
+
+
+@PROC_TREE
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_pool_workers_exit_when_the_parent_dies(tmp_path, sig):
+    """S9: after SIGTERM or SIGKILL of a -j2 run, its workers lived on holding stdout."""
+    proc, workers = _busy_pool(tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while time.monotonic() < deadline and len(workers) < 2:
-            time.sleep(0.2)
-            workers = _children(proc.pid)
-        assert len(workers) >= 2, "the pool never started"
-        proc.send_signal(signal.SIGKILL)
+        proc.send_signal(sig)
         proc.wait(timeout=30)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
-            time.sleep(0.2)
-        alive = [w for w in workers if Path(f"/proc/{w}").exists()]
-        assert not alive, f"orphaned workers {alive}"
-        # And nobody holds the pipe: the reader sees end-of-file.
-        assert proc.stdout is not None and proc.stdout.read() == b""
+        assert not _gone(workers), "orphaned workers"
+        assert proc.stdout is not None and proc.stdout.read() == b""  # nobody holds the pipe
     finally:
-        for w in _children(proc.pid) if Path(f"/proc/{proc.pid}").exists() else ():
-            os.kill(w, signal.SIGKILL)
+        for w in workers:
+            if Path(f"/proc/{w}").exists():
+                os.kill(w, signal.SIGKILL)
+        proc.kill()
+
+
+@PROC_TREE
+def test_ctrl_c_of_a_pool_run_is_exit_130(tmp_path):
+    proc, workers = _busy_pool(tmp_path)
+    try:
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert err.decode().splitlines()[-1] == "siblint: interrupted" and b"Traceback" not in err
+        assert not _gone(workers)
+    finally:
+        for w in workers:
+            if Path(f"/proc/{w}").exists():
+                os.kill(w, signal.SIGKILL)
         proc.kill()
