@@ -1,6 +1,10 @@
 """siblint's speed benchmark: interleaved runs of siblint and its peers on one tree.
 
     python benchmarks/run.py TREE [--runs 5] [--slow-runs 1] [--no-fixit] [--no-flake8] [--editor-file F]
+    python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
+
+`--scaling` is a separate arm (benchmarks/scaling.py): generated modules at N and 4N units per shape,
+the growth exponent of the analysis time, and a whole check of the 4N module against libcst's parse.
 
 The tree is copied to a temporary folder first (the "one changed file" arm edits a file, and the
 cache goes to a temporary folder), so the given tree is never written to. Each round runs every
@@ -174,7 +178,11 @@ def fmt_row(name: str, arm: Arm, base: float | None) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("tree")
+    ap.add_argument("tree", nargs="?")
+    ap.add_argument("--scaling", nargs="*", metavar="FILE",
+                    help="the scaling arm instead of a tree: generated modules at N and 4N, plus these real files")
+    ap.add_argument("--scaling-runs", type=int, default=3, help="runs per figure of the scaling arm (median; default 3)")
+    ap.add_argument("--scaling-factor", type=float, default=1.0, help="multiply every shape's N (default 1)")
     ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
     ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
@@ -186,6 +194,12 @@ def main() -> int:
                     help="big agent trees: one cold arm only (cold+cache -jN, --slow-runs rounds), its peak RSS sampled")
     ap.add_argument("--editor-file", help="agent module for the flake8 stdin arm (default: the one closest to 1,000 lines)")
     args = ap.parse_args()
+    if args.scaling is not None:
+        import scaling
+
+        return scaling.run(tool("siblint"), args.scaling, args.scaling_runs, args.scaling_factor)
+    if args.tree is None:
+        ap.error("TREE is required (or --scaling)")
 
     src = os.path.abspath(args.tree)
     work = tempfile.mkdtemp(prefix="siblint-bench-")

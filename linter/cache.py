@@ -10,35 +10,54 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
 
-Findings of a file are reused only when its bytes, siblint's code and the configuration are
-unchanged *and* every module its rules looked up through the ProjectIndex still has the same
-content (a module that was not found is not re-checked: creating it later needs `--no-cache` or an
-edit of the importer). When only a dependency changed, the file's facts come from the
-cache and only the rules run again.
+Findings of a file are reused only when its bytes, its module name, siblint's code and the
+configuration are unchanged *and* every module its rules looked up through the ProjectIndex still
+resolves to the same file with the same content, or is still not found: creating a module that
+was missing, shadowing one from an earlier import root, or a run over another set of files (and so
+other import roots) re-checks the importer. When only a dependency changed, the file's facts come
+from the cache and only the rules run again.
 
-Safety: everything is JSON (loading never runs code). Each file is a header line (format, schema,
-siblint version, code fingerprint, key, sha256 of the payload) and a payload line; anything that
-does not check out (truncated, edited, foreign, older schema) is ignored and rewritten, never an
-error. Writes go to a temporary file in the same folder and are renamed into place, so concurrent
-runs and worker processes never see half a file. siblint writes nowhere else.
+Safety, for a CI gate where the pull request's author controls the tree (and so can commit a
+`.siblint_cache/`):
+
+- Everything is JSON (loading never runs code). Each file is a header line (format, schema,
+  siblint version, code fingerprint, key, an HMAC of the payload) and a payload line. The HMAC's
+  key is random, made on first use in the user's cache folder outside any repository
+  (`$XDG_CACHE_HOME/siblint/key`, mode 0600; see `machine_key`), so only what this machine wrote
+  is trusted: a forged or copied entry costs a re-analysis, never a finding. Anything that does
+  not check out (truncated, edited, foreign, older schema) is ignored and rewritten, never an error.
+- A cache folder that is a symbolic link, or that git tracks, is not used (`Cache.refusal`, one
+  warning); a link found inside it stops caching. Files are opened without following links, only
+  regular files are read, each up to `MAX_BYTES`; CACHEDIR.TAG and .gitignore are created only
+  where nothing is (never overwritten).
+- Writes go to a temporary file in the same folder and are renamed into place, so concurrent runs
+  and worker processes never see half a file. siblint writes nowhere else.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
 import os
+import secrets
+import stat
+import subprocess
 import sys
+import tempfile
 from functools import lru_cache
 from typing import Any
 
 from siblint import __version__
+from siblint.reading import read_bounded
 
 FORMAT = "siblint-cache"
 SCHEMA = 1
 DEFAULT_DIRNAME = ".siblint_cache"
 ENV_VAR = "SIBLINT_CACHE_DIR"
+MAX_BYTES = 512_000_000  # one cache file (facts of a module at the 10 MB default cap are far less)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def content_hash(data: bytes) -> str:
@@ -71,6 +90,62 @@ def code_fingerprint() -> str:
                         continue
                     h.update(f"{os.path.relpath(p, d)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:32]
+
+
+# ---- the machine's key: what makes an entry trusted -----------------------------------------------
+def key_path() -> str:
+    """`$XDG_CACHE_HOME/siblint/key` (`~/.cache`), `%LOCALAPPDATA%\\siblint\\key` on Windows."""
+    base = os.environ.get("XDG_CACHE_HOME") or (os.environ.get("LOCALAPPDATA") if os.name == "nt" else None) \
+        or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(os.path.abspath(base), "siblint", "key")
+
+
+def _read_key(path: str) -> bytes:
+    text = read_bounded(path, 1024, follow_symlinks=False).strip()
+    if len(text) != 64 or any(c not in b"0123456789abcdef" for c in text):
+        raise OSError("not a siblint key")
+    return bytes.fromhex(text.decode())
+
+
+@lru_cache(maxsize=1)
+def machine_key() -> bytes | None:
+    """This user's random cache key, created on first use (None when there is nowhere to keep one:
+    then nothing is cached). Created atomically: written to a temporary file (0600) and linked to
+    its name, so two first runs agree on one key and no run ever reads half of one."""
+    path = key_path()
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    folder = os.path.dirname(path)
+    tmp = None
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-")
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+        try:
+            os.link(tmp, path)
+        except FileExistsError:  # another run made it first: use theirs
+            pass
+        except OSError:  # no hard links here (some filesystems): the last writer wins, still whole
+            os.replace(tmp, path)
+            tmp = None
+        return _read_key(path)
+    except OSError:
+        return None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _mac(secret: bytes, key: str, body: bytes) -> str:
+    return hmac.new(secret, f"{code_fingerprint()}\0{key}\0".encode() + body, hashlib.sha256).hexdigest()
 
 
 # ---- a generic JSON codec for the facts and diagnostics dataclasses ------------------------------
@@ -155,22 +230,23 @@ def decode(obj: Any) -> Any:
     raise CodecError("malformed cache value")
 
 
-def dumps(payload: Any, key: str) -> bytes:
+def dumps(payload: Any, key: str, secret: bytes) -> bytes:
     body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=True).encode("utf-8")
     header = {"format": FORMAT, "schema": SCHEMA, "version": __version__, "fingerprint": code_fingerprint(),
-              "key": key, "sha256": hashlib.sha256(body).hexdigest()}
+              "key": key, "mac": _mac(secret, key, body)}
     return json.dumps(header, separators=(",", ":")).encode() + b"\n" + body
 
 
-def loads(blob: bytes, key: str) -> Any:
-    """The payload of a cache file written by `dumps` for `key`; raises on anything else."""
+def loads(blob: bytes, key: str, secret: bytes) -> Any:
+    """The payload of a cache file written by `dumps` for `key` with `secret`; raises on anything else."""
     head, sep, body = blob.partition(b"\n")
     if not sep:
         raise CodecError("no header")
     header = json.loads(head)
     if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("schema") != SCHEMA \
             or header.get("version") != __version__ or header.get("fingerprint") != code_fingerprint() \
-            or header.get("key") != key or header.get("sha256") != hashlib.sha256(body).hexdigest():
+            or header.get("key") != key or not isinstance(header.get("mac"), str) \
+            or not hmac.compare_digest(header["mac"], _mac(secret, key, body)):
         raise CodecError("foreign, stale or damaged cache file")
     return json.loads(body)
 
@@ -208,12 +284,15 @@ class Entry:
     sha: str
     diagnostics: list  # of Diagnostic, after filtering
     deps: list[Dep]
+    module: str = ""  # the file's dotted name when analysed (adding an `__init__.py` changes it)
 
 
 class Cache:
     """One cache folder, for one effective configuration. Never raises on I/O: it just stops caching."""
 
-    def __init__(self, folder: str, config_key: str) -> None:
+    def __init__(self, folder: str, config_key: str, secret: bytes | None = None) -> None:
+        """`secret`: the HMAC key; default `machine_key()` (without one, nothing is read or written)."""
+        self.secret = secret if secret is not None else machine_key()
         self.folder = os.path.abspath(folder)
         self.base = os.path.join(self.folder, f"v{SCHEMA}")
         self.config_key = config_key
@@ -222,8 +301,57 @@ class Cache:
         self.entries: dict[str, Entry] = {}
         self.loaded = False
         self.dirty = False
-        self.writable = True
+        self.writable = self.secret is not None
+        self._checked: set[str] = set()  # folders found to be real folders, not links
         self.stats = {"facts_hit": 0, "facts_miss": 0, "findings_hit": 0, "findings_miss": 0}
+
+    def refusal(self) -> str | None:
+        """Why this folder must not be used at all (a symlink, or tracked by git), else None."""
+        try:
+            if stat.S_ISLNK(os.lstat(self.folder).st_mode):
+                return f"{self.folder}: cache folder not used (it is a symbolic link)"
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return None  # unreadable: the cache simply misses
+        if _tracked_by_git(self.folder):
+            return (f"{self.folder}: cache folder not used (git tracks files in it: "
+                    "a cache must come from this machine; remove it from the repository)")
+        return None
+
+    def _chain(self, folder: str) -> list[str]:
+        """The folders from the cache folder down to `folder`, top first."""
+        chain = [folder]
+        while folder != self.folder and len(folder) > len(self.folder):
+            folder = os.path.dirname(folder)
+            chain.append(folder)
+        return chain[::-1]
+
+    def _real_dirs(self, path: str, create: bool = False) -> bool:
+        """Every folder from the cache folder down to `path`'s folder is a real folder, not a link
+        (made when `create`)."""
+        for f in self._chain(os.path.dirname(path)):
+            if f in self._checked:
+                continue
+            if create:
+                try:
+                    os.mkdir(f)  # never follows a link in its place: that is EEXIST, then lstat below
+                except FileExistsError:
+                    pass
+            try:
+                st = os.lstat(f)
+            except OSError:
+                return False
+            if not stat.S_ISDIR(st.st_mode):
+                self.writable = False  # a planted link (or a file) in our folder: stop caching
+                return False
+            self._checked.add(f)
+        return True
+
+    def _read(self, path: str) -> bytes:
+        if self.secret is None or not self._real_dirs(path):
+            raise FileNotFoundError(path)
+        return read_bounded(path, MAX_BYTES, follow_symlinks=False)
 
     # ---- facts blobs ------------------------------------------------------------------------
     @staticmethod
@@ -237,8 +365,7 @@ class Cache:
 
     def load_facts(self, key: str) -> Any | None:
         try:
-            with open(self._facts_path(key), "rb") as fh:
-                facts = decode(loads(fh.read(), key))
+            facts = decode(loads(self._read(self._facts_path(key)), key, self.secret))  # type: ignore[arg-type]
         except FileNotFoundError:
             self.stats["facts_miss"] += 1
             return None
@@ -257,7 +384,7 @@ class Cache:
         if not self.writable:
             return
         try:
-            blob = dumps(encode(facts), key)
+            blob = dumps(encode(facts), key, self.secret)  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
             return  # something the codec cannot store: simply not cached
         self._write(self._facts_path(key), blob)
@@ -268,8 +395,7 @@ class Cache:
             return
         self.loaded = True
         try:
-            with open(self.index_path, "rb") as fh:
-                raw = loads(fh.read(), self.index_key)
+            raw = loads(self._read(self.index_path), self.index_key, self.secret)  # type: ignore[arg-type]
             if raw.get("config") != self.config_key:
                 raise CodecError("another configuration")
             entries: dict[str, Entry] = {}
@@ -278,6 +404,7 @@ class Cache:
                     sha=e["sha"],
                     diagnostics=list(decode(e["diags"])),
                     deps=[Dep(m, p, s) for m, p, s in e["deps"]],
+                    module=e["module"],
                 )
             self.entries = entries
         except Exception:  # noqa: BLE001 - missing, damaged or foreign index: start empty
@@ -309,10 +436,11 @@ class Cache:
             return
         try:
             entries = {
-                p: {"sha": e.sha, "diags": encode(tuple(e.diagnostics)), "deps": [[d.module, d.path, d.sha] for d in e.deps]}
+                p: {"sha": e.sha, "diags": encode(tuple(e.diagnostics)), "deps": [[d.module, d.path, d.sha] for d in e.deps],
+                    "module": e.module}
                 for p, e in self.entries.items()
             }
-            blob = dumps({"config": self.config_key, "entries": entries}, self.index_key)
+            blob = dumps({"config": self.config_key, "entries": entries}, self.index_key, self.secret)  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
             return
         self._write(self.index_path, blob)
@@ -320,21 +448,19 @@ class Cache:
 
     # ---- writing ------------------------------------------------------------------------------
     def _prepare(self) -> None:
-        os.makedirs(self.base, exist_ok=True)
-        tag = os.path.join(self.folder, "CACHEDIR.TAG")
-        if not os.path.exists(tag):
-            with open(tag, "w", encoding="ascii") as fh:
-                fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# siblint cache; safe to delete.\n")
-            with open(os.path.join(self.folder, ".gitignore"), "w", encoding="ascii") as fh:
-                fh.write("# Created by siblint automatically.\n*\n")
+        _create_new(os.path.join(self.folder, "CACHEDIR.TAG"),
+                    b"Signature: 8a477f597d28d172789f06886806bc55\n# siblint cache; safe to delete.\n")
+        _create_new(os.path.join(self.folder, ".gitignore"), b"# Created by siblint automatically.\n*\n")
 
     def _write(self, target: str, blob: bytes) -> None:
-        import tempfile
-
         try:
-            if not os.path.isdir(self.base):
+            if self.base not in self._checked:
+                os.makedirs(os.path.dirname(self.folder), exist_ok=True)  # where the user put it
+                if not self._real_dirs(os.path.join(self.base, ""), create=True):
+                    raise OSError("the cache folder holds a link")
                 self._prepare()
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            if not self._real_dirs(target, create=True):
+                raise OSError("the cache folder holds a link")
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as fh:
@@ -348,6 +474,35 @@ class Cache:
                 raise
         except OSError:
             self.writable = False  # read-only or full disk: carry on without caching
+
+
+def _create_new(path: str, data: bytes) -> None:
+    """Create `path` with `data` unless something (a file, or a planted link) is already there."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def _tracked_by_git(folder: str) -> bool:
+    """Whether the repository around `folder` tracks any file in it (a committed cache)."""
+    parent = os.path.dirname(folder)
+    here = parent
+    while not os.path.exists(os.path.join(here, ".git")):
+        up = os.path.dirname(here)
+        if up == here:
+            return False  # not in a repository: no git process at all
+        here = up
+    try:
+        # fsmonitor off: the repository's own config must not make git run a program.
+        proc = subprocess.run(["git", "-c", "core.fsmonitor=false", "ls-files", "-z", "--", os.path.basename(folder)],
+                              cwd=parent, capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
+                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0 and bool(proc.stdout)
 
 
 def config_key(config: Any) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from siblint import __version__
 from siblint.config import Config, ConfigError, load
 from siblint.diagnostics import Diagnostic
 from siblint.discovery import discover
+from siblint.escape import escape_text
+from siblint.reading import parse_size
 from siblint.reporters import FORMATS, report_base
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -44,8 +47,8 @@ class SiblintGroup(click.Group):
             click.echo("siblint: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the one place every other exception ends up
-            click.echo(f"siblint: internal error: {type(exc).__name__}: {exc} "
-                       "(this is a bug in siblint; please report it)", err=True)
+            click.echo(escape_text(f"siblint: internal error: {type(exc).__name__}: {exc} "
+                                   "(this is a bug in siblint; please report it)"), err=True)
             ctx.exit(EXIT_ERROR)
 
 
@@ -61,11 +64,16 @@ class SiblintError(click.ClickException):
     exit_code = EXIT_ERROR
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"siblint: error: {self.format_message()}", err=True)
+        click.echo(escape_text(f"siblint: error: {self.format_message()}"), err=True)
 
 
 def _fail(message: str) -> NoReturn:
     raise SiblintError(message)
+
+
+def warn(message: str) -> None:
+    """`siblint: warning: ...` on stderr, escaped: messages carry names from the checked tree."""
+    click.echo(f"siblint: warning: {escape_text(message)}", err=True)
 
 
 def _codes(value: str | None) -> tuple[str, ...] | None:
@@ -109,6 +117,8 @@ class CheckOptions:
     jobs: int | None = None
     no_cache: bool = False
     cache_dir: str | None = None
+    max_file_size: int | None = None
+    follow_symlinks: bool = False
 
     @property
     def reads_stdin(self) -> bool:
@@ -135,9 +145,14 @@ class CheckOptions:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
               help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache next to the config or the first path]")
+@click.option("--max-file-size", metavar="SIZE",
+              help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 10MB]")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Follow symbolic links to folders, and links that lead outside the project, while walking folders.")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
-          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None) -> None:
+          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, max_file_size: str | None,
+          follow_symlinks: bool) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
@@ -150,10 +165,15 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
     if stdin_filename and paths != (STDIN,):
         raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
+    try:
+        size = parse_size(max_file_size, "--max-file-size") if max_file_size is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc).split(": ", 1)[1], param_hint="--max-file-size") from None
     opts = CheckOptions(
         paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
         extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
         exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
+        max_file_size=size, follow_symlinks=follow_symlinks,
     )
     click.get_current_context().exit(run_check(opts))
 
@@ -171,7 +191,7 @@ def _config_start(opts: CheckOptions) -> str:
 def load_config(opts: CheckOptions) -> Config:
     try:
         config = load(_config_start(opts), opts.config_path)
-        return config.with_cli(opts.select, opts.ignore, opts.extend_select)
+        return config.with_cli(opts.select, opts.ignore, opts.extend_select, opts.max_file_size)
     except ConfigError as exc:
         _fail(str(exc))
 
@@ -182,14 +202,14 @@ def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
     if opts.reads_stdin:
         from siblint.engine import new_project
 
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(config.max_file_size + 1)  # one byte more tells "too large"
         return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
-    found = discover(list(opts.paths), config)
+    found = discover(list(opts.paths), config, follow_symlinks=opts.follow_symlinks)
     for w in found.warnings:
-        click.echo(f"siblint: warning: {w}", err=True)
+        warn(w)
     if found.missing:
         for m in found.missing:
-            click.echo(f"siblint: error: {m}: no such file or directory", err=True)
+            click.echo(f"siblint: error: {escape_text(m)}: no such file or directory", err=True)
         raise click.exceptions.Exit(EXIT_ERROR)
     progress = runner.Progress(len(found.files)) if runner.progress_wanted() else None
     return runner.run(found.files, config, opts.jobs or runner.default_jobs(), cache=_open_cache(opts, config),
@@ -204,7 +224,12 @@ def _open_cache(opts: CheckOptions, config: Config):  # -> a factory of siblint.
         from siblint import cache
 
         folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
-        return cache.Cache(folder, cache.config_key(config))
+        found = cache.Cache(folder, cache.config_key(config))
+        refusal = found.refusal()
+        if refusal:
+            warn(refusal)
+            return None
+        return found
 
     return open_cache
 
@@ -224,14 +249,53 @@ def run_check(opts: CheckOptions) -> int:
 
 
 def write_report(report: str, output: str | None) -> None:
+    """To stdout, or to `output` without ever writing through a symlink (a pull request can commit
+    one at the report's path): a symlink is refused, a regular file is replaced by a complete
+    new one (a temporary file in the same folder, renamed over it), and a device such as
+    /dev/null is written in place."""
     if not output:
         click.echo(report, nl=False)
         return
+    data = report.encode("utf-8")
     try:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(report)
+        st = os.lstat(output)
+    except FileNotFoundError:
+        st = None
     except OSError as exc:
         _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        _fail(f"cannot write the report to {output}: it is a symbolic link, and siblint does not write "
+              "through links (remove it, or name another path)")
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            fd = os.open(output, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        else:
+            _replace_file(output, data)
+    except OSError as exc:
+        _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """Write `data` to a new file beside `path` and rename it over `path` (which never follows a link)."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".siblint-report-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # what open(path, "w") would have created
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def statistics_table(diagnostics: list[Diagnostic]) -> str:

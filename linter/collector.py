@@ -12,6 +12,10 @@ import libcst as cst
 from siblint.cst_walk import Walker
 from siblint.diagnostics import Loc
 from siblint.facts import (
+    EMPTY_BINDINGS,
+    EMPTY_CALLS,
+    EMPTY_LOCS,
+    EMPTY_RAISE_SITES,
     Assignment,
     Attr,
     Call,
@@ -310,7 +314,7 @@ class Collector(Walker):
     def _leave_suite(self) -> None:
         kind, n = self.active_suites.pop()
         if kind == "function":
-            self.frames.pop()
+            _share_empties(self.frames.pop().facts)
             return
         if kind == "plain":
             return
@@ -509,6 +513,18 @@ def _is_guarded(stmts: list, resolve) -> bool:
             if scan.value_return and not scan.raises:
                 return True
     return False
+
+
+def _share_empties(fn: FunctionFacts) -> None:
+    """A collected function's empty containers become the shared ones (siblint.facts, Memory)."""
+    if not fn.calls:
+        fn.calls = EMPTY_CALLS
+    if not fn.raises:
+        fn.raises = EMPTY_LOCS
+    if not fn.raise_sites:
+        fn.raise_sites = EMPTY_RAISE_SITES
+    if not fn.with_bindings:
+        fn.with_bindings = EMPTY_BINDINGS
 
 
 def collect(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleFacts:

@@ -14,11 +14,15 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from siblint.reading import DEFAULT_MAX_FILE_SIZE, parse_size, read_bounded
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+# pyproject.toml is read before any cap is configured; no real one comes near this.
+CONFIG_MAX_BYTES = 1_000_000
 DEFAULT_EXCLUDE = (".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".tox")
 
 
@@ -37,6 +41,8 @@ class Config:
     # SIB1xx options: extra call names that write to the outside world, and names that never do.
     extend_side_effect_calls: tuple[str, ...] = ()
     pure_calls: tuple[str, ...] = ()
+    # Files larger than this are not read (SIB900): memory and time grow with a module's size.
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
     root: str = field(default_factory=os.getcwd)  # where the config was found (or the cwd)
     source: str = ""  # the pyproject.toml it came from
 
@@ -81,7 +87,8 @@ class Config:
         part = "|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)
         return re.compile(whole), re.compile(part)
 
-    def with_cli(self, select: tuple[str, ...] | None, ignore: tuple[str, ...], extend_select: tuple[str, ...]) -> "Config":
+    def with_cli(self, select: tuple[str, ...] | None, ignore: tuple[str, ...], extend_select: tuple[str, ...],
+                 max_file_size: int | None = None) -> "Config":
         for code in (*(select or ()), *ignore, *extend_select):
             _check_code(code, "command line")
         return replace(
@@ -89,6 +96,7 @@ class Config:
             select=select if select is not None else self.select,
             ignore=self.ignore + ignore,
             extend_select=self.extend_select + extend_select,
+            max_file_size=max_file_size if max_file_size is not None else self.max_file_size,
         )
 
     def key(self) -> str:
@@ -132,7 +140,7 @@ def _str_list(value: object, key: str) -> tuple[str, ...]:
 
 _KEYS = {
     "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
-    "extend-side-effect-calls", "pure-calls",
+    "extend-side-effect-calls", "pure-calls", "max-file-size",
 }
 
 
@@ -151,6 +159,11 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
     for key in ("exclude", "extend-exclude", "extend-side-effect-calls", "pure-calls"):
         if key in table:
             kw[key.replace("-", "_")] = _str_list(table[key], key)
+    if "max-file-size" in table:
+        try:
+            kw["max_file_size"] = parse_size(table["max-file-size"], "[tool.siblint] max-file-size")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
@@ -165,6 +178,10 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
     return Config(**kw)  # type: ignore[arg-type]
 
 
+def _read_toml(path: Path) -> dict:
+    return tomllib.loads(read_bounded(str(path), CONFIG_MAX_BYTES).decode("utf-8"))
+
+
 def find_pyproject(start: str) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a [tool.siblint] table."""
     here = Path(os.path.abspath(start))
@@ -174,7 +191,7 @@ def find_pyproject(start: str) -> Path | None:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+                data = _read_toml(candidate)
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"{candidate}: cannot read: {exc}") from None
             tool = data.get("tool", {})
@@ -188,7 +205,7 @@ def load(start: str, explicit: str | None = None) -> Config:
     if path is None:
         return Config(root=os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or "."))
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _read_toml(path)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     tool = data.get("tool", {})

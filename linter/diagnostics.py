@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Loc:
     """A source range: 1-based lines, 0-based columns (libcst's convention)."""
 
@@ -15,14 +15,14 @@ class Loc:
     end_col: int
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Related:
     path: str
     loc: Loc
     message: str
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Diagnostic:
     path: str
     loc: Loc

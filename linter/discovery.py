@@ -3,13 +3,19 @@
 A folder named on the command line is always walked; everything found in it, and every file named
 on the command line, is subject to `exclude` / `extend-exclude` (matched relative to the config's
 folder, against the whole path or any one part of it).
+
+Symlinks found while walking: in a CI gate the tree is the pull request's, and a committed
+`root -> /` would walk the whole filesystem, or `x -> ~/secrets` analyse code outside the
+repository. So by default a link to a folder is not followed, and a link whose target lies outside
+the project (the config's folder and the folders named on the command line) is skipped with a
+warning. `follow_symlinks` (`--follow-symlinks`) follows both. Paths named on the command line are
+taken as given. The walk keeps its own stack, so a tree of any depth is fine.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from siblint.config import Config
@@ -24,16 +30,16 @@ class Discovery:
     missing: list[str] = field(default_factory=list)
 
 
-def discover(paths: list[str], config: Config) -> Discovery:
+def discover(paths: list[str], config: Config, follow_symlinks: bool = False) -> Discovery:
     """Files under `paths` in a stable order; a missing path is recorded, never skipped silently."""
     found = Discovery()
     seen: set[str] = set()
-    visited_dirs: set[tuple[int, int]] = set()
+    walker = _Walker(config, found, follow_symlinks, [config.root, *paths])
     for given in paths:
         if not os.path.lexists(given):
             found.missing.append(given)
             continue
-        for path in _walk(given, config, found, visited_dirs, explicit=True):
+        for path in walker.walk(given):
             key = os.path.normcase(os.path.abspath(path))
             if key not in seen:
                 seen.add(key)
@@ -42,44 +48,75 @@ def discover(paths: list[str], config: Config) -> Discovery:
     return found
 
 
-def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, int]], explicit: bool) -> Iterator[str]:
-    try:
-        st = os.stat(path)
-    except OSError as exc:  # a dangling link, a symlink loop, no permission to stat
-        found.warnings.append(f"{path}: skipped ({exc.strerror or exc})")
-        return
-    if stat.S_ISDIR(st.st_mode):
-        if (st.st_dev, st.st_ino) in visited:
-            found.warnings.append(f"{path}: skipped (directory already visited: symlink loop?)")
-            return
-        visited.add((st.st_dev, st.st_ino))
-        if not explicit and config.is_excluded(path):
-            return
+class _Walker:
+    def __init__(self, config: Config, found: Discovery, follow_symlinks: bool, roots: list[str]) -> None:
+        self.config = config
+        self.found = found
+        self.follow = follow_symlinks
+        self.visited: set[tuple[int, int]] = set()
+        # Real paths, with a trailing separator: a link's target must be one of them or below.
+        self.roots = tuple(os.path.join(os.path.realpath(r if os.path.isdir(r) else os.path.dirname(r) or "."), "")
+                           for r in roots)
+
+    def _warn(self, path: str, why: str) -> None:
+        self.found.warnings.append(f"{path}: skipped ({why})")
+
+    def walk(self, given: str) -> list[str]:
+        out: list[str] = []
+        stack: list[tuple[str, bool]] = [(given, True)]
+        while stack:
+            path, explicit = stack.pop()
+            children = self._visit(path, explicit, out)
+            stack.extend((c, False) for c in reversed(children))
+        return out
+
+    def _visit(self, path: str, explicit: bool, out: list[str]) -> list[str]:
+        """Add `path` to `out` if it is a file to check; the entries to walk if it is a folder."""
+        if not explicit and os.path.islink(path) and not self._link_allowed(path):
+            return []
         try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
-        except OSError as exc:
-            found.warnings.append(f"{path}: skipped ({exc.strerror or exc})")
-            return
-        for entry in entries:
-            if entry.name.startswith(".") and entry.is_dir(follow_symlinks=False) and config.is_excluded(entry.path):
-                continue
-            if entry.name.endswith(EXTENSIONS) or _maybe_dir(entry):
-                yield from _walk(entry.path, config, found, visited, explicit=False)
-        return
-    if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
-        found.warnings.append(f"{path}: skipped (not a regular file)")
-        return
-    if not explicit and not path.endswith(EXTENSIONS):
-        return
-    # Excludes apply to files named on the command line too, as in flake8: pre-commit passes
-    # every staged file by name, and `exclude` must still keep generated code out.
-    if config.is_excluded(path):
-        return
-    yield path
+            st = os.stat(path)
+        except OSError as exc:  # a dangling link, a symlink loop, no permission to stat
+            self._warn(path, exc.strerror or str(exc))
+            return []
+        if stat.S_ISDIR(st.st_mode):
+            if (st.st_dev, st.st_ino) in self.visited:
+                self._warn(path, "directory already visited: symlink loop?")
+                return []
+            self.visited.add((st.st_dev, st.st_ino))
+            if not explicit and self.config.is_excluded(path):
+                return []
+            try:
+                entries = sorted(os.scandir(path), key=lambda e: e.name)
+            except OSError as exc:
+                self._warn(path, exc.strerror or str(exc))
+                return []
+            return [e.path for e in entries
+                    if not (e.name.startswith(".") and e.is_dir(follow_symlinks=False) and self.config.is_excluded(e.path))
+                    and (e.name.endswith(EXTENSIONS) or _maybe_dir(e))]
+        if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
+            self._warn(path, "not a regular file")
+            return []
+        if not explicit and not path.endswith(EXTENSIONS):
+            return []
+        # Excludes apply to files named on the command line too, as in flake8: pre-commit passes
+        # every staged file by name, and `exclude` must still keep generated code out.
+        if not self.config.is_excluded(path):
+            out.append(path)
+        return []
+
+    def _link_allowed(self, path: str) -> bool:
+        if self.follow:
+            return True
+        target = os.path.realpath(path)
+        if not os.path.join(target, "").startswith(self.roots):
+            self._warn(path, "symbolic link to outside the project; --follow-symlinks follows it")
+            return False
+        return not os.path.isdir(target)  # a folder inside the project is walked under its own name
 
 
 def _maybe_dir(entry: os.DirEntry) -> bool:
-    """entry.is_dir(), but a symlink loop (ELOOP) is handed to `_walk`, which warns and skips it."""
+    """entry.is_dir(), but a symlink loop (ELOOP) is handed to the walk, which warns and skips it."""
     try:
         return entry.is_dir()
     except OSError:

@@ -17,6 +17,7 @@ from siblint.diagnostics import Diagnostic, Loc
 from siblint.facts import ModuleFacts
 from siblint.noqa import Suppressions
 from siblint.project import ProjectIndex, module_name_for
+from siblint.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
 from siblint.registry import all_rules, by_code
 from siblint.rule import Context
 
@@ -43,18 +44,16 @@ def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> Mod
     return source.with_deep_recursion(lambda: collect(source.parse(text), path, name, is_package))
 
 
-def load_facts(path: str) -> ModuleFacts | None:
+def load_facts(path: str, max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> ModuleFacts | None:
     """Facts of a file reached through an import (None when it cannot be read or parsed)."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-        return facts_from_text(source.decode(data), path)
+        return facts_from_text(source.decode(read_bounded(path, max_bytes)), path)
     except (OSError, source.SourceError):
         return None
 
 
 def new_project(config: Config) -> ProjectIndex:
-    return ProjectIndex([config.root], loader=load_facts)
+    return ProjectIndex([config.root], loader=lambda path: load_facts(path, config.max_file_size))
 
 
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,

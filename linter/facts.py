@@ -5,6 +5,11 @@ can be cached and a module imported by another can be analysed without parsing i
 
 Expressions are kept as small `Value` trees: enough to know which function a call names, what
 literal an argument holds, and which names a tools list contains.
+
+Memory: a generated module can hold a million functions, so every record but `ModuleFacts` (whose
+`__dict__` holds the derived views) has `__slots__`, and the collector lets functions without
+calls, raises or `with` bindings share one empty container each (`EMPTY_*`), instead of ~300 bytes
+of empty lists and dicts per function. Facts are never mutated after collection.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any, Callable, TypeVar, Union
 from siblint.diagnostics import Loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Const:
     """A literal: None, True/False, a number or a string."""
 
@@ -23,7 +28,7 @@ class Const:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ref:
     """A dotted name. `name` is resolved through the module's imports (`ft` -> `agents.function_tool`);
     `text` is what the source says."""
@@ -33,7 +38,7 @@ class Ref:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Call:
     func: "Value"
     args: tuple["Value", ...]
@@ -63,7 +68,7 @@ class Call:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seq:
     """A list, tuple or set display, or `a + b` of such: items in order, `*x` as Starred."""
 
@@ -71,13 +76,13 @@ class Seq:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Starred:
     value: "Value"
     loc: Loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mapping:
     items: tuple[tuple["Value | None", "Value"], ...]  # key None means `**value`
     loc: Loc
@@ -89,7 +94,7 @@ class Mapping:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Other:
     """Anything else (lambda, comprehension, arithmetic...): only its location is kept."""
 
@@ -97,7 +102,7 @@ class Other:
     kind: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lambda(Other):
     """`lambda params: body`. Still an `Other` (kind "Lambda") for code that only needs its location."""
 
@@ -105,7 +110,7 @@ class Lambda(Other):
     body: "Value | None" = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attr(Other):
     """`<expr>.name` where `<expr>` is not a dotted name (`Path(p).write_text`, `boto3.client("s3").put_object`).
     Still an `Other` (kind "attr:name"); `receiver` is the value the attribute is read from."""
@@ -114,7 +119,7 @@ class Attr(Other):
     receiver: "Value | None" = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FString(Other):
     """An f-string. Still an `Other` (kind "FormattedString"); `text` is its literal parts, each `{...}` as "{}"."""
 
@@ -136,7 +141,7 @@ _T = TypeVar("_T")
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Handler:
     """One `except` clause around a call: what it catches and whether it re-raises."""
 
@@ -145,7 +150,7 @@ class Handler:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallSite:
     """A call inside a function body, with the context that decides whether cancellation reaches it."""
 
@@ -158,7 +163,7 @@ class CallSite:
     with_items: tuple[Call, ...] = ()  # context managers (`with x(...)`) around the call
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RaiseSite:
     """A `raise` statement in a function body, with the `try` context around it."""
 
@@ -168,7 +173,14 @@ class RaiseSite:
     in_handler: Handler | None = None  # it is inside this except clause
 
 
-@dataclass
+# Shared by every function that has none (see the module docstring); never mutated.
+EMPTY_CALLS: list = []
+EMPTY_LOCS: list = []
+EMPTY_RAISE_SITES: list = []
+EMPTY_BINDINGS: dict = {}
+
+
+@dataclass(slots=True)
 class FunctionFacts:
     name: str  # qualified within the module: `f`, `Cls.method`, `outer.inner`
     is_async: bool
@@ -195,7 +207,7 @@ class FunctionFacts:
     return_values: list["Value"] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Assignment:
     """`target = value` / `target += value` / `target: T = value`, at any scope."""
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from siblint import __version__
+from siblint.escape import escape_text
 
 if TYPE_CHECKING:  # flake8 and the engine stay out of import time
     from siblint.config import Config
@@ -59,7 +60,7 @@ class _RunState:
             # flake8 owns the run: warn once on stderr and carry on with the defaults.
             if str(exc) not in self.reported_config_errors:
                 self.reported_config_errors.add(str(exc))
-                print(f"siblint: warning: {exc}; using defaults", file=sys.stderr)
+                print(escape_text(f"siblint: warning: {exc}; using defaults"), file=sys.stderr)
             base = config_mod.Config(root=os.path.dirname(os.path.abspath(path)))
         key = base.source or base.root
         if key not in self.projects:
@@ -83,7 +84,12 @@ def _project(config: "Config") -> "ProjectIndex":
     if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
         return new_project(config)
     folder = cache_mod.default_dir(config.source, config.root, None)
-    return cached_project(config, cache_mod.Cache(folder, cache_mod.config_key(config)))
+    cache = cache_mod.Cache(folder, cache_mod.config_key(config))
+    refusal = cache.refusal()
+    if refusal:
+        print(f"siblint: warning: {escape_text(refusal)}", file=sys.stderr)
+        return new_project(config)
+    return cached_project(config, cache)
 
 
 def _as_tuple(value: object) -> tuple[str, ...]:
@@ -165,4 +171,4 @@ class Plugin:
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return
         for d in sorted(set(diagnostics), key=lambda d: d.sort_key()):
-            yield d.loc.line, d.loc.col, f"{d.code} {d.message}", type(self)
+            yield d.loc.line, d.loc.col, f"{d.code} {escape_text(d.message)}", type(self)

@@ -98,7 +98,11 @@ class _Syntactic:
     def __enter__(self) -> None:
         self.start = (self.state.line, self.state.column)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is not None:
+            # Unwinding (a RecursionError in deep code): the inner ranges may be missing, and a
+            # KeyError here would replace the error `with_deep_recursion` retries on.
+            return
         state = self.state
         start = self.start if self.start_node is None else state.ranges[id(self.start_node)][:2]
         end = (state.line, state.column) if self.end_node is None else state.ranges[id(self.end_node)][2:]

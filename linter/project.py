@@ -51,8 +51,9 @@ class ProjectIndex:
         self._by_path: dict[str, ModuleFacts | None] = {}
         self._by_module: dict[str, str] = {}
         self._loader = loader  # parses a file into facts (None when it cannot be analysed)
-        # When a dict, every module looked up is recorded here (name -> path found, or None): the
-        # cache keys a file's findings on the modules its rules consulted (siblint.cache).
+        # When a dict, every module looked up is recorded here (name -> path found, or None, for a
+        # module that was not found): the cache keys a file's findings on the modules its rules
+        # consulted, and on the ones they looked for in vain (siblint.cache).
         self.trace: dict[str, str | None] | None = None
         # Answers of the semantic model that hold for the whole run (siblint.semantic).
         self.memo: dict[str, Any] = {}
@@ -76,6 +77,11 @@ class ProjectIndex:
         """Drop a module's facts from memory (its name still maps to its file): the next lookup
         loads it again through the loader. The runner uses this to keep memory flat."""
         self._by_path.pop(os.path.abspath(path), None)
+
+    def locate(self, module: str) -> str | None:
+        """The file `module` resolves to (None: not found), as a lookup would; nothing is parsed
+        or recorded. The cache re-checks a file's recorded lookups with this."""
+        return self._file_for(module)
 
     def _file_for(self, module: str) -> str | None:
         if module in self._by_module:

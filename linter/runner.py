@@ -17,8 +17,12 @@ the pre-filter), and results are sorted, so output is byte-identical for any `-j
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, TextIO
 
@@ -26,6 +30,7 @@ from siblint import prefilter
 from siblint.config import Config
 from siblint.diagnostics import Diagnostic, Loc
 from siblint.gctune import THRESHOLD, analysis_thresholds
+from siblint.reading import TooLarge, read_bounded
 
 if TYPE_CHECKING:
     from siblint.cache import Cache, Entry
@@ -62,10 +67,11 @@ def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes |
 
     if data is None:
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, config.max_file_size)
         except OSError as exc:
             return [_unreadable(path, exc)]
+    elif len(data) > config.max_file_size:
+        return [_unreadable(path, TooLarge(config.max_file_size))]
     return filter_findings(analyse(path, data, config, project), config)
 
 
@@ -136,8 +142,7 @@ class _Analyser:
         from siblint.cache import content_hash
 
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, self.config.max_file_size)
         except OSError:
             self.shas[os.path.abspath(path)] = None
             return None
@@ -162,8 +167,7 @@ class _Analyser:
             from siblint.cache import content_hash
 
             try:
-                with open(key, "rb") as fh:
-                    self.shas[key] = content_hash(fh.read())
+                self.shas[key] = content_hash(read_bounded(key, self.config.max_file_size))
             except OSError:
                 self.shas[key] = None
         return self.shas[key]
@@ -171,10 +175,10 @@ class _Analyser:
     def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
         from siblint import engine
         from siblint.cache import Dep, Entry, content_hash
+        from siblint.project import module_name_for
 
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, self.config.max_file_size)
         except OSError as exc:
             return path, [_unreadable(path, exc)], None
         sha = content_hash(data)
@@ -199,8 +203,9 @@ class _Analyser:
         if self.cache and facts is None and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
-        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items()) if p != own]
-        return path, diagnostics, Entry(sha, diagnostics, deps)
+        # Every lookup, found or not, and the file's own name: the cache re-checks each of them.
+        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items())]
+        return path, diagnostics, Entry(sha, diagnostics, deps, module_name_for(path)[0])
 
     def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
         return [self.check(p) for p in paths]
@@ -214,16 +219,19 @@ def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
 _worker: _Analyser | None = None
 
 
-def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str] | None) -> None:
+def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str, bytes | None] | None,
+                 liveness: tuple[int, int] | None) -> None:
     import gc
 
     global _worker
+    _die_with_parent(liveness)
     gc.set_threshold(*THRESHOLD)  # a worker process only analyses
     cache = None
     if cache_args is not None:
         from siblint.cache import Cache
 
-        cache = Cache(*cache_args)
+        folder, key, secret = cache_args
+        cache = Cache(folder, key, secret)
         cache.loaded = True  # workers only read and write facts; the parent owns the index
     _worker = _Analyser(config, roots, cache)
 
@@ -282,19 +290,20 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
+    opened = False
     for p in files:
         try:
-            with open(p, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
         if prefilter.may_matter(data):
-            if not passing and cache is not None:
+            if not opened and cache is not None:
                 from siblint.cache import Cache, content_hash
 
+                opened = True
                 if not isinstance(cache, Cache):
-                    cache = cache()
+                    cache = cache()  # None when the folder must not be used
             passing.append(p)
             sizes[p] = len(data)
             if cache is not None:
@@ -306,24 +315,28 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress.advance(len(files) - len(passing))
 
     todo = passing
+    roots = _import_roots(passing)
     if cache is not None and passing:
+        from siblint.project import ProjectIndex, module_name_for
+
         memo = dict(shas)
+        resolver = ProjectIndex([config.root, *roots])  # resolves as this run's analysis would
 
         def sha_of(path: str) -> str | None:
             if path not in memo:
                 try:
-                    with open(path, "rb") as fh:
-                        memo[path] = content_hash(fh.read())
+                    memo[path] = content_hash(read_bounded(path, config.max_file_size))
                 except OSError:
                     memo[path] = None  # type: ignore[assignment]
             return memo[path]
 
-        def valid(entry: "Entry") -> bool:
-            return all(d.path is None or sha_of(d.path) == d.sha for d in entry.deps)
+        def valid(path: str, entry: "Entry") -> bool:
+            return entry.module == module_name_for(path)[0] and all(
+                resolver.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
 
         todo = []
         for p in passing:
-            found = cache.lookup(p, shas[os.path.abspath(p)], valid)
+            found = cache.lookup(p, shas[os.path.abspath(p)], lambda entry, p=p: valid(p, entry))
             if found is None:
                 todo.append(p)
             else:
@@ -333,7 +346,6 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     result.files_analysed = len(todo)
 
     if todo:
-        roots = _import_roots(passing)
         batches = _batches(todo, sizes)
         jobs = max(1, min(jobs, len(batches)))
         if sum(sizes[p] for p in todo) < POOL_MIN_BYTES:
@@ -373,20 +385,78 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
     gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    cache_args = (cache.folder, cache.config_key) if cache is not None else None
+    cache_args = (cache.folder, cache.config_key, cache.secret) if cache is not None else None
+    # The liveness pipe: the parent alone holds its write end open (workers close their copies),
+    # so a worker reads end-of-file the moment the parent is gone, however it died.
+    liveness = os.pipe() if ctx.get_start_method() == "fork" else None
     outcomes: list = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(config, roots, cache_args)) as pool:
-            futures = [pool.submit(_check_batch, b) for b in batches]
-            for fut in as_completed(futures):
-                done = fut.result()
-                outcomes.extend(done)
-                if progress:
-                    progress.advance(len(done))
+                                 initargs=(config, roots, cache_args, liveness)) as pool:
+            # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
+            # _die_with_parent): it stops the workers and exits 130, with no worker traceback
+            # and no race between a dying worker (a broken pool) and the interrupt.
+            with _sigint_ignored():  # with `fork`, the first submit forks every worker
+                futures = [pool.submit(_check_batch, b) for b in batches]
+            try:
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    outcomes.extend(done)
+                    if progress:
+                        progress.advance(len(done))
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                for child in multiprocessing.active_children():  # only the pool's workers
+                    child.kill()
+                raise
     finally:
         gc.unfreeze()
+        if liveness is not None:
+            for fd in liveness:
+                os.close(fd)
     return outcomes
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _die_with_parent(liveness: tuple[int, int] | None) -> None:
+    """In a worker: exit as soon as the parent process is gone (SIGKILL included), so no orphan
+    keeps analysing or holds the parent's stdout open. With `fork`, the liveness pipe; otherwise
+    (the fds are not inherited) a watch on the parent's pid."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (see _run_pool)
+    if liveness is not None:
+        read_end, write_end = liveness
+        os.close(write_end)
+
+        def wait() -> None:
+            while True:
+                try:
+                    if not os.read(read_end, 1):
+                        break
+                except InterruptedError:
+                    continue
+                except OSError:
+                    break
+            os._exit(1)
+    else:
+        parent = os.getppid()
+
+        def wait() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+    threading.Thread(target=wait, name="siblint-parent-watch", daemon=True).start()
 
 
 def default_jobs() -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -33,6 +35,22 @@ def lint(tmp_path: Path):
         return lint_files(tmp_path, all_files, "main.py", config)
 
     return run
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_key_folder():
+    """The cache's machine key (`$XDG_CACHE_HOME/siblint/key`) goes to a folder of this session, for
+    the tests and every process they start, never to the home of whoever runs them."""
+    with tempfile.TemporaryDirectory(prefix="siblint-xdg-") as folder:
+        old = os.environ.get("XDG_CACHE_HOME")
+        os.environ["XDG_CACHE_HOME"] = folder
+        try:
+            yield folder
+        finally:
+            if old is None:
+                os.environ.pop("XDG_CACHE_HOME", None)
+            else:
+                os.environ["XDG_CACHE_HOME"] = old
 
 
 # ---- heavier budgets (issue 6): fuzzing, the full smoke test, the big inputs --------------------

@@ -1,5 +1,6 @@
 """The cache: a warm run parses nothing, a changed tools module re-evaluates its importer from cached
-facts, and a damaged or foreign cache is ignored and rewritten. Parses are counted, never timed."""
+facts, a damaged or foreign cache is ignored and rewritten, and a cached run equals `--no-cache`
+when modules appear, shadow others or the run's files change. Parses are counted, never timed."""
 
 from __future__ import annotations
 
@@ -149,12 +150,14 @@ def test_codec_round_trips_real_facts(project: Path) -> None:
         "        except (ValueError, KeyError):\n            raise\n        finally:\n            pass\n"
     )
     facts = engine.facts_from_text(text, str(project / "pkg" / "tools.py"))
-    blob = cache_mod.dumps(cache_mod.encode(facts), "k")
-    again = cache_mod.decode(cache_mod.loads(blob, "k"))
+    blob = cache_mod.dumps(cache_mod.encode(facts), "k", b"secret")
+    again = cache_mod.decode(cache_mod.loads(blob, "k", b"secret"))
     assert again == facts
     assert type(again.functions) is dict and type(again.assignments) is list
     with pytest.raises(cache_mod.CodecError):
-        cache_mod.loads(blob, "another-key")
+        cache_mod.loads(blob, "another-key", b"secret")
+    with pytest.raises(cache_mod.CodecError):  # the same file, checked with another machine's key
+        cache_mod.loads(blob, "k", b"another machine")
 
 
 def test_codec_refuses_what_it_did_not_write() -> None:
@@ -172,3 +175,55 @@ def test_default_folder(tmp_path: Path, monkeypatch) -> None:
     assert cache_mod.default_dir("", str(tmp_path), str(tmp_path)) == str(tmp_path / ".siblint_cache")
     monkeypatch.setenv(cache_mod.ENV_VAR, str(tmp_path / "elsewhere"))
     assert cache_mod.default_dir(str(cfg), str(tmp_path), "src") == str(tmp_path / "elsewhere")
+
+
+# ---- issue 12 (S8): a cached run always equals --no-cache -----------------------------------------
+AGENT_OF = "from agents import Agent, function_tool\nfrom {module} import charge_card\n\n" \
+           "@function_tool(failure_error_function=None)\nasync def lookup_tax(region: str) -> str:\n    return ''\n\n" \
+           "agent = Agent(name='c', tools=[charge_card, lookup_tax])\n"
+SYNC_CHARGE = "import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge_card(amount: int) -> str:\n" \
+              "    requests.post('https://payments.example.com/charges', json={'amount': amount})\n    return 'charged'\n"
+ASYNC_CHARGE = "from agents import function_tool\n\n@function_tool\nasync def charge_card(amount: int) -> str:\n    return 'charged'\n"
+
+
+def lint_paths(root: Path, rels: list[str], cache: cache_mod.Cache | None) -> list[tuple[str, int, str]]:
+    config = Config(root=str(root))
+    result = runner.run([str(root / r) for r in rels], config, 1, cache=cache)
+    return [(os.path.relpath(d.path, root), d.loc.line, d.code) for d in result.diagnostics]
+
+
+def test_a_module_created_after_a_cached_run_is_seen(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AGENT_OF.format(module="tools"))
+    first = lint_paths(tmp_path, ["agent.py"], new_cache(tmp_path))
+    assert "SIB301" not in {c for _, _, c in first}  # `tools` does not exist yet
+    (tmp_path / "tools.py").write_text(SYNC_CHARGE)
+    warm = lint_paths(tmp_path, ["agent.py"], new_cache(tmp_path))
+    assert warm == lint_paths(tmp_path, ["agent.py"], None)
+    assert ("agent.py", 8, "SIB301") in warm
+
+
+def test_a_module_shadowed_from_an_earlier_root_is_seen(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "tools.py").write_text(ASYNC_CHARGE)
+    (tmp_path / "agent.py").write_text(AGENT_OF.format(module="tools"))
+    first = lint_paths(tmp_path, ["agent.py"], new_cache(tmp_path))
+    assert "SIB301" not in {c for _, _, c in first}  # src/tools.py's tool is async
+    (tmp_path / "tools.py").write_text(SYNC_CHARGE)  # the project root comes before src/
+    warm = lint_paths(tmp_path, ["agent.py"], new_cache(tmp_path))
+    assert warm == lint_paths(tmp_path, ["agent.py"], None)
+    assert ("agent.py", 8, "SIB301") in warm
+
+
+def test_runs_over_other_files_and_so_other_import_roots_agree_with_no_cache(tmp_path: Path) -> None:
+    (tmp_path / "services" / "svc").mkdir(parents=True)
+    (tmp_path / "libs").mkdir()
+    (tmp_path / "services" / "svc" / "agent.py").write_text(AGENT_OF.format(module="mytools"))
+    (tmp_path / "libs" / "mytools.py").write_text(SYNC_CHARGE)
+    one, both = ["services/svc/agent.py"], ["services/svc/agent.py", "libs/mytools.py"]
+    for order in ([one, both, one, both], [both, one, both]):
+        c_dir = tmp_path / f"cache-{len(order)}"
+        for rels in order:  # pre-commit style runs on one file, CI on all: the cache never mixes them
+            cached = lint_paths(tmp_path, rels, cache_mod.Cache(str(c_dir), cache_mod.config_key(Config(root=str(tmp_path)))))
+            assert cached == lint_paths(tmp_path, rels, None), rels
+    assert ("services/svc/agent.py", 8, "SIB301") in lint_paths(tmp_path, both, None)
+

@@ -53,9 +53,52 @@ def test_symlink_loop_and_dangling_link_warn_and_go_on(tmp_path):
     os.symlink(tmp_path / "a", tmp_path / "a" / "loop")
     os.symlink(tmp_path / "missing.py", tmp_path / "dangling.py")
     found = discover([str(tmp_path)], Config(root=str(tmp_path)))
-    assert rel(tmp_path, found.files) == ["a/x.py"]
-    assert any("symlink loop" in w for w in found.warnings)
-    assert any("dangling.py" in w for w in found.warnings)
+    assert rel(tmp_path, found.files) == ["a/x.py"]  # the folder link is not followed by default
+    assert [w for w in found.warnings if "dangling.py" in w] == [f"{tmp_path / 'dangling.py'}: skipped (No such file or directory)"]
+    followed = discover([str(tmp_path)], Config(root=str(tmp_path)), follow_symlinks=True)
+    assert rel(tmp_path, followed.files) == ["a/x.py"]
+    assert any("a/loop: skipped (directory already visited: symlink loop?)" in w for w in followed.warnings)
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_links_inside_the_project_and_out_of_it(tmp_path):
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    write(outside, {"secret_agent.py": HAZARD, "pkg/tools.py": HAZARD})
+    write(project, {"src/real.py": "", "src/pkg/mod.py": ""})
+    os.symlink(project / "src" / "real.py", project / "alias.py")  # a file inside: checked
+    os.symlink(project / "src" / "pkg", project / "pkg_link")  # a folder inside: walked once, as src/pkg
+    os.symlink(outside / "secret_agent.py", project / "leak.py")
+    os.symlink(outside / "pkg", project / "vendor")
+    os.symlink("/", project / "root")
+    found = discover([str(project)], Config(root=str(project)))
+    assert rel(project, found.files) == ["alias.py", "src/pkg/mod.py", "src/real.py"]
+    outside_note = "skipped (symbolic link to outside the project; --follow-symlinks follows it)"
+    assert sorted(found.warnings) == sorted(f"{project / n}: {outside_note}" for n in ("leak.py", "root", "vendor"))
+    # Named on the command line, a link is taken as given.
+    assert rel(project, discover([str(project / "leak.py")], Config(root=str(project))).files) == ["leak.py"]
+    followed = discover([str(project / "src"), str(project / "vendor"), str(project / "leak.py")],
+                        Config(root=str(project)), follow_symlinks=True)
+    assert rel(project, followed.files) == ["leak.py", "src/pkg/mod.py", "src/real.py", "vendor/tools.py"]
+
+
+def test_a_tree_deeper_than_the_recursion_limit(tmp_path):
+    """S13: 1,200 nested folders (a path of 2,400+ characters) are walked, not a RecursionError."""
+    deep = tmp_path
+    for _ in range(1200):
+        deep = deep / "d"
+        os.mkdir(deep)  # one level at a time: mkdir(parents=True) would recurse
+    (deep / "agent.py").write_text(HAZARD)
+    try:
+        found = discover([str(tmp_path)], Config(root=str(tmp_path)))
+        assert [len(Path(f).parts) - len(tmp_path.parts) for f in found.files] == [1201]
+        proc = siblint(["check", "--no-cache", "."], tmp_path)
+        assert proc.returncode == 1, proc.stderr
+        assert proc.stdout.count("SIB201") == 1 and "Traceback" not in proc.stderr
+    finally:  # bottom up: shutil.rmtree (pytest's clean-up) recurses once per level
+        (deep / "agent.py").unlink()
+        while deep != tmp_path:
+            deep.rmdir()
+            deep = deep.parent
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

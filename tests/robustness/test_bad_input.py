@@ -156,6 +156,15 @@ def test_deep_but_valid_code_is_parsed_with_the_deep_retry(tmp_path, monkeypatch
     assert any(limit is not None for limit in calls), "the file did not need the deep retry; the test proves nothing"
 
 
+@pytest.mark.parametrize("block", ["def t():", "if x:", "with x:"])
+def test_deep_statement_beside_another_in_a_block_gets_the_retry_not_a_keyerror(tmp_path, block):
+    """S11: the RecursionError of the deep statement must reach the retry through the enclosing
+    block's position recording, which used to raise KeyError on the way out."""
+    body = f"{block}\n    y = {' + '.join(['1'] * 600)}\n    x = 1\n"
+    found = _analyse(tmp_path, "deep.py", (HAZARD_HEAD + body).encode())
+    assert [(d.code, d.loc.line) for d in found] == [("SIB201", 3)], found
+
+
 def test_valid_python_libcst_rejects_says_so_in_process(tmp_path):
     found = _analyse(tmp_path, "concat.py", HOSTILE["implicit_concat_5000.py"][0])
     assert [d.code for d in found] == ["SIB900"]

@@ -108,7 +108,10 @@ def test_writes_only_the_cache_folder_and_the_report(tmp_path):
     assert all(p.startswith(".siblint_cache/") or p == "report.sarif" for p in new), new
     assert "report.sarif" in new and any(p.startswith(".siblint_cache/") for p in new)
     assert {k: v for k, v in after.items() if k in before} == before, "an analysed file was modified"
-    assert list(home.iterdir()) == [] and list(tmp.iterdir()) == []
+    # Outside the project, only the cache's machine key, readable by its owner alone.
+    assert [str(p.relative_to(home)) for p in home.rglob("*") if p.is_file()] == [".cache/siblint/key"]
+    assert (home / ".cache/siblint/key").stat().st_mode & 0o777 == 0o600
+    assert list(tmp.iterdir()) == []
     assert not marker.exists()
 
 
