@@ -16,6 +16,7 @@ from siblint.facts import (
     EMPTY_CALLS,
     EMPTY_LOCS,
     EMPTY_RAISE_SITES,
+    EMPTY_VALUES,
     Assignment,
     Attr,
     Call,
@@ -525,6 +526,8 @@ def _share_empties(fn: FunctionFacts) -> None:
         fn.raise_sites = EMPTY_RAISE_SITES
     if not fn.with_bindings:
         fn.with_bindings = EMPTY_BINDINGS
+    if not fn.return_values:
+        fn.return_values = EMPTY_VALUES
 
 
 def collect(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleFacts:

@@ -126,7 +126,7 @@ class FString(Other):
     text: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Comp(Other):
     """A list, set or generator comprehension `[elt for target in iter]` (one `for`, filters dropped).
     Still an `Other` (kind "Comp"): tools lists are often written `[t for t in ALL if ...]`."""
@@ -178,6 +178,7 @@ EMPTY_CALLS: list = []
 EMPTY_LOCS: list = []
 EMPTY_RAISE_SITES: list = []
 EMPTY_BINDINGS: dict = {}
+EMPTY_VALUES: list = []
 
 
 @dataclass(slots=True)
