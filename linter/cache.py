@@ -215,7 +215,7 @@ def decode(obj: Any) -> Any:
             args = [decode(v) for v in values]
             if all_init:
                 return cls(*args)
-            inst = object.__new__(cls)
+            inst: Any = object.__new__(cls)
             for n, v in zip(names, args):
                 object.__setattr__(inst, n, v)
             return inst

@@ -73,8 +73,8 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
         result.diagnostics.append(_unparsable(path, err))
         return result
     except Exception as exc:  # noqa: BLE001 - a parser or collector bug must not end the run
-        err = source.SourceError(f"internal error while parsing ({type(exc).__name__}: {exc}); please report this file")
-        result.diagnostics.append(_unparsable(path, err))
+        crashed = source.SourceError(f"internal error while parsing ({type(exc).__name__}: {exc}); please report this file")
+        result.diagnostics.append(_unparsable(path, crashed))
         return result
     result.facts = facts
     project.add_root(module_name_for(path)[2])

@@ -97,7 +97,7 @@ def _as_tuple(value: object) -> tuple[str, ...]:
         return ()
     if isinstance(value, str):
         value = value.split(",")
-    return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())  # type: ignore[union-attr]
+    return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())  # type: ignore[attr-defined]
 
 
 def _source_bytes(lines: list[str]) -> bytes:
@@ -166,7 +166,8 @@ class Plugin:
 
                 config, project = state.project_for(path)
                 # flake8's own tree stands in for the engine's CPython parse of the same lines.
-                diagnostics = analyse(path, _source_bytes(self.lines), config, project, tree=self.tree).diagnostics
+                tree = self.tree if isinstance(self.tree, ast.Module) else None
+                diagnostics = analyse(path, _source_bytes(self.lines), config, project, tree=tree).diagnostics
         except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return

@@ -80,8 +80,9 @@ class _State(CodegenState):
         if key not in self.ranges:  # a syntactic range recorded inside wins, as in libcst
             self.ranges[key] = (line, column, self.line, self.column)
 
-    def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
-                                  end_node: cst.CSTNode | None = None) -> _Syntactic:
+    def record_syntactic_position(  # type: ignore[override]  # a plain context manager, same protocol
+        self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
+    ) -> _Syntactic:
         return _Syntactic(self, node, start_node, end_node)
 
 

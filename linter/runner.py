@@ -189,7 +189,8 @@ class _Analyser:
         if self.cache:
             key = self._facts_key(path, sha)
             facts = self.cache.load_facts(key)
-        self.project.trace = trace = {}
+        trace: dict[str, str | None] = {}
+        self.project.trace = trace
         try:
             result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
         finally:
@@ -282,10 +283,12 @@ def _warm_up() -> None:
     code_fingerprint()
 
 
-def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callable[[], Cache] | None" = None,
+def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callable[[], Cache | None] | None" = None,
         progress: Progress | None = None) -> RunResult:
     """Findings for `files`, sorted. `cache` may be a factory: it is called (and the cache module
     imported) only when some file passes the pre-filter."""
+    factory = cache
+    opened_cache: "Cache | None" = None
     result = RunResult(files_checked=len(files))
     passing: list[str] = []
     sizes: dict[str, int] = {}
@@ -298,18 +301,17 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             result.diagnostics.append(_unreadable(p, exc))
             continue
         if prefilter.may_matter(data):
-            if not opened and cache is not None:
+            if not opened and factory is not None:
                 from siblint.cache import Cache, content_hash
 
                 opened = True
-                if not isinstance(cache, Cache):
-                    cache = cache()  # None when the folder must not be used
+                opened_cache = factory if isinstance(factory, Cache) else factory()  # None: the folder must not be used
             passing.append(p)
             sizes[p] = len(data)
-            if cache is not None:
+            if opened_cache is not None:
                 shas[os.path.abspath(p)] = content_hash(data)
-    if not passing:
-        cache = None  # nothing to look up or store: the cache module is never imported
+    # Nothing to look up or store without a passing file: the cache module is never imported.
+    cache = opened_cache if passing else None
     result.files_passed = len(passing)
     if progress:
         progress.advance(len(files) - len(passing))
@@ -461,6 +463,6 @@ def _die_with_parent(liveness: tuple[int, int] | None) -> None:
 
 def default_jobs() -> int:
     try:
-        return len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import libcst as cst
+import libcst.metadata
 
 T = TypeVar("T")
 
