@@ -1,6 +1,7 @@
 """siblint's speed benchmark: interleaved runs of siblint and its peers on one tree.
 
     python benchmarks/run.py TREE [--runs 5] [--slow-runs 1] [--no-fixit] [--no-flake8] [--editor-file F]
+                                  [--baseline OTHER_SIBLINT]
     python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
 
 `--scaling` is a separate arm (benchmarks/scaling.py): generated modules at N and 4N units per shape,
@@ -25,6 +26,8 @@ Commands (all public tools; fixit and flake8 arms are skipped when not installed
                      plugin in flake8's own discovery, as if it were not installed)
   flake8 stdin +/-   `flake8 - --stdin-display-name x.py` on one agent module (the editor case)
   fixit              `fixit lint` with its default rules (slow: --slow-runs rounds only)
+  baseline ...       with --baseline: cold -j2, warm and one changed file for another install of
+                     siblint (say, the previous release in its own venv), for before/after ratios
 
 It also prints how many files the pre-filter lets through and the peak RSS (sum over the process
 tree, sampled every 20 ms) of `siblint check -j2` cold.
@@ -193,6 +196,9 @@ def main() -> int:
     ap.add_argument("--cold-once", action="store_true",
                     help="big agent trees: one cold arm only (cold+cache -jN, --slow-runs rounds), its peak RSS sampled")
     ap.add_argument("--editor-file", help="agent module for the flake8 stdin arm (default: the one closest to 1,000 lines)")
+    ap.add_argument("--baseline", metavar="SIBLINT",
+                    help="another install's siblint executable: its cold, warm and one-changed arms run interleaved "
+                         "with this one's, and the report gives this / baseline ratios")
     args = ap.parse_args()
     if args.scaling is not None:
         import scaling
@@ -239,6 +245,14 @@ def main() -> int:
     if not args.cold_once:
         arms.append(Arm("siblint cold -j1", [siblint, "check", tree, "--no-cache", "-j1"], slow=cold_slow))
         arms.append(Arm("siblint cold -j2", [siblint, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
+    base_cache = os.path.join(work, "base-cache")
+    if args.baseline:
+        # The same arms for the baseline install (its own cache folder), so both meet the same machine.
+        arms.append(Arm("baseline cold -j2", [args.baseline, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
+        arms.append(Arm("baseline warm", [args.baseline, "check", tree, "--cache-dir", base_cache]))
+        if agent_file:
+            arms.append(Arm("baseline 1 changed", [args.baseline, "check", tree, "--cache-dir", base_cache],
+                            prepare=touch_agent_file))
     ruff = tool("ruff")
     if ruff:
         arms.append(Arm("ruff E,F,B", [ruff, "check", "--no-cache", "--select", "E,F,B", "--exit-zero", "-q", tree]))
@@ -311,6 +325,10 @@ def main() -> int:
                 print(f"  {name} / fixit lint: {med(name) / med('fixit lint'):.3f}")
     if med("siblint 1 changed"):
         print(f"  one changed file: {med('siblint 1 changed'):.3f}s ({os.path.relpath(agent_file, tree)})")
+    for ours, theirs in (("siblint cold -j2", "baseline cold -j2"), ("siblint warm", "baseline warm"),
+                         ("siblint 1 changed", "baseline 1 changed")):
+        if med(ours) and med(theirs):
+            print(f"  {ours} / {theirs}: {med(ours) / med(theirs):.3f} ({med(ours):.3f}s vs {med(theirs):.3f}s)")
 
     if cold_rss:
         print(f"\npeak RSS of `{' '.join(os.path.basename(a) if a == siblint else a for a in arms[0].argv[:2])} ... -j{jobs}` "
