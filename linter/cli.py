@@ -20,10 +20,11 @@ from typing import Any, NoReturn
 import click
 
 from siblint import __version__
-from siblint.config import Config, ConfigError, load
+from siblint.config import Config, ConfigError
 from siblint.diagnostics import Diagnostic
 from siblint.discovery import discover
 from siblint.reporters import FORMATS, report_base
+from siblint.resolver import Resolver, project_root
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 STDIN = "-"
@@ -109,6 +110,11 @@ class CheckOptions:
     jobs: int | None = None
     no_cache: bool = False
     cache_dir: str | None = None
+    respect_gitignore: bool = True
+    show_settings: bool = False
+    show_files: bool = False
+    quiet: bool = False
+    color: str = "auto"
 
     @property
     def reads_stdin(self) -> bool:
@@ -134,15 +140,23 @@ class CheckOptions:
               help="Parallel worker processes  [default: number of CPUs]")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
-              help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache next to the config or the first path]")
+              help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache in the project root]")
+@click.option("--no-respect-gitignore", "no_respect_gitignore", is_flag=True,
+              help="Check files that .gitignore (and .git/info/exclude) would skip.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings for the first path and exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line, no warnings.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text report (auto: only on a terminal, and never when NO_COLOR is set).")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
-          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None) -> None:
+          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
+          show_settings: bool, show_files: bool, quiet: bool, color: str) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
-    Configuration comes from [tool.siblint] in the nearest pyproject.toml above PATHS;
-    command-line options add to it.
+    Each file uses the nearest pyproject.toml with [tool.siblint] (or siblint.toml,
+    .siblint.toml) at or above it; command-line options add to it.
     """
     if not paths and stdin_filename:
         paths = (STDIN,)
@@ -154,78 +168,146 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
         extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
         exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
+        respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
+        quiet=quiet, color=color,
     )
     click.get_current_context().exit(run_check(opts))
 
 
-def _config_start(opts: CheckOptions) -> str:
-    """Where the search for pyproject.toml starts: the folder that holds every checked path."""
-    if opts.reads_stdin:
-        return opts.stdin_filename or "."
+def _default_root(opts: CheckOptions) -> str:
+    """The root of the default settings (files with no config above them): the working folder when
+    it holds every path, as under pre-commit, so what else is checked never changes it."""
+    cwd = os.getcwd()
+    given = [opts.stdin_filename or "stdin.py"] if opts.reads_stdin else list(opts.paths)
+    absolute = [os.path.abspath(p) for p in given]
     try:
-        return os.path.commonpath([os.path.abspath(p) for p in opts.paths])
+        if all(os.path.commonpath([cwd, p]) == cwd for p in absolute):
+            return cwd
+        common = os.path.commonpath(absolute)
     except ValueError:  # paths on different drives (Windows)
-        return opts.paths[0]
+        return cwd
+    return common if os.path.isdir(common) else os.path.dirname(common)
 
 
-def load_config(opts: CheckOptions) -> Config:
+def make_resolver(opts: CheckOptions) -> Resolver:
+    def adjust(config: Config) -> Config:
+        return config.with_cli(opts.select, opts.ignore, opts.extend_select,
+                               None if opts.respect_gitignore else False)
     try:
-        config = load(_config_start(opts), opts.config_path)
-        return config.with_cli(opts.select, opts.ignore, opts.extend_select)
+        return Resolver(_default_root(opts), opts.config_path, adjust)
     except ConfigError as exc:
         _fail(str(exc))
 
 
-def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
+def _config_error(exc: ConfigError) -> NoReturn:
+    _fail(str(exc))
+
+
+def discover_files(opts: CheckOptions, resolver: Resolver) -> list[str]:
+    try:
+        found = discover(list(opts.paths), resolver.for_folder)
+    except ConfigError as exc:
+        _config_error(exc)
+    if not opts.quiet:
+        for w in found.warnings:
+            click.echo(f"siblint: warning: {w}", err=True)
+    if found.missing:
+        for m in found.missing:
+            click.echo(f"siblint: error: {m}: no such file or directory", err=True)
+        raise click.exceptions.Exit(EXIT_ERROR)
+    return found.files
+
+
+def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnostic]:
     from siblint import runner
 
     if opts.reads_stdin:
         from siblint.engine import new_project
 
+        config = _config_of(resolver, opts.stdin_filename or "stdin.py")
         data = sys.stdin.buffer.read()
         return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
-    found = discover(list(opts.paths), config)
-    for w in found.warnings:
-        click.echo(f"siblint: warning: {w}", err=True)
-    if found.missing:
-        for m in found.missing:
-            click.echo(f"siblint: error: {m}: no such file or directory", err=True)
-        raise click.exceptions.Exit(EXIT_ERROR)
-    progress = runner.Progress(len(found.files)) if runner.progress_wanted() else None
-    return runner.run(found.files, config, opts.jobs or runner.default_jobs(), cache=_open_cache(opts, config),
-                      progress=progress).diagnostics
+    files = discover_files(opts, resolver)
+    if not files and not opts.quiet:
+        click.echo("siblint: warning: no Python files found under the given paths", err=True)
+    groups: dict[Config, list[str]] = {}
+    for f in files:
+        groups.setdefault(_config_of(resolver, f), []).append(f)
+    cache = _open_cache(opts, project_root(resolver.used()))
+    progress = runner.Progress(len(files)) if runner.progress_wanted() else None
+    diagnostics: list[Diagnostic] = []
+    for config, group in groups.items():  # one project index per config, as each file's own run would have
+        diagnostics += runner.run(group, config, opts.jobs or runner.default_jobs(), cache=cache and cache(config),
+                                  progress=progress).diagnostics
+    return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
-def _open_cache(opts: CheckOptions, config: Config):  # -> a factory of siblint.cache.Cache, or None
+def _config_of(resolver: Resolver, path: str) -> Config:
+    try:
+        return resolver.config_for(path)
+    except ConfigError as exc:
+        _config_error(exc)
+
+
+def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of siblint.cache.Cache, or None
     if opts.no_cache:
         return None
 
-    def open_cache():  # called only once a file passes the pre-filter
-        from siblint import cache
+    def for_config(config: Config):
+        def open_cache():  # called only once a file passes the pre-filter
+            from siblint import cache
 
-        folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
-        return cache.Cache(folder, cache.config_key(config))
+            folder = opts.cache_dir or cache.default_dir("", root, None)
+            return cache.Cache(folder, cache.config_key(config))
 
-    return open_cache
+        return open_cache
+
+    return for_config
+
+
+def show_settings(opts: CheckOptions, resolver: Resolver) -> str:
+    target = opts.stdin_filename if opts.reads_stdin else opts.paths[0]
+    settings = {"file": target, **_config_of(resolver, target or ".").settings()}
+    return json.dumps(settings, indent=2) + "\n"
 
 
 def run_check(opts: CheckOptions) -> int:
     """Lint, write the report, and return the exit status."""
-    config = load_config(opts)
-    diagnostics = collect_diagnostics(opts, config)
+    resolver = make_resolver(opts)
+    if opts.show_settings:
+        write_report(show_settings(opts, resolver), opts.output)
+        return EXIT_CLEAN
+    if opts.show_files:
+        write_report("".join(f"{printable(f)}\n" for f in discover_files(opts, resolver)), opts.output)
+        return EXIT_CLEAN
+    diagnostics = collect_diagnostics(opts, resolver)
     report = FORMATS[opts.fmt](diagnostics, report_base())
+    painted = False
+    if opts.fmt == "text":
+        from siblint import colour
+
+        if opts.quiet:
+            report = colour.without_summary(report)
+        painted = colour.wanted(opts.color, to_file=bool(opts.output))
+        if painted:
+            report = colour.paint(report)
     stats = statistics_table(diagnostics) if opts.statistics else ""
     if stats and opts.fmt == "text":
         report, stats = report + stats, ""
-    write_report(report, opts.output)
+    write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None)
     if stats:
         click.echo(stats, err=True, nl=False)
     return EXIT_FINDINGS if diagnostics and not opts.exit_zero else EXIT_CLEAN
 
 
-def write_report(report: str, output: str | None) -> None:
+def printable(name: str) -> str:
+    """A file name on one line: control characters (a newline in a name) shown escaped."""
+    return name if name.isprintable() else name.encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def write_report(report: str, output: str | None, color: bool | None = None) -> None:
     if not output:
-        click.echo(report, nl=False)
+        click.echo(report, nl=False, color=color)  # color=True: click keeps ANSI codes on a pipe
         return
     try:
         with open(output, "w", encoding="utf-8") as fh:

@@ -1,18 +1,20 @@
 """Which files a run checks: the given paths, folders walked for .py/.pyi, excludes applied.
 
 A folder named on the command line is always walked; everything found in it, and every file named
-on the command line, is subject to `exclude` / `extend-exclude` (matched relative to the config's
-folder, against the whole path or any one part of it).
+on the command line, is subject to `exclude` / `extend-exclude` (gitignore patterns relative to the
+folder of the config that applies there) and, unless `respect-gitignore = false`, to the
+repository's `.gitignore` files.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from siblint.config import Config
+from siblint.gitignore import GitIgnore
 
 EXTENSIONS = (".py", ".pyi")
 
@@ -24,16 +26,33 @@ class Discovery:
     missing: list[str] = field(default_factory=list)
 
 
-def discover(paths: list[str], config: Config) -> Discovery:
-    """Files under `paths` in a stable order; a missing path is recorded, never skipped silently."""
+class _Skip:
+    """Excludes and .gitignore, with the config of the folder an entry sits in."""
+
+    def __init__(self, settings: Config | Callable[[str], Config]) -> None:
+        self.config_for_folder = settings if callable(settings) else (lambda _folder: settings)
+        self.gitignore = GitIgnore()
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        config = self.config_for_folder(os.path.dirname(os.path.abspath(path)))
+        if config.is_excluded(path, is_dir):
+            return True
+        return config.respect_gitignore and self.gitignore.ignored(path, is_dir)
+
+
+def discover(paths: list[str], settings: Config | Callable[[str], Config]) -> Discovery:
+    """Files under `paths` in a stable order; a missing path is recorded, never skipped silently.
+
+    `settings` is one Config for every file, or a function from a folder to its Config."""
     found = Discovery()
     seen: set[str] = set()
     visited_dirs: set[tuple[int, int]] = set()
+    skip = _Skip(settings)
     for given in paths:
         if not os.path.lexists(given):
             found.missing.append(given)
             continue
-        for path in _walk(given, config, found, visited_dirs, explicit=True):
+        for path in _walk(given, skip, found, visited_dirs, explicit=True):
             key = os.path.normcase(os.path.abspath(path))
             if key not in seen:
                 seen.add(key)
@@ -42,7 +61,7 @@ def discover(paths: list[str], config: Config) -> Discovery:
     return found
 
 
-def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, int]], explicit: bool) -> Iterator[str]:
+def _walk(path: str, skip: _Skip, found: Discovery, visited: set[tuple[int, int]], explicit: bool) -> Iterator[str]:
     try:
         st = os.stat(path)
     except OSError as exc:  # a dangling link, a symlink loop, no permission to stat
@@ -53,7 +72,7 @@ def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, i
             found.warnings.append(f"{path}: skipped (directory already visited: symlink loop?)")
             return
         visited.add((st.st_dev, st.st_ino))
-        if not explicit and config.is_excluded(path):
+        if not explicit and skip(path, True):
             return
         try:
             entries = sorted(os.scandir(path), key=lambda e: e.name)
@@ -61,10 +80,10 @@ def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, i
             found.warnings.append(f"{path}: skipped ({exc.strerror or exc})")
             return
         for entry in entries:
-            if entry.name.startswith(".") and entry.is_dir(follow_symlinks=False) and config.is_excluded(entry.path):
+            if entry.name.startswith(".") and entry.is_dir(follow_symlinks=False) and skip(entry.path, True):
                 continue
             if entry.name.endswith(EXTENSIONS) or _maybe_dir(entry):
-                yield from _walk(entry.path, config, found, visited, explicit=False)
+                yield from _walk(entry.path, skip, found, visited, explicit=False)
         return
     if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
         found.warnings.append(f"{path}: skipped (not a regular file)")
@@ -73,7 +92,7 @@ def _walk(path: str, config: Config, found: Discovery, visited: set[tuple[int, i
         return
     # Excludes apply to files named on the command line too, as in flake8: pre-commit passes
     # every staged file by name, and `exclude` must still keep generated code out.
-    if config.is_excluded(path):
+    if skip(path, False):
         return
     yield path
 

@@ -1,0 +1,99 @@
+"""The one path matcher: gitignore patterns (pathspec), each anchored at the folder it came from.
+
+`exclude`, `extend-exclude`, `per-file-ignores` and `.gitignore` files all go through here, so a
+pattern means the same thing in every place: `name` matches a file or folder of that name at any
+depth below its folder, `dir/name` (a slash inside) is anchored at its folder, `**` spans folders,
+a trailing `/` matches folders only, `!` re-includes. A pattern that begins with `../` is anchored
+at that parent folder (how a pattern inherited through `extend` keeps its own folder).
+
+Patterns are compiled against absolute paths, so a matcher built from several folders' patterns is
+still one PathSpec, and last match wins across all of them, as in git.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+
+import pathspec
+from pathspec.patterns.gitwildmatch import GitWildMatchPatternError
+
+_GLOB_SPECIAL = re.compile(r"([*?\[\]\\!#])")
+
+
+class PatternError(ValueError):
+    """A pattern pathspec cannot compile."""
+
+
+def is_anchored(pattern: str) -> bool:
+    """git's rule: a slash at the start or in the middle anchors a pattern at its folder."""
+    return "/" in pattern.rstrip("/")
+
+
+def rebase(pattern: str, base: str, new_base: str) -> str:
+    """`pattern`, written relative to `base`, written relative to `new_base` instead."""
+    rel = os.path.relpath(base, new_base).replace(os.sep, "/")
+    if rel == ".":
+        return pattern
+    negate = "!" if pattern.startswith("!") else ""
+    body = pattern[len(negate):]
+    body = body.lstrip("/") if is_anchored(body) else "**/" + body
+    return f"{negate}{rel}/{body}"
+
+
+def _absolute(pattern: str, base: str) -> str:
+    negate = "!" if pattern.startswith("!") else ""
+    body = pattern[len(negate):]
+    while body.startswith("../"):
+        base, body = os.path.dirname(base), body[3:]
+    body = body.lstrip("/") if is_anchored(body) else "**/" + body
+    folder = _GLOB_SPECIAL.sub(r"\\\1", _posix(base).strip("/"))
+    return f"{negate}/{folder}/{body}" if folder else f"{negate}/{body}"
+
+
+def _posix(path: str) -> str:
+    return path.replace(os.sep, "/")
+
+
+class Matcher:
+    """Patterns from one or more folders; `matches(path)` asks about a file or (is_dir) a folder."""
+
+    def __init__(self, groups: Iterable[tuple[str, Iterable[str]]]) -> None:
+        lines = [_absolute(p, os.path.abspath(base)) for base, patterns in groups for p in patterns
+                 if p.strip() and not p.lstrip().startswith("#")]
+        self.empty = not lines
+        try:
+            self._spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        except (GitWildMatchPatternError, ValueError, TypeError) as exc:
+            raise PatternError(str(exc)) from None
+
+    def matches(self, path: str, is_dir: bool = False) -> bool:
+        if self.empty:
+            return False
+        target = _posix(os.path.abspath(path))
+        return self._spec.match_file(target + "/" if is_dir else target)
+
+    def check(self, path: str, is_dir: bool = False) -> bool | None:
+        """True: matched; False: re-included by a `!` pattern; None: no pattern matched."""
+        if self.empty:
+            return None
+        target = _posix(os.path.abspath(path))
+        return self._spec.check_file(target + "/" if is_dir else target).include
+
+
+def compile_lenient(base: str, lines: Iterable[str]) -> Matcher:
+    """A matcher from a file the user did not write for siblint (.gitignore): bad lines are skipped."""
+    lines = list(lines)
+    try:
+        return Matcher([(base, lines)])
+    except PatternError:
+        pass
+    good = []
+    for line in lines:
+        try:
+            Matcher([(base, [line])])
+        except PatternError:
+            continue
+        good.append(line)
+    return Matcher([(base, good)])
