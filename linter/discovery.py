@@ -26,7 +26,7 @@ class Discovery:
     missing: list[str] = field(default_factory=list)
 
 
-class _Skip:
+class Skip:
     """Excludes and .gitignore, with the config of the folder an entry sits in."""
 
     def __init__(self, settings: Config | Callable[[str], Config]) -> None:
@@ -39,6 +39,19 @@ class _Skip:
             return True
         return config.respect_gitignore and self.gitignore.ignored(path, is_dir)
 
+    def walk_would_skip(self, path: str, top: str) -> bool:
+        """Would walking `top` leave out the file `path`? (It, or a folder between, is skipped.)
+        The flake8 plugin asks this for each file flake8 hands it, with `top` the working folder."""
+        path, top = os.path.abspath(path), os.path.abspath(top)
+        if self(path, False):
+            return True
+        folder = os.path.dirname(path)
+        while folder != top and folder.startswith(top + os.sep):
+            if self(folder, True):
+                return True
+            folder = os.path.dirname(folder)
+        return False
+
 
 def discover(paths: list[str], settings: Config | Callable[[str], Config]) -> Discovery:
     """Files under `paths` in a stable order; a missing path is recorded, never skipped silently.
@@ -47,7 +60,7 @@ def discover(paths: list[str], settings: Config | Callable[[str], Config]) -> Di
     found = Discovery()
     seen: set[str] = set()
     visited_dirs: set[tuple[int, int]] = set()
-    skip = _Skip(settings)
+    skip = Skip(settings)
     for given in paths:
         if not os.path.lexists(given):
             found.missing.append(given)
@@ -61,7 +74,7 @@ def discover(paths: list[str], settings: Config | Callable[[str], Config]) -> Di
     return found
 
 
-def _walk(path: str, skip: _Skip, found: Discovery, visited: set[tuple[int, int]], explicit: bool) -> Iterator[str]:
+def _walk(path: str, skip: Skip, found: Discovery, visited: set[tuple[int, int]], explicit: bool) -> Iterator[str]:
     try:
         st = os.stat(path)
     except OSError as exc:  # a dangling link, a symlink loop, no permission to stat
