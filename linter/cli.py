@@ -115,6 +115,9 @@ class CheckOptions:
     show_files: bool = False
     quiet: bool = False
     color: str = "auto"
+    add_noqa: bool = False
+    write_baseline: str | None = None
+    baseline: str | None = None
 
     @property
     def reads_stdin(self) -> bool:
@@ -148,10 +151,17 @@ class CheckOptions:
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line, no warnings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour the text report (auto: only on a terminal, and never when NO_COLOR is set).")
+@click.option("--add-noqa", is_flag=True,
+              help="Add `# noqa: CODE` comments that silence every current finding, and exit.")
+@click.option("--write-baseline", metavar="FILE", type=click.Path(dir_okay=False, path_type=str),
+              help="Record every current finding in FILE (JSON), and exit 0.")
+@click.option("--baseline", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=str),
+              help="Report (and fail on) only findings that are not in FILE.")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
           statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
-          show_settings: bool, show_files: bool, quiet: bool, color: str) -> None:
+          show_settings: bool, show_files: bool, quiet: bool, color: str, add_noqa: bool,
+          write_baseline: str | None, baseline: str | None) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
@@ -164,12 +174,14 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
     if stdin_filename and paths != (STDIN,):
         raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
+    if paths == (STDIN,) and (add_noqa or write_baseline):
+        raise click.UsageError("--add-noqa and --write-baseline need files, not stdin (`-`)")
     opts = CheckOptions(
         paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
         extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
         exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
         respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
-        quiet=quiet, color=color,
+        quiet=quiet, color=color, add_noqa=add_noqa, write_baseline=write_baseline, baseline=baseline,
     )
     click.get_current_context().exit(run_check(opts))
 
@@ -281,6 +293,12 @@ def run_check(opts: CheckOptions) -> int:
         write_report("".join(f"{printable(f)}\n" for f in discover_files(opts, resolver)), opts.output)
         return EXIT_CLEAN
     diagnostics = collect_diagnostics(opts, resolver)
+    if opts.write_baseline:
+        return write_baseline(opts, diagnostics)
+    if opts.baseline:
+        diagnostics = apply_baseline(opts, diagnostics)
+    if opts.add_noqa:
+        return add_noqa(opts, diagnostics)
     report = FORMATS[opts.fmt](diagnostics, report_base())
     painted = False
     if opts.fmt == "text":
@@ -298,6 +316,44 @@ def run_check(opts: CheckOptions) -> int:
     if stats:
         click.echo(stats, err=True, nl=False)
     return EXIT_FINDINGS if diagnostics and not opts.exit_zero else EXIT_CLEAN
+
+
+def write_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
+    from siblint import baseline
+
+    assert opts.write_baseline
+    try:
+        n = baseline.write(opts.write_baseline, diagnostics)
+    except OSError as exc:
+        _fail(f"cannot write the baseline to {opts.write_baseline}: {exc.strerror or exc}")
+    if not opts.quiet:
+        click.echo(f"siblint: wrote {n} finding{'s' if n != 1 else ''} to the baseline {opts.write_baseline}", err=True)
+    return EXIT_CLEAN
+
+
+def apply_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    from siblint import baseline
+
+    assert opts.baseline
+    try:
+        fresh, matched = baseline.new_findings(opts.baseline, diagnostics)
+    except baseline.BaselineError as exc:
+        _fail(str(exc))
+    if matched and not opts.quiet:
+        click.echo(f"siblint: {matched} finding{'s' if matched != 1 else ''} in the baseline not shown", err=True)
+    return fresh
+
+
+def add_noqa(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
+    from siblint.add_noqa import add_noqa as edit_files
+
+    outcome = edit_files(diagnostics)
+    for reason in outcome.skipped:
+        click.echo(f"siblint: warning: {printable(reason)}", err=True)
+    n = outcome.added
+    click.echo(f"Added {n} noqa directive{'s' if n != 1 else ''} in {outcome.files} file{'s' if outcome.files != 1 else ''}.",
+               err=True)
+    return EXIT_FINDINGS if outcome.skipped else EXIT_CLEAN
 
 
 def printable(name: str) -> str:
