@@ -116,3 +116,19 @@ def test_folder_configs_and_gitignore_mean_the_same_in_both(tmp_path):
     # the files named one by one (what pre-commit and editors do) get the same answer
     files = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.py"))
     assert agree(tmp_path, paths=files) == fired
+
+
+def test_stdin_is_checked_even_where_excluded_in_both(tmp_path):
+    """What editors send: `flake8 -` and `siblint check -` check the text, excluded or not, with
+    the settings of the folder the display name points into."""
+    from support import HAZARD, flake8_findings, siblint
+
+    write(tmp_path, {"pyproject.toml": '[tool.siblint]\nextend-exclude = ["gen"]\n'
+                                       'per-file-ignores = { "quiet" = ["SIB2"] }\n'})
+    for name, expected in (("gen/agent.py", ["SIB201"]), ("quiet/agent.py", [])):
+        cli = siblint(["check", "--format", "json", "-", "--stdin-filename", name], tmp_path, stdin=HAZARD)
+        import json
+
+        assert [d["code"] for d in json.loads(cli.stdout)] == expected
+        flake8 = flake8_findings(["--stdin-display-name", name, "-"], tmp_path, stdin=HAZARD)
+        assert [f[3] for f in flake8] == expected
