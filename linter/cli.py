@@ -211,15 +211,11 @@ def make_resolver(opts: CheckOptions) -> Resolver:
         _fail(str(exc))
 
 
-def _config_error(exc: ConfigError) -> NoReturn:
-    _fail(str(exc))
-
-
 def discover_files(opts: CheckOptions, resolver: Resolver) -> list[str]:
     try:
         found = discover(list(opts.paths), resolver.for_folder)
     except ConfigError as exc:
-        _config_error(exc)
+        _fail(str(exc))
     if not opts.quiet:
         for w in found.warnings:
             click.echo(f"siblint: warning: {w}", err=True)
@@ -244,7 +240,7 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnost
         click.echo("siblint: warning: no Python files found under the given paths", err=True)
     groups: dict[Config, list[str]] = {}
     for f in files:
-        groups.setdefault(_config_of(resolver, f), []).append(f)
+        groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
     cache = _open_cache(opts, project_root(resolver.used()))
     progress = runner.Progress(len(files)) if runner.progress_wanted() else None
     diagnostics: list[Diagnostic] = []
@@ -258,7 +254,7 @@ def _config_of(resolver: Resolver, path: str) -> Config:
     try:
         return resolver.config_for(path)
     except ConfigError as exc:
-        _config_error(exc)
+        _fail(str(exc))
 
 
 def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of siblint.cache.Cache, or None

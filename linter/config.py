@@ -66,9 +66,9 @@ class Config:
     def ignored_for_file(self, code: str, path: str) -> bool:
         return any(code.startswith(codes) and matcher.matches(path) for matcher, codes in self._per_file_matchers)
 
-    def is_excluded(self, path: str, is_dir: bool = False) -> bool:
+    def is_excluded(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool:
         """Matched by `exclude` / `extend-exclude` (gitignore patterns relative to `root`)."""
-        return self._exclude_matcher.matches(path, is_dir)
+        return self._exclude_matcher.matches(path, is_dir, absolute)
 
     @cached_property
     def _exclude_matcher(self) -> Matcher:

@@ -34,10 +34,11 @@ class Skip:
         self.gitignore = GitIgnore()
 
     def __call__(self, path: str, is_dir: bool) -> bool:
-        config = self.config_for_folder(os.path.dirname(os.path.abspath(path)))
-        if config.is_excluded(path, is_dir):
+        path = os.path.abspath(path)
+        config = self.config_for_folder(os.path.dirname(path))
+        if config.is_excluded(path, is_dir, absolute=True):
             return True
-        return config.respect_gitignore and self.gitignore.ignored(path, is_dir)
+        return config.respect_gitignore and self.gitignore.ignored(path, is_dir, absolute=True)
 
     def walk_would_skip(self, path: str, top: str) -> bool:
         """Would walking `top` leave out the file `path`? (It, or a folder between, is skipped.)

@@ -76,8 +76,8 @@ class GitIgnore:
             self._folder[folder] = compile_lenient(folder, lines) if lines else None
         return self._folder[folder]
 
-    def ignored(self, path: str, is_dir: bool = False) -> bool:
-        path = os.path.abspath(path)
+    def ignored(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool:
+        path = path if absolute else os.path.abspath(path)
         folder = os.path.dirname(path)
         root = self.repo_root(folder)
         if root is None or os.path.basename(path) == ".git":
@@ -92,7 +92,7 @@ class GitIgnore:
         for f in reversed(chain):  # the repository root first: deeper files override
             matcher = self._matcher(f, root)
             if matcher is not None:
-                answer = matcher.check(path, is_dir)
+                answer = matcher.check(path, is_dir, absolute=True)
                 if answer is not None:
                     verdict = answer
         return bool(verdict)

@@ -57,7 +57,10 @@ def _posix(path: str) -> str:
 
 
 class Matcher:
-    """Patterns from one or more folders; `matches(path)` asks about a file or (is_dir) a folder."""
+    """Patterns from one or more folders; `matches(path)` asks about a file or (is_dir) a folder.
+
+    `absolute=True` says `path` is already absolute and normalised (discovery asks about every
+    entry of a tree, and abspath was a third of that)."""
 
     def __init__(self, groups: Iterable[tuple[str, Iterable[str]]]) -> None:
         lines = [_absolute(p, os.path.abspath(base)) for base, patterns in groups for p in patterns
@@ -67,19 +70,48 @@ class Matcher:
             self._spec = pathspec.GitIgnoreSpec.from_lines(lines)
         except (GitWildMatchPatternError, ValueError, TypeError) as exc:
             raise PatternError(str(exc)) from None
+        # Without `!` patterns any match decides, so pathspec's own regexes can run as one
+        # alternation (pathspec matches them one by one); with them, pathspec's order matters.
+        regexes = [p.regex.pattern.replace("(?P<ps_d>", "(?:") for p in self._spec.patterns if p.include]
+        negated = any(p.include is False for p in self._spec.patterns)
+        self._any = re.compile("|".join(f"(?:{r})" for r in _merged(regexes))) if regexes and not negated else None
 
-    def matches(self, path: str, is_dir: bool = False) -> bool:
+    def _target(self, path: str, is_dir: bool, absolute: bool) -> str:
+        target = _posix(path if absolute else os.path.abspath(path))
+        return target + "/" if is_dir else target
+
+    def matches(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool:
         if self.empty:
             return False
-        target = _posix(os.path.abspath(path))
-        return self._spec.match_file(target + "/" if is_dir else target)
+        target = self._target(path, is_dir, absolute)
+        if self._any is not None:
+            return self._any.match(target.lstrip("/")) is not None  # pathspec drops the leading slash too
+        return self._spec.match_file(target)
 
-    def check(self, path: str, is_dir: bool = False) -> bool | None:
+    def check(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool | None:
         """True: matched; False: re-included by a `!` pattern; None: no pattern matched."""
         if self.empty:
             return None
-        target = _posix(os.path.abspath(path))
-        return self._spec.check_file(target + "/" if is_dir else target).include
+        return self._spec.check_file(self._target(path, is_dir, absolute)).include
+
+
+_ANY_DEPTH = "(?:/.+)?/"  # how pathspec writes the `**/` of an unanchored name under its base
+
+
+def _merged(regexes: list[str]) -> list[str]:
+    """Regexes of names at any depth below one folder merged into one (`base/**/(a|b|c)`): each
+    alternative would otherwise scan the path again, and the default excludes are a dozen names."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    out = []
+    for r in regexes:
+        head, sep, rest = r.partition(_ANY_DEPTH)
+        name, tail = rest[: rest.find("(?:")], rest[rest.find("(?:"):]
+        if sep and head.startswith("^") and "(" not in head and rest.find("(?:") > 0 and "(" not in name:
+            groups.setdefault((head + sep, tail), []).append(name)
+        else:
+            out.append(r)
+    out += [f"{head}(?:{'|'.join(names)}){tail}" for (head, tail), names in groups.items()]
+    return out
 
 
 def compile_lenient(base: str, lines: Iterable[str]) -> Matcher:

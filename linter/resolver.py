@@ -34,9 +34,15 @@ class Resolver:
         path = os.path.abspath(path)
         return self.for_folder(path if os.path.isdir(path) else os.path.dirname(path))
 
+    def for_file(self, path: str) -> Config:
+        """Settings for a file known not to be a folder (no stat)."""
+        return self.for_folder(os.path.dirname(path) or ".")
+
     def for_folder(self, folder: str) -> Config:
         if self.explicit is not None:
             return self.explicit
+        if folder in self._by_dir:  # the common case, before abspath: discovery asks for every entry
+            return self._by_dir[folder]
         folder = os.path.abspath(folder)
         pending: list[str] = []
         found: Config | None = None
