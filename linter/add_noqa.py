@@ -93,6 +93,19 @@ def _replace(path: str, data: bytes) -> None:
         raise
 
 
+def _through_a_link(path: str) -> bool:
+    """Is `path`, or a folder on the way to it from the working folder, a symbolic link?"""
+    cwd = os.getcwd()
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full, cwd)
+    base, parts = (cwd, rel.split(os.sep)) if not rel.startswith(os.pardir) else (os.sep, full.split(os.sep)[1:])
+    for part in parts:
+        base = os.path.join(base, part)
+        if os.path.islink(base):
+            return True
+    return False
+
+
 def add_noqa(findings: list[Diagnostic]) -> Outcome:
     """Edit every file that has findings; returns what was added and what was left alone."""
     outcome = Outcome()
@@ -102,8 +115,8 @@ def add_noqa(findings: list[Diagnostic]) -> Outcome:
     for path, mine in sorted(by_file.items()):
         if not any(not d.code.startswith(NOT_SILENCED) for d in mine):
             continue
-        if os.path.islink(path):
-            outcome.skipped.append(f"{path}: a symbolic link, not edited")
+        if _through_a_link(path):
+            outcome.skipped.append(f"{path}: a symbolic link (or in a linked folder), not edited")
             continue
         try:
             with open(path, "rb") as fh:

@@ -1,7 +1,7 @@
 """The `siblint` command: check, rules, explain.
 
-Exit status: 0 no findings, 1 findings, 2 usage or configuration error, a missing path, or an
-internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
+Exit status: 0 no findings (also when the paths hold no file to check: a warning says so), 1
+findings, 2 usage or configuration error, a missing path, or an internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
 `SiblintGroup`), never a traceback.
 
 To add an option to `check`: add a `click.option` to `check`, a field to `CheckOptions`, and use it

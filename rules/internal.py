@@ -73,7 +73,8 @@ class UnusedNoqa(Rule):
     """
     ## What it does
     Reports a `# noqa: SIB...` comment whose SIB codes silence no finding on its line (ruff's
-    RUF100, for SIB codes only). A bare `# noqa` and other tools' codes are left alone.
+    RUF100, for SIB codes only). A bare `# noqa` and other tools' codes are left alone, and so are
+    files siblint does not analyse (those that import no agent framework).
 
     ## Why is this bad?
     A stale suppression hides the next real finding on that line, and after `--add-noqa` the

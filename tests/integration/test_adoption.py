@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from support import CHECKOUT_TOOLS, HAZARD, ROOT, cli_findings, flake8_findings, run, script, siblint, write
+from support import CHECKOUT_TOOLS, HAZARD, cli_findings, flake8_findings, script, siblint, write
 
 # Every place a noqa can have to go: a merged comment, a multi-line call, a backslash
 # continuation ending in a multi-line string, CRLF endings (written as bytes below).
@@ -71,8 +71,14 @@ def test_add_noqa_never_writes_through_a_symlink(tmp_path):
     os.symlink(target, tmp_path / "tree" / "link.py")
     proc = siblint(["check", "--add-noqa", "link.py"], tmp_path / "tree")
     assert proc.returncode == 1
-    assert "link.py: a symbolic link, not edited" in proc.stderr
+    assert "link.py: a symbolic link (or in a linked folder), not edited" in proc.stderr
     assert target.read_text() == HAZARD
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "agent.py").write_text(HAZARD)
+    os.symlink(tmp_path / "elsewhere", tmp_path / "tree" / "linked")
+    proc = siblint(["check", "--add-noqa", "."], tmp_path / "tree")
+    assert "linked/agent.py: a symbolic link (or in a linked folder), not edited" in proc.stderr
+    assert (tmp_path / "elsewhere" / "agent.py").read_text() == HAZARD
 
 
 def test_unused_noqa_is_sib902_in_the_cli_and_under_flake8(legacy):
