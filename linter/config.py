@@ -192,8 +192,15 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
 def read_table(path: Path) -> dict | None:
     """siblint's table in `path` (None: the file has none), or a ConfigError naming the file."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        # Discovery reads every pyproject.toml of the tree; a broken one that never mentions
+        # siblint (a test fixture, a vendored package) is none of siblint's business.
+        if path.name == "pyproject.toml" and b"siblint" not in raw:
+            return None
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     tool = data.get("tool", {})
     if not isinstance(tool, dict) or "siblint" not in tool:

@@ -178,3 +178,11 @@ def test_no_files_to_check_warns_and_exits_0(tmp_path):
     assert proc.stderr == "siblint: warning: no Python files found under the given paths\n"
     assert siblint(["check", "-q", "docs"], tmp_path).stderr == ""
     assert siblint(["check", "src"], tmp_path).stderr == ""
+
+
+def test_a_broken_pyproject_in_the_tree_matters_only_if_it_is_siblints(tmp_path, monkeypatch):
+    write(tmp_path, {"a.py": HAZARD, "fixtures/bad/pyproject.toml": "[project\nname = 1\n", "fixtures/bad/b.py": HAZARD})
+    assert found(tmp_path, ".", monkeypatch=monkeypatch) == {("a.py", "SIB201"), ("fixtures/bad/b.py", "SIB201")}
+    write(tmp_path, {"fixtures/bad/pyproject.toml": "[tool.siblint\nignore = 1\n"})
+    code, _, err = check(tmp_path, ".", monkeypatch=monkeypatch)
+    assert code == 2 and f"{tmp_path / 'fixtures' / 'bad' / 'pyproject.toml'}: cannot read" in err
