@@ -20,6 +20,7 @@ import pathspec
 from pathspec.patterns.gitwildmatch import GitWildMatchPatternError
 
 _GLOB_SPECIAL = re.compile(r"([*?\[\]\\!#])")
+_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")  # pathspec names a group; an alternation cannot repeat it
 
 
 class PatternError(ValueError):
@@ -72,9 +73,14 @@ class Matcher:
             raise PatternError(str(exc)) from None
         # Without `!` patterns any match decides, so pathspec's own regexes can run as one
         # alternation (pathspec matches them one by one); with them, pathspec's order matters.
-        regexes = [p.regex.pattern.replace("(?P<ps_d>", "(?:") for p in self._spec.patterns if p.include]
+        regexes = [_NAMED_GROUP.sub("(?:", p.regex.pattern) for p in self._spec.patterns if p.include]
         negated = any(p.include is False for p in self._spec.patterns)
-        self._any = re.compile("|".join(f"(?:{r})" for r in _merged(regexes))) if regexes and not negated else None
+        self._any: re.Pattern[str] | None = None
+        if regexes and not negated:
+            try:
+                self._any = re.compile("|".join(f"(?:{r})" for r in _merged(regexes)))
+            except re.error:  # a pathspec whose regexes do not combine: match them one by one
+                self._any = None
 
     def _target(self, path: str, is_dir: bool, absolute: bool) -> str:
         target = _posix(path if absolute else os.path.abspath(path))
