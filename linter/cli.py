@@ -136,7 +136,7 @@ class CheckOptions:
 @click.option("--stdin-filename", metavar="PATH",
               help="Path to report (and to match per-file-ignores) for source read from stdin (`-`).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=str),
-              help="Use this pyproject.toml instead of searching upwards from PATHS.")
+              help="Use this config file for every checked file, instead of the nearest one above each.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Also print a count per code (stderr for non-text formats).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,

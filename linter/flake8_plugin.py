@@ -69,29 +69,30 @@ class _RunState:
             self.reported_config_errors.add(str(exc))
             print(f"siblint: warning: {exc}; using defaults", file=sys.stderr)
 
-    def base_config(self, path: str) -> "Config":
-        """The settings `siblint check` would use for `path` (nearest config at or above it)."""
+    def _lookup(self, folder: str) -> "Config":
+        """The settings `siblint check` uses in `folder` (the nearest config at or above it)."""
         from siblint.config import Config, ConfigError
-        from siblint.discovery import Skip
         from siblint.resolver import Resolver
 
         if self.resolver is None:
             self.resolver = Resolver(os.getcwd())
-            self.skip = Skip(self._folder_config)
         try:
-            return self.resolver.config_for(path)
+            return self.resolver.for_folder(folder)
         except ConfigError as exc:
             self._warn(exc)
             return Config(root=os.getcwd())
 
-    def _folder_config(self, folder: str) -> "Config":
-        return self.base_config(os.path.join(folder, "_.py"))
+    def base_config(self, path: str) -> "Config":
+        return self._lookup(os.path.dirname(os.path.abspath(path)))
 
     def skipped(self, path: str) -> bool:
         """Excluded or git-ignored, as a walk of the working folder would decide (not for stdin)."""
         if self.reads_stdin:
             return False
-        self.base_config(path)
+        if self.skip is None:
+            from siblint.discovery import Skip
+
+            self.skip = Skip(self._lookup)
         return self.skip.walk_would_skip(path, os.getcwd())
 
     def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
