@@ -1,7 +1,7 @@
 """The `siblint` command: check, rules, explain.
 
-Exit status: 0 no findings, 1 findings, 2 usage or configuration error, a missing path, or an
-internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
+Exit status: 0 no findings (also when the paths hold no file to check: a warning says so), 1
+findings, 2 usage or configuration error, a missing path, or an internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
 `SiblintGroup`), never a traceback.
 
 To add an option to `check`: add a `click.option` to `check`, a field to `CheckOptions`, and use it
@@ -21,12 +21,13 @@ from typing import Any, NoReturn
 import click
 
 from siblint import __version__
-from siblint.config import Config, ConfigError, load
+from siblint.config import Config, ConfigError
 from siblint.diagnostics import Diagnostic
 from siblint.discovery import discover
 from siblint.escape import escape_text
 from siblint.reading import parse_size
 from siblint.reporters import FORMATS, report_base
+from siblint.resolver import Resolver, project_root
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 STDIN = "-"
@@ -117,6 +118,14 @@ class CheckOptions:
     jobs: int | None = None
     no_cache: bool = False
     cache_dir: str | None = None
+    respect_gitignore: bool = True
+    show_settings: bool = False
+    show_files: bool = False
+    quiet: bool = False
+    color: str = "auto"
+    add_noqa: bool = False
+    write_baseline: str | None = None
+    baseline: str | None = None
     max_file_size: int | None = None
     follow_symlinks: bool = False
 
@@ -137,27 +146,41 @@ class CheckOptions:
 @click.option("--stdin-filename", metavar="PATH",
               help="Path to report (and to match per-file-ignores) for source read from stdin (`-`).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=str),
-              help="Use this pyproject.toml instead of searching upwards from PATHS.")
+              help="Use this config file for every checked file, instead of the nearest one above each.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Also print a count per code (stderr for non-text formats).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Parallel worker processes  [default: number of CPUs]")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
-              help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache next to the config or the first path]")
+              help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache in the project root]")
+@click.option("--no-respect-gitignore", "no_respect_gitignore", is_flag=True,
+              help="Check files that .gitignore (and .git/info/exclude) would skip.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings for the first path and exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line, no warnings.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text report (auto: only on a terminal, and never when NO_COLOR is set).")
+@click.option("--add-noqa", is_flag=True,
+              help="Add `# noqa: CODE` comments that silence every current finding, and exit.")
+@click.option("--write-baseline", metavar="FILE", type=click.Path(dir_okay=False, path_type=str),
+              help="Record every current finding in FILE (JSON), and exit 0.")
+@click.option("--baseline", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=str),
+              help="Report (and fail on) only findings that are not in FILE.")
 @click.option("--max-file-size", metavar="SIZE",
               help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 10MB]")
 @click.option("--follow-symlinks", is_flag=True,
               help="Follow symbolic links to folders, and links that lead outside the project, while walking folders.")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
-          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, max_file_size: str | None,
-          follow_symlinks: bool) -> None:
+          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
+          show_settings: bool, show_files: bool, quiet: bool, color: str, add_noqa: bool,
+          write_baseline: str | None, baseline: str | None, max_file_size: str | None, follow_symlinks: bool) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
-    Configuration comes from [tool.siblint] in the nearest pyproject.toml above PATHS;
-    command-line options add to it.
+    Each file uses the nearest pyproject.toml with [tool.siblint] (or siblint.toml,
+    .siblint.toml) at or above it; command-line options add to it.
     """
     if not paths and stdin_filename:
         paths = (STDIN,)
@@ -165,6 +188,8 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
     if stdin_filename and paths != (STDIN,):
         raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
+    if paths == (STDIN,) and (add_noqa or write_baseline):
+        raise click.UsageError("--add-noqa and --write-baseline need files, not stdin (`-`)")
     try:
         size = parse_size(max_file_size, "--max-file-size") if max_file_size is not None else None
     except ValueError as exc:
@@ -173,88 +198,191 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
         extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
         exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
+        respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
+        quiet=quiet, color=color, add_noqa=add_noqa, write_baseline=write_baseline, baseline=baseline,
         max_file_size=size, follow_symlinks=follow_symlinks,
     )
     click.get_current_context().exit(run_check(opts))
 
 
-def _config_start(opts: CheckOptions) -> str:
-    """Where the search for pyproject.toml starts: the folder that holds every checked path."""
-    if opts.reads_stdin:
-        return opts.stdin_filename or "."
+def _default_root(opts: CheckOptions) -> str:
+    """The root of the default settings (files with no config above them): the working folder when
+    it holds every path, as under pre-commit, so what else is checked never changes it."""
+    cwd = os.getcwd()
+    given = [opts.stdin_filename or "stdin.py"] if opts.reads_stdin else list(opts.paths)
+    absolute = [os.path.abspath(p) for p in given]
     try:
-        return os.path.commonpath([os.path.abspath(p) for p in opts.paths])
+        if all(os.path.commonpath([cwd, p]) == cwd for p in absolute):
+            return cwd
+        common = os.path.commonpath(absolute)
     except ValueError:  # paths on different drives (Windows)
-        return opts.paths[0]
+        return cwd
+    return common if os.path.isdir(common) else os.path.dirname(common)
 
 
-def load_config(opts: CheckOptions) -> Config:
+def make_resolver(opts: CheckOptions) -> Resolver:
+    def adjust(config: Config) -> Config:
+        return config.with_cli(opts.select, opts.ignore, opts.extend_select,
+                               None if opts.respect_gitignore else False, opts.max_file_size)
     try:
-        config = load(_config_start(opts), opts.config_path)
-        return config.with_cli(opts.select, opts.ignore, opts.extend_select, opts.max_file_size)
+        return Resolver(_default_root(opts), opts.config_path, adjust)
     except ConfigError as exc:
         _fail(str(exc))
 
 
-def collect_diagnostics(opts: CheckOptions, config: Config) -> list[Diagnostic]:
+def discover_files(opts: CheckOptions, resolver: Resolver) -> list[str]:
+    try:
+        found = discover(list(opts.paths), resolver.for_folder, follow_symlinks=opts.follow_symlinks)
+    except ConfigError as exc:
+        _fail(str(exc))
+    if not opts.quiet:
+        for w in found.warnings:
+            warn(w)
+    if found.missing:
+        for m in found.missing:
+            click.echo(f"siblint: error: {escape_text(m)}: no such file or directory", err=True)
+        raise click.exceptions.Exit(EXIT_ERROR)
+    return found.files
+
+
+def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnostic]:
     from siblint import runner
 
     if opts.reads_stdin:
         from siblint.engine import new_project
 
+        config = _config_of(resolver, opts.stdin_filename or "stdin.py")
         data = sys.stdin.buffer.read(config.max_file_size + 1)  # one byte more tells "too large"
         return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
-    found = discover(list(opts.paths), config, follow_symlinks=opts.follow_symlinks)
-    for w in found.warnings:
-        warn(w)
-    if found.missing:
-        for m in found.missing:
-            click.echo(f"siblint: error: {escape_text(m)}: no such file or directory", err=True)
-        raise click.exceptions.Exit(EXIT_ERROR)
-    progress = runner.Progress(len(found.files)) if runner.progress_wanted() else None
-    return runner.run(found.files, config, opts.jobs or runner.default_jobs(), cache=_open_cache(opts, config),
-                      progress=progress).diagnostics
+    files = discover_files(opts, resolver)
+    if not files and not opts.quiet:
+        warn("no Python files found under the given paths")
+    groups: dict[Config, list[str]] = {}
+    for f in files:
+        groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
+    cache = _open_cache(opts, project_root(resolver.used()))
+    progress = runner.Progress(len(files)) if runner.progress_wanted() else None
+    diagnostics: list[Diagnostic] = []
+    for config, group in groups.items():  # one project index per config, as each file's own run would have
+        diagnostics += runner.run(group, config, opts.jobs or runner.default_jobs(), cache=cache and cache(config),
+                                  progress=progress).diagnostics
+    return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
-def _open_cache(opts: CheckOptions, config: Config):  # -> a factory of siblint.cache.Cache, or None
+def _config_of(resolver: Resolver, path: str) -> Config:
+    try:
+        return resolver.config_for(path)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of siblint.cache.Cache, or None
     if opts.no_cache:
         return None
 
-    def open_cache():  # called only once a file passes the pre-filter
-        from siblint import cache
+    def for_config(config: Config):
+        def open_cache():  # called only once a file passes the pre-filter
+            from siblint import cache
 
-        folder = opts.cache_dir or cache.default_dir(config.source, config.root, opts.paths[0])
-        found = cache.Cache(folder, cache.config_key(config))
-        refusal = found.refusal()
-        if refusal:
-            warn(refusal)
-            return None
-        return found
+            folder = opts.cache_dir or cache.default_dir("", root, None)
+            found = cache.Cache(folder, cache.config_key(config))
+            refusal = found.refusal()
+            if refusal:
+                warn(refusal)
+                return None
+            return found
 
-    return open_cache
+        return open_cache
+
+    return for_config
+
+
+def show_settings(opts: CheckOptions, resolver: Resolver) -> str:
+    target = opts.stdin_filename if opts.reads_stdin else opts.paths[0]
+    settings = {"file": target, **_config_of(resolver, target or ".").settings()}
+    return json.dumps(settings, indent=2) + "\n"
 
 
 def run_check(opts: CheckOptions) -> int:
     """Lint, write the report, and return the exit status."""
-    config = load_config(opts)
-    diagnostics = collect_diagnostics(opts, config)
+    resolver = make_resolver(opts)
+    if opts.show_settings:
+        write_report(show_settings(opts, resolver), opts.output)
+        return EXIT_CLEAN
+    if opts.show_files:
+        write_report("".join(f"{escape_text(f)}\n" for f in discover_files(opts, resolver)), opts.output)
+        return EXIT_CLEAN
+    diagnostics = collect_diagnostics(opts, resolver)
+    if opts.write_baseline:
+        return write_baseline(opts, diagnostics)
+    if opts.baseline:
+        diagnostics = apply_baseline(opts, diagnostics)
+    if opts.add_noqa:
+        return add_noqa(opts, diagnostics)
     report = FORMATS[opts.fmt](diagnostics, report_base())
+    painted = False
+    if opts.fmt == "text":
+        from siblint import colour
+
+        if opts.quiet:
+            report = colour.without_summary(report)
+        painted = colour.wanted(opts.color, to_file=bool(opts.output))
+        if painted:
+            report = colour.paint(report)
     stats = statistics_table(diagnostics) if opts.statistics else ""
     if stats and opts.fmt == "text":
         report, stats = report + stats, ""
-    write_report(report, opts.output)
+    write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None)
     if stats:
         click.echo(stats, err=True, nl=False)
     return EXIT_FINDINGS if diagnostics and not opts.exit_zero else EXIT_CLEAN
 
 
-def write_report(report: str, output: str | None) -> None:
+def write_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
+    from siblint import baseline
+
+    assert opts.write_baseline
+    try:
+        n = baseline.write(opts.write_baseline, diagnostics)
+    except OSError as exc:
+        _fail(f"cannot write the baseline to {opts.write_baseline}: {exc.strerror or exc}")
+    if not opts.quiet:
+        click.echo(f"siblint: wrote {n} finding{'s' if n != 1 else ''} to the baseline {opts.write_baseline}", err=True)
+    return EXIT_CLEAN
+
+
+def apply_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    from siblint import baseline
+
+    assert opts.baseline
+    try:
+        fresh, matched = baseline.new_findings(opts.baseline, diagnostics)
+    except baseline.BaselineError as exc:
+        _fail(str(exc))
+    if matched and not opts.quiet:
+        click.echo(f"siblint: {matched} finding{'s' if matched != 1 else ''} in the baseline not shown", err=True)
+    return fresh
+
+
+def add_noqa(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
+    from siblint.add_noqa import add_noqa as edit_files
+
+    outcome = edit_files(diagnostics)
+    for reason in outcome.skipped:
+        warn(reason)
+    n = outcome.added
+    click.echo(f"Added {n} noqa directive{'s' if n != 1 else ''} in {outcome.files} file{'s' if outcome.files != 1 else ''}.",
+               err=True)
+    return EXIT_FINDINGS if outcome.skipped else EXIT_CLEAN
+
+
+def write_report(report: str, output: str | None, color: bool | None = None) -> None:
     """To stdout, or to `output` without ever writing through a symlink (a pull request can commit
     one at the report's path): a symlink is refused, a regular file is replaced by a complete
     new one (a temporary file in the same folder, renamed over it), and a device such as
     /dev/null is written in place."""
     if not output:
-        click.echo(report, nl=False)
+        click.echo(report, nl=False, color=color)  # color=True: click keeps ANSI codes on a pipe
         return
     data = report.encode("utf-8")
     try:
@@ -275,27 +403,6 @@ def write_report(report: str, output: str | None) -> None:
             _replace_file(output, data)
     except OSError as exc:
         _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
-
-
-def _replace_file(path: str, data: bytes) -> None:
-    """Write `data` to a new file beside `path` and rename it over `path` (which never follows a link)."""
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".siblint-report-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # what open(path, "w") would have created
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def statistics_table(diagnostics: list[Diagnostic]) -> str:
@@ -351,3 +458,24 @@ def explain(code: str) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """Write `data` to a new file beside `path` and rename it over `path` (which never follows a link)."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".siblint-report-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # what open(path, "w") would have created
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,8 +1,9 @@
 """Which files a run checks: the given paths, folders walked for .py/.pyi, excludes applied.
 
 A folder named on the command line is always walked; everything found in it, and every file named
-on the command line, is subject to `exclude` / `extend-exclude` (matched relative to the config's
-folder, against the whole path or any one part of it).
+on the command line, is subject to `exclude` / `extend-exclude` (gitignore patterns relative to the
+folder of the config that applies there) and, unless `respect-gitignore = false`, to the
+repository's `.gitignore` files.
 
 Symlinks found while walking: in a CI gate the tree is the pull request's, and a committed
 `root -> /` would walk the whole filesystem, or `x -> ~/secrets` analyse code outside the
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from siblint.config import Config
+from siblint.gitignore import GitIgnore
 
 EXTENSIONS = (".py", ".pyi")
 
@@ -30,11 +33,44 @@ class Discovery:
     missing: list[str] = field(default_factory=list)
 
 
-def discover(paths: list[str], config: Config, follow_symlinks: bool = False) -> Discovery:
-    """Files under `paths` in a stable order; a missing path is recorded, never skipped silently."""
+class Skip:
+    """Excludes and .gitignore, with the config of the folder an entry sits in."""
+
+    def __init__(self, settings: Config | Callable[[str], Config]) -> None:
+        self.config_for_folder = settings if callable(settings) else (lambda _folder: settings)
+        self.gitignore = GitIgnore()
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        path = os.path.abspath(path)
+        config = self.config_for_folder(os.path.dirname(path))
+        if config.is_excluded(path, is_dir, absolute=True):
+            return True
+        return config.respect_gitignore and self.gitignore.ignored(path, is_dir, absolute=True)
+
+    def walk_would_skip(self, path: str, top: str) -> bool:
+        """Would walking `top` leave out the file `path`? (It, or a folder between, is skipped.)
+        The flake8 plugin asks this for each file flake8 hands it, with `top` the working folder."""
+        path, top = os.path.abspath(path), os.path.abspath(top)
+        if self(path, False):
+            return True
+        folder = os.path.dirname(path)
+        while folder != top and folder.startswith(top + os.sep):
+            if self(folder, True):
+                return True
+            folder = os.path.dirname(folder)
+        return False
+
+
+def discover(paths: list[str], settings: Config | Callable[[str], Config], follow_symlinks: bool = False) -> Discovery:
+    """Files under `paths` in a stable order; a missing path is recorded, never skipped silently.
+
+    `settings` is one Config for every file, or a function from a folder to its Config."""
     found = Discovery()
     seen: set[str] = set()
-    walker = _Walker(config, found, follow_symlinks, [config.root, *paths])
+    skip = Skip(settings)
+    roots = [skip.config_for_folder(os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".")).root
+             for p in paths]
+    walker = _Walker(skip, found, follow_symlinks, [*dict.fromkeys(roots), *paths])
     for given in paths:
         if not os.path.lexists(given):
             found.missing.append(given)
@@ -44,13 +80,12 @@ def discover(paths: list[str], config: Config, follow_symlinks: bool = False) ->
             if key not in seen:
                 seen.add(key)
                 found.files.append(path)
-    found.files.sort()
     return found
 
 
 class _Walker:
-    def __init__(self, config: Config, found: Discovery, follow_symlinks: bool, roots: list[str]) -> None:
-        self.config = config
+    def __init__(self, skip: Skip, found: Discovery, follow_symlinks: bool, roots: list[str]) -> None:
+        self.skip = skip
         self.found = found
         self.follow = follow_symlinks
         self.visited: set[tuple[int, int]] = set()
@@ -84,7 +119,7 @@ class _Walker:
                 self._warn(path, "directory already visited: symlink loop?")
                 return []
             self.visited.add((st.st_dev, st.st_ino))
-            if not explicit and self.config.is_excluded(path):
+            if not explicit and self.skip(path, True):
                 return []
             try:
                 entries = sorted(os.scandir(path), key=lambda e: e.name)
@@ -92,7 +127,7 @@ class _Walker:
                 self._warn(path, exc.strerror or str(exc))
                 return []
             return [e.path for e in entries
-                    if not (e.name.startswith(".") and e.is_dir(follow_symlinks=False) and self.config.is_excluded(e.path))
+                    if not (e.name.startswith(".") and e.is_dir(follow_symlinks=False) and self.skip(e.path, True))
                     and (e.name.endswith(EXTENSIONS) or _maybe_dir(e))]
         if not stat.S_ISREG(st.st_mode):  # FIFO, socket, device: reading could block for ever
             self._warn(path, "not a regular file")
@@ -101,7 +136,7 @@ class _Walker:
             return []
         # Excludes apply to files named on the command line too, as in flake8: pre-commit passes
         # every staged file by name, and `exclude` must still keep generated code out.
-        if not self.config.is_excluded(path):
+        if not self.skip(path, False):
             out.append(path)
         return []
 

@@ -95,9 +95,27 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     return result
 
 
+UNUSED_NOQA = "SIB902"
+
+
+def unused_noqa(result: FileResult, config: Config, findings: list[Diagnostic]) -> list[Diagnostic]:
+    """SIB902 for `# noqa: SIB...` codes that silence none of `findings` (before suppression)."""
+    if result.text is None or not config.enabled(UNUSED_NOQA) or config.ignored_for_file(UNUSED_NOQA, result.path):
+        return []
+    rule = by_code()[UNUSED_NOQA]
+    out = []
+    for line, col, codes in Suppressions(result.text).unused([(d.code, d.loc.line) for d in findings]):
+        message = rule.message.format(codes=", ".join(codes), them="it" if len(codes) == 1 else "them")
+        out.append(Diagnostic(result.path, Loc(line, col, line, col), rule.code, message, rule.name, rule.severity))
+    return out
+
+
 def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = True) -> list[Diagnostic]:
-    """Apply selection, per-file-ignores and (in the CLI) `# noqa`; sorted and de-duplicated."""
+    """Apply selection, per-file-ignores, SIB902 and (in the CLI) `# noqa`; sorted and de-duplicated.
+
+    Without `honour_noqa` (the flake8 plugin: flake8 applies `# noqa`), SIB902 is still computed."""
     kept = [d for d in result.diagnostics if config.enabled(d.code) and not config.ignored_for_file(d.code, d.path)]
+    kept += unused_noqa(result, config, kept)
     if honour_noqa and kept and result.text is not None:
         sup = Suppressions(result.text)
         kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]

@@ -1,8 +1,13 @@
-"""flake8 tree plugin: the same engine as `siblint check`, one file at a time.
+"""flake8 tree plugin: the same engine and the same answer as `siblint check`, one file at a time.
 
-flake8 applies `# noqa`, `--select`, `--ignore` and per-file-ignores itself, so the plugin reports
-every finding (only `# siblint: noqa`, which flake8 does not know, is honoured here). Default-off
-codes go through `extend_default_ignore`. Nothing is printed to stdout.
+The plugin applies what `siblint check` applies before `# noqa`: the file's own `[tool.siblint]`
+(nearest config per folder: select, ignore, extend-select, per-file-ignores), its excludes and
+.gitignore (a file `siblint check .` would not walk into gets no findings; stdin is checked, as
+`siblint check -` checks it). flake8 then applies `# noqa` and its own options on top, which can
+only hide more. Default-off codes stay off unless siblint's config or flake8's `--select` /
+`--extend-select` names them in full, so `flake8 --select SIB` shows what `siblint check` shows
+(flake8's `extend_default_ignore` cannot do that: an explicit `--select SIB` overrides it).
+Only `# siblint: noqa`, which flake8 does not know, is honoured here. Nothing goes to stdout.
 
 Editors run flake8 in-process again and again, so nothing about a run lives in module globals or
 on the class: `parse_options` hangs a `_RunState` on the options namespace flake8 creates for each
@@ -38,40 +43,70 @@ class _RunState:
     extend_side_effect_calls: tuple[str, ...] = ()
     pure_calls: tuple[str, ...] = ()
     disable_noqa: bool = False
-    projects: dict[str, tuple["Config", "ProjectIndex"]] = field(default_factory=dict)
+    named_off: tuple[str, ...] = ()  # default-off codes flake8's --select / --extend-select name in full
+    reads_stdin: bool = False
+    projects: dict["Config", tuple["Config", "ProjectIndex"]] = field(default_factory=dict)
     reported_config_errors: set[str] = field(default_factory=set)
+    resolver: Any = None  # siblint.resolver.Resolver, made on first use
+    skip: Any = None  # siblint.discovery.Skip
 
     @classmethod
     def from_options(cls, options: Any) -> "_RunState":
+        from siblint.rules import OFF_BY_DEFAULT
+
+        named = {c.strip().upper() for key in ("select", "extend_select") for c in (getattr(options, key, None) or ())
+                 if isinstance(c, str)}
         return cls(
             extend_side_effect_calls=_as_tuple(getattr(options, "siblint_extend_side_effect_calls", None)),
             pure_calls=_as_tuple(getattr(options, "siblint_pure_calls", None)),
             disable_noqa=bool(getattr(options, "disable_noqa", False)),
+            named_off=tuple(c for c in OFF_BY_DEFAULT if c in named),
+            reads_stdin="-" in (getattr(options, "filenames", None) or ()),
         )
 
-    def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
-        """The config ([tool.siblint] above `path`, plus flake8's options) and the shared index."""
-        from siblint import config as config_mod
-        from siblint.registry import all_codes
+    def _warn(self, exc: Exception) -> None:
+        # flake8 owns the run: warn once on stderr and carry on with the defaults.
+        if str(exc) not in self.reported_config_errors:
+            self.reported_config_errors.add(str(exc))
+            print(escape_text(f"siblint: warning: {exc}; using defaults"), file=sys.stderr)
 
+    def _lookup(self, folder: str) -> "Config":
+        """The settings `siblint check` uses in `folder` (the nearest config at or above it)."""
+        from siblint.config import Config, ConfigError
+        from siblint.resolver import Resolver
+
+        if self.resolver is None:
+            self.resolver = Resolver(os.getcwd())
         try:
-            base = config_mod.load(path)
-        except config_mod.ConfigError as exc:
-            # flake8 owns the run: warn once on stderr and carry on with the defaults.
-            if str(exc) not in self.reported_config_errors:
-                self.reported_config_errors.add(str(exc))
-                print(escape_text(f"siblint: warning: {exc}; using defaults"), file=sys.stderr)
-            base = config_mod.Config(root=os.path.dirname(os.path.abspath(path)))
-        key = base.source or base.root
-        if key not in self.projects:
-            # Every rule runs; flake8's own --select/--ignore/noqa decide what is shown.
+            return self.resolver.for_folder(folder)
+        except ConfigError as exc:
+            self._warn(exc)
+            return Config(root=os.getcwd())
+
+    def base_config(self, path: str) -> "Config":
+        return self._lookup(os.path.dirname(os.path.abspath(path)))
+
+    def skipped(self, path: str) -> bool:
+        """Excluded or git-ignored, as a walk of the working folder would decide (not for stdin)."""
+        if self.reads_stdin:
+            return False
+        if self.skip is None:
+            from siblint.discovery import Skip
+
+            self.skip = Skip(self._lookup)
+        return self.skip.walk_would_skip(path, os.getcwd())
+
+    def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
+        """The config (the file's settings, plus flake8's options) and the shared index."""
+        base = self.base_config(path)
+        if base not in self.projects:
             config = replace(
-                base, select=all_codes(), ignore=(), extend_select=(), per_file_ignores=(),
+                base, extend_select=base.extend_select + self.named_off,
                 extend_side_effect_calls=base.extend_side_effect_calls + self.extend_side_effect_calls,
                 pure_calls=base.pure_calls + self.pure_calls,
             )
-            self.projects[key] = (config, _project(config))
-        return self.projects[key]
+            self.projects[base] = (config, _project(config))
+        return self.projects[base]
 
 
 def _project(config: "Config") -> "ProjectIndex":
@@ -123,8 +158,6 @@ class Plugin:
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
         # Runs in every flake8 run, agent code or not: no rule (and nothing they import) loads here.
-        from siblint.rules import OFF_BY_DEFAULT
-
         option_manager.add_option(
             "--siblint-extend-side-effect-calls", default="", parse_from_config=True, comma_separated_list=True,
             help="Extra call names siblint treats as side effects (comma-separated).",
@@ -133,7 +166,6 @@ class Plugin:
             "--siblint-pure-calls", default="", parse_from_config=True, comma_separated_list=True,
             help="Call names siblint treats as free of side effects (comma-separated).",
         )
-        option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: Any) -> None:
@@ -161,13 +193,16 @@ class Plugin:
             return
         path = self.filename if self.filename not in ("-", "stdin") else "stdin.py"
         try:
+            if state.skipped(path):
+                return
             with analysis_thresholds():
-                from siblint.engine import analyse
+                from siblint.engine import analyse, filter_findings
 
                 config, project = state.project_for(path)
                 # flake8's own tree stands in for the engine's CPython parse of the same lines.
                 tree = self.tree if isinstance(self.tree, ast.Module) else None
-                diagnostics = analyse(path, _source_bytes(self.lines), config, project, tree=tree).diagnostics
+                result = analyse(path, _source_bytes(self.lines), config, project, tree=tree)
+                diagnostics = filter_findings(result, config, honour_noqa=False)
         except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return

@@ -29,9 +29,9 @@ def file_is_ignored(lines: list[str], pattern: re.Pattern[str] = NOQA_FILE) -> b
     return any(pattern.match(line) for line in lines)
 
 
-def _noqa_line_map(lines: list[str]) -> dict[int, str]:
-    """Line number -> the text searched for `# noqa` (flake8's `_noqa_line_mapping`)."""
-    mapping: dict[int, str] = {}
+def _noqa_ranges(lines: list[str]) -> dict[int, tuple[int, int]]:
+    """Line number -> the first and last line searched for its `# noqa` (flake8's `_noqa_line_mapping`)."""
+    mapping: dict[int, tuple[int, int]] = {}
     lo, hi = len(lines) + 2, -1
     try:
         for tok in tokenize.generate_tokens(iter(lines).__next__):
@@ -39,12 +39,23 @@ def _noqa_line_map(lines: list[str]) -> dict[int, str]:
                 continue
             lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
             if tok.type in (tokenize.NL, tokenize.NEWLINE):
-                joined = "".join(lines[lo - 1 : hi])
-                mapping.update(dict.fromkeys(range(lo, hi + 1), joined))
+                mapping.update(dict.fromkeys(range(lo, hi + 1), (lo, min(hi, len(lines)))))
                 lo, hi = len(lines) + 2, -1
     except (tokenize.TokenError, SyntaxError):
         return {}
     return mapping
+
+
+def listed_codes(match: re.Match[str]) -> tuple[str, ...] | None:
+    """The codes of a `# noqa: ...` match; None for a bare `# noqa` (every code)."""
+    codes_str = match.group("codes")
+    if codes_str is None:
+        return None
+    return tuple(c for c in (s.strip() for s in _SPLIT.split(codes_str)) if c)
+
+
+def _covers(codes: tuple[str, ...], code: str) -> bool:
+    return code in codes or code.startswith(codes)
 
 
 class Suppressions:
@@ -54,21 +65,54 @@ class Suppressions:
         self.text = text
         self.lines = physical_lines(text)
         self.whole_file = file_is_ignored(self.lines)
-        self._map: dict[int, str] | None = None
+        self._ranges: dict[int, tuple[int, int]] | None = None
+
+    def span(self, line: int) -> tuple[int, int]:
+        """The lines whose text is searched for the `# noqa` of a finding on `line`."""
+        if self._ranges is None:
+            self._ranges = _noqa_ranges(self.lines)
+        return self._ranges.get(line, (line, line))
+
+    def _text(self, line: int) -> str:
+        lo, hi = self.span(line)
+        return "".join(self.lines[max(lo, 1) - 1 : hi]) if 0 < line <= len(self.lines) else ""
 
     def suppressed(self, code: str, line: int) -> bool:
         if self.whole_file:
             return True
-        if self._map is None:
-            self._map = _noqa_line_map(self.lines)
-        physical = self._map.get(line)
-        if physical is None:
-            physical = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        match = NOQA_INLINE.search(physical)
+        match = NOQA_INLINE.search(self._text(line))
         if match is None:
             return False
-        codes_str = match.group("codes")
-        if codes_str is None:
-            return True
-        codes = tuple(c for c in (s.strip() for s in _SPLIT.split(codes_str)) if c)
-        return code in codes or code.startswith(codes)
+        codes = listed_codes(match)
+        return codes is None or _covers(codes, code)
+
+    def comment_line(self, line: int) -> int:
+        """Where a `# noqa` for a finding on `line` goes: the last line of its span (after the
+        closing quotes of a multi-line string, after the last line of a backslash continuation)."""
+        return self.span(line)[1]
+
+    def unused(self, findings: list[tuple[str, int]]) -> list[tuple[int, int, tuple[str, ...]]]:
+        """(line, column, codes) of each `# noqa: SIB...` comment whose listed SIB codes silence
+        none of `findings` ((code, line) pairs, before suppression). Bare `# noqa` and other tools'
+        codes are never reported: siblint cannot know what they are for."""
+        if self.whole_file:
+            return []
+        by_span: dict[tuple[int, int], list[str]] = {}
+        for code, line in findings:
+            by_span.setdefault(self.span(line), []).append(code)
+        out = []
+        for number, physical in enumerate(self.lines, start=1):
+            match = NOQA_INLINE.search(physical)
+            if match is None or self.span(number)[0] != number and NOQA_INLINE.search(self._before(number)):
+                continue  # no comment, or an earlier one in the same span is the one flake8 reads
+            codes = listed_codes(match) or ()
+            here = by_span.get(self.span(number), [])
+            stale = tuple(c for c in codes if c.upper().startswith("SIB") and not any(_covers((c,), f) for f in here))
+            if stale:
+                out.append((number, match.start(), stale))
+        return out
+
+    def _before(self, line: int) -> str:
+        """The text of `line`'s span up to, not including, `line`."""
+        lo, _ = self.span(line)
+        return "".join(self.lines[max(lo, 1) - 1 : line - 1])

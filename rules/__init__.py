@@ -12,4 +12,5 @@ FAMILIES = (
 OFF_BY_DEFAULT = (
     "SIB105",  # shielded-tool-side-effect: true but often intended (cleanup in finally)
     "SIB206",  # tool-error-ends-run-by-default: depends on whether the tool can fail at all
+    "SIB902",  # unused-noqa: for cleaning up after `--add-noqa`, as ruff's RUF100
 )

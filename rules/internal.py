@@ -67,3 +67,38 @@ class InternalRuleError(Rule):
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         return iter(())
+
+
+class UnusedNoqa(Rule):
+    """
+    ## What it does
+    Reports a `# noqa: SIB...` comment whose SIB codes silence no finding on its line (ruff's
+    RUF100, for SIB codes only). A bare `# noqa` and other tools' codes are left alone, and so are
+    files siblint does not analyse (those that import no agent framework).
+
+    ## Why is this bad?
+    A stale suppression hides the next real finding on that line, and after `--add-noqa` the
+    comments outlive the hazards they were added for.
+
+    ## Example
+    ```python
+    from agents import function_tool
+    x = 1  # noqa: SIB101
+    ```
+
+    Use instead: remove the code from the comment (or the whole comment).
+
+    ## Options
+    Off by default: `--extend-select SIB902`. Computed after the other rules, from their findings,
+    so a code of a rule that is not enabled counts as unused (as in ruff).
+    """
+
+    code = "SIB902"
+    name = "unused-noqa"
+    summary = "a `# noqa` comment lists SIB codes that silence nothing on its line"
+    message = "unused noqa: nothing on this line for {codes}; remove {them}"
+    VALID = [Valid("from agents import function_tool\nx = 1  # noqa: E501\ny = 2  # noqa\n")]
+    INVALID = [Invalid("from agents import function_tool\nx = 1  # noqa: SIB101, E501\n", lines=(2,))]
+
+    def check(self, ctx: Context) -> Iterator[Diagnostic]:
+        return iter(())  # emitted by the engine once every other rule has run (engine.unused_noqa)

@@ -134,3 +134,46 @@ def git_repo(path: Path) -> Path:
     git(["add", "-A"], path)
     git(["commit", "-q", "-m", "snapshot"], path)
     return path
+
+
+# ---- one answer everywhere: a corpus where every rule fires, and every entry point's findings ----
+# Valid Python that libcst cannot parse: SIB900 from every entry point (a syntax error would be
+# flake8's own E999 instead: flake8 runs no plugin on a file CPython rejects).
+LIBCST_REJECTS = "from agents import function_tool\nx = " + " ".join(['"a"'] * 5_000) + "\n"
+
+
+# Each example folder is a project of its own (examples reuse module names such as `tools`), whose
+# config extends the corpus's `siblint.toml`: tests put the settings under comparison there.
+EXAMPLE_CONFIG = '[tool.siblint]\nextend = "../siblint.toml"\n'
+
+
+def every_rule_corpus(root: Path) -> set[str]:
+    """Write one folder per INVALID example of every rule (default-off ones included) under `root`,
+    plus a file libcst rejects; returns the codes the corpus must produce (SIB901 needs a crash)."""
+    import ast
+
+    from siblint.registry import all_rules
+
+    codes = set()
+    for rule in all_rules():
+        for i, example in enumerate(rule.INVALID):
+            try:
+                ast.parse(example.code)
+            except SyntaxError:
+                continue  # see LIBCST_REJECTS
+            folder = root / f"{rule.code.lower()}_{i}"
+            write(folder, {**example.files, "main.py": example.code, "pyproject.toml": EXAMPLE_CONFIG})
+            codes.add(rule.code)
+    write(root, {"sib900_libcst/main.py": LIBCST_REJECTS, "sib900_libcst/pyproject.toml": EXAMPLE_CONFIG,
+                 "siblint.toml": ""})
+    return codes | {"SIB900"}
+
+
+def findings_by_entry_point(root: Path, paths: list[str], args: list[str] | None = None) -> dict[str, list]:
+    """Sorted (path, line, column, code, message) of each entry point run on `paths` from `root`,
+    with the same selection options (`--select`, `--ignore`, `--extend-select` mean the same in all).
+    An entry point added later (a language server) adds its own key here."""
+    return {
+        "siblint check": sorted(cli_findings(paths, root, args)),
+        "flake8": flake8_findings([*(args or []), *paths], root),
+    }

@@ -177,7 +177,7 @@ class _OffByDefault(Rule):
         yield self.finding(ctx, Loc(1, 0, 1, 1))
 
 
-def test_default_off_codes_go_through_extend_default_ignore(corpus, monkeypatch, tmp_path):
+def test_default_off_codes_stay_off_unless_named_in_full(corpus, monkeypatch, tmp_path):
     import siblint.engine
     import siblint.flake8_plugin
     import siblint.rules
@@ -187,12 +187,15 @@ def test_default_off_codes_go_through_extend_default_ignore(corpus, monkeypatch,
     for module in (registry, siblint.engine):  # the engine imported the name itself
         monkeypatch.setattr(module, "all_rules", lambda: (*real, _OffByDefault))
     monkeypatch.setattr(siblint.rules, "OFF_BY_DEFAULT", (*siblint.rules.OFF_BY_DEFAULT, "SIB998"))
+    monkeypatch.chdir(corpus)
     report = tmp_path / "report.txt"
-    shown, options = flake8_in_process([str(corpus / "bad.py")], report)
-    assert "SIB998" in options.extended_default_ignore
-    assert [line for line in shown if "SIB" in line] == [f"{corpus / 'bad.py'}:4:39: {line.split(': ', 1)[1]}" for line in shown if "SIB201" in line]
-    shown, _ = flake8_in_process(["--extend-select", "SIB998", str(corpus / "bad.py")], report)
-    assert any(": SIB998 off by default" in line for line in shown)
+    for argv in ([], ["--select", "SIB"], ["--extend-select", "SIB9"]):  # a prefix is not enough
+        shown, options = flake8_in_process([*argv, str(corpus / "bad.py")], report)
+        assert [line for line in shown if "SIB" in line] == [line for line in shown if "SIB201" in line], argv
+        assert len(shown) == 1
+    for argv in (["--extend-select", "SIB998"], ["--select", "SIB998,SIB201"]):
+        shown, _ = flake8_in_process([*argv, str(corpus / "bad.py")], report)
+        assert any(": SIB998 off by default" in line for line in shown), argv
 
 
 def test_a_crash_inside_the_engine_is_one_finding_not_a_failed_flake8_run(corpus, monkeypatch, tmp_path):

@@ -35,7 +35,9 @@ def try_repo(hook_repo: Path, work: Path, *args: str):
 def test_hook_fails_on_a_hazard_and_passes_on_clean_code(hook_repo, tmp_path):
     work = tmp_path / "project"
     write(work, {"agent/bad.py": HAZARD, "agent/good.py": CLEAN, "README.txt": "not python\n",
-                 "pyproject.toml": '[tool.siblint]\nextend-exclude = ["legacy"]\n', "legacy/old.py": HAZARD})
+                 "pyproject.toml": '[tool.siblint]\nextend-exclude = ["legacy"]\n', "legacy/old.py": HAZARD,
+                 # A sub-project with its own settings: they hold whatever else is staged with it.
+                 "svc/pyproject.toml": '[tool.siblint]\nignore = ["SIB201"]\n', "svc/bad.py": HAZARD})
     git(["init", "-q"], work)
     git(["add", "-A"], work)
 
@@ -45,8 +47,9 @@ def test_hook_fails_on_a_hazard_and_passes_on_clean_code(hook_repo, tmp_path):
     assert "agent/bad.py:4:39: SIB201 failure_error_function=None" in bad.stdout
     # pre-commit names legacy/old.py too; the project's [tool.siblint] exclude still holds.
     assert "legacy/old.py" not in bad.stdout
+    assert "svc/bad.py" not in bad.stdout  # staged beside agent/bad.py, still svc's own config
     assert "Found 1 finding." in bad.stdout
 
-    good = try_repo(hook_repo, work, "--files", "agent/good.py", "README.txt", "legacy/old.py")
+    good = try_repo(hook_repo, work, "--files", "agent/good.py", "README.txt", "legacy/old.py", "svc/bad.py")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout

@@ -176,3 +176,22 @@ def test_rule_table_lists_every_rule():
 @pytest.mark.parametrize("heading", ["## Benchmark", "## Heavier budgets", "## pre-commit", "## Continuous integration"])
 def test_sections_exist(heading):
     assert f"\n{heading}\n" in README
+
+
+def test_adoption_commands_do_what_the_readme_says(tmp_path):
+    """The adoption block, in order, on a project with a hazard: baseline, then a new hazard fails;
+    add-noqa, then nothing fails and SIB902 finds no stale comment."""
+    lines = [shlex.split(line, comments=True) for line in block_after("<!-- adoption -->").splitlines() if line.strip()]
+    assert [words[:3] for words in lines] == [["siblint", "check", "--write-baseline"], ["siblint", "check", "--baseline"],
+                                             ["siblint", "check", "--add-noqa"], ["siblint", "check", "--extend-select"]]
+    write(tmp_path, {"agent.py": HAZARD})
+    statuses = []
+    for words in lines[:2]:
+        statuses.append(siblint(words[1:], tmp_path).returncode)
+    assert statuses == [0, 0] and (tmp_path / "siblint-baseline.json").is_file()
+    write(tmp_path, {"new_agent.py": HAZARD})
+    assert siblint(lines[1][1:], tmp_path).returncode == 1  # the new hazard fails
+    add = siblint(lines[2][1:], tmp_path)
+    assert add.returncode == 0 and add.stderr == "Added 2 noqa directives in 2 files.\n"
+    assert siblint(["check", "."], tmp_path).returncode == 0
+    assert siblint(lines[3][1:], tmp_path).returncode == 0

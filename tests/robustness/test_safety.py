@@ -150,7 +150,8 @@ def test_foreign_or_tampered_cache_is_ignored(tmp_path, damage):
 
 @pytest.mark.parametrize("table,needle", [
     ('nonsense = 1\n', "unknown key"),
-    ('select = "SIB201"\nexclude = 3\n', "exclude"),
+    ('select = ["SIB201"]\nexclude = 3\n', "exclude"),
+    ('select = "SIB201"\n', "select: expected a list of strings"),
     ('select = ["SIB999"]\n', "unknown rule code"),
     ('per-file-ignores = ["x"]\n', "per-file-ignores"),
     ('select = [1, 2]\n', "select"),

@@ -1,0 +1,134 @@
+"""One answer everywhere: `siblint check` and flake8 (real processes) report the same findings on a
+corpus where every rule fires, under every kind of settings `[tool.siblint]` and the command line
+can give, with per-folder configs and .gitignore."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from siblint.rules import OFF_BY_DEFAULT
+from support import every_rule_corpus, findings_by_entry_point, git, write
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
+    root = tmp_path_factory.mktemp("corpus")
+    return root, every_rule_corpus(root)
+
+
+def agree_on(root: Path, args: list[str] | None = None, paths: list[str] | None = None) -> list[tuple]:
+    """The findings every entry point reports (asserting they are the same)."""
+    found = findings_by_entry_point(root, paths or ["."], args)
+    first = next(iter(found.values()))
+    for name, other in found.items():
+        assert other == first, f"{name} disagrees: {sorted(set(other) ^ set(first))[:6]}"
+    assert first, "no findings at all: the comparison would prove nothing"
+    return first
+
+
+def agree(root: Path, args: list[str] | None = None, paths: list[str] | None = None) -> set[str]:
+    return {f[3] for f in agree_on(root, args, paths)}
+
+
+def set_config(root: Path, text: str | None) -> None:
+    """The settings every example folder's config extends."""
+    (root / "siblint.toml").write_text(text or "", encoding="utf-8")
+
+
+def test_defaults_leave_default_off_rules_off_in_both(corpus):
+    root, codes = corpus
+    set_config(root, None)
+    fired = agree(root)
+    assert fired == codes - set(OFF_BY_DEFAULT)  # `flake8 --select SIB` does not switch them on
+
+
+def test_extend_select_in_the_config_switches_them_on_in_both(corpus):
+    root, codes = corpus
+    set_config(root, f"extend-select = {list(OFF_BY_DEFAULT)!r}\n".replace("'", '"'))
+    try:
+        assert agree(root) == codes
+    finally:
+        set_config(root, None)
+
+
+def test_extend_select_on_the_command_line_switches_them_on_in_both(corpus):
+    root, codes = corpus
+    assert agree(root, ["--extend-select", ",".join(OFF_BY_DEFAULT)]) == codes
+
+
+@pytest.mark.parametrize("table,expected_missing", [
+    ('select = ["SIB2", "SIB9"]', {"SIB101", "SIB102", "SIB103", "SIB104", "SIB301"}),
+    ('ignore = ["SIB1", "SIB301"]', {"SIB101", "SIB102", "SIB103", "SIB104", "SIB301"}),
+])
+def test_the_config_file_means_the_same_in_both(corpus, table, expected_missing):
+    root, codes = corpus
+    set_config(root, f"{table}\n")
+    try:
+        fired = agree(root)
+    finally:
+        set_config(root, None)
+    default = codes - set(OFF_BY_DEFAULT)
+    assert expected_missing <= default and fired == default - expected_missing
+
+
+def test_per_file_ignores_mean_the_same_in_both(corpus):
+    root, codes = corpus
+    set_config(root, 'per-file-ignores = { "sib2*" = ["SIB2"], "main.py" = ["SIB301"] }\n')
+    try:
+        found = agree_on(root)
+    finally:
+        set_config(root, None)
+    assert not [f for f in found if f[0].startswith("sib2") and f[3].startswith("SIB2")]
+    assert not [f for f in found if f[0].endswith("main.py") and f[3] == "SIB301"]
+    assert {"SIB201", "SIB301"} <= {f[3] for f in agree_on(root)}  # they do fire without the ignores
+
+
+def test_excludes_mean_the_same_in_both(corpus):
+    root, _ = corpus
+    set_config(root, 'extend-exclude = ["sib1*", "sib2*/tools.py"]\n')
+    try:
+        found = agree_on(root)
+    finally:
+        set_config(root, None)
+    assert not [f for f in found if f[0].startswith("sib1") or (f[0].startswith("sib2") and f[0].endswith("tools.py"))]
+    unexcluded = agree_on(root)
+    assert [f for f in unexcluded if f[0].startswith("sib1")]
+
+
+def test_folder_configs_and_gitignore_mean_the_same_in_both(tmp_path):
+    assert "SIB206" in every_rule_corpus(tmp_path)
+    write(tmp_path, {
+        "siblint.toml": 'ignore = ["SIB203"]\n',
+        # This sub-project drops SIB2 and adds a default-off rule on top of what it inherits.
+        "sib206_0/pyproject.toml": '[tool.siblint]\nextend = "../siblint.toml"\nignore = ["SIB2"]\n'
+                                   'extend-select = ["SIB206"]\n',
+        ".gitignore": "sib101_*/\n",
+    })
+    git(["init", "-q"], tmp_path)
+    fired = agree(tmp_path)
+    assert "SIB203" not in fired and "SIB101" in fired  # SIB101 fires in other examples' folders too
+    found = findings_by_entry_point(tmp_path, ["."])["flake8"]
+    assert not any(f[0].startswith("sib101_") for f in found)  # git-ignored
+    # Its own `extend-select = ["SIB206"]` names the code in full, which outranks `ignore = ["SIB2"]`.
+    assert {f[3] for f in found if f[0].startswith("sib206_0")} == {"SIB206"}
+    # the files named one by one (what pre-commit and editors do) get the same answer
+    files = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.py"))
+    assert agree(tmp_path, paths=files) == fired
+
+
+def test_stdin_is_checked_even_where_excluded_in_both(tmp_path):
+    """What editors send: `flake8 -` and `siblint check -` check the text, excluded or not, with
+    the settings of the folder the display name points into."""
+    from support import HAZARD, flake8_findings, siblint
+
+    write(tmp_path, {"pyproject.toml": '[tool.siblint]\nextend-exclude = ["gen"]\n'
+                                       'per-file-ignores = { "quiet" = ["SIB2"] }\n'})
+    for name, expected in (("gen/agent.py", ["SIB201"]), ("quiet/agent.py", [])):
+        cli = siblint(["check", "--format", "json", "-", "--stdin-filename", name], tmp_path, stdin=HAZARD)
+        import json
+
+        assert [d["code"] for d in json.loads(cli.stdout)] == expected
+        flake8 = flake8_findings(["--stdin-display-name", name, "-"], tmp_path, stdin=HAZARD)
+        assert [f[3] for f in flake8] == expected
