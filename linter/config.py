@@ -47,6 +47,9 @@ class Config:
     extend_side_effect_calls: tuple[str, ...] = ()
     pure_calls: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    # Codes not reported in test modules (`test_*.py`, `*_test.py`, `conftest.py`): a test sets a
+    # failure handler to None, or makes a tool fail, on purpose, to exercise the SDK's failure path.
+    test_file_ignores: tuple[str, ...] = ("SIB2", "SIB3")
     # Files larger than this are not read (SIB900): memory and time grow with a module's size.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     root: str = field(default_factory=os.getcwd)  # the config file's folder (patterns are relative to it)
@@ -70,6 +73,8 @@ class Config:
         return best_select > best_ignore
 
     def ignored_for_file(self, code: str, path: str) -> bool:
+        if self.test_file_ignores and code.startswith(self.test_file_ignores) and is_test_module(path):
+            return True
         return any(code.startswith(codes) and matcher.matches(path) for matcher, codes in self._per_file_matchers)
 
     def is_excluded(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool:
@@ -120,8 +125,15 @@ class Config:
             "extend-side-effect-calls": list(self.extend_side_effect_calls),
             "pure-calls": list(self.pure_calls),
             "max-file-size": self.max_file_size,
+            "test-file-ignores": list(self.test_file_ignores),
             "enabled-rules": [c for c in all_codes() if self.enabled(c)],
         }
+
+
+def is_test_module(path: str) -> bool:
+    """A pytest test module or conftest, by pytest's default file names."""
+    name = os.path.basename(path)
+    return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
 
 def _check_code(code: str, where: str) -> None:
@@ -139,7 +151,7 @@ def _str_list(value: object, key: str, where: str) -> tuple[str, ...]:
 
 _KEYS = {
     "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
-    "extend-side-effect-calls", "pure-calls", "respect-gitignore", "extend", "max-file-size",
+    "extend-side-effect-calls", "pure-calls", "respect-gitignore", "extend", "max-file-size", "test-file-ignores",
 }
 # Keys whose lists add to the inherited ones; every other key replaces what it inherits.
 _ADDITIVE = ("extend_select", "extend_exclude", "extend_side_effect_calls")
@@ -163,7 +175,7 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
         hint = f"; did you mean {', '.join(hints)}?" if hints else ""
         raise ConfigError(f"{where} unknown key(s): {', '.join(unknown)}{hint} (known: {', '.join(sorted(_KEYS))})")
     kw: dict[str, object] = {"root": root, "source": source}
-    for key in ("select", "ignore", "extend-select"):
+    for key in ("select", "ignore", "extend-select", "test-file-ignores"):
         if key in table:
             codes = _str_list(table[key], key, where)
             for c in codes:
@@ -236,7 +248,7 @@ def _inherit(child: Config, parent: Config, set_keys: set[str]) -> Config:
         )
     merged = {}
     for f in ("select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
-              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size"):
+              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores"):
         mine, theirs = getattr(child, f), getattr(parent, f)
         if f.replace("_", "-") not in set_keys:
             merged[f] = theirs

@@ -146,3 +146,32 @@ def test_load_raises_config_error_not_tomllib_error(tmp_path):
     write(tmp_path, {"pyproject.toml": "[tool.siblint\n"})
     with pytest.raises(ConfigError, match="cannot read"):
         load(str(tmp_path))
+
+
+# ---- test modules ------------------------------------------------------------------------------
+FAILURE_PATH_TEST = (
+    "from agents import function_tool\n\n"
+    "@function_tool(failure_error_function=None)\nasync def boom() -> str:\n    raise ValueError('on purpose')\n"
+)
+
+
+def test_failure_settings_in_test_modules_are_not_reported_by_default(tmp_path, monkeypatch):
+    """A test that disables a failure handler exercises the SDK's failure path: no card is charged.
+    Test modules go by pytest's names; a helper module beside them is still checked."""
+    write(tmp_path, {"tests/test_tools.py": FAILURE_PATH_TEST, "tests/conftest.py": FAILURE_PATH_TEST,
+                     "tests/tools_test.py": FAILURE_PATH_TEST, "tests/_helpers.py": FAILURE_PATH_TEST})
+    code, out, _ = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines() if "SIB201" in line] == ["./tests/_helpers.py"]
+
+
+def test_test_file_ignores_can_be_emptied(tmp_path, monkeypatch):
+    write(tmp_path, {"pyproject.toml": "[tool.siblint]\ntest-file-ignores = []\n", "tests/test_tools.py": FAILURE_PATH_TEST})
+    code, out, _ = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
+    assert (code, [line.split(":")[0] for line in out.splitlines() if "SIB201" in line]) == (1, ["./tests/test_tools.py"])
+
+
+def test_test_file_ignores_takes_codes(tmp_path, monkeypatch):
+    write(tmp_path, {"pyproject.toml": '[tool.siblint]\ntest-file-ignores = ["SIB9999"]\n'})
+    code, _, err = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
+    assert code == 2 and "unknown rule code or prefix 'SIB9999'" in err
