@@ -11,11 +11,12 @@ import io
 import tokenize
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 
 def spans(module: cst.Module) -> list[tuple[int, int]]:
     """Line spans of the nodes whose syntax an older CPython may reject."""
-    wrapper = cst.metadata.MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     finder = _Finder()
     wrapper.visit(finder)
     return finder.spans
@@ -24,14 +25,14 @@ def spans(module: cst.Module) -> list[tuple[int, int]]:
 class _Finder(cst.CSTVisitor):
     """Collects `spans`: type aliases, type parameter lists, and f-strings (outermost only)."""
 
-    METADATA_DEPENDENCIES = (cst.metadata.PositionProvider,)
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self) -> None:
         super().__init__()
         self.spans: list[tuple[int, int]] = []
 
     def _add(self, node: cst.CSTNode) -> None:
-        pos = self.get_metadata(cst.metadata.PositionProvider, node)
+        pos = self.get_metadata(PositionProvider, node)
         self.spans.append((pos.start.line, pos.end.line))
 
     def visit_TypeAlias(self, node: cst.TypeAlias) -> None:
