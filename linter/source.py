@@ -14,8 +14,8 @@ overflow in native code) kills the whole process, and editors run flake8 plugins
    limit the host process has set (CPython's own nesting limit scales with it).
    A file CPython rejects may still be valid in a newer grammar than the host's (PEP 695 `type X =
    ...` and `def f[T]()`, PEP 701 f-strings on Python 3.10/3.11). Such a file is measured without
-   CPython's tree (`token_depth`), handed to libcst, and analysed when libcst parses it and the
-   place CPython rejected holds newer syntax; anything else stays a syntax error.
+   CPython's tree (`newer_syntax.token_depth`), handed to libcst, and analysed when libcst parses
+   it and the place CPython rejected holds newer syntax; anything else stays a syntax error.
 3. Everything runs in a thread with a stack of known, ample size (`run_isolated`), not on the
    caller's stack, which may be a small editor worker thread. Valid code that nests deeper than
    Python's default recursion limit allows libcst's recursive code generation (500 chained `+`)
@@ -35,6 +35,8 @@ from typing import TypeVar
 
 import libcst as cst
 import libcst.metadata
+
+from siblint import newer_syntax
 
 T = TypeVar("T")
 
@@ -185,121 +187,14 @@ def nesting_depth(tree: ast.AST) -> tuple[int, int]:
 def _newer_grammar(text: str, line: int) -> bool:
     """CPython rejected `text` at `line`; True when libcst parses it and that line lies in syntax
     newer than this interpreter's (a type alias, type parameters, an f-string)."""
-    measured = token_depth(text)
+    measured = newer_syntax.token_depth(text)
     if measured is None or measured[0] > MAX_DEPTH:
         return False
-
-    def newer_lines() -> list[tuple[int, int]]:
-        wrapper = cst.metadata.MetadataWrapper(parse(text), unsafe_skip_copy=True)
-        finder = _NewerSyntax()
-        wrapper.visit(finder)
-        return finder.spans
-
     try:
-        spans = with_deep_recursion(newer_lines)
+        spans = with_deep_recursion(lambda: newer_syntax.spans(parse(text)))
     except SourceError:
         return False
     return any(start <= line <= end for start, end in spans)
-
-
-class _NewerSyntax(cst.CSTVisitor):
-    """Line spans of the nodes whose syntax an older CPython may reject."""
-
-    METADATA_DEPENDENCIES = (cst.metadata.PositionProvider,)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.spans: list[tuple[int, int]] = []
-
-    def _add(self, node: cst.CSTNode) -> None:
-        pos = self.get_metadata(cst.metadata.PositionProvider, node)
-        self.spans.append((pos.start.line, pos.end.line))
-
-    def visit_TypeAlias(self, node: cst.TypeAlias) -> None:
-        self._add(node)
-
-    def visit_TypeParameters(self, node: cst.TypeParameters) -> None:
-        self._add(node)
-
-    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
-        self._add(node)
-        return False  # nested f-strings lie inside this span
-
-
-_OPENERS, _CLOSERS, _RESETS = frozenset("([{"), frozenset(")]}"), frozenset({",", ";", ":"})
-_OPERATOR_WORDS = frozenset({"and", "or", "not", "in", "is", "if", "else", "lambda", "await", "for", "async", "yield"})
-_CODE_CHARS = frozenset(".+-*/%&|^~<>=!@")
-
-
-def token_depth(text: str) -> tuple[int, int] | None:
-    """An upper bound on how deep libcst's tree nests (deepest, its line), from tokens alone, for
-    text this interpreter's `ast` cannot parse; None when it cannot be tokenized.
-
-    Per statement, each open bracket is a level, and each operator, attribute dot or closed bracket
-    (a call or subscript trailer) since the last comma at that level is one more; indentation adds
-    its levels. String tokens are counted by their characters too: on 3.10/3.11 a PEP 701 f-string
-    reaches the tokenizer as several strings with code between and inside them."""
-    stack: list[int] = []  # per open bracket: operators in its current segment
-    base = indent = total = 0  # `total` = indent + len(stack) + all segment counts, kept incrementally
-    best, best_line = 0, 1
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            kind, string, line = tok.type, tok.string, tok.start[0]
-            extra = 0
-            if kind == tokenize.OP and string in _OPENERS:
-                stack.append(0)
-                total += 1
-            elif kind == tokenize.OP and string in _CLOSERS:
-                if stack:
-                    total -= 1 + stack.pop()
-                total += 1
-                if stack:
-                    stack[-1] += 1
-                else:
-                    base += 1
-            elif kind == tokenize.OP and string in _RESETS:
-                if stack:
-                    total -= stack[-1]
-                    stack[-1] = 0
-                else:
-                    total -= base
-                    base = 0
-            elif (kind == tokenize.OP) or (kind == tokenize.NAME and string in _OPERATOR_WORDS):
-                total += 1
-                if stack:
-                    stack[-1] += 1
-                else:
-                    base += 1
-            elif kind == tokenize.STRING:
-                extra = _string_depth(string)
-            elif kind == tokenize.NEWLINE:
-                stack.clear()
-                total, base = indent, 0
-            elif kind == tokenize.INDENT:
-                indent += 1
-                total += 1
-            elif kind == tokenize.DEDENT:
-                indent -= 1
-                total -= 1
-            if total + extra > best:
-                best, best_line = total + extra, line
-    except (tokenize.TokenError, SyntaxError):  # IndentationError included
-        return None
-    return best, best_line
-
-
-def _string_depth(string: str) -> int:
-    nesting = deepest = operators = 0
-    for ch in string:
-        if ch in _OPENERS:
-            nesting += 1
-            deepest = max(deepest, nesting)
-        elif ch in _CLOSERS:
-            nesting = max(0, nesting - 1)
-            operators += 1
-        elif ch in _CODE_CHARS:
-            operators += 1
-    return deepest + operators
 
 
 def parse(text: str) -> cst.Module:

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from siblint import source
+from siblint import newer_syntax, source
 from siblint.config import Config
 
 NEWER = sys.version_info < (3, 12)  # the host's `ast` rejects the syntax below
@@ -112,7 +112,7 @@ def test_token_depth_bounds_what_reaches_libcst(monkeypatch):
     ]
     monkeypatch.setattr(source, "parse", boom)
     for text in deep:
-        depth, _ = source.token_depth(header + text)
+        depth, _ = newer_syntax.token_depth(header + text)
         assert depth > source.MAX_DEPTH
         with pytest.raises(source.SourceError):
             source.check_syntax(header + text, "x.py")
@@ -121,8 +121,8 @@ def test_token_depth_bounds_what_reaches_libcst(monkeypatch):
 def test_token_depth_stays_low_on_flat_data():
     """A big literal is wide, not deep: commas end each item's count."""
     text = "d = {" + ", ".join(f"'k{i}': -{i}" for i in range(20_000)) + "}\n"
-    assert source.token_depth(text)[0] < 10
+    assert newer_syntax.token_depth(text)[0] < 10
 
 
 def test_untokenizable_text_is_none():
-    assert source.token_depth("x = (\n") is None
+    assert newer_syntax.token_depth("x = (\n") is None
