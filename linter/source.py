@@ -34,7 +34,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import libcst as cst
-import libcst.metadata
 
 from siblint import newer_syntax
 
