@@ -80,6 +80,7 @@ def discover(paths: list[str], settings: Config | Callable[[str], Config], follo
             if key not in seen:
                 seen.add(key)
                 found.files.append(path)
+    found.files.sort()
     return found
 
 

@@ -73,7 +73,8 @@ class Matcher:
             raise PatternError(str(exc)) from None
         # Without `!` patterns any match decides, so pathspec's own regexes can run as one
         # alternation (pathspec matches them one by one); with them, pathspec's order matters.
-        regexes = [_NAMED_GROUP.sub("(?:", p.regex.pattern) for p in self._spec.patterns if p.include]
+        regexes = [_NAMED_GROUP.sub("(?:", p.regex.pattern) for p in self._spec.patterns
+                   if p.include and p.regex is not None]
         negated = any(p.include is False for p in self._spec.patterns)
         self._any: re.Pattern[str] | None = None
         if regexes and not negated:

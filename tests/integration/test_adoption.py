@@ -76,7 +76,9 @@ def test_add_noqa_never_writes_through_a_symlink(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "elsewhere" / "agent.py").write_text(HAZARD)
     os.symlink(tmp_path / "elsewhere", tmp_path / "tree" / "linked")
-    proc = siblint(["check", "--add-noqa", "."], tmp_path / "tree")
+    proc = siblint(["check", "--add-noqa", "."], tmp_path / "tree")  # a walk does not follow the link
+    assert "linked: skipped (symbolic link to outside the project" in proc.stderr
+    proc = siblint(["check", "--add-noqa", "--follow-symlinks", "."], tmp_path / "tree")
     assert "linked/agent.py: a symbolic link (or in a linked folder), not edited" in proc.stderr
     assert (tmp_path / "elsewhere" / "agent.py").read_text() == HAZARD
 
