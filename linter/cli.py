@@ -255,13 +255,23 @@ def rules_markdown() -> str:
 
 
 @main.command("rules")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True,
-              help="markdown: the README's rule table.")
-def list_rules(fmt: str) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "docs"]), default="text", show_default=True,
+              help="markdown: the README's rule table; docs: one page per rule, written to --output.")
+@click.option("--output", "output_dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+              help="With --format docs: the folder for the pages (docs/rules in this repository).")
+def list_rules(fmt: str, output_dir: str | None) -> None:
     """List every rule: code, name, default on/off, one line."""
     from siblint.registry import all_rules
 
-    if fmt == "markdown":
+    if (fmt == "docs") != (output_dir is not None):
+        raise click.UsageError("--format docs and --output DIR go together")
+    if fmt == "docs":
+        from siblint.docs import write_pages
+
+        assert output_dir is not None
+        changed = write_pages(output_dir)
+        click.echo(f"{output_dir}: {len(changed)} page(s) written or removed" if changed else f"{output_dir}: up to date")
+    elif fmt == "markdown":
         click.echo(rules_markdown(), nl=False)
     elif fmt == "json":
         click.echo(json.dumps([{"code": r.code, "name": r.name, "default_enabled": r.default_enabled,
