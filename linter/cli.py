@@ -295,5 +295,19 @@ def explain(code: str) -> None:
     click.echo(f"# {rule.name} ({rule.code})\n\n{default}\n\n{rule.doc()}")
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only transport; accepted for editors that pass it).")
+def server(stdio: bool) -> None:
+    """Run the language server (diagnostics, rule docs on hover, a noqa quick fix) on stdio."""
+    try:
+        from siblint.server import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        _fail(f"`siblint server` needs {exc.name.split('.')[0]}, which is not installed: "
+              "pip install 'siblint[server]'")
+    serve()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

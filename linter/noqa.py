@@ -72,3 +72,30 @@ class Suppressions:
             return True
         codes = tuple(c for c in (s.strip() for s in _SPLIT.split(codes_str)) if c)
         return code in codes or code.startswith(codes)
+
+
+# ---- writing a suppression (the language server's quick fix) --------------------------------------
+def comment_line(lines: list[str], line: int) -> int:
+    """The line (1-based) where a `# noqa` for a finding on `line` goes: the last line of the range
+    that `Suppressions` searches, so the comment lands after a multi-line string or a backslash
+    continuation ends, never inside it."""
+    ranges = _noqa_line_map(lines)
+    if line not in ranges or ranges[line] == lines[line - 1]:  # a range of one line
+        return line
+    last = line
+    # The lines of one range share one joined string object (a fresh one, as it spans lines).
+    while last + 1 in ranges and ranges[last + 1] is ranges[line]:
+        last += 1
+    return last
+
+
+def with_code(line_text: str, code: str) -> str | None:
+    """`line_text` (no line break) with `code` added to its `# noqa: ...` list, or a new
+    `# noqa: CODE` comment appended; None when a bare `# noqa` already silences every code."""
+    match = NOQA_INLINE.search(line_text)
+    if match is None:
+        return f"{line_text.rstrip()}  # noqa: {code}"
+    if match.group("codes") is None:
+        return None
+    end = match.start("codes") + len(match.group("codes").rstrip(", \t"))
+    return f"{line_text[:end]},{code}{line_text[end:]}"
