@@ -25,7 +25,7 @@ from siblint.docs import rule_url
 
 # Long enough that a burst of keystrokes lints once, short enough to stay inside the 100 ms target
 # (benchmarks/lsp_latency.py measures didChange -> publishDiagnostics with it included).
-DEBOUNCE_SECONDS = 0.02
+DEBOUNCE_SECONDS = 0.01
 SOURCE = "siblint"
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
 
@@ -187,4 +187,9 @@ def build() -> SiblintServer:
 
 def serve() -> None:
     """Serve one client on stdin/stdout until it exits."""
+    import gc
+
+    from siblint.gctune import THRESHOLD
+
+    gc.set_threshold(*THRESHOLD)  # this process only analyses (as the CLI's pool workers do)
     build().start_io()
