@@ -85,13 +85,13 @@ class SiblintServer(LanguageServer):
 
     def _range(self, loc: Loc, path: str) -> types.Range:
         """libcst's 1-based lines and code-point columns in the client's units (UTF-16 by default)."""
-        server_range = ServerTextRange(ServerTextPosition(loc.line - 1, loc.col),
-                                       ServerTextPosition(loc.end_line - 1, loc.end_col))
+        line, col, end_line, end_col = (max(0, v) for v in (loc.line - 1, loc.col, loc.end_line - 1, loc.end_col))
+        server_range = ServerTextRange(ServerTextPosition(line, col), ServerTextPosition(end_line, end_col))
         uri = from_fs_path(path)
         if uri in self.workspace.text_documents:
             return self.workspace.get_text_document(uri).range_to_client_units(server_range)
         # A closed module: code points, which differ only after a character outside the BMP.
-        return types.Range(types.Position(loc.line - 1, loc.col), types.Position(loc.end_line - 1, loc.end_col))
+        return types.Range(types.Position(line=line, character=col), types.Position(line=end_line, character=end_col))
 
     def _to_lsp(self, d: Diagnostic, doc: TextDocument) -> types.Diagnostic:
         related = [types.DiagnosticRelatedInformation(
@@ -106,6 +106,8 @@ class SiblintServer(LanguageServer):
     def hover(self, params: types.HoverParams) -> types.Hover | None:
         from siblint.registry import by_code
 
+        if params.text_document.uri not in self.workspace.text_documents:
+            return None
         doc = self.workspace.get_text_document(params.text_document.uri)
         line, col = params.position.line + 1, doc.position_from_client_units(params.position).character
         codes = dict.fromkeys(d.code for d in self.findings.get(params.text_document.uri, [])
@@ -118,6 +120,8 @@ class SiblintServer(LanguageServer):
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
+        if uri not in self.workspace.text_documents:
+            return []
         doc = self.workspace.get_text_document(uri)
         lines = noqa.physical_lines(doc.source)
         actions = []

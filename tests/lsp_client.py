@@ -80,6 +80,14 @@ class SiblintClient:
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
 
+    def edit(self, uri: str, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        """Replace a range (0-based line, UTF-16 column) with `text`: an incremental change event."""
+        self.versions[uri] += 1
+        rng = types.Range(types.Position(line=start[0], character=start[1]), types.Position(line=end[0], character=end[1]))
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng, text=text)]))
+
     def save(self, uri: str) -> None:
         self.client.text_document_did_save(types.DidSaveTextDocumentParams(
             text_document=types.TextDocumentIdentifier(uri=uri)))

@@ -99,6 +99,12 @@ def test_change_and_save_publish_updated_findings(project):
         first = await client.diagnostics(uri)
         client.change(uri, EXAMPLE.replace("@function_tool(failure_error_function=None)", "@function_tool"))
         changed = await client.diagnostics(uri)
+        # An incremental edit (what editors send): the decorator's arguments on line 14 go.
+        client.change(uri, EXAMPLE)
+        await client.diagnostics(uri)
+        start = len("@function_tool")
+        client.edit(uri, (13, start), (13, start + len("(failure_error_function=None)")), "")
+        incremental = await client.diagnostics(uri)
         client.change(uri, EXAMPLE)
         back = await client.diagnostics(uri)
         client.save(uri)
@@ -110,15 +116,18 @@ def test_change_and_save_publish_updated_findings(project):
         while burst[-1].version != client.versions[uri]:
             burst.append(await client.diagnostics(uri))
         await asyncio.sleep(0.3)
-        return first, changed, back, saved, burst, client.pending(uri)
+        return first, changed, incremental, back, saved, burst, client.pending(uri)
 
-    first, changed, back, saved, burst, late = serve(project, test)
+    first, changed, incremental, back, saved, burst, late = serve(project, test)
+    path.write_text(EXAMPLE.replace("@function_tool(failure_error_function=None)", "@function_tool"))
+    assert found(incremental) == checked("checkout_agent.py", project) == found(changed)
+    path.write_text(EXAMPLE)
     assert [d[2] for d in found(first)] == ["SIB101", "SIB201", "SIB301"]
     assert [d[2] for d in found(changed)] == ["SIB101"] and changed.version == 2
-    assert found(back) == found(first) and back.version == 3
+    assert found(back) == found(first) and back.version == 5
     assert found(saved) == found(first)
     assert len(burst) < 10 and late == 0
-    assert burst[-1].version == 13 and found(burst[-1]) == found(first)
+    assert burst[-1].version == 15 and found(burst[-1]) == found(first)
 
 
 def test_an_edit_to_an_imported_module_relints_the_modules_that_use_it(project):
@@ -238,3 +247,35 @@ def test_server_is_in_the_extras():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     assert any(d.startswith("pygls>=2") for d in extras["server"])
     assert "siblint[server]" in extras["test"]
+
+
+def test_bad_input_gets_answers_not_a_crash(tmp_path):
+    write(tmp_path, {"ok.py": EXAMPLE})
+
+    async def test(client: SiblintClient):
+        broken = client.open(tmp_path / "broken.py", "from agents import function_tool\ndef f(:\n")
+        syntax = await client.diagnostics(broken)
+        binary = client.open(tmp_path / "nul.py", "from agents import x\n\x00\udcff" * 3)
+        odd = await client.diagnostics(binary)
+        untitled = "untitled:Untitled-1"
+        client.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=untitled, language_id="python", version=1, text=EXAMPLE)))
+        ghost = client.uri(tmp_path / "never_opened.py")
+        client.versions[ghost] = 1
+        client.change(ghost, "x = 1\n")
+        hover = await client.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=ghost), position=types.Position(line=0, character=0)))
+        actions = await client.client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=ghost),
+            range=types.Range(types.Position(line=0, character=0), types.Position(line=0, character=1)),
+            context=types.CodeActionContext(diagnostics=[types.Diagnostic(
+                range=types.Range(types.Position(line=99, character=0), types.Position(line=99, character=1)),
+                message="m", code="SIB101", source="siblint")])))
+        ok = client.open(tmp_path / "ok.py", EXAMPLE)  # the server still answers
+        return syntax, odd, hover, actions, await client.diagnostics(ok)
+
+    syntax, odd, hover, actions, ok = serve(tmp_path, test)
+    assert [(d.code, d.range.start.line) for d in syntax.diagnostics] == [("SIB900", 1)]
+    assert [d.code for d in odd.diagnostics] == ["SIB900"]
+    assert hover is None and list(actions) == []
+    assert sorted(d.code for d in ok.diagnostics) == ["SIB101", "SIB201", "SIB301"]
