@@ -2,8 +2,8 @@
 
 `siblint check` builds its state once per run; an editor asks again on every keystroke. This keeps
 each configuration and each project's index (the cross-module facts) in memory, and invalidates
-exactly what an edit changed: the edited module's facts, modules whose file changed on disk, and the
-configurations when a config file is edited. The analysis itself is siblint.engine's, the same as
+exactly what an edit changed: the edited module's facts, modules whose file changed on disk, and a
+configuration when a config file above the module appears, changes or goes. The analysis itself is siblint.engine's, the same as
 `siblint check` runs, so both report the same findings. No LSP types here (see siblint.server).
 """
 
@@ -18,6 +18,7 @@ from siblint.diagnostics import Diagnostic
 from siblint.facts import ModuleFacts
 from siblint.project import ProjectIndex
 
+# Files that can hold siblint's configuration (siblint.toml and .siblint.toml: see siblint.config).
 CONFIG_FILES = ("pyproject.toml", "siblint.toml", ".siblint.toml")
 _Stamp = tuple[int, int] | None  # (mtime_ns, size) of a file, None when it cannot be read
 
@@ -30,10 +31,21 @@ def _stamp(path: str) -> _Stamp:
     return st.st_mtime_ns, st.st_size
 
 
+def _config_stamps(folder: str) -> tuple[_Stamp, ...]:
+    """Stamps of every config file siblint could read for a file in `folder`: a few stat calls."""
+    out = []
+    while True:
+        out.extend(_stamp(os.path.join(folder, name)) for name in CONFIG_FILES)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return tuple(out)
+        folder = parent
+
+
 class AnalysisSession:
     def __init__(self) -> None:
         self.open: dict[str, str] = {}  # absolute path -> the editor's text of an open document
-        self._configs: dict[str, tuple[Config, _Stamp]] = {}  # folder -> config, its file's stamp
+        self._configs: dict[str, tuple[Config, tuple[_Stamp, ...]]] = {}  # folder -> config, _config_stamps
         self._projects: dict[str, ProjectIndex] = {}  # config root -> index
         self._from_disk: dict[str, _Stamp] = {}  # modules whose facts came from disk
         self._consulted: dict[str, set[str]] = {}  # open document -> modules its last lint looked up
@@ -41,16 +53,19 @@ class AnalysisSession:
 
     # ---- configuration ------------------------------------------------------------------------
     def config_for(self, path: str) -> Config:
+        """The configuration `siblint check` would use for `path`, read again only when a config
+        file at or above its folder appears, changes or goes (the editor may not tell us)."""
         folder = os.path.dirname(path)
+        stamps = _config_stamps(folder)
         cached = self._configs.get(folder)
-        if cached is not None and (not cached[0].source or _stamp(cached[0].source) == cached[1]):
+        if cached is not None and cached[1] == stamps:
             return cached[0]
         try:
             config = load(folder)
-        except ConfigError as exc:  # the editor keeps working with the defaults, and says why
+        except ConfigError as exc:  # the editor keeps working with the defaults, and says why (once)
             self.config_errors.append(str(exc))
             config = Config(root=folder)
-        self._configs[folder] = (config, _stamp(config.source) if config.source else None)
+        self._configs[folder] = (config, stamps)
         return config
 
     def _project(self, config: Config) -> ProjectIndex:
@@ -79,8 +94,6 @@ class AnalysisSession:
     def update(self, path: str, text: str | None) -> None:
         """A document was opened or edited (`text`), or closed (None: the file on disk counts again)."""
         path = os.path.abspath(path)
-        if os.path.basename(path) in CONFIG_FILES:
-            self._configs.clear()
         if text is None:
             self.open.pop(path, None)
             self._consulted.pop(path, None)

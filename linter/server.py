@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -42,6 +43,7 @@ class SiblintServer(LanguageServer):
         self.session = AnalysisSession()
         self.findings: dict[str, list[Diagnostic]] = {}  # uri -> last published findings
         self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._uris: dict[str, str] = {}  # absolute path -> the URI the client opened it as
 
     # ---- diagnostics --------------------------------------------------------------------------
     def lint_and_publish(self, uri: str, *, with_dependents: bool = False) -> None:
@@ -50,9 +52,10 @@ class SiblintServer(LanguageServer):
         if path is None or uri not in self.workspace.text_documents:
             return
         doc = self.workspace.get_text_document(uri)
-        self.session.update(path, doc.source)
         if not _is_python(doc):
-            return  # a config file or another language: its text counts, it gets no findings
+            return  # a config file or another language: siblint reads configs from disk
+        self._uris[os.path.abspath(path)] = uri
+        self.session.update(path, doc.source)
         try:
             found = self.session.lint(path)
         except Exception as exc:  # noqa: BLE001 - the editor's server must outlive a siblint bug
@@ -65,8 +68,18 @@ class SiblintServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=doc.version, diagnostics=[self._to_lsp(d, doc) for d in found]))
         if with_dependents:
-            for other in self.session.dependents(path):
-                self.lint_and_publish(from_fs_path(other) or other)
+            self.lint_dependents(path)
+
+    def lint_dependents(self, path: str) -> None:
+        for other in self.session.dependents(path):
+            if other in self._uris:
+                self.lint_and_publish(self._uris[other])
+
+    def forget_uri(self, path: str) -> None:
+        self._uris.pop(os.path.abspath(path), None)
+
+    def uri_of(self, path: str) -> str:
+        return self._uris.get(os.path.abspath(path)) or from_fs_path(path) or path
 
     def schedule(self, uri: str) -> None:
         self.cancel(uri)
@@ -87,7 +100,7 @@ class SiblintServer(LanguageServer):
         """libcst's 1-based lines and code-point columns in the client's units (UTF-16 by default)."""
         line, col, end_line, end_col = (max(0, v) for v in (loc.line - 1, loc.col, loc.end_line - 1, loc.end_col))
         server_range = ServerTextRange(ServerTextPosition(line, col), ServerTextPosition(end_line, end_col))
-        uri = from_fs_path(path)
+        uri = self.uri_of(path)
         if uri in self.workspace.text_documents:
             return self.workspace.get_text_document(uri).range_to_client_units(server_range)
         # A closed module: code points, which differ only after a character outside the BMP.
@@ -95,7 +108,7 @@ class SiblintServer(LanguageServer):
 
     def _to_lsp(self, d: Diagnostic, doc: TextDocument) -> types.Diagnostic:
         related = [types.DiagnosticRelatedInformation(
-            location=types.Location(uri=from_fs_path(r.path) or r.path, range=self._range(r.loc, r.path)),
+            location=types.Location(uri=self.uri_of(r.path), range=self._range(r.loc, r.path)),
             message=r.message) for r in d.related]
         return types.Diagnostic(
             range=self._range(d.loc, doc.path), message=d.message, severity=_SEVERITY.get(d.severity),
@@ -173,8 +186,8 @@ def build() -> SiblintServer:
         path = to_fs_path(uri)
         if path is not None:
             ls.session.update(path, None)
-            for other in ls.session.dependents(path):
-                ls.lint_and_publish(from_fs_path(other) or other)
+            ls.lint_dependents(path)
+            ls.forget_uri(path)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)

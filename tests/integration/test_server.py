@@ -220,16 +220,30 @@ def test_noqa_goes_where_the_suppression_is_read(source, line, expected):
     assert with_code("x  # noqa", "SIB101") is None  # a bare noqa already silences everything
 
 
-def test_a_config_error_is_shown_and_the_defaults_apply(tmp_path):
-    write(tmp_path, {"pyproject.toml": "[tool.siblint]\nselct = ['SIB']\n", "agent.py": EXAMPLE})
+def test_config_files_are_followed_on_disk_and_errors_shown_once(tmp_path):
+    write(tmp_path, {"pkg/pyproject.toml": "[tool.siblint]\nselct = ['SIB']\n", "pkg/agent.py": EXAMPLE})
+    config = tmp_path / "pkg" / "pyproject.toml"
 
     async def test(client: SiblintClient):
-        uri = client.open(tmp_path / "agent.py", EXAMPLE)
-        return await client.diagnostics(uri), client.messages
+        uri = client.open(tmp_path / "pkg" / "agent.py", EXAMPLE)
+        broken = await client.diagnostics(uri)
+        client.save(uri)
+        await client.diagnostics(uri)
+        shown = list(client.messages)
+        # Fixed outside the editor (the client sends no events for TOML files): read again.
+        config.write_text('[tool.siblint]\nignore = ["SIB1"]\n')
+        client.save(uri)
+        fixed = await client.diagnostics(uri)
+        config.unlink()
+        client.save(uri)
+        removed = await client.diagnostics(uri)
+        return broken, shown, fixed, removed
 
-    params, messages = serve(tmp_path, test)
-    assert sorted(d.code for d in params.diagnostics) == ["SIB101", "SIB201", "SIB301"]
-    assert any("unknown key(s) in [tool.siblint]: selct" in m for m in messages)
+    broken, shown, fixed, removed = serve(tmp_path, test)
+    assert sorted(d.code for d in broken.diagnostics) == ["SIB101", "SIB201", "SIB301"]  # the defaults
+    assert len(shown) == 1 and "unknown key(s) in [tool.siblint]: selct" in shown[0]
+    assert sorted(d.code for d in fixed.diagnostics) == ["SIB201", "SIB301"]
+    assert sorted(d.code for d in removed.diagnostics) == ["SIB101", "SIB201", "SIB301"]
 
 
 def test_without_pygls_the_command_says_what_to_install(tmp_path):
