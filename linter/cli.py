@@ -1,4 +1,4 @@
-"""The `siblint` command: check, rules, explain.
+"""The `siblint` command: check, rules, explain, server.
 
 Exit status: 0 no findings, 1 findings, 2 usage or configuration error, a missing path, or an
 internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
@@ -89,6 +89,7 @@ def main() -> None:
       cat agent.py | siblint check - --stdin-filename agent.py
       siblint rules
       siblint explain SIB201
+      siblint server            (a language server on stdio, for editors)
     """
 
 
