@@ -50,7 +50,8 @@ def _message(d: Diagnostic) -> str:
     if not d.related:
         return d.message
     links = "; ".join(f"[{_escape(r.message)}]({i})" for i, r in enumerate(d.related))
-    return f"{_escape(d.message)} Related: {links}."
+    text = _escape(d.message)
+    return f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} Related: {links}."
 
 
 class _Lines:

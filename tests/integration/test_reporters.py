@@ -161,13 +161,13 @@ def test_sarif_message_links_every_related_location(tmp_path):
     assert_valid_sarif(doc)
     group, warning, outside, odd_result = doc["runs"][0]["results"]
     text = group["message"]["text"]
-    assert text.startswith("a group, 100% fatal: see, tools Related: ")
+    assert text.startswith("a group, 100% fatal: see, tools. Related: ")
     links = LINK.findall(text)
     assert links == [("sync tool `charge_card` writes here", "0"), ("fatal tool `lookup_tax`", "1")]
     assert [r["id"] for r in group["relatedLocations"]] == [0, 1]
     assert warning["message"]["text"] == "line\nbreak"  # no related locations: the message as it is
     # Literal brackets and backslashes are escaped, so the only links are the ones siblint made.
-    assert odd_result["message"]["text"] == "tools \\[a\\] and b\\\\c Related: [fatal \\[x\\]](0)."
+    assert odd_result["message"]["text"] == "tools \\[a\\] and b\\\\c. Related: [fatal \\[x\\]](0)."
     assert [(label, i) for label, i in LINK.findall(odd_result["message"]["text"])] == [("fatal \\[x\\]", "0")]
 
 
