@@ -146,9 +146,14 @@ def test_an_edit_to_an_imported_module_relints_the_modules_that_use_it(project):
         client.close(tools_uri)  # closed unsaved: the file on disk counts again
         closed = await client.diagnostics(tools_uri)
         after_close = await client.diagnostics(agent_uri)
-        return before, reopened, after_fix, closed, after_close
+        # A closed module rewritten on disk (git checkout, a formatter): its facts are read again.
+        tools.write_text(CHECKOUT_TOOLS.replace("(failure_error_function=None)", "") + "\n# rewritten\n")
+        client.save(agent_uri)
+        on_disk = await client.diagnostics(agent_uri)
+        return before, reopened, after_fix, closed, after_close, on_disk
 
-    before, reopened, after_fix, closed, after_close = serve(project, test)
+    before, reopened, after_fix, closed, after_close, on_disk = serve(project, test)
+    assert list(on_disk.diagnostics) == []
     assert [d.code for d in before.diagnostics] == ["SIB301"] and found(reopened) == found(before)
     assert list(after_fix.diagnostics) == []
     assert list(closed.diagnostics) == []
