@@ -1,6 +1,6 @@
 """The language server's editor latency: didChange -> publishDiagnostics, warm.
 
-    python benchmarks/lsp_latency.py [TREE_OR_FILE] [--runs 21] [--warmup 3]
+    python benchmarks/lsp_latency.py [TREE_OR_FILE] [--runs 21] [--warmup 3] [--stages]
 
 Starts `siblint server` (next to this Python) over stdio with pygls's client, opens one agent
 module (the one closest to 1,000 lines in TREE, by default the installed `agents` package), makes
@@ -8,7 +8,8 @@ a few untimed edits so the server is warm (rules imported, the project's other m
 then times each edit: from sending a full-text didChange (a comment line appended) to receiving the
 publishDiagnostics of that version. The server's debounce (siblint.server.DEBOUNCE_SECONDS) is part
 of every figure. The module is copied to a temporary folder, so the tree is never written to.
-Target: a median of at most 100 ms.
+Target: a median of at most 100 ms. `--stages` also times, in this process, each step of one lint
+(where the server's time goes).
 """
 
 from __future__ import annotations
@@ -77,11 +78,43 @@ async def measure(module: Path, root: Path, runs: int, warmup: int) -> tuple[lis
         return times, len(first.diagnostics), cpu
 
 
+def stages(module: Path, runs: int) -> dict[str, float]:
+    """Median CPU seconds of each step of one lint, in this process, warm (--stages)."""
+    import gc
+
+    from siblint import source
+    from siblint.analysis_session import AnalysisSession
+    from siblint.collector import collect
+    from siblint.gctune import THRESHOLD
+
+    gc.set_threshold(*THRESHOLD)  # as the server runs
+    path = str(module)
+    text = module.read_text(encoding="utf-8")
+    session = AnalysisSession()
+    session.update(path, text)
+    session.lint(path)
+    steps = {
+        "CPython guard (ast.parse + depth)": lambda t: source.check_syntax(t, path),
+        "libcst parse": source.parse,
+        "libcst parse + facts": lambda t: collect(source.parse(t), path, "m", False),
+        "whole lint (AnalysisSession.lint)": lambda t: (session.update(path, t), session.lint(path)),
+    }
+    out: dict[str, list[float]] = {name: [] for name in steps}
+    for i in range(runs):
+        edited = text + f"# edit {i}\n"
+        for name, step in steps.items():
+            start = time.process_time()
+            step(edited)
+            out[name].append(time.process_time() - start)
+    return {name: statistics.median(v) for name, v in out.items()}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tree", nargs="?", help="a tree to pick the module from, or the module itself")
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--stages", action="store_true", help="also time each step of a lint in this process (CPU)")
     args = ap.parse_args()
 
     src = os.path.abspath(args.tree or default_tree())
@@ -99,6 +132,7 @@ def main() -> int:
         module = copy / rel
         lines = module.read_text(encoding="utf-8").count("\n")
         times, n, cpu = asyncio.run(measure(module, copy, args.runs, args.warmup))
+        split = stages(module, args.runs) if args.stages else {}
     finally:
         shutil.rmtree(work, ignore_errors=True)
     ms = sorted(t * 1000 for t in times)
@@ -108,6 +142,8 @@ def main() -> int:
           f"min {ms[0]:.1f} ms, max {ms[-1]:.1f} ms (target <= 100 ms; includes the {DEBOUNCE_SECONDS * 1000:.0f} ms debounce)")
     if cpu is not None:
         print(f"server CPU per edit (user+sys, mean of the timed runs): {cpu * 1000:.1f} ms")
+    for name, seconds in split.items():
+        print(f"  in process, median CPU: {name:<36} {seconds * 1000:6.1f} ms")
     return 0
 
 
