@@ -55,18 +55,21 @@ def _message(d: Diagnostic) -> str:
 
 
 class _Lines:
-    """Source lines of the reported files, read once each; an unreadable file has none."""
+    """Source lines of the reported files, read once each; an unreadable file, or one that is not
+    a regular file (`--stdin-filename` may name anything, a FIFO would block), has none."""
 
     def __init__(self) -> None:
         self._files: dict[str, list[str]] = {}
 
     def get(self, path: str, line: int) -> str:
         if path not in self._files:
+            self._files[path] = []
             try:
-                with open(path, "rb") as fh:
-                    self._files[path] = fh.read().decode("utf-8", "replace").splitlines()
+                if os.path.isfile(path):
+                    with open(path, "rb") as fh:
+                        self._files[path] = fh.read().decode("utf-8", "replace").splitlines()
             except OSError:
-                self._files[path] = []
+                pass
         lines = self._files[path]
         return lines[line - 1] if 0 < line <= len(lines) else ""
 

@@ -205,3 +205,14 @@ def test_sarif_fingerprints_survive_line_moves_and_follow_the_code(tmp_path):
     write(tmp_path, {"sub/agent.py": twice})
     other_file = [fp for _, _, fp in _fingerprints(tmp_path)]
     assert len(other_file) == 4 and set(other_file[2:]).isdisjoint(fp for _, _, fp in before)
+
+
+def test_sarif_fingerprints_never_read_what_is_not_a_regular_file(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "agent.py")  # `--stdin-filename` may name anything; opening a FIFO would block
+    proc = siblint(["check", "-", "--stdin-filename", str(tmp_path / "agent.py"), "--format", "sarif"], tmp_path,
+                   stdin=HAZARD)
+    assert proc.returncode == 1, proc.stderr
+    [result] = json.loads(proc.stdout)["runs"][0]["results"]
+    assert re.fullmatch(r"[0-9a-f]{32}:1", result["partialFingerprints"]["siblintContext/v1"])
