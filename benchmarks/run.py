@@ -223,10 +223,12 @@ def main() -> int:
         shutil.rmtree(cache, ignore_errors=True)
 
     agent_file = args.editor_file or pick_agent_module(tree)
-    if agent_file and not os.path.isabs(agent_file):
-        agent_file = os.path.join(tree, os.path.relpath(agent_file, src)) if os.path.exists(os.path.join(src, agent_file)) else agent_file
-    elif agent_file and agent_file.startswith(src + os.sep):
-        agent_file = os.path.join(tree, os.path.relpath(agent_file, src))
+    if args.editor_file:
+        # Relative to the cwd if it exists there, else to TREE; inside TREE it means the copy, which
+        # the "1 changed" arm edits: the given tree is never written to.
+        given = args.editor_file if os.path.exists(args.editor_file) else os.path.join(src, args.editor_file)
+        given = os.path.abspath(given)
+        agent_file = os.path.join(tree, os.path.relpath(given, src)) if given.startswith(src + os.sep) else given
     counter = [0]
 
     def touch_agent_file() -> None:

@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Diagnostic
-from siblint.noqa import NOQA_INLINE, Suppressions, listed_codes
+from siblint.noqa import Suppressions, with_codes
 
 # SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
 NOT_SILENCED = ("SIB9",)
@@ -31,18 +31,6 @@ class Outcome:
     added: int = 0
     files: int = 0
     skipped: list[str] = field(default_factory=list)  # "path: reason"
-
-
-def _with_code(line: str, codes: list[str]) -> str:
-    """`line` with `codes` added to its `# noqa: ...` comment, or a new comment at its end."""
-    body = line.rstrip("\r\n")
-    ending = line[len(body):]
-    match = NOQA_INLINE.search(body)
-    if match is not None and listed_codes(match):
-        have = list(listed_codes(match) or ())
-        merged = have + [c for c in codes if c not in have]
-        return body[: match.start()] + "# noqa: " + ",".join(merged) + body[match.end():] + ending
-    return body.rstrip() + "  # noqa: " + ",".join(codes) + ending
 
 
 def edit(text: str, findings: list[Diagnostic]) -> tuple[str, int]:
@@ -57,7 +45,7 @@ def edit(text: str, findings: list[Diagnostic]) -> tuple[str, int]:
         if 0 < target <= len(lines) and d.code not in wanted[target]:
             wanted[target].append(d.code)
     for number, codes in wanted.items():
-        lines[number - 1] = _with_code(lines[number - 1], codes)
+        lines[number - 1] = with_codes(lines[number - 1], codes)
     return "".join(lines), sum(len(c) for c in wanted.values())
 
 

@@ -1,4 +1,4 @@
-"""The `siblint` command: check, rules, explain.
+"""The `siblint` command: check, rules, explain, server.
 
 Exit status: 0 no findings (also when the paths hold no file to check: a warning says so), 1
 findings, 2 usage or configuration error, a missing path, or an internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
@@ -98,6 +98,7 @@ def main() -> None:
       cat agent.py | siblint check - --stdin-filename agent.py
       siblint rules
       siblint explain SIB201
+      siblint server            (a language server on stdio, for editors)
     """
 
 
@@ -426,13 +427,23 @@ def rules_markdown() -> str:
 
 
 @main.command("rules")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True,
-              help="markdown: the README's rule table.")
-def list_rules(fmt: str) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "docs"]), default="text", show_default=True,
+              help="markdown: the README's rule table; docs: one page per rule, written to --output.")
+@click.option("--output", "output_dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+              help="With --format docs: the folder for the pages (docs/rules in this repository).")
+def list_rules(fmt: str, output_dir: str | None) -> None:
     """List every rule: code, name, default on/off, one line."""
     from siblint.registry import all_rules
 
-    if fmt == "markdown":
+    if (fmt == "docs") != (output_dir is not None):
+        raise click.UsageError("--format docs and --output DIR go together")
+    if fmt == "docs":
+        from siblint.docs import write_pages
+
+        assert output_dir is not None
+        changed = write_pages(output_dir)
+        click.echo(f"{output_dir}: {len(changed)} page(s) written or removed" if changed else f"{output_dir}: up to date")
+    elif fmt == "markdown":
         click.echo(rules_markdown(), nl=False)
     elif fmt == "json":
         click.echo(json.dumps([{"code": r.code, "name": r.name, "default_enabled": r.default_enabled,
@@ -454,6 +465,20 @@ def explain(code: str) -> None:
         raise click.UsageError(f"unknown rule {code!r}; `siblint rules` lists them")
     default = "on by default" if rule.default_enabled else "off by default (enable with --extend-select)"
     click.echo(f"# {rule.name} ({rule.code})\n\n{default}\n\n{rule.doc()}")
+
+
+@main.command()
+@click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only transport; accepted for editors that pass it).")
+def server(stdio: bool) -> None:
+    """Run the language server (diagnostics, rule docs on hover, a noqa quick fix) on stdio."""
+    try:
+        from siblint.server import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        _fail(f"`siblint server` needs {exc.name.split('.')[0]}, which is not installed: "
+              "pip install 'siblint[server]'")
+    serve()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -116,3 +116,17 @@ class Suppressions:
         """The text of `line`'s span up to, not including, `line`."""
         lo, _ = self.span(line)
         return "".join(self.lines[max(lo, 1) - 1 : line - 1])
+
+
+def with_codes(line: str, codes: list[str]) -> str:
+    """`line` with `codes` added to its `# noqa: ...` comment, or a new comment at its end (what
+    `--add-noqa` and the language server's quick fix write)."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body):]
+    match = NOQA_INLINE.search(body)
+    if match is not None and listed_codes(match):
+        have = list(listed_codes(match) or ())
+        merged = have + [c for c in codes if c not in have]
+        return body[: match.start()] + "# noqa: " + ",".join(merged) + body[match.end():] + ending
+    return body.rstrip() + "  # noqa: " + ",".join(codes) + ending
+

@@ -1,15 +1,25 @@
-"""SARIF 2.1.0 for GitHub code scanning: every rule in tool.driver.rules, repo-relative URIs."""
+"""SARIF 2.1.0 for GitHub code scanning: every rule in tool.driver.rules (with `helpUri`, the rule's
+page in the repository), repo-relative URIs, `partialFingerprints` that survive line moves, and
+related locations linked from the message text (`[text](id)`, SARIF 2.1.0 section 3.11.6)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
 from siblint import __version__
 from siblint.diagnostics import Diagnostic, Loc
+from siblint.docs import REPOSITORY_URL, rule_url
 from siblint.registry import all_rules
+
+# Bump the suffix only if the algorithm changes: it re-opens every alert once.
+FINGERPRINT_KEY = "siblintContext/v1"
+_BRACKETS = re.compile(r"([\\\[\]])")
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -31,6 +41,59 @@ def _level(severity: str) -> str:
     return "warning" if severity == "warning" else "error"
 
 
+def _escape(text: str) -> str:
+    """Literal brackets (and backslashes) in a message with embedded links are escaped (3.11.6)."""
+    return _BRACKETS.sub(r"\\\1", text)
+
+
+def _message(d: Diagnostic) -> str:
+    if not d.related:
+        return d.message
+    links = "; ".join(f"[{_escape(r.message)}]({i})" for i, r in enumerate(d.related))
+    text = _escape(d.message)
+    return f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} Related: {links}."
+
+
+class _Lines:
+    """Source lines of the reported files, read once each; an unreadable file, or one that is not
+    a regular file (`--stdin-filename` may name anything, a FIFO would block), has none."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, list[str]] = {}
+
+    def get(self, path: str, line: int) -> str:
+        if path not in self._files:
+            self._files[path] = []
+            try:
+                if os.path.isfile(path):
+                    with open(path, "rb") as fh:
+                        self._files[path] = fh.read().decode("utf-8", "replace").splitlines()
+            except OSError:
+                pass
+        lines = self._files[path]
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _context_hash(uri: str, code: str, source_line: str) -> str:
+    """Rule, path and the finding's line without its whitespace (a reformat or re-indent keeps the
+    fingerprint): not the line number."""
+    normalised = "".join(source_line.split())
+    return hashlib.sha256("\0".join((code, uri, normalised)).encode("utf-8")).hexdigest()[:32]
+
+
+def _fingerprints(diagnostics: list[Diagnostic], uris: list[str]) -> list[str]:
+    """One fingerprint per finding; equal ones (same rule and file, identical lines) are told
+    apart by their order in the file, as CodeQL's `hash:n` does."""
+    lines = _Lines()
+    seen: Counter[str] = Counter()
+    out = []
+    for d, uri in zip(diagnostics, uris):
+        h = _context_hash(uri, d.code, lines.get(d.path, d.loc.line))
+        seen[h] += 1
+        out.append(f"{h}:{seen[h]}")
+    return out
+
+
 def render(diagnostics: list[Diagnostic], base: str) -> str:
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
@@ -41,18 +104,21 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": r.doc()},
             "help": {"text": r.doc(), "markdown": r.doc()},
+            "helpUri": rule_url(r.code),
             "defaultConfiguration": {"level": _level(r.severity), "enabled": r.default_enabled},
         }
         for r in rules
     ]
     results = []
-    for d in diagnostics:
+    uris = [_uri(d.path, base) for d in diagnostics]
+    for d, uri, fingerprint in zip(diagnostics, uris, _fingerprints(diagnostics, uris)):
         result = {
             "ruleId": d.code,
             "ruleIndex": index[d.code],
             "level": _level(d.severity),
-            "message": {"text": d.message},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.path, base)}, "region": _region(d.loc)}}],
+            "message": {"text": _message(d)},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _region(d.loc)}}],
+            "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         }
         if d.related:
             result["relatedLocations"] = [
@@ -69,7 +135,7 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "siblint", "version": __version__, "informationUri": "https://pypi.org/project/siblint/", "rules": driver_rules}},
+                "tool": {"driver": {"name": "siblint", "version": __version__, "informationUri": REPOSITORY_URL, "rules": driver_rules}},
                 "columnKind": "unicodeCodePoints",  # libcst columns count code points
                 "results": results,
             }

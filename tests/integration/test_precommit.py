@@ -53,3 +53,33 @@ def test_hook_fails_on_a_hazard_and_passes_on_clean_code(hook_repo, tmp_path):
     good = try_repo(hook_repo, work, "--files", "agent/good.py", "README.txt", "legacy/old.py", "svc/bad.py")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout
+
+
+def test_readme_config_with_a_commit_as_rev(hook_repo, tmp_path):
+    """The README's snippet, with `repo` pointed at a snapshot of this checkout and `rev` at its
+    commit (no release is tagged): `pre-commit run` resolves it, installs the hook and runs it."""
+    import re
+
+    import yaml
+
+    from siblint.docs import REPOSITORY_URL
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.compile(r"```yaml\n(.*?)```", re.S).search(readme, readme.index("<!-- pre-commit-config -->")).group(1)
+    config = yaml.safe_load(block)
+    [entry] = config["repos"]
+    assert entry["repo"] == REPOSITORY_URL and entry["rev"] == "COMMIT"
+    assert "a tag or commit of this repository" in block
+    commit = run(["git", "rev-parse", "HEAD"], hook_repo).stdout.strip()
+    assert re.fullmatch(r"[0-9a-f]{40}", commit)
+    entry |= {"repo": str(hook_repo), "rev": commit}
+
+    work = tmp_path / "project"
+    write(work, {"agent/bad.py": HAZARD, ".pre-commit-config.yaml": yaml.safe_dump(config)})
+    git(["init", "-q"], work)
+    git(["add", "-A"], work)
+    env = {"PRE_COMMIT_COLOR": "never", "PRE_COMMIT_HOME": str(tmp_path / "store"),
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
+    proc = run([script("pre-commit"), "run", "--all-files"], work, env=env, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "agent/bad.py:4:39: SIB201 failure_error_function=None" in proc.stdout

@@ -173,7 +173,39 @@ def test_rule_table_lists_every_rule():
     assert rows == expected, "regenerate the README table with `siblint rules --format markdown`"
 
 
-@pytest.mark.parametrize("heading", ["## Benchmark", "## Heavier budgets", "## pre-commit", "## Continuous integration"])
+def test_action_workflow_names_this_repository_and_real_inputs():
+    from siblint.docs import REPOSITORY_URL
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    workflow = yaml.safe_load(block_after("<!-- action-workflow -->"))
+    assert workflow["permissions"]["security-events"] == "write"
+    [step] = [s for s in workflow["jobs"]["siblint"]["steps"] if s.get("uses", "").startswith("siblint/")]
+    owner_repo, rev = step["uses"].split("@")
+    assert REPOSITORY_URL.endswith("/" + owner_repo) and rev == "COMMIT"
+    assert set(step["with"]) <= set(action["inputs"])
+    table = README[README.index("<!-- action-workflow -->"):README.index("<!-- ci-workflow -->")]
+    documented = dict(re.findall(r"^\| `([a-z-]+)` \| `?([^`|]*?)`? \|", table, re.M))
+    assert documented == {k: v.get("default", "") or "empty" for k, v in action["inputs"].items()}
+    manual = block_after("<!-- ci-workflow -->")
+    assert f"siblint @ git+{REPOSITORY_URL}@COMMIT" in manual
+
+
+def test_editor_snippets_start_the_server_the_tests_drive():
+    import json
+
+    from siblint.server import DEBOUNCE_SECONDS
+
+    vscode = json.loads(block_after("<!-- editor-vscode -->"))
+    assert [vscode["glspc.server.command"], *vscode["glspc.server.commandArguments"]] == ["siblint", "server"]
+    assert vscode["glspc.server.languageId"] == ["python"]
+    assert 'cmd = { "siblint", "server" }' in block_after("<!-- editor-neovim -->")
+    helix = tomllib.loads(block_after("<!-- editor-helix -->"))
+    assert [helix["language-server"]["siblint"]["command"], *helix["language-server"]["siblint"]["args"]] == ["siblint", "server"]
+    assert "siblint" in helix["language"][0]["language-servers"]
+    assert f"debounced by {DEBOUNCE_SECONDS * 1000:.0f} ms" in README
+
+
+@pytest.mark.parametrize("heading", ["## Benchmark", "## Heavier budgets", "## Editors", "## pre-commit", "## Continuous integration"])
 def test_sections_exist(heading):
     assert f"\n{heading}\n" in README
 

@@ -4,6 +4,7 @@ SARIF from a real run validated against the official SARIF 2.1.0 schema shipped 
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from siblint.diagnostics import Diagnostic, Loc, Related
 from siblint.registry import all_rules, by_code
 from siblint.reporters import FORMATS, report_base
-from support import HAZARD, siblint, write
+from support import HAZARD, ROOT, siblint, write
 
 
 def _schema_validator() -> jsonschema.protocols.Validator:
@@ -133,3 +134,85 @@ def test_every_format_keeps_the_input_order(fmt, tmp_path):
     assert a == FORMATS[fmt](list(d), str(tmp_path))
     positions = [a.find(p) for p in ("12", "dir", "elsewhere")]
     assert all(p >= 0 for p in positions)
+
+
+# ---- what code scanning reads beyond the basics: rule URLs, fingerprints, message links ------------
+def test_sarif_rules_link_to_their_checked_in_pages(tmp_path):
+    from siblint.docs import REPOSITORY_URL
+
+    doc = json.loads(FORMATS["sarif"]([], str(tmp_path)))
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == REPOSITORY_URL
+    prefix = f"{REPOSITORY_URL}/blob/main/"
+    for rule in driver["rules"]:
+        assert rule["helpUri"] == f"{prefix}docs/rules/{rule['id']}.md"
+        page = ROOT / rule["helpUri"][len(prefix):]
+        assert page.is_file(), f"{page} is missing"
+        assert page.read_text(encoding="utf-8").startswith(f"# {rule['id']}: `{rule['name']}`")
+
+
+LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\\\]])*)\]\((\d+)\)")
+
+
+def test_sarif_message_links_every_related_location(tmp_path):
+    odd = Diagnostic(str(tmp_path / "a.py"), Loc(1, 0, 1, 1), "SIB301", "tools [a] and b\\c", "n", "error",
+                     (Related(str(tmp_path / "b.py"), Loc(2, 0, 2, 1), "fatal [x]"),))
+    doc = json.loads(FORMATS["sarif"]([*findings(tmp_path), odd], str(tmp_path)))
+    assert_valid_sarif(doc)
+    group, warning, outside, odd_result = doc["runs"][0]["results"]
+    text = group["message"]["text"]
+    assert text.startswith("a group, 100% fatal: see, tools. Related: ")
+    links = LINK.findall(text)
+    assert links == [("sync tool `charge_card` writes here", "0"), ("fatal tool `lookup_tax`", "1")]
+    assert [r["id"] for r in group["relatedLocations"]] == [0, 1]
+    assert warning["message"]["text"] == "line\nbreak"  # no related locations: the message as it is
+    # Literal brackets and backslashes are escaped, so the only links are the ones siblint made.
+    assert odd_result["message"]["text"] == "tools \\[a\\] and b\\\\c. Related: [fatal \\[x\\]](0)."
+    assert [(label, i) for label, i in LINK.findall(odd_result["message"]["text"])] == [("fatal \\[x\\]", "0")]
+
+
+def _fingerprints(cwd: Path) -> list[tuple[str, int, str]]:
+    proc = siblint(["check", "--no-cache", "--format", "sarif", "."], cwd)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert_valid_sarif(doc)
+    return [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"],
+             r["partialFingerprints"]["siblintContext/v1"]) for r in doc["runs"][0]["results"]]
+
+
+def test_sarif_fingerprints_survive_line_moves_and_follow_the_code(tmp_path):
+    twice = HAZARD + "\n\n@function_tool(failure_error_function=None)\nasync def lookup_tax(region: str) -> str:\n    raise RuntimeError()\n"
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "agent.py": twice})
+    before = _fingerprints(tmp_path)
+    assert [(code, line) for code, line, _ in before] == [("SIB201", 4), ("SIB201", 9)]
+    # The same code on two lines: told apart, not merged.
+    assert len({fp for _, _, fp in before}) == 2
+
+    write(tmp_path, {"agent.py": '"""Moved down."""\nimport os\n\n    \n' + twice.replace("    raise", "        raise", 1)})
+    moved = _fingerprints(tmp_path)
+    assert [line for _, line, _ in moved] == [8, 13]
+    assert [fp for _, _, fp in moved] == [fp for _, _, fp in before]  # line moves and indentation do not matter
+
+    write(tmp_path, {"agent.py": twice.replace("failure_error_function=None)\nasync", "failure_error_function = None)\nasync", 1)})
+    edited = _fingerprints(tmp_path)
+    assert edited[0][2] == before[0][2]  # whitespace inside the line does not count
+    assert edited[1][2] == before[1][2]
+    write(tmp_path, {"agent.py": twice.replace("=None)", "=None, name_override='t')", 1)})
+    changed = _fingerprints(tmp_path)
+    assert changed[0][2] != before[0][2]  # the code changed: a new alert
+    # The other finding keeps its hash; it is now the only one with it, so its number is 1 (CodeQL's scheme).
+    assert changed[1][2] == before[1][2].replace(":2", ":1")
+    write(tmp_path, {"sub/agent.py": twice})
+    other_file = [fp for _, _, fp in _fingerprints(tmp_path)]
+    assert len(other_file) == 4 and set(other_file[2:]).isdisjoint(fp for _, _, fp in before)
+
+
+def test_sarif_fingerprints_never_read_what_is_not_a_regular_file(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "agent.py")  # `--stdin-filename` may name anything; opening a FIFO would block
+    proc = siblint(["check", "-", "--stdin-filename", str(tmp_path / "agent.py"), "--format", "sarif"], tmp_path,
+                   stdin=HAZARD)
+    assert proc.returncode == 1, proc.stderr
+    [result] = json.loads(proc.stdout)["runs"][0]["results"]
+    assert re.fullmatch(r"[0-9a-f]{32}:1", result["partialFingerprints"]["siblintContext/v1"])
