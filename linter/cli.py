@@ -129,6 +129,8 @@ class CheckOptions:
     baseline: str | None = None
     max_file_size: int | None = None
     follow_symlinks: bool = False
+    output_format: str = "concise"
+    fail_on: str = "warning"
 
     @property
     def reads_stdin(self) -> bool:
@@ -168,6 +170,11 @@ class CheckOptions:
               help="Record every current finding in FILE (JSON), and exit 0.")
 @click.option("--baseline", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=str),
               help="Report (and fail on) only findings that are not in FILE.")
+@click.option("--output-format", "output_format", type=click.Choice(["concise", "full"]), default="concise",
+              show_default=True,
+              help="Text format: one line per finding, or with the explanation and the related locations.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["warning", "error"]), default="warning", show_default=True,
+              help="Exit 1 on findings of this severity or worse (error: only certain losses such as SIB301).")
 @click.option("--max-file-size", metavar="SIZE",
               help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 10MB]")
 @click.option("--follow-symlinks", is_flag=True,
@@ -176,7 +183,8 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
           statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
           show_settings: bool, show_files: bool, quiet: bool, color: str, add_noqa: bool,
-          write_baseline: str | None, baseline: str | None, max_file_size: str | None, follow_symlinks: bool) -> None:
+          write_baseline: str | None, baseline: str | None, output_format: str, fail_on: str, max_file_size: str | None,
+          follow_symlinks: bool) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
@@ -201,7 +209,7 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
         respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
         quiet=quiet, color=color, add_noqa=add_noqa, write_baseline=write_baseline, baseline=baseline,
-        max_file_size=size, follow_symlinks=follow_symlinks,
+        max_file_size=size, follow_symlinks=follow_symlinks, output_format=output_format, fail_on=fail_on,
     )
     click.get_current_context().exit(run_check(opts))
 
@@ -320,7 +328,12 @@ def run_check(opts: CheckOptions) -> int:
         diagnostics = apply_baseline(opts, diagnostics)
     if opts.add_noqa:
         return add_noqa(opts, diagnostics)
-    report = FORMATS[opts.fmt](diagnostics, report_base())
+    if opts.fmt == "text":
+        from siblint.reporters import text
+
+        report = text.render(diagnostics, report_base(), full=opts.output_format == "full")
+    else:
+        report = FORMATS[opts.fmt](diagnostics, report_base())
     painted = False
     if opts.fmt == "text":
         from siblint import colour
@@ -336,7 +349,8 @@ def run_check(opts: CheckOptions) -> int:
     write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None)
     if stats:
         click.echo(stats, err=True, nl=False)
-    return EXIT_FINDINGS if diagnostics and not opts.exit_zero else EXIT_CLEAN
+    failing = [d for d in diagnostics if opts.fail_on == "warning" or d.severity == "error"]
+    return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
 
 
 def write_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:

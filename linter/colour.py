@@ -16,7 +16,7 @@ import click
 
 _FINDING = re.compile(r"^(?P<loc>\S.*?:\d+:\d+:) (?P<code>[A-Z]+[0-9]+) ")
 _RELATED = re.compile(r"^(?P<indent>\s+)(?P<rest>\S.*)$")
-_SUMMARY = re.compile(r"^(Found \d+ findings?\.|All checks passed\.)$")
+_SUMMARY = re.compile(r"^(Found \d+ findings? \([^)]*\)\.|All checks passed\.)$")
 
 
 def wanted(choice: str, to_file: bool) -> bool:

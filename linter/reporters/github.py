@@ -1,8 +1,10 @@
-"""GitHub Actions workflow commands: annotations on the pull request diff."""
+"""GitHub Actions workflow commands: annotations on the pull request diff, with paths relative to
+the repository root (where the runner resolves them), whatever folder siblint ran in."""
 
 from __future__ import annotations
 
 from siblint.diagnostics import Diagnostic
+from siblint.reporters.paths import repo_relative
 
 
 def _escape_data(s: str) -> str:
@@ -18,7 +20,7 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
     for d in diagnostics:
         level = "warning" if d.severity == "warning" else "error"
         out.append(
-            f"::{level} file={_escape_prop(d.path)},line={d.loc.line},col={d.loc.col + 1},"
+            f"::{level} file={_escape_prop(repo_relative(d.path, base))},line={d.loc.line},col={d.loc.col + 1},"
             f"endLine={d.loc.end_line},endColumn={d.loc.end_col + 1},"
             f"title={_escape_prop(f'siblint ({d.code})')}::{_escape_data(d.message)}"
         )

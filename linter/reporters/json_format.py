@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from siblint.diagnostics import Diagnostic
+from siblint.reporters.paths import shown_path
 
 
 def as_dict(d: Diagnostic) -> dict:
@@ -19,7 +20,7 @@ def as_dict(d: Diagnostic) -> dict:
         "message": d.message,
         "severity": d.severity,
         "related": [
-            {"path": r.path, "line": r.loc.line, "column": r.loc.col + 1, "message": r.message} for r in d.related
+            {"path": shown_path(r.path), "line": r.loc.line, "column": r.loc.col + 1, "message": r.message} for r in d.related
         ],
     }
 

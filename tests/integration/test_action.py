@@ -68,7 +68,7 @@ def test_run_step_writes_sarif_logs_findings_and_reports_the_status(tmp_path, ru
     assert outputs == {"exit-code": "1"}
     doc = json.loads((work / "siblint.sarif").read_text())
     assert [r["ruleId"] for r in doc["runs"][0]["results"]] == ["SIB201"]
-    assert "agent.py:4:39: SIB201 " in proc.stdout and "Found 1 finding." in proc.stdout
+    assert "agent.py:4:39: SIB201 " in proc.stdout and "Found 1 finding (1 warning)." in proc.stdout
 
     proc, outputs = run_step("Run siblint", work, runner_temp, {"paths": "clean", "sarif-file": "clean.sarif"})
     assert proc.returncode == 0 and outputs == {"exit-code": "0"}

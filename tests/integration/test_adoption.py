@@ -120,7 +120,7 @@ def test_baseline_fails_only_on_new_findings_and_survives_line_moves(legacy, tmp
     proc = siblint(["check", "--baseline", "siblint-baseline.json", "."], legacy)
     assert proc.returncode == 1
     assert [line.split(":")[0] for line in proc.stdout.splitlines()[:-1]] == ["./new.py"]
-    assert proc.stdout.endswith("Found 1 finding.\n")
+    assert proc.stdout.endswith("Found 1 finding (1 warning).\n")
 
 
 def test_a_bad_baseline_is_one_error_line(legacy):

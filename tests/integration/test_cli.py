@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ import pytest
 from siblint import __version__, runner
 from siblint.cli import main
 from siblint.registry import all_rules
-from support import CLEAN, HAZARD, cli_runner, run, siblint, write
+from support import CLEAN, HAZARD, ROOT, cli_runner, run, siblint, write
 
 
 @dataclass
@@ -59,7 +60,7 @@ def test_findings_exit_1_with_text_report(cli, project):
     res = cli("check", "bad.py", "clean.py")
     assert res.code == 1
     assert res.out.startswith(HAZARD_LINE)
-    assert res.out.endswith("Found 1 finding.\n")
+    assert res.out.endswith("Found 1 finding (1 warning).\n")
 
 
 def test_clean_file_exits_0(cli, project):
@@ -178,7 +179,7 @@ def test_statistics(cli, project):
     write(project, {"bad2.py": HAZARD})
     res = cli("check", "--statistics", "bad.py", "bad2.py")
     assert res.code == 1
-    assert res.out.endswith("Found 2 findings.\n2\tSIB201\ttool-failure-handler-disabled\n")
+    assert res.out.endswith("Found 2 findings (2 warnings).\n2\tSIB201\ttool-failure-handler-disabled\n")
     res = cli("check", "--statistics", "--format", "json", "bad.py", "bad2.py")
     assert len(json.loads(res.out)) == 2  # stdout stays valid JSON; the table goes to stderr
     assert res.err == "2\tSIB201\ttool-failure-handler-disabled\n"
@@ -271,3 +272,26 @@ def test_help_is_helpful(cli):
 def test_python_dash_m_siblint(project):
     proc = run([sys.executable, "-m", "siblint", "check", "bad.py"], project)
     assert proc.returncode == 1 and proc.stdout.startswith(HAZARD_LINE)
+
+
+def test_fail_on_error_passes_warnings_and_fails_on_certain_losses(cli, project):
+    assert cli("check", "--fail-on", "error", "bad.py").code == 0  # SIB201 alone is a warning
+    write(project, {"checkout.py": (ROOT / "examples" / "checkout_agent.py").read_text()})
+    res = cli("check", "--fail-on", "error", "checkout.py")
+    assert res.code == 1 and "SIB301" in res.out  # the mix is an error
+    assert res.out.endswith("Found 3 findings (1 error, 2 warnings).\n")
+
+
+def test_concise_lines_and_the_full_format(cli, project):
+    write(project, {"checkout.py": (ROOT / "examples" / "checkout_agent.py").read_text()})
+    concise = cli("check", "checkout.py").out.splitlines()
+    full = cli("check", "--output-format", "full", "checkout.py").out.splitlines()
+    assert all(len(line) <= 180 for line in concise) and not any(line.startswith(" ") for line in concise)
+    assert any(line.startswith("    checkout.py:") for line in full) and len(full) > len(concise)
+
+
+def test_github_paths_are_relative_to_the_repository_root(cli, project):
+    (project / ".git").mkdir()
+    write(project, {"sub/bad.py": HAZARD})
+    proc = siblint(["check", "--format", "github", "bad.py"], project / "sub")
+    assert proc.stdout.startswith("::warning file=sub/bad.py,line=4,"), proc.stdout

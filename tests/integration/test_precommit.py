@@ -48,7 +48,7 @@ def test_hook_fails_on_a_hazard_and_passes_on_clean_code(hook_repo, tmp_path):
     # pre-commit names legacy/old.py too; the project's [tool.siblint] exclude still holds.
     assert "legacy/old.py" not in bad.stdout
     assert "svc/bad.py" not in bad.stdout  # staged beside agent/bad.py, still svc's own config
-    assert "Found 1 finding." in bad.stdout
+    assert "Found 1 finding" in bad.stdout
 
     good = try_repo(hook_repo, work, "--files", "agent/good.py", "README.txt", "legacy/old.py", "svc/bad.py")
     assert good.returncode == 0, good.stdout + good.stderr

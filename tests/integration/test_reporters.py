@@ -13,7 +13,7 @@ import pytest
 
 from siblint.diagnostics import Diagnostic, Loc, Related
 from siblint.registry import all_rules, by_code
-from siblint.reporters import FORMATS, report_base
+from siblint.reporters import FORMATS, text, report_base
 from support import HAZARD, ROOT, siblint, write
 
 
@@ -95,14 +95,20 @@ def test_report_base_is_the_git_root(tmp_path):
     assert report_base(str(tmp_path / "a" / "b")) == str(tmp_path)
 
 
-def test_text_lists_related_locations_indented(tmp_path):
-    out = FORMATS["text"](findings(tmp_path), str(tmp_path)).splitlines()
-    agent, tools = tmp_path / "pkg" / "agent.py", tmp_path / "pkg" / "tools.py"
+def test_text_lists_related_locations_indented_in_full(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # related paths in other modules are shown relative to the working folder
+    out = text.render(findings(tmp_path), str(tmp_path), full=True).splitlines()
+    agent = tmp_path / "pkg" / "agent.py"
     assert out[0] == f"{agent}:12:5: SIB201 a group, 100% fatal: see, tools"
-    assert out[1] == f"    {tools}:3:1: sync tool `charge_card` writes here"
-    assert out[2] == f"    {tools}:9:1: fatal tool `lookup_tax`"
-    assert out[-1] == "Found 3 findings."
+    assert out[1] == "    pkg/tools.py:3:1: sync tool `charge_card` writes here"
+    assert out[2] == "    pkg/tools.py:9:1: fatal tool `lookup_tax`"
+    assert out[-1] == "Found 3 findings (2 errors, 1 warning)."
     assert FORMATS["text"]([], "") == "All checks passed.\n"
+
+
+def test_concise_text_is_one_line_per_finding(tmp_path):
+    out = FORMATS["text"](findings(tmp_path), str(tmp_path)).splitlines()
+    assert len(out) == len(findings(tmp_path)) + 1 and not any(line.startswith(" ") for line in out)
 
 
 def test_json_objects(tmp_path):

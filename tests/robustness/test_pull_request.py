@@ -108,7 +108,7 @@ def test_report_to_a_device_and_to_an_existing_file(tmp_path):
     proc = run([script("siblint"), "check", "--no-cache", "-o", "old.txt", "agent.py"], tmp_path)
     assert proc.returncode == 1
     text = (tmp_path / "old.txt").read_text()
-    assert text.endswith("Found 3 findings.\n") and "xxxx" not in text
+    assert text.endswith("Found 3 findings (1 error, 2 warnings).\n") and "xxxx" not in text
 
 
 # ---- S2, S10: a committed cache folder ---------------------------------------------------------
