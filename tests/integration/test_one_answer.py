@@ -1,4 +1,4 @@
-"""One answer everywhere: `siblint check` and flake8 (real processes) report the same findings on a
+"""One answer everywhere: `siblint check`, flake8 and `siblint server` (real processes) report the same findings on a
 corpus where every rule fires, under every kind of settings `[tool.siblint]` and the command line
 can give, with per-folder configs and .gitignore."""
 
@@ -132,3 +132,39 @@ def test_stdin_is_checked_even_where_excluded_in_both(tmp_path):
         assert [d["code"] for d in json.loads(cli.stdout)] == expected
         flake8 = flake8_findings(["--stdin-display-name", name, "-"], tmp_path, stdin=HAZARD)
         assert [f[3] for f in flake8] == expected
+
+
+def _server_findings(root: Path) -> list[tuple]:
+    """(path, line, column, code, message) from a real `siblint server`, every corpus file opened."""
+    import asyncio
+
+    from lsp_client import SiblintClient
+    from support import script
+
+    files = sorted(p for p in root.rglob("*.py"))
+
+    async def main() -> list[tuple]:
+        out: list[tuple] = []
+        async with SiblintClient([script("siblint"), "server"], root) as client:
+            for path in files:
+                uri = client.open(path, path.read_text(encoding="utf-8"))
+                params = await client.diagnostics(uri)
+                rel = str(path.relative_to(root))
+                out += [(rel, d.range.start.line + 1, d.range.start.character + 1, d.code, d.message)
+                        for d in params.diagnostics]
+        return sorted(out)
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("extend", [False, True])
+def test_the_language_server_gives_the_same_answer(corpus, extend):
+    """The server reads the same per-folder settings: default-off rules off unless the config names them."""
+    root, codes = corpus
+    set_config(root, f"extend-select = {list(OFF_BY_DEFAULT)!r}\n".replace("'", '"') if extend else None)
+    try:
+        served = _server_findings(root)
+        assert served == agree_on(root)
+        assert {f[3] for f in served} == (codes if extend else codes - set(OFF_BY_DEFAULT))
+    finally:
+        set_config(root, None)
