@@ -33,7 +33,7 @@ def _stamp(path: str) -> _Stamp:
 
 def _config_stamps(folder: str) -> tuple[_Stamp, ...]:
     """Stamps of every config file siblint could read for a file in `folder`: a few stat calls."""
-    out = []
+    out: list[_Stamp] = []
     while True:
         out.extend(_stamp(os.path.join(folder, name)) for name in CONFIG_FILES)
         parent = os.path.dirname(folder)
@@ -129,7 +129,8 @@ class AnalysisSession:
         self._forget_changed_files()
         project = self._project(config)
         project.forget(path)  # its facts come from the text below, not from a previous version
-        project.trace = trace = {}
+        trace: dict[str, str | None] = {}
+        project.trace = trace
         try:
             result = engine.analyse(path, text.encode("utf-8", "surrogatepass"), config, project)
         finally:

@@ -488,10 +488,10 @@ def server(stdio: bool) -> None:
     try:
         from siblint.server import serve
     except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("pygls", "lsprotocol"):
             raise
-        _fail(f"`siblint server` needs {exc.name.split('.')[0]}, which is not installed: "
-              "pip install 'siblint[server]'")
+        _fail(f"`siblint server` needs {missing}, which is not installed: pip install 'siblint[server]'")
     serve()
 
 

@@ -23,6 +23,9 @@ MAX_INDEXED_FILES = 5000
 MAX_INDEXED_BYTES = 1_000_000
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".venv", "venv", "env", "node_modules", "__pycache__", "build", "dist", ".tox",
                            "site-packages", ".mypy_cache", ".pytest_cache", ".siblint_cache"})
+# The trace key under which a run that consulted the class index records it: a cached result that
+# relied on "which classes implement X" is re-checked when the index says something else.
+CLASS_INDEX = "<class index>"
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 
@@ -80,8 +83,19 @@ class ProjectIndex:
 
     def locate(self, module: str) -> str | None:
         """The file `module` resolves to (None: not found), as a lookup would; nothing is parsed
-        or recorded. The cache re-checks a file's recorded lookups with this."""
+        or recorded. The cache re-checks a file's recorded lookups with this. For `CLASS_INDEX`,
+        a digest of the class index stands in for a path."""
+        if module == CLASS_INDEX:
+            return self._index_digest()
         return self._file_for(module)
+
+    def _index_digest(self) -> str:
+        import hashlib
+
+        h = hashlib.sha256()
+        for path, bases, defs in sorted(self._index()):  # the roots' order must not matter
+            h.update(f"{path}\0{sorted(bases)}\0{sorted(defs)}\n".encode("utf-8", "surrogateescape"))
+        return f"{CLASS_INDEX} {h.hexdigest()[:32]}"
 
     def _file_for(self, module: str) -> str | None:
         if module in self._by_module:
@@ -159,6 +173,8 @@ class ProjectIndex:
     def modules_mentioning(self, base: str, *methods: str) -> list[ModuleFacts]:
         """Facts of the project modules that define a class with `base` among its bases (`base`
         empty: any class), and functions named `methods` (all of them)."""
+        if self.trace is not None:
+            self.trace.setdefault(CLASS_INDEX, self._index_digest())
         out: list[ModuleFacts] = []
         wanted = set(methods)
         for path, bases, defs in self._index():

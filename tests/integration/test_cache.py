@@ -227,3 +227,26 @@ def test_runs_over_other_files_and_so_other_import_roots_agree_with_no_cache(tmp
             assert cached == lint_paths(tmp_path, rels, None), rels
     assert ("services/svc/agent.py", 8, "SIB301") in lint_paths(tmp_path, both, None)
 
+
+
+def test_a_new_implementation_of_a_protocol_reaches_a_cached_run(tmp_path):
+    """A tool reaches its effect through a Protocol: the implementations come from the class index,
+    so a file that adds one must make the cached run re-analyse, as --no-cache would."""
+    import shutil
+
+    from support import siblint, write
+
+    protocol = "from typing import Protocol\n\nclass Gateway(Protocol):\n    def charge(self, n: int) -> str: ...\n"
+    agent = ("from agents import Agent, function_tool\nfrom app.gateway import Gateway\n\n"
+             "def make(gw: Gateway) -> Agent:\n    @function_tool\n    def charge_card(n: int) -> str:\n"
+             "        return gw.charge(n)\n\n    return Agent(name='a', tools=[charge_card])\n")
+    write(tmp_path, {"pyproject.toml": "[tool.siblint]\n", "app/__init__.py": "", "app/gateway.py": protocol,
+                     "app/agent.py": agent})
+    first = siblint(["check", "--format", "json", "app/agent.py"], tmp_path)
+    assert first.stdout.strip() == "[]", first.stdout + first.stderr
+    write(tmp_path, {"app/http_gateway.py": "import requests\n\nclass HttpGateway:\n    def charge(self, n: int) -> str:\n"
+                                            "        requests.post('https://pay.example.com', json={'n': n})\n        return 'ok'\n"})
+    cached = siblint(["check", "--format", "json", "app/agent.py"], tmp_path)
+    fresh = siblint(["check", "--format", "json", "--no-cache", "app/agent.py"], tmp_path)
+    assert '"SIB101"' in fresh.stdout and cached.stdout == fresh.stdout
+    shutil.rmtree(tmp_path / ".siblint_cache", ignore_errors=True)
