@@ -1,0 +1,512 @@
+"""Retries that repeat what already happened, never stop, or do nothing (SIB404, SIB405, SIB407-SIB409).
+
+Three places make code run again:
+
+* a retry library inside a tool (tenacity, backoff, stamina; `siblint.effects.retries`): the
+  wrapper is found on the functions a tool's walk enters (`@retry` on them) and on the loops of
+  those functions (`for attempt in Retrying(...):`); what it retries is the walk below it;
+* a framework (`siblint.frameworks`, `RetrySpec`): a retry policy on the graph node that runs a
+  ToolNode re-runs every call of the turn; a tool-retry middleware re-runs one tool call;
+* the model runner: `ModelRetrySettings` without a policy retries nothing, and a status policy
+  that lists a permanent status retries an answer that cannot change.
+
+A repeat is harmless when the failure it follows is a connect-phase error (nothing was sent), when
+the effect is an idempotent HTTP method (PUT, DELETE), or when the call carries a stable
+idempotency key. Analyses return reasons (`Finding`); the rules in `siblint.rules.retries` map each
+reason to its code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from siblint.callgraph import Site, Visit, Walk, walk
+from siblint.config import Config
+from siblint.diagnostics import Loc
+from siblint.effects.retries import (
+    CONNECT_PHASE_ERRORS,
+    IDEMPOTENT_METHODS,
+    KEY_HEADERS,
+    KEY_KEYWORDS,
+    KEY_OPTIONS,
+    MINTED,
+    PERMANENT_STATUSES,
+    TYPE_PREDICATES,
+    UNBOUNDED,
+    WRAPPERS,
+    RetryWrapper,
+)
+from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
+from siblint.frameworks import FRAMEWORKS
+from siblint.frameworks.spec import Framework, Param
+from siblint.project import ProjectIndex
+from siblint.semantic import Scope, canonical, method_call
+from siblint.tools import Tool, tools_in
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """A side effect a retry repeats, reached from a tool."""
+
+    tool: Tool
+    site: Site
+
+
+@dataclass
+class Finding:
+    """One retry problem: where to report it, what it is, and what it repeats (if anything)."""
+
+    reason: str  # "repeats_effect", "unbounded", "node_retry", "no_policy", "permanent_status"
+    loc: Loc
+    path: str  # the module the wrapper is in
+    wrapper: str  # how the message names the wrapper (`tenacity.retry`, `ToolRetryMiddleware`)
+    repeated: list[Repeated]
+    detail: str = ""  # the node name, the statuses
+    tools: list[Tool] = field(default_factory=list)  # the tools that reach it
+    wrapper_at: tuple[str, Loc] | None = None  # where the wrapper is (SIB404/SIB409)
+
+
+# ---- values ----------------------------------------------------------------------------------
+def _bound(scope: Scope, value: Value | None) -> Value | None:
+    """A name's value (one hop at a time, a few hops), else the value itself."""
+    for _ in range(4):
+        if not isinstance(value, Ref):
+            break
+        found = scope.value(value.text)
+        if found is None:
+            break
+        value = found
+    return value
+
+
+def _arg(scope: Scope, call: Call, param: Param | None) -> Value | None:
+    return _bound(scope, call.arg(param.position, param.keyword)) if param is not None else None
+
+
+def _types(scope: Scope, value: Value | None) -> tuple[str, ...] | None:
+    """The exception names an exception type or tuple of types names (None when not literal)."""
+    value = _bound(scope, value)
+    if isinstance(value, Ref):
+        return (value.name,)
+    if isinstance(value, Seq):
+        names: list[str] = []
+        for item in value.items:
+            item = _bound(scope, item)
+            if not isinstance(item, Ref):
+                return None
+            names.append(item.name)
+        return tuple(names)
+    return None
+
+
+def _connect_only(names: tuple[str, ...] | None) -> bool:
+    return bool(names) and all(n in CONNECT_PHASE_ERRORS for n in names or ())
+
+
+def _literal_none(value: Value | None) -> bool:
+    return isinstance(value, Const) and value.value is None
+
+
+# ---- idempotency keys ------------------------------------------------------------------------
+def _minted(scope: Scope, value: Value | None, depth: int = 0) -> bool:
+    """Is the key's value new on every call (`uuid4()`, `str(uuid4())`, `uuid4().hex`)?"""
+    value = _bound(scope, value)
+    if depth > 3 or value is None:
+        return False
+    if isinstance(value, Call):
+        if value.callee in MINTED:
+            return True
+        return any(_minted(scope, a, depth + 1) for a in value.args) or _minted(scope, getattr(value.func, "receiver", None), depth + 1)
+    receiver = getattr(value, "receiver", None)
+    return receiver is not None and _minted(scope, receiver, depth + 1)
+
+
+def _mapping_key(scope: Scope, value: Value | None, wanted: frozenset[str]) -> Value | None:
+    """The value under a key of `wanted` (lower-cased) in a dict display or `dict(...)` call."""
+    value = _bound(scope, value)
+    if isinstance(value, Mapping):
+        for k, v in value.items:
+            if isinstance(k, Const) and isinstance(k.value, str) and k.value.lower() in wanted:
+                return v
+    if isinstance(value, Call) and value.callee in ("dict", "builtins.dict"):
+        for k, v in value.kwargs:
+            if k is not None and k.lower() in wanted:
+                return v
+    return None
+
+
+def stable_key(call: Call, scope: Scope) -> bool:
+    """Does the call send an idempotency key that is the same on every attempt?"""
+    keys: list[Value] = [v for k, v in call.kwargs if k in KEY_KEYWORDS]
+    for option in KEY_OPTIONS:
+        found = _mapping_key(scope, call.kwarg(option), frozenset(KEY_KEYWORDS))
+        if found is not None:
+            keys.append(found)
+    found = _mapping_key(scope, call.kwarg("headers"), KEY_HEADERS)
+    if found is not None:
+        keys.append(found)
+    return bool(keys) and not any(_minted(scope, k) for k in keys)
+
+
+def repeat_is_harmful(site: Site) -> bool:
+    """A side effect whose repeat may act twice: not an idempotent HTTP method, no stable key."""
+    eff = site.effect
+    if eff is None:
+        return False
+    if eff.kind == "http" and eff.method in IDEMPOTENT_METHODS:
+        return False
+    return not stable_key(site.call, site.scope)
+
+
+# ---- retry-library wrappers ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Wrapper:
+    name: str  # canonical library name (`tenacity.retry`)
+    spec: RetryWrapper
+    call: Call | None  # the wrapper's call (None for a bare `@retry`)
+    loc: Loc
+    scope: Scope
+
+
+def _wrapper(scope: Scope, value: Value, form: str) -> Wrapper | None:
+    call = value if isinstance(value, Call) else None
+    func = call.func if call is not None else value
+    if not isinstance(func, Ref):
+        return None
+    spec = WRAPPERS.get(func.name)
+    if spec is None or spec.form != form:
+        return None
+    return Wrapper(func.name, spec, call, value.loc, scope)
+
+
+def decorator_wrappers(scope: Scope, fn: FunctionFacts) -> list[Wrapper]:
+    found = (_wrapper(scope, d, "decorator") for d in fn.decorators)
+    return [w for w in found if w is not None]
+
+
+def is_unbounded(w: Wrapper) -> bool:
+    """Does the wrapper retry for ever while the failure lasts?"""
+    if w.call is None:
+        return True  # bare `@retry`: tenacity's stop_never
+    given = {k: _bound(w.scope, w.call.kwarg(k)) for k in w.spec.bounds if w.call.kwarg(k) is not None}
+    if w.spec.bounded_by_default:
+        return len(given) == len(w.spec.bounds) and all(_literal_none(v) for v in given.values())
+    return all(_literal_none(v) or (isinstance(v, Ref) and v.name in UNBOUNDED) for v in given.values())
+
+
+def retries_connect_only(w: Wrapper) -> bool:
+    """Are the only failures it retries connect-phase errors (nothing was sent)?"""
+    if w.spec.on_results or w.call is None or w.spec.exceptions is None:
+        return False
+    value = _arg(w.scope, w.call, w.spec.exceptions)
+    if w.spec.predicate:
+        if not isinstance(value, Call) or value.callee not in TYPE_PREDICATES:
+            return False
+        value = value.arg(0, "exception_types")
+    return _connect_only(_types(w.scope, value))
+
+
+def _subtree(events: list[Visit | Site], i: int) -> list[Visit | Site]:
+    """The events below the Visit at `i`: its own sites and the functions it enters, in walk order."""
+    top = events[i]
+    depth = top.ctx.depth
+    out: list[Visit | Site] = []
+    for e in events[i + 1:]:
+        if isinstance(e, Visit) and e.ctx.depth <= depth:
+            break
+        if isinstance(e, Site) and (e.ctx.depth < depth or (e.ctx.depth == depth and e.fn is not top.fn)):
+            break
+        out.append(e)
+    return out
+
+
+def _loop_subtree(events: list[Visit | Site], i: int, loop: Call) -> list[Site]:
+    """The sites a `for attempt in loop:` body of the function visited at `i` reaches."""
+    top = events[i]
+    assert isinstance(top, Visit)
+    inside = {s.call.loc for s in top.fn.calls if loop in s.loops}
+    below = _subtree(events, i)
+    out: list[Site] = []
+    j = 0
+    while j < len(below):
+        e = below[j]
+        if isinstance(e, Site) and e.fn is top.fn and e.call.loc in inside:
+            out.append(e)
+        elif isinstance(e, Visit) and e.ctx.depth == top.ctx.depth + 1 and e.entered_at in inside:
+            out.extend(s for s in _subtree(below, j) if isinstance(s, Site))
+        j += 1
+    return out
+
+
+def _wrappers_in_walk(w: Walk) -> list[tuple[Wrapper, list[Site]]]:
+    """Every retry wrapper a tool's walk passes, with the sites it retries."""
+    out: list[tuple[Wrapper, list[Site]]] = []
+    seen: set[tuple[str, Loc]] = set()
+    for i, e in enumerate(w.events):
+        if not isinstance(e, Visit):
+            continue
+        scope = Scope(e.facts, e.fn.name)
+        for wr in decorator_wrappers(Scope(e.facts, e.fn.name.rpartition(".")[0]), e.fn):
+            if (e.facts.path, wr.loc) not in seen:
+                seen.add((e.facts.path, wr.loc))
+                out.append((wr, [s for s in _subtree(w.events, i) if isinstance(s, Site)]))
+        loops = {loop.loc: loop for s in e.fn.calls for loop in s.loops}
+        for loop in loops.values():
+            wr = _wrapper(scope, loop, "loop")
+            if wr is not None and (e.facts.path, wr.loc) not in seen:
+                seen.add((e.facts.path, wr.loc))
+                out.append((wr, _loop_subtree(w.events, i, loop)))
+    return out
+
+
+def library_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Finding]:
+    """SIB404/SIB409 reasons for every retry wrapper the tools of this module reach. A wrapper in
+    this module is reported where it is; one in another module, at the tool that reaches it (a
+    finding belongs to the file being checked, where its `# noqa` is read)."""
+    by_key: dict[tuple[str, str, Loc], Finding] = {}
+    for tool in tools_in(facts):
+        w = walk(tool, project, config)
+        if w is None:
+            continue
+        for wr, sites in _wrappers_in_walk(w):
+            here = wr.scope.facts.path == facts.path
+            loc = wr.loc if here else tool.loc
+            harmful = [s for s in sites if repeat_is_harmful(s)]
+            reasons = ["repeats_effect"] if harmful and not retries_connect_only(wr) else []
+            if is_unbounded(wr):
+                reasons.append("unbounded")
+            for reason in reasons:
+                f = by_key.setdefault((reason, wr.name, loc), Finding(reason, loc, facts.path, wr.name, [], wrapper_at=(
+                    wr.scope.facts.path, wr.loc)))
+                if tool not in f.tools:
+                    f.tools.append(tool)
+                f.repeated.extend(Repeated(tool, s) for s in (harmful if reason == "repeats_effect" else ()))
+    return list(by_key.values())
+
+
+# ---- framework retries: tool-retry middleware and graph node policies ------------------------
+def _harmful_sites(tool: Tool, project: ProjectIndex, config: Config) -> list[Site]:
+    w = walk(tool, project, config)
+    return [s for s in w.sites if repeat_is_harmful(s)] if w is not None else []
+
+
+def _tool_names(scope: Scope, value: Value | None) -> frozenset[str] | None:
+    value = _bound(scope, value)
+    if not isinstance(value, Seq):
+        return None
+    return frozenset(i.value if isinstance(i, Const) and isinstance(i.value, str) else (i.text if isinstance(i, Ref) else "")
+                     for i in value.items)
+
+
+def middleware_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Finding]:
+    """SIB404 reasons for tool-retry middleware (`ToolRetryMiddleware()` in `create_agent(middleware=[...])`)."""
+    from siblint.groups import groups_in
+
+    out: list[Finding] = []
+    for group in groups_in(facts, project):
+        spec = group.framework.retries
+        mw_param = group.maker.policy.middleware if group.maker is not None else None
+        if not spec.tool_middlewares or mw_param is None:
+            continue
+        scope = Scope(facts, group.scope)
+        listed = _bound(scope, group.call.arg(mw_param.position, mw_param.keyword))
+        for item in listed.items if isinstance(listed, Seq) else ():
+            item = _bound(scope, item)
+            if not isinstance(item, Call) or not isinstance(item.func, Ref):
+                continue
+            mw = spec.tool_middlewares.get(canonical(item.func.name)[1])
+            if mw is None:
+                continue
+            retries = _arg(scope, item, mw.retries)
+            if isinstance(retries, Const) and retries.value == 0:
+                continue
+            if mw.exceptions is not None and _connect_only(_types(scope, item.arg(mw.exceptions.position, mw.exceptions.keyword))):
+                continue
+            names = _tool_names(scope, item.arg(mw.tools.position, mw.tools.keyword)) if mw.tools else None
+            repeated = [Repeated(m.tool, s) for m in group.members()
+                        if names is None or m.tool.name in names or m.tool.binding in names or m.tool.function.rpartition(".")[2] in names
+                        for s in _harmful_sites(m.tool, project, config)]
+            if repeated:
+                out.append(Finding("repeats_effect", item.loc, facts.path, item.func.name.rpartition(".")[2], repeated))
+    return out
+
+
+def _policy_retries(fw: Framework, scope: Scope, value: Value | None) -> bool:
+    """Does a node retry policy (a policy object, or a list of them) run the node again after a
+    failure that may follow a side effect?"""
+    value = _bound(scope, value)
+    if value is None or _literal_none(value):
+        return False
+    if isinstance(value, Seq):
+        return any(_policy_retries(fw, scope, item) for item in value.items)
+    if isinstance(value, Call) and isinstance(value.func, Ref):
+        policy = fw.retries.policies.get(canonical(value.func.name)[1])
+        if policy is not None:
+            attempts = _arg(scope, value, policy.attempts)
+            if isinstance(attempts, Const) and isinstance(attempts.value, int) and attempts.value <= 1:
+                return False
+            if attempts is None and policy.default_attempts <= 1:
+                return False
+            return not (policy.exceptions and _connect_only(_types(scope, value.arg(policy.exceptions.position,
+                                                                                     policy.exceptions.keyword))))
+    return True  # a policy siblint cannot read: it retries by default
+
+
+def _builder(call: Call) -> object:
+    """What identifies the builder a method call is made on: its variable, or the constructor call a chain starts at."""
+    func = call.func
+    for _ in range(32):
+        if isinstance(func, Ref):
+            return func.text.rpartition(".")[0].partition(".")[0] or func.text
+        receiver = getattr(func, "receiver", None)
+        if not isinstance(receiver, Call):
+            return receiver.text if isinstance(receiver, Ref) else None
+        if isinstance(receiver.func, Ref) and "." not in receiver.func.text:
+            return receiver.loc  # the chain starts at `StateGraph(S)`
+        func = receiver.func
+    return None
+
+
+def node_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Finding]:
+    """SIB405 reasons: a retry policy on a graph node whose runnable is a tool node with a member
+    whose side effect a repeat would repeat."""
+    from siblint.error_policy import group_policy
+    from siblint.groups import groups_in
+
+    groups = {g.call.loc: g for g in groups_in(facts, project)}
+    nodes: list[tuple[Framework, object, Scope, Call, Value | None]] = []  # (fw, builder, scope, add_node call, policy)
+    defaults: dict[object, tuple[Framework, Scope, Call, Value]] = {}
+    for scope_name, call in facts.all_calls():
+        scope = Scope(facts, scope_name)
+        built, method = method_call(scope, call)
+        if not built:
+            continue
+        for fw in FRAMEWORKS:
+            spec = fw.retries
+            if built not in spec.builders:
+                continue
+            if method in spec.node_methods:
+                nr = spec.node_methods[method]
+                policy = next((call.kwarg(k) for k in nr.policies if call.kwarg(k) is not None), None)
+                nodes.append((fw, _builder(call), scope, call, policy))
+            elif method in spec.default_methods:
+                policy = next((call.kwarg(k) for k in spec.default_methods[method] if call.kwarg(k) is not None), None)
+                if policy is not None:
+                    defaults[_builder(call)] = (fw, scope, call, policy)
+    out: list[Finding] = []
+    for fw, builder, scope, call, policy in nodes:
+        nr = next(iter(m for name, m in fw.retries.node_methods.items() if method_call(scope, call)[1] == name))
+        runnable = next((v for v in (call.arg(p.position, p.keyword) for p in nr.runnable) if v is not None), None)
+        if isinstance(runnable, Const):  # `add_node("tools")` alone names no runnable
+            continue
+        made = _bound(scope, runnable)
+        group = groups.get(made.loc) if isinstance(made, Call) else None
+        if group is None:
+            continue
+        where: tuple[Loc, Value] | None = None
+        if policy is not None:
+            where = (policy.loc, policy) if _policy_retries(fw, scope, policy) else None
+        elif builder in defaults:
+            _, dscope, dcall, dpolicy = defaults[builder]
+            where = (dcall.loc, dpolicy) if _policy_retries(fw, dscope, dpolicy) else None
+        if where is None:
+            continue
+        covers = group_policy(group, facts, project).covers
+        if any(c.tools is None and c.exceptions is None for c in covers):
+            continue  # every member's failure becomes a message: nothing raises past the node
+        repeated = [Repeated(m.tool, s) for m in group.members() for s in _harmful_sites(m.tool, project, config)]
+        if repeated:
+            name = call.arg(0, "node")
+            label = name.value if isinstance(name, Const) and isinstance(name.value, str) else group.name
+            out.append(Finding("node_retry", where[0], facts.path, "retry policy", repeated, str(label)))
+    return _once_per_loc(out)
+
+
+def _once_per_loc(found: list[Finding]) -> list[Finding]:
+    by_loc: dict[tuple[str, Loc, str], Finding] = {}
+    for f in found:
+        kept = by_loc.setdefault((f.reason, f.loc, f.detail), f)
+        if kept is not f:
+            kept.repeated.extend(f.repeated)
+    return list(by_loc.values())
+
+
+# ---- model retry settings --------------------------------------------------------------------
+def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
+    """SIB407 reasons: model retry settings with a retry count and no policy (the runner never retries)."""
+    out: list[Finding] = []
+    merged = _merged_names(facts)
+    patched = {a.target.rpartition(".")[0] for a in facts.assignments if a.target.rpartition(".")[2] == "policy"}
+    for scope_name, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        scope = Scope(facts, scope_name)
+        fw, canon = canonical(call.func.name)
+        if fw is None:
+            continue
+        spec = fw.retries
+        if canon in spec.model_settings:
+            mr = spec.model_settings[canon]
+            names = {t for t, _ in _result_targets(facts, call)}
+            if names & (patched | merged):
+                continue
+            retries, policy = _arg(scope, call, mr.retries), _arg(scope, call, mr.policy)
+            if _dead(retries, policy):
+                out.append(Finding("no_policy", call.loc, facts.path, call.func.text, []))
+        elif canon in spec.settings_holders:
+            value = _bound(scope, call.kwarg(spec.settings_holders[canon]))
+            mr = next(iter(spec.model_settings.values()), None)
+            if not isinstance(value, Mapping) or mr is None:
+                continue
+            if {t for t, _ in _result_targets(facts, call)} & merged:
+                continue
+            if _dead(value.get(mr.retries.keyword), value.get(mr.policy.keyword)):
+                out.append(Finding("no_policy", value.loc, facts.path, "retry={...}", []))
+    return out
+
+
+def _dead(retries: Value | None, policy: Value | None) -> bool:
+    if isinstance(retries, Const) and retries.value == 0:
+        return False  # an explicit opt-out (it also turns the client's own retries off)
+    return policy is None or _literal_none(policy)
+
+
+def _result_targets(facts: ModuleFacts, call: Call) -> list[tuple[str, str]]:
+    from siblint.semantic import result_names
+
+    return result_names(facts).get(call.loc, [])
+
+
+def _merged_names(facts: ModuleFacts) -> set[str]:
+    """Names of settings objects that are merged with others (`base.resolve(override)`): the
+    result may carry a policy from the other side."""
+    mergers = {m for fw in FRAMEWORKS for m in fw.retries.settings_mergers}
+    out: set[str] = set()
+    for _, call in facts.all_calls():
+        if not isinstance(call.func, Ref) or call.func.text.rpartition(".")[2] not in mergers or "." not in call.func.text:
+            continue
+        out.add(call.func.text.rpartition(".")[0])
+        out.update(a.text for a in call.args if isinstance(a, Ref))
+        out.update(v.text for _, v in call.kwargs if isinstance(v, Ref))
+    return out
+
+
+def permanent_status_retries(facts: ModuleFacts) -> list[Finding]:
+    """SIB408 reasons: a status policy listing statuses that do not change on retry."""
+    out: list[Finding] = []
+    for scope_name, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        fw, canon = canonical(call.func.name)
+        param = fw.retries.status_policies.get(canon) if fw is not None else None
+        if param is None:
+            continue
+        scope = Scope(facts, scope_name)
+        statuses = _arg(scope, call, param)
+        if not isinstance(statuses, Seq):
+            continue
+        codes = sorted({v.value for v in (_bound(scope, i) for i in statuses.items)
+                        if isinstance(v, Const) and isinstance(v.value, int) and v.value in PERMANENT_STATUSES})
+        if codes:
+            out.append(Finding("permanent_status", call.loc, facts.path, call.func.text, [], ", ".join(map(str, codes))))
+    return out
