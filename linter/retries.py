@@ -436,7 +436,7 @@ def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
     """SIB407 reasons: model retry settings with a retry count and no policy (the runner never retries)."""
     out: list[Finding] = []
     merged = _merged_names(facts)
-    patched = {a.target.rpartition(".")[0] for a in facts.assignments if a.target.rpartition(".")[2] == "policy"}
+    patched = _patched_names(facts)
     for scope_name, call in facts.all_calls():
         if not isinstance(call.func, Ref):
             continue
@@ -462,6 +462,18 @@ def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
                 continue
             if _dead(value.get(mr.retries.keyword), value.get(mr.policy.keyword)):
                 out.append(Finding("no_policy", value.loc, facts.path, "retry={...}", []))
+    return out
+
+
+def _patched_names(facts: ModuleFacts) -> set[str]:
+    """Names of settings objects given a policy after construction: `s.policy = p`, or a copy
+    made with one (`dataclasses.replace(s, policy=p)`)."""
+    keywords = {mr.policy.keyword for fw in FRAMEWORKS for mr in fw.retries.model_settings.values()}
+    out = {a.target.rpartition(".")[0] for a in facts.assignments if a.target.rpartition(".")[2] in keywords}
+    for _, call in facts.all_calls():
+        if call.callee == "dataclasses.replace" and call.args and isinstance(call.args[0], Ref) \
+                and any(k in keywords for k, _ in call.kwargs):
+            out.add(call.args[0].text)
     return out
 
 
