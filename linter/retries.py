@@ -433,36 +433,40 @@ def _once_per_loc(found: list[Finding]) -> list[Finding]:
 
 # ---- model retry settings --------------------------------------------------------------------
 def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
-    """SIB407 reasons: model retry settings with a retry count and no policy (the runner never retries)."""
-    out: list[Finding] = []
-    merged = _merged_names(facts)
-    patched = _patched_names(facts)
+    """SIB407 reasons: model retry settings given to a settings object (`ModelSettings(retry=...)`)
+    with a retry count and no policy: the runner never retries. Not judged alone: settings merged
+    with others (`base.resolve(override)`; the runner also resolves an agent's settings under
+    `RunConfig.model_settings`, so a policy set elsewhere in the module may complete them), and
+    settings given a policy after construction."""
+    found: list[tuple[Loc, Value | None, Value | None]] = []
+    with_policy = False
+    merged, patched = _merged_names(facts), _patched_names(facts)
     for scope_name, call in facts.all_calls():
         if not isinstance(call.func, Ref):
             continue
-        scope = Scope(facts, scope_name)
         fw, canon = canonical(call.func.name)
-        if fw is None:
+        if fw is None or canon not in fw.retries.settings_holders:
             continue
-        spec = fw.retries
-        if canon in spec.model_settings:
-            mr = spec.model_settings[canon]
+        scope = Scope(facts, scope_name)
+        given = call.kwarg(fw.retries.settings_holders[canon])
+        value = _bound(scope, given)
+        for mr_name, mr in fw.retries.model_settings.items():
+            if isinstance(value, Mapping):
+                retries, policy = value.get(mr.retries.keyword), value.get(mr.policy.keyword)
+            elif isinstance(value, Call) and isinstance(value.func, Ref) and canonical(value.func.name)[1] == mr_name:
+                retries, policy = _arg(scope, value, mr.retries), _arg(scope, value, mr.policy)
+            else:
+                continue
             names = {t for t, _ in _result_targets(facts, call)}
-            if names & (patched | merged):
-                continue
-            retries, policy = _arg(scope, call, mr.retries), _arg(scope, call, mr.policy)
-            if _dead(retries, policy):
-                out.append(Finding("no_policy", call.loc, facts.path, call.func.text, []))
-        elif canon in spec.settings_holders:
-            value = _bound(scope, call.kwarg(spec.settings_holders[canon]))
-            mr = next(iter(spec.model_settings.values()), None)
-            if not isinstance(value, Mapping) or mr is None:
-                continue
-            if {t for t, _ in _result_targets(facts, call)} & merged:
-                continue
-            if _dead(value.get(mr.retries.keyword), value.get(mr.policy.keyword)):
-                out.append(Finding("no_policy", value.loc, facts.path, "retry={...}", []))
-    return out
+            if isinstance(given, Ref):
+                names.add(given.text)
+            if not _dead(retries, policy):
+                with_policy = with_policy or not (policy is None or _literal_none(policy))
+            elif not names & (merged | patched):
+                found.append((value.loc, retries, policy))
+    if with_policy:
+        return []
+    return [Finding("no_policy", loc, facts.path, "", []) for loc, _, _ in found]
 
 
 def _patched_names(facts: ModuleFacts) -> set[str]:

@@ -343,10 +343,14 @@ agent = Agent(
 class RetrySettingsWithoutPolicy(Rule):
     """
     ## What it does
-    Flags OpenAI Agents SDK model retry settings that set a retry count and no policy:
-    `ModelRetrySettings(max_retries=5)` (any import spelling) or `ModelSettings(retry={"max_retries": 4})`.
-    Not flagged: a `policy=`; `max_retries=0` (an explicit opt-out); settings whose `policy` is
-    assigned later in the module, or merged with other settings (`base.resolve(override)`).
+    Flags OpenAI Agents SDK model retry settings given to `ModelSettings(retry=...)` with no
+    policy: `ModelRetrySettings(max_retries=5)` (any import spelling, directly or through a name)
+    or a dict `{"max_retries": 4}`. Not flagged: a `policy=`; `max_retries=0` (an explicit
+    opt-out); settings whose `policy` is assigned later in the module or set by
+    `dataclasses.replace`; settings merged with others (`base.resolve(override)`); and every
+    settings object of a module that also gives some retry settings a policy (the runner resolves
+    an agent's settings under `RunConfig.model_settings`, so that policy may be the other half).
+    A `ModelRetrySettings` never given to a `ModelSettings` (a test of the class) is not judged.
 
     ## Why is this bad?
     The runner never retries without a policy (openai-agents 0.24.0, `_evaluate_retry`): the
@@ -380,14 +384,16 @@ class RetrySettingsWithoutPolicy(Rule):
                                         "retry_policies.http_status([429, 502, 503])))")),
         Valid(_SETTINGS.format(settings="ModelRetrySettings(max_retries=0)")),
         Valid(_SETTINGS.format(settings='{"max_retries": 2, "policy": retry_policies.network_error()}')),
-        Valid("from agents import ModelRetrySettings, retry_policies\n\nsettings = ModelRetrySettings(max_retries=3)\n"
-              "settings.policy = retry_policies.network_error()\n"),
-        Valid("from mylib import ModelRetrySettings\n\nsettings = ModelRetrySettings(max_retries=3)\n"),
+        Valid("from agents import ModelRetrySettings, ModelSettings, retry_policies\n\nretry = ModelRetrySettings(max_retries=3)\n"
+              "retry.policy = retry_policies.network_error()\nsettings = ModelSettings(retry=retry)\n"),
+        Valid("from agents import ModelSettings\nfrom mylib import ModelRetrySettings\n\n"
+              "settings = ModelSettings(retry=ModelRetrySettings(max_retries=3))\n"),
     ]
     INVALID = [
         Invalid(_SETTINGS.format(settings='ModelRetrySettings(max_retries=5, backoff={"max_delay": 1.0})'), lines=(5,)),
         Invalid(_SETTINGS.format(settings='{"max_retries": 4}'), lines=(5,)),
-        Invalid("from agents.retry import ModelRetrySettings as MRS\n\nRETRY = MRS(max_retries=3, policy=None)\n", lines=(3,)),
+        Invalid("from agents import ModelSettings\nfrom agents.retry import ModelRetrySettings as MRS\n\n"
+                "RETRY = MRS(max_retries=3, policy=None)\nSETTINGS = ModelSettings(retry=RETRY)\n", lines=(4,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:

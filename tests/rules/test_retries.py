@@ -435,19 +435,30 @@ def test_sib405_tools_from_another_module(sib4, findings):
 
 # ---- SIB407 -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("text,code", [
-    ("from agents import ModelRetrySettings\n\nR = ModelRetrySettings(max_retries=3)\n", [3]),
-    ("from agents import ModelRetrySettings\n\nR = ModelRetrySettings()\n", [3]),
-    ("import agents\n\nR = agents.ModelRetrySettings(max_retries=3, policy=None)\n", [3]),
+    ("from agents import ModelRetrySettings, ModelSettings\n\nR = ModelRetrySettings(max_retries=3)\nS = ModelSettings(retry=R)\n", [3]),
+    ("from agents import ModelRetrySettings, ModelSettings\n\nS = ModelSettings(retry=ModelRetrySettings())\n", [3]),
+    ("import agents\n\nS = agents.ModelSettings(retry=agents.ModelRetrySettings(max_retries=3, policy=None))\n", [3]),
+    ("from agents import Agent, ModelSettings\nfrom agents.retry import ModelRetrySettings as MRS\n\n"
+     "a = Agent(name='a', model_settings=ModelSettings(retry=MRS(max_retries=2)))\n", [4]),
+    # Not given to a settings object (a test of the class itself, an internal API): not judged.
+    ("from agents import ModelRetrySettings\n\nR = ModelRetrySettings(max_retries=3)\n", []),
+    # A policy elsewhere in the module may be the run-level half the runner merges in.
+    ("from agents import Agent, ModelRetrySettings, ModelSettings, RunConfig, retry_policies\n\n"
+     "a = Agent(name='a', model_settings=ModelSettings(retry=ModelRetrySettings(max_retries=2)))\n"
+     "RUN = RunConfig(model_settings=ModelSettings(retry=ModelRetrySettings(policy=retry_policies.network_error())))\n", []),
+    ("from agents import ModelRetrySettings, ModelSettings, retry_policies\n\nR = ModelRetrySettings(max_retries=3)\n"
+     "R.policy = retry_policies.network_error()\nS = ModelSettings(retry=R)\n", []),
     ("from agents import ModelSettings\n\nS = ModelSettings(temperature=0,\n    retry={'max_retries': 4})\n", [4]),
     ("from agents import ModelSettings\n\nRETRY = {'max_retries': 4}\nS = ModelSettings(retry=RETRY)\n", [3]),
-    ("from agents import ModelRetrySettings, retry_policies\n\nR = ModelRetrySettings(3, None, retry_policies.network_error())\n", []),
-    ("from agents import ModelRetrySettings\n\nR = ModelRetrySettings(max_retries=0)\n", []),
+    ("from agents import ModelRetrySettings, ModelSettings, retry_policies\n\n"
+     "S = ModelSettings(retry=ModelRetrySettings(3, None, retry_policies.network_error()))\n", []),
+    ("from agents import ModelRetrySettings, ModelSettings\n\nS = ModelSettings(retry=ModelRetrySettings(max_retries=0))\n", []),
     ("from agents import ModelSettings\n\nS = ModelSettings(retry={'max_retries': 0})\n", []),
-    ("import dataclasses\nfrom agents import ModelRetrySettings, retry_policies\n\nR = ModelRetrySettings(max_retries=3)\n"
-     "R2 = dataclasses.replace(R, policy=retry_policies.network_error())\n", []),
+    ("import dataclasses\nfrom agents import ModelRetrySettings, ModelSettings, retry_policies\n\nR = ModelRetrySettings(max_retries=3)\n"
+     "S = ModelSettings(retry=R)\nR2 = dataclasses.replace(R, policy=retry_policies.network_error())\n", []),
     ("from agents import ModelSettings\n\nBASE = ModelSettings(retry={'max_retries': 4})\n"
      "def settings(override):\n    return BASE.resolve(override)\n", []),
-    ("from other import ModelRetrySettings\n\nR = ModelRetrySettings(max_retries=3)\n", []),
+    ("from other import ModelRetrySettings, ModelSettings\n\nS = ModelSettings(retry=ModelRetrySettings(max_retries=3))\n", []),
 ])
 def test_sib407(sib4, text, code):
     assert sib4(text) == [("SIB407", line) for line in code]
