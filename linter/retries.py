@@ -19,6 +19,7 @@ reason to its code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from siblint.callgraph import Site, Visit, Walk, walk
 from siblint.config import Config
@@ -36,12 +37,15 @@ from siblint.effects.retries import (
     WRAPPERS,
     RetryWrapper,
 )
-from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
+from siblint.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
-from siblint.frameworks.spec import Framework, Param
+from siblint.frameworks.spec import Framework, NodeRetry, Param
 from siblint.project import ProjectIndex
 from siblint.semantic import Scope, canonical, method_call
 from siblint.tools import Tool, tools_in
+
+if TYPE_CHECKING:
+    from siblint.groups import Group
 
 
 @dataclass(frozen=True)
@@ -298,12 +302,11 @@ def _tool_names(scope: Scope, value: Value | None) -> frozenset[str] | None:
                      for i in value.items)
 
 
-def middleware_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Finding]:
-    """SIB404 reasons for tool-retry middleware (`ToolRetryMiddleware()` in `create_agent(middleware=[...])`)."""
-    from siblint.groups import groups_in
-
+def middleware_retries(facts: ModuleFacts, groups: "list[Group]", project: ProjectIndex, config: Config) -> list[Finding]:
+    """SIB404 reasons for tool-retry middleware (`ToolRetryMiddleware()` in `create_agent(middleware=[...])`)
+    among the module's groups (`siblint.groups.groups_in`)."""
     out: list[Finding] = []
-    for group in groups_in(facts, project):
+    for group in groups:
         spec = group.framework.retries
         mw_param = group.maker.policy.middleware if group.maker is not None else None
         if not spec.tool_middlewares or mw_param is None:
@@ -367,16 +370,19 @@ def _builder(call: Call) -> object:
     return None
 
 
-def node_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Finding]:
-    """SIB405 reasons: a retry policy on a graph node whose runnable is a tool node with a member
-    whose side effect a repeat would repeat."""
+def node_retries(facts: ModuleFacts, module_groups: "list[Group]", project: ProjectIndex, config: Config) -> list[Finding]:
+    """SIB405 reasons: a retry policy on a graph node whose runnable is a tool node (one of the
+    module's groups) with a member whose side effect a repeat would repeat."""
     from siblint.error_policy import group_policy
-    from siblint.groups import groups_in
 
-    groups = {g.call.loc: g for g in groups_in(facts, project)}
-    nodes: list[tuple[Framework, object, Scope, Call, Value | None]] = []  # (fw, builder, scope, add_node call, policy)
+    groups = {g.call.loc: g for g in module_groups}
+    methods = {m for fw in FRAMEWORKS for m in (*fw.retries.node_methods, *fw.retries.default_methods)}
+    nodes: list[tuple[NodeRetry, object, Scope, Call, Value | None]] = []  # (method, builder, scope, add_node call, policy)
     defaults: dict[object, tuple[Framework, Scope, Call, Value]] = {}
     for scope_name, call in facts.all_calls():
+        name = call.func.attr if isinstance(call.func, Attr) else (call.func.text.rpartition(".")[2] if isinstance(call.func, Ref) else "")
+        if name not in methods:
+            continue  # only builder methods that attach a policy are worth resolving
         scope = Scope(facts, scope_name)
         built, method = method_call(scope, call)
         if not built:
@@ -388,14 +394,13 @@ def node_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> l
             if method in spec.node_methods:
                 nr = spec.node_methods[method]
                 policy = next((call.kwarg(k) for k in nr.policies if call.kwarg(k) is not None), None)
-                nodes.append((fw, _builder(call), scope, call, policy))
+                nodes.append((nr, _builder(call), scope, call, policy))
             elif method in spec.default_methods:
                 policy = next((call.kwarg(k) for k in spec.default_methods[method] if call.kwarg(k) is not None), None)
                 if policy is not None:
                     defaults[_builder(call)] = (fw, scope, call, policy)
     out: list[Finding] = []
-    for fw, builder, scope, call, policy in nodes:
-        nr = next(iter(m for name, m in fw.retries.node_methods.items() if method_call(scope, call)[1] == name))
+    for nr, builder, scope, call, policy in nodes:
         runnable = next((v for v in (call.arg(p.position, p.keyword) for p in nr.runnable) if v is not None), None)
         if isinstance(runnable, Const):  # `add_node("tools")` alone names no runnable
             continue
@@ -405,9 +410,9 @@ def node_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -> l
             continue
         where: tuple[Loc, Value] | None = None
         if policy is not None:
-            where = (policy.loc, policy) if _policy_retries(fw, scope, policy) else None
+            where = (policy.loc, policy) if _policy_retries(group.framework, scope, policy) else None
         elif builder in defaults:
-            _, dscope, dcall, dpolicy = defaults[builder]
+            fw, dscope, dcall, dpolicy = defaults[builder]
             where = (dcall.loc, dpolicy) if _policy_retries(fw, dscope, dpolicy) else None
         if where is None:
             continue

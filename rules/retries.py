@@ -22,11 +22,17 @@ if TYPE_CHECKING:
     from siblint.retries import Finding
 
 
+def _groups(ctx: Context) -> list:
+    from siblint.groups import groups_in
+
+    return ctx.once("groups", lambda: groups_in(ctx.facts, ctx.project))
+
+
 def _library(ctx: Context) -> list["Finding"]:
     from siblint.retries import library_retries, middleware_retries
 
     return ctx.once("retries.library", lambda: library_retries(ctx.facts, ctx.project, ctx.config)
-                    + middleware_retries(ctx.facts, ctx.project, ctx.config))
+                    + middleware_retries(ctx.facts, _groups(ctx), ctx.project, ctx.config))
 
 
 def _related(f: "Finding") -> tuple[Related, ...]:
@@ -326,7 +332,7 @@ class NodeRetryRerunsToolCalls(Rule):
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.retries import node_retries
 
-        for f in node_retries(ctx.facts, ctx.project, ctx.config):
+        for f in node_retries(ctx.facts, _groups(ctx), ctx.project, ctx.config):
             yield self.finding(ctx, f.loc, _related(f), node=repr(f.detail), effect=_effect(f))
 
 
