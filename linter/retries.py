@@ -41,7 +41,7 @@ from siblint.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, NodeRetry, Param
 from siblint.project import ProjectIndex
-from siblint.semantic import Scope, canonical, method_call
+from siblint.semantic import Scope, callees, canonical, method_call
 from siblint.tools import Tool, tools_in
 
 if TYPE_CHECKING:
@@ -168,23 +168,35 @@ class Wrapper:
     name: str  # canonical library name (`tenacity.retry`)
     spec: RetryWrapper
     call: Call | None  # the wrapper's call (None for a bare `@retry`)
-    loc: Loc
-    scope: Scope
+    loc: Loc  # where it is used: the decorator, the loop's call
+    scope: Scope  # where `call` is read (a factory's body for a wrapper a project function returns)
+    path: str  # the module of `loc`
 
 
-def _wrapper(scope: Scope, value: Value, form: str) -> Wrapper | None:
+def _wrapper(scope: Scope, value: Value, form: str, project: ProjectIndex | None = None) -> Wrapper | None:
+    """The retry wrapper `value` is: a library wrapper, or (with `project`) a project function
+    that returns one (`@with_retries()` where `def with_retries(): return retry(...)`), reported
+    where it is used."""
     call = value if isinstance(value, Call) else None
     func = call.func if call is not None else value
     if not isinstance(func, Ref):
         return None
     spec = WRAPPERS.get(func.name)
-    if spec is None or spec.form != form:
+    if spec is not None:
+        return Wrapper(func.name, spec, call, value.loc, scope, scope.facts.path) if spec.form == form else None
+    if project is None or call is None:
         return None
-    return Wrapper(func.name, spec, call, value.loc, scope)
+    for facts, factory in callees(scope, call, project):
+        inner = Scope(facts, factory.name)
+        for ret in factory.return_values:
+            found = _wrapper(inner, _bound(inner, ret), form)
+            if found is not None:
+                return Wrapper(found.name, found.spec, found.call, value.loc, found.scope, scope.facts.path)
+    return None
 
 
-def decorator_wrappers(scope: Scope, fn: FunctionFacts) -> list[Wrapper]:
-    found = (_wrapper(scope, d, "decorator") for d in fn.decorators)
+def decorator_wrappers(scope: Scope, fn: FunctionFacts, project: ProjectIndex | None = None) -> list[Wrapper]:
+    found = (_wrapper(scope, d, "decorator", project) for d in fn.decorators)
     return [w for w in found if w is not None]
 
 
@@ -242,7 +254,7 @@ def _loop_subtree(events: list[Visit | Site], i: int, loop: Call) -> list[Site]:
     return out
 
 
-def _wrappers_in_walk(w: Walk) -> list[tuple[Wrapper, list[Site]]]:
+def _wrappers_in_walk(w: Walk, project: ProjectIndex) -> list[tuple[Wrapper, list[Site]]]:
     """Every retry wrapper a tool's walk passes, with the sites it retries."""
     out: list[tuple[Wrapper, list[Site]]] = []
     seen: set[tuple[str, Loc]] = set()
@@ -250,15 +262,15 @@ def _wrappers_in_walk(w: Walk) -> list[tuple[Wrapper, list[Site]]]:
         if not isinstance(e, Visit):
             continue
         scope = Scope(e.facts, e.fn.name)
-        for wr in decorator_wrappers(Scope(e.facts, e.fn.name.rpartition(".")[0]), e.fn):
-            if (e.facts.path, wr.loc) not in seen:
-                seen.add((e.facts.path, wr.loc))
+        for wr in decorator_wrappers(Scope(e.facts, e.fn.name.rpartition(".")[0]), e.fn, project):
+            if (wr.path, wr.loc) not in seen:
+                seen.add((wr.path, wr.loc))
                 out.append((wr, [s for s in _subtree(w.events, i) if isinstance(s, Site)]))
         loops = {loop.loc: loop for s in e.fn.calls for loop in s.loops}
         for loop in loops.values():
-            wr = _wrapper(scope, loop, "loop")
-            if wr is not None and (e.facts.path, wr.loc) not in seen:
-                seen.add((e.facts.path, wr.loc))
+            wr = _wrapper(scope, loop, "loop", project)
+            if wr is not None and (wr.path, wr.loc) not in seen:
+                seen.add((wr.path, wr.loc))
                 out.append((wr, _loop_subtree(w.events, i, loop)))
     return out
 
@@ -272,16 +284,16 @@ def library_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -
         w = walk(tool, project, config)
         if w is None:
             continue
-        for wr, sites in _wrappers_in_walk(w):
-            here = wr.scope.facts.path == facts.path
+        for wr, sites in _wrappers_in_walk(w, project):
+            here = wr.path == facts.path
             loc = wr.loc if here else tool.loc
             harmful = [s for s in sites if repeat_is_harmful(s)]
             reasons = ["repeats_effect"] if harmful and not retries_connect_only(wr) else []
             if is_unbounded(wr):
                 reasons.append("unbounded")
             for reason in reasons:
-                f = by_key.setdefault((reason, wr.name, loc), Finding(reason, loc, facts.path, wr.name, [], wrapper_at=(
-                    wr.scope.facts.path, wr.loc)))
+                f = by_key.setdefault((reason, wr.name, loc), Finding(reason, loc, facts.path, wr.name, [],
+                                                                      wrapper_at=(wr.path, wr.loc)))
                 if tool not in f.tools:
                     f.tools.append(tool)
                 f.repeated.extend(Repeated(tool, s) for s in (harmful if reason == "repeats_effect" else ()))

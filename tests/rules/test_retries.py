@@ -482,3 +482,43 @@ def test_sib408_is_a_warning_naming_the_statuses(findings):
     [d] = findings("from agents import retry_policies as rp\n\nP = rp.any(rp.http_status([503, 422, 403]))\n")
     assert d.severity == "warning"
     assert d.message.startswith("http_status retries 403, 422:")
+
+
+# ---- a project function that returns the wrapper ------------------------------------------------
+RETRY_HELPERS = """\
+import httpx
+from tenacity import retry, retry_if_exception_type, stop_after_attempt
+
+def with_retries(attempts: int = 3):
+    return retry(stop=stop_after_attempt(attempts), retry=retry_if_exception_type(httpx.TransportError))
+
+def connect_retries():
+    return retry(stop=stop_after_attempt(3), retry=retry_if_exception_type(httpx.ConnectError))
+
+def forever():
+    return retry()
+"""
+
+
+@pytest.mark.parametrize("decorator,code", [
+    ("@with_retries()", [("SIB404", 5)]),
+    ("@connect_retries()", []),
+    ("@forever()", [("SIB404", 5), ("SIB409", 5)]),
+])
+def test_wrapper_returned_by_a_project_function(sib4, decorator, code):
+    main = f"""\
+        import httpx
+        from agents import function_tool
+        from retry_helpers import connect_retries, forever, with_retries
+
+        {decorator}
+        async def _post(text: str) -> None:
+            async with httpx.AsyncClient() as c:
+                await c.post("https://chat.example.com/m", json={{"t": text}})
+
+        @function_tool
+        async def post_message(text: str) -> str:
+            await _post(text)
+            return "posted"
+    """
+    assert sib4(main, {"retry_helpers.py": RETRY_HELPERS}) == code
