@@ -78,8 +78,9 @@ class RetryRepeatsSideEffect(Rule):
     backoff `on_exception` / `on_predicate`, stamina `retry` / `retry_context`, LangChain
     `ToolRetryMiddleware`) whose retried code performs a side effect with no stable idempotency
     key. Not flagged: a wrapper that retries only connect-phase errors (`httpx.ConnectError`,
-    `httpx.ConnectTimeout`, `requests.exceptions.ConnectTimeout`), a PUT or DELETE, a call that
-    sends a stable `Idempotency-Key` header or `idempotency_key=`.
+    `httpx.ConnectTimeout`, `requests.exceptions.ConnectTimeout`), a PUT, PATCH or DELETE (a
+    repeat sets the same state again), a call that sends a stable `Idempotency-Key` header or
+    `idempotency_key=`.
 
     ## Why is this bad?
     A failure after the request left (a read timeout, a 5xx, a reset connection) is an unknown
@@ -277,7 +278,7 @@ class NodeRetryRerunsToolCalls(Rule):
     tools node added without its own policy. Not flagged: `RetryPolicy(max_attempts=1)`, a policy
     whose `retry_on` is a tuple of connect-phase errors, a ToolNode with
     `handle_tool_errors=True` (its failures become messages), members whose effects are PUT /
-    DELETE or carry a stable idempotency key.
+    PATCH / DELETE or carry a stable idempotency key.
 
     ## Why is this bad?
     The node is the unit of retry: when any call of the turn raises past the ToolNode, the whole

@@ -72,8 +72,10 @@ CONNECT_PHASE_ERRORS = frozenset({
     "aiohttp.ClientConnectorError",
 })
 
-# HTTP methods a repeat cannot turn into a second action (RFC 9110 idempotent methods that write).
-IDEMPOTENT_METHODS = frozenset({"PUT", "DELETE"})
+# HTTP methods a repeat cannot turn into a second action: PUT and DELETE (idempotent by RFC 9110),
+# and PATCH, which agent tools use to set fields (a merge patch, RFC 7396: the repeat sets the same
+# values again; seen on real code, e.g. `{"accountEnabled": False}`). A PATCH that appends is a miss.
+IDEMPOTENT_METHODS = frozenset({"PUT", "DELETE", "PATCH"})
 
 # Where a call carries an idempotency key: keyword arguments, keys of an `options=` mapping, and
 # header names (compared case-insensitively).

@@ -101,6 +101,7 @@ def test_sib404_connect_errors_through_a_module_constant(sib4):
 @pytest.mark.parametrize("call", [
     'put("https://helpdesk.example.com/tickets/1", json={"subject": subject})',
     'delete("https://helpdesk.example.com/tickets/1")',
+    'patch("https://helpdesk.example.com/tickets/1", json={"status": "closed"})',
     'get("https://helpdesk.example.com/tickets")',
     'post("https://helpdesk.example.com/tickets", json={}, headers={"Idempotency-Key": f"ticket:{subject}"})',
     'post("https://helpdesk.example.com/tickets", json={}, headers={"x-idempotency-key": subject})',
