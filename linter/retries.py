@@ -94,8 +94,8 @@ def _types(scope: Scope, value: Value | None) -> tuple[str, ...] | None:
         return (value.name,)
     if isinstance(value, Seq):
         names: list[str] = []
-        for item in value.items:
-            item = _bound(scope, item)
+        for entry in value.items:
+            item = _bound(scope, entry)
             if not isinstance(item, Ref):
                 return None
             names.append(item.name)
@@ -129,13 +129,13 @@ def _mapping_key(scope: Scope, value: Value | None, wanted: frozenset[str]) -> V
     """The value under a key of `wanted` (lower-cased) in a dict display or `dict(...)` call."""
     value = _bound(scope, value)
     if isinstance(value, Mapping):
-        for k, v in value.items:
-            if isinstance(k, Const) and isinstance(k.value, str) and k.value.lower() in wanted:
-                return v
+        for key, item in value.items:
+            if isinstance(key, Const) and isinstance(key.value, str) and key.value.lower() in wanted:
+                return item
     if isinstance(value, Call) and value.callee in ("dict", "builtins.dict"):
-        for k, v in value.kwargs:
-            if k is not None and k.lower() in wanted:
-                return v
+        for keyword, item in value.kwargs:
+            if keyword is not None and keyword.lower() in wanted:
+                return item
     return None
 
 
@@ -189,7 +189,8 @@ def _wrapper(scope: Scope, value: Value, form: str, project: ProjectIndex | None
     for facts, factory in callees(scope, call, project):
         inner = Scope(facts, factory.name)
         for ret in factory.return_values:
-            found = _wrapper(inner, _bound(inner, ret), form)
+            returned = _bound(inner, ret)
+            found = _wrapper(inner, returned, form) if returned is not None else None
             if found is not None:
                 return Wrapper(found.name, found.spec, found.call, value.loc, found.scope, scope.facts.path)
     return None
@@ -268,10 +269,10 @@ def _wrappers_in_walk(w: Walk, project: ProjectIndex) -> list[tuple[Wrapper, lis
                 out.append((wr, [s for s in _subtree(w.events, i) if isinstance(s, Site)]))
         loops = {loop.loc: loop for s in e.fn.calls for loop in s.loops}
         for loop in loops.values():
-            wr = _wrapper(scope, loop, "loop", project)
-            if wr is not None and (wr.path, wr.loc) not in seen:
-                seen.add((wr.path, wr.loc))
-                out.append((wr, _loop_subtree(w.events, i, loop)))
+            looped = _wrapper(scope, loop, "loop", project)
+            if looped is not None and (looped.path, looped.loc) not in seen:
+                seen.add((looped.path, looped.loc))
+                out.append((looped, _loop_subtree(w.events, i, loop)))
     return out
 
 
@@ -325,8 +326,8 @@ def middleware_retries(facts: ModuleFacts, groups: "list[Group]", project: Proje
             continue
         scope = Scope(facts, group.scope)
         listed = _bound(scope, group.call.arg(mw_param.position, mw_param.keyword))
-        for item in listed.items if isinstance(listed, Seq) else ():
-            item = _bound(scope, item)
+        for entry in listed.items if isinstance(listed, Seq) else ():
+            item = _bound(scope, entry)
             if not isinstance(item, Call) or not isinstance(item.func, Ref):
                 continue
             mw = spec.tool_middlewares.get(canonical(item.func.name)[1])
@@ -433,8 +434,8 @@ def node_retries(facts: ModuleFacts, module_groups: "list[Group]", project: Proj
             continue  # every member's failure becomes a message: nothing raises past the node
         repeated = [Repeated(m.tool, s) for m in group.members() for s in _harmful_sites(m.tool, project, config)]
         if repeated:
-            name = call.arg(0, "node")
-            label = name.value if isinstance(name, Const) and isinstance(name.value, str) else group.name
+            node = call.arg(0, "node")
+            label = node.value if isinstance(node, Const) and isinstance(node.value, str) else group.name
             out.append(Finding("node_retry", where[0], facts.path, "retry policy", repeated, str(label)))
     return _once_per_loc(out)
 
