@@ -86,8 +86,12 @@ class RetryRepeatsSideEffect(Rule):
     A failure after the request left (a read timeout, a 5xx, a reset connection) is an unknown
     outcome: the server may have acted. The libraries retry every exception by default, so each
     attempt may land again. Measured: `stop_after_attempt(3)`, backoff `max_tries=3` and stamina
-    `attempts=3` around a POST whose answer timed out made 3 charges each; retrying only
+    `attempts=3` around a POST whose answer timed out made 3 charges each, and so did
+    `ToolRetryMiddleware(max_retries=2)` around a tool making that POST; retrying only
     `httpx.ConnectError` made 1, and so did a stable key.
+
+    A wrapper in a helper module is reported where a tool of the checked module reaches it, at
+    the tool's `def` line (the wrapper is a related location): that is where `# noqa` is read.
 
     ## Example
     ```python
@@ -196,7 +200,8 @@ class UnboundedRetryInTool(Rule):
 
     ## Options
     None. A `stop=` given as a variable counts as a bound; `@stamina.retry(on=...)` is bounded by
-    its defaults (10 attempts, 45 s). The same decorator on code no tool reaches is not flagged.
+    its defaults (10 attempts, 45 s). The same decorator on code no tool reaches is not flagged;
+    in a helper module it is reported at the tool that reaches it.
     """
 
     code = "SIB409"
