@@ -1,4 +1,6 @@
-"""Retries that repeat what already happened, never stop, or do nothing (SIB404, SIB405, SIB407-SIB409).
+"""Retries that repeat what already happened or never stop: retry libraries in tools (SIB404, SIB409),
+and what every retry analysis shares (`siblint.framework_retries`: SIB404's middleware form and
+SIB405; `siblint.model_retries`: SIB407, SIB408).
 
 Three places make code run again:
 
@@ -11,7 +13,7 @@ Three places make code run again:
   that lists a permanent status retries an answer that cannot change.
 
 A repeat is harmless when the failure it follows is a connect-phase error (nothing was sent), when
-the effect is an idempotent HTTP method (PUT, DELETE), or when the call carries a stable
+the effect is an HTTP method that sets a state (PUT, PATCH, DELETE), or when the call carries a stable
 idempotency key. Analyses return reasons (`Finding`); the rules in `siblint.rules.retries` map each
 reason to its code.
 """
@@ -19,7 +21,6 @@ reason to its code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from siblint.callgraph import Site, Visit, Walk, walk
 from siblint.config import Config
@@ -31,21 +32,16 @@ from siblint.effects.retries import (
     KEY_KEYWORDS,
     KEY_OPTIONS,
     MINTED,
-    PERMANENT_STATUSES,
     TYPE_PREDICATES,
     UNBOUNDED,
     WRAPPERS,
     RetryWrapper,
 )
-from siblint.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
-from siblint.frameworks import FRAMEWORKS
-from siblint.frameworks.spec import Framework, NodeRetry, Param
+from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
+from siblint.frameworks.spec import Param
 from siblint.project import ProjectIndex
-from siblint.semantic import Scope, callees, canonical, method_call
+from siblint.semantic import Scope, callees
 from siblint.tools import Tool, tools_in
-
-if TYPE_CHECKING:
-    from siblint.groups import Group
 
 
 @dataclass(frozen=True)
@@ -71,7 +67,7 @@ class Finding:
 
 
 # ---- values ----------------------------------------------------------------------------------
-def _bound(scope: Scope, value: Value | None) -> Value | None:
+def bound(scope: Scope, value: Value | None) -> Value | None:
     """A name's value (one hop at a time, a few hops), else the value itself."""
     for _ in range(4):
         if not isinstance(value, Ref):
@@ -83,19 +79,19 @@ def _bound(scope: Scope, value: Value | None) -> Value | None:
     return value
 
 
-def _arg(scope: Scope, call: Call, param: Param | None) -> Value | None:
-    return _bound(scope, call.arg(param.position, param.keyword)) if param is not None else None
+def arg_value(scope: Scope, call: Call, param: Param | None) -> Value | None:
+    return bound(scope, call.arg(param.position, param.keyword)) if param is not None else None
 
 
-def _types(scope: Scope, value: Value | None) -> tuple[str, ...] | None:
+def exception_names(scope: Scope, value: Value | None) -> tuple[str, ...] | None:
     """The exception names an exception type or tuple of types names (None when not literal)."""
-    value = _bound(scope, value)
+    value = bound(scope, value)
     if isinstance(value, Ref):
         return (value.name,)
     if isinstance(value, Seq):
         names: list[str] = []
         for entry in value.items:
-            item = _bound(scope, entry)
+            item = bound(scope, entry)
             if not isinstance(item, Ref):
                 return None
             names.append(item.name)
@@ -103,18 +99,18 @@ def _types(scope: Scope, value: Value | None) -> tuple[str, ...] | None:
     return None
 
 
-def _connect_only(names: tuple[str, ...] | None) -> bool:
+def connect_only(names: tuple[str, ...] | None) -> bool:
     return bool(names) and all(n in CONNECT_PHASE_ERRORS for n in names or ())
 
 
-def _literal_none(value: Value | None) -> bool:
+def literal_none(value: Value | None) -> bool:
     return isinstance(value, Const) and value.value is None
 
 
 # ---- idempotency keys ------------------------------------------------------------------------
 def _minted(scope: Scope, value: Value | None, depth: int = 0) -> bool:
     """Is the key's value new on every call (`uuid4()`, `str(uuid4())`, `uuid4().hex`)?"""
-    value = _bound(scope, value)
+    value = bound(scope, value)
     if depth > 3 or value is None:
         return False
     if isinstance(value, Call):
@@ -127,7 +123,7 @@ def _minted(scope: Scope, value: Value | None, depth: int = 0) -> bool:
 
 def _mapping_key(scope: Scope, value: Value | None, wanted: frozenset[str]) -> Value | None:
     """The value under a key of `wanted` (lower-cased) in a dict display or `dict(...)` call."""
-    value = _bound(scope, value)
+    value = bound(scope, value)
     if isinstance(value, Mapping):
         for key, item in value.items:
             if isinstance(key, Const) and isinstance(key.value, str) and key.value.lower() in wanted:
@@ -189,7 +185,7 @@ def _wrapper(scope: Scope, value: Value, form: str, project: ProjectIndex | None
     for facts, factory in callees(scope, call, project):
         inner = Scope(facts, factory.name)
         for ret in factory.return_values:
-            returned = _bound(inner, ret)
+            returned = bound(inner, ret)
             found = _wrapper(inner, returned, form) if returned is not None else None
             if found is not None:
                 return Wrapper(found.name, found.spec, found.call, value.loc, found.scope, scope.facts.path)
@@ -205,22 +201,22 @@ def is_unbounded(w: Wrapper) -> bool:
     """Does the wrapper retry for ever while the failure lasts?"""
     if w.call is None:
         return True  # bare `@retry`: tenacity's stop_never
-    given = {k: _bound(w.scope, w.call.kwarg(k)) for k in w.spec.bounds if w.call.kwarg(k) is not None}
+    given = {k: bound(w.scope, w.call.kwarg(k)) for k in w.spec.bounds if w.call.kwarg(k) is not None}
     if w.spec.bounded_by_default:
-        return len(given) == len(w.spec.bounds) and all(_literal_none(v) for v in given.values())
-    return all(_literal_none(v) or (isinstance(v, Ref) and v.name in UNBOUNDED) for v in given.values())
+        return len(given) == len(w.spec.bounds) and all(literal_none(v) for v in given.values())
+    return all(literal_none(v) or (isinstance(v, Ref) and v.name in UNBOUNDED) for v in given.values())
 
 
 def retries_connect_only(w: Wrapper) -> bool:
     """Are the only failures it retries connect-phase errors (nothing was sent)?"""
     if w.spec.on_results or w.call is None or w.spec.exceptions is None:
         return False
-    value = _arg(w.scope, w.call, w.spec.exceptions)
+    value = arg_value(w.scope, w.call, w.spec.exceptions)
     if w.spec.predicate:
         if not isinstance(value, Call) or value.callee not in TYPE_PREDICATES:
             return False
         value = value.arg(0, "exception_types")
-    return _connect_only(_types(w.scope, value))
+    return connect_only(exception_names(w.scope, value))
 
 
 def _subtree(events: list[Visit | Site], i: int) -> list[Visit | Site]:
@@ -299,248 +295,3 @@ def library_retries(facts: ModuleFacts, project: ProjectIndex, config: Config) -
                     f.tools.append(tool)
                 f.repeated.extend(Repeated(tool, s) for s in (harmful if reason == "repeats_effect" else ()))
     return list(by_key.values())
-
-
-# ---- framework retries: tool-retry middleware and graph node policies ------------------------
-def _harmful_sites(tool: Tool, project: ProjectIndex, config: Config) -> list[Site]:
-    w = walk(tool, project, config)
-    return [s for s in w.sites if repeat_is_harmful(s)] if w is not None else []
-
-
-def _tool_names(scope: Scope, value: Value | None) -> frozenset[str] | None:
-    value = _bound(scope, value)
-    if not isinstance(value, Seq):
-        return None
-    return frozenset(i.value if isinstance(i, Const) and isinstance(i.value, str) else (i.text if isinstance(i, Ref) else "")
-                     for i in value.items)
-
-
-def middleware_retries(facts: ModuleFacts, groups: "list[Group]", project: ProjectIndex, config: Config) -> list[Finding]:
-    """SIB404 reasons for tool-retry middleware (`ToolRetryMiddleware()` in `create_agent(middleware=[...])`)
-    among the module's groups (`siblint.groups.groups_in`)."""
-    out: list[Finding] = []
-    for group in groups:
-        spec = group.framework.retries
-        mw_param = group.maker.policy.middleware if group.maker is not None else None
-        if not spec.tool_middlewares or mw_param is None:
-            continue
-        scope = Scope(facts, group.scope)
-        listed = _bound(scope, group.call.arg(mw_param.position, mw_param.keyword))
-        for entry in listed.items if isinstance(listed, Seq) else ():
-            item = _bound(scope, entry)
-            if not isinstance(item, Call) or not isinstance(item.func, Ref):
-                continue
-            mw = spec.tool_middlewares.get(canonical(item.func.name)[1])
-            if mw is None:
-                continue
-            retries = _arg(scope, item, mw.retries)
-            if isinstance(retries, Const) and retries.value == 0:
-                continue
-            if mw.exceptions is not None and _connect_only(_types(scope, item.arg(mw.exceptions.position, mw.exceptions.keyword))):
-                continue
-            names = _tool_names(scope, item.arg(mw.tools.position, mw.tools.keyword)) if mw.tools else None
-            repeated = [Repeated(m.tool, s) for m in group.members()
-                        if names is None or m.tool.name in names or m.tool.binding in names or m.tool.function.rpartition(".")[2] in names
-                        for s in _harmful_sites(m.tool, project, config)]
-            if repeated:
-                out.append(Finding("repeats_effect", item.loc, facts.path, item.func.name.rpartition(".")[2], repeated))
-    return out
-
-
-def _policy_retries(fw: Framework, scope: Scope, value: Value | None) -> bool:
-    """Does a node retry policy (a policy object, or a list of them) run the node again after a
-    failure that may follow a side effect?"""
-    value = _bound(scope, value)
-    if value is None or _literal_none(value):
-        return False
-    if isinstance(value, Seq):
-        return any(_policy_retries(fw, scope, item) for item in value.items)
-    if isinstance(value, Call) and isinstance(value.func, Ref):
-        policy = fw.retries.policies.get(canonical(value.func.name)[1])
-        if policy is not None:
-            attempts = _arg(scope, value, policy.attempts)
-            if isinstance(attempts, Const) and isinstance(attempts.value, int) and attempts.value <= 1:
-                return False
-            if attempts is None and policy.default_attempts <= 1:
-                return False
-            return not (policy.exceptions and _connect_only(_types(scope, value.arg(policy.exceptions.position,
-                                                                                     policy.exceptions.keyword))))
-    return True  # a policy siblint cannot read: it retries by default
-
-
-def _builder(call: Call) -> object:
-    """What identifies the builder a method call is made on: its variable, or the constructor call a chain starts at."""
-    func = call.func
-    for _ in range(32):
-        if isinstance(func, Ref):
-            return func.text.rpartition(".")[0].partition(".")[0] or func.text
-        receiver = getattr(func, "receiver", None)
-        if not isinstance(receiver, Call):
-            return receiver.text if isinstance(receiver, Ref) else None
-        if isinstance(receiver.func, Ref) and "." not in receiver.func.text:
-            return receiver.loc  # the chain starts at `StateGraph(S)`
-        func = receiver.func
-    return None
-
-
-def node_retries(facts: ModuleFacts, module_groups: "list[Group]", project: ProjectIndex, config: Config) -> list[Finding]:
-    """SIB405 reasons: a retry policy on a graph node whose runnable is a tool node (one of the
-    module's groups) with a member whose side effect a repeat would repeat."""
-    from siblint.error_policy import group_policy
-
-    groups = {g.call.loc: g for g in module_groups}
-    methods = {m for fw in FRAMEWORKS for m in (*fw.retries.node_methods, *fw.retries.default_methods)}
-    nodes: list[tuple[NodeRetry, object, Scope, Call, Value | None]] = []  # (method, builder, scope, add_node call, policy)
-    defaults: dict[object, tuple[Framework, Scope, Call, Value]] = {}
-    for scope_name, call in facts.all_calls():
-        name = call.func.attr if isinstance(call.func, Attr) else (call.func.text.rpartition(".")[2] if isinstance(call.func, Ref) else "")
-        if name not in methods:
-            continue  # only builder methods that attach a policy are worth resolving
-        scope = Scope(facts, scope_name)
-        built, method = method_call(scope, call)
-        if not built:
-            continue
-        for fw in FRAMEWORKS:
-            spec = fw.retries
-            if built not in spec.builders:
-                continue
-            if method in spec.node_methods:
-                nr = spec.node_methods[method]
-                policy = next((call.kwarg(k) for k in nr.policies if call.kwarg(k) is not None), None)
-                nodes.append((nr, _builder(call), scope, call, policy))
-            elif method in spec.default_methods:
-                policy = next((call.kwarg(k) for k in spec.default_methods[method] if call.kwarg(k) is not None), None)
-                if policy is not None:
-                    defaults[_builder(call)] = (fw, scope, call, policy)
-    out: list[Finding] = []
-    for nr, builder, scope, call, policy in nodes:
-        runnable = next((v for v in (call.arg(p.position, p.keyword) for p in nr.runnable) if v is not None), None)
-        if isinstance(runnable, Const):  # `add_node("tools")` alone names no runnable
-            continue
-        made = _bound(scope, runnable)
-        group = groups.get(made.loc) if isinstance(made, Call) else None
-        if group is None:
-            continue
-        where: tuple[Loc, Value] | None = None
-        if policy is not None:
-            where = (policy.loc, policy) if _policy_retries(group.framework, scope, policy) else None
-        elif builder in defaults:
-            fw, dscope, dcall, dpolicy = defaults[builder]
-            where = (dcall.loc, dpolicy) if _policy_retries(fw, dscope, dpolicy) else None
-        if where is None:
-            continue
-        covers = group_policy(group, facts, project).covers
-        if any(c.tools is None and c.exceptions is None for c in covers):
-            continue  # every member's failure becomes a message: nothing raises past the node
-        repeated = [Repeated(m.tool, s) for m in group.members() for s in _harmful_sites(m.tool, project, config)]
-        if repeated:
-            node = call.arg(0, "node")
-            label = node.value if isinstance(node, Const) and isinstance(node.value, str) else group.name
-            out.append(Finding("node_retry", where[0], facts.path, "retry policy", repeated, str(label)))
-    return _once_per_loc(out)
-
-
-def _once_per_loc(found: list[Finding]) -> list[Finding]:
-    by_loc: dict[tuple[str, Loc, str], Finding] = {}
-    for f in found:
-        kept = by_loc.setdefault((f.reason, f.loc, f.detail), f)
-        if kept is not f:
-            kept.repeated.extend(f.repeated)
-    return list(by_loc.values())
-
-
-# ---- model retry settings --------------------------------------------------------------------
-def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
-    """SIB407 reasons: model retry settings given to a settings object (`ModelSettings(retry=...)`)
-    with a retry count and no policy: the runner never retries. Not judged alone: settings merged
-    with others (`base.resolve(override)`; the runner also resolves an agent's settings under
-    `RunConfig.model_settings`, so a policy set elsewhere in the module may complete them), and
-    settings given a policy after construction."""
-    found: list[tuple[Loc, Value | None, Value | None]] = []
-    with_policy = False
-    merged, patched = _merged_names(facts), _patched_names(facts)
-    for scope_name, call in facts.all_calls():
-        if not isinstance(call.func, Ref):
-            continue
-        fw, canon = canonical(call.func.name)
-        if fw is None or canon not in fw.retries.settings_holders:
-            continue
-        scope = Scope(facts, scope_name)
-        given = call.kwarg(fw.retries.settings_holders[canon])
-        value = _bound(scope, given)
-        for mr_name, mr in fw.retries.model_settings.items():
-            if isinstance(value, Mapping):
-                retries, policy = value.get(mr.retries.keyword), value.get(mr.policy.keyword)
-            elif isinstance(value, Call) and isinstance(value.func, Ref) and canonical(value.func.name)[1] == mr_name:
-                retries, policy = _arg(scope, value, mr.retries), _arg(scope, value, mr.policy)
-            else:
-                continue
-            names = {t for t, _ in _result_targets(facts, call)}
-            if isinstance(given, Ref):
-                names.add(given.text)
-            if not _dead(retries, policy):
-                with_policy = with_policy or not (policy is None or _literal_none(policy))
-            elif not names & (merged | patched):
-                found.append((value.loc, retries, policy))
-    if with_policy:
-        return []
-    return [Finding("no_policy", loc, facts.path, "", []) for loc, _, _ in found]
-
-
-def _patched_names(facts: ModuleFacts) -> set[str]:
-    """Names of settings objects given a policy after construction: `s.policy = p`, or a copy
-    made with one (`dataclasses.replace(s, policy=p)`)."""
-    keywords = {mr.policy.keyword for fw in FRAMEWORKS for mr in fw.retries.model_settings.values()}
-    out = {a.target.rpartition(".")[0] for a in facts.assignments if a.target.rpartition(".")[2] in keywords}
-    for _, call in facts.all_calls():
-        if call.callee == "dataclasses.replace" and call.args and isinstance(call.args[0], Ref) \
-                and any(k in keywords for k, _ in call.kwargs):
-            out.add(call.args[0].text)
-    return out
-
-
-def _dead(retries: Value | None, policy: Value | None) -> bool:
-    if isinstance(retries, Const) and retries.value == 0:
-        return False  # an explicit opt-out (it also turns the client's own retries off)
-    return policy is None or _literal_none(policy)
-
-
-def _result_targets(facts: ModuleFacts, call: Call) -> list[tuple[str, str]]:
-    from siblint.semantic import result_names
-
-    return result_names(facts).get(call.loc, [])
-
-
-def _merged_names(facts: ModuleFacts) -> set[str]:
-    """Names of settings objects that are merged with others (`base.resolve(override)`): the
-    result may carry a policy from the other side."""
-    mergers = {m for fw in FRAMEWORKS for m in fw.retries.settings_mergers}
-    out: set[str] = set()
-    for _, call in facts.all_calls():
-        if not isinstance(call.func, Ref) or call.func.text.rpartition(".")[2] not in mergers or "." not in call.func.text:
-            continue
-        out.add(call.func.text.rpartition(".")[0])
-        out.update(a.text for a in call.args if isinstance(a, Ref))
-        out.update(v.text for _, v in call.kwargs if isinstance(v, Ref))
-    return out
-
-
-def permanent_status_retries(facts: ModuleFacts) -> list[Finding]:
-    """SIB408 reasons: a status policy listing statuses that do not change on retry."""
-    out: list[Finding] = []
-    for scope_name, call in facts.all_calls():
-        if not isinstance(call.func, Ref):
-            continue
-        fw, canon = canonical(call.func.name)
-        param = fw.retries.status_policies.get(canon) if fw is not None else None
-        if param is None:
-            continue
-        scope = Scope(facts, scope_name)
-        statuses = _arg(scope, call, param)
-        if not isinstance(statuses, Seq):
-            continue
-        codes = sorted({v.value for v in (_bound(scope, i) for i in statuses.items)
-                        if isinstance(v, Const) and isinstance(v.value, int) and v.value in PERMANENT_STATUSES})
-        if codes:
-            out.append(Finding("permanent_status", call.loc, facts.path, call.func.text, [], ", ".join(map(str, codes))))
-    return out

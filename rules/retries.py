@@ -5,7 +5,7 @@ timeout, a 5xx, a dropped connection after the request left), the server may alr
 and the repeat acts again. Measured with tenacity 9.2.1, backoff 2.2.1, stamina 26.1.0,
 langgraph 1.2.24 and openai-agents 0.24.0 by tests/runtime/test_retries_runtime.py.
 
-The analysis is `siblint.retries`; library knowledge is `siblint.effects.retries`, framework
+The analyses are `siblint.retries`, `siblint.framework_retries` and `siblint.model_retries`; library knowledge is `siblint.effects.retries`, framework
 knowledge the `retries` part of each `siblint.frameworks` module.
 """
 
@@ -29,7 +29,8 @@ def _groups(ctx: Context) -> list:
 
 
 def _library(ctx: Context) -> list["Finding"]:
-    from siblint.retries import library_retries, middleware_retries
+    from siblint.framework_retries import middleware_retries
+    from siblint.retries import library_retries
 
     return ctx.once("retries.library", lambda: library_retries(ctx.facts, ctx.project, ctx.config)
                     + middleware_retries(ctx.facts, _groups(ctx), ctx.project, ctx.config))
@@ -336,7 +337,7 @@ class NodeRetryRerunsToolCalls(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.retries import node_retries
+        from siblint.framework_retries import node_retries
 
         for f in node_retries(ctx.facts, _groups(ctx), ctx.project, ctx.config):
             yield self.finding(ctx, f.loc, _related(f), node=repr(f.detail), effect=_effect(f))
@@ -409,7 +410,7 @@ class RetrySettingsWithoutPolicy(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.retries import model_retry_settings
+        from siblint.model_retries import model_retry_settings
 
         for f in model_retry_settings(ctx.facts):
             yield self.finding(ctx, f.loc)
@@ -459,7 +460,7 @@ class RetryOnPermanentStatus(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.retries import permanent_status_retries
+        from siblint.model_retries import permanent_status_retries
 
         for f in permanent_status_retries(ctx.facts):
             yield self.finding(ctx, f.loc, codes=f.detail)
