@@ -90,6 +90,7 @@ class Visit:
     facts: ModuleFacts
     fn: FunctionFacts
     ctx: Context
+    entered_at: Loc | None = None  # the caller's call that entered it (None for the tool's own function)
 
 
 @dataclass
@@ -146,13 +147,13 @@ class _Walker:
         return Walk(self.tool, self.events, not fn.is_async)
 
     # ---- one function --------------------------------------------------------------------------
-    def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments) -> None:
+    def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments, at: Loc | None = None) -> None:
         key = (facts.path, fn.name, ctx.mode, ctx.handoff, ctx.swallowed, ctx.protected, ctx.guarded, ctx.awaits > 0,
                tuple(sorted((k, v[1].loc) for k, v in args.items())))
         if key in self.visited:
             return
         self.visited.add(key)
-        self.events.append(Visit(facts, fn, ctx))
+        self.events.append(Visit(facts, fn, ctx, at))
         scope = Scope(facts, fn.name)
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
@@ -183,7 +184,7 @@ class _Walker:
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             for target in targets:
-                self.follow(target, ctx, _bind(target[1], call, scope))
+                self.follow(target, ctx, _bind(target[1], call, scope), call.loc)
         else:
             self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
 
@@ -199,7 +200,8 @@ class _Walker:
             return
         self.call(facts, fn, scope, as_call, ctx, False, args)
 
-    def follow(self, callee: tuple[ModuleFacts, FunctionFacts], ctx: Context, args: Arguments) -> None:
+    def follow(self, callee: tuple[ModuleFacts, FunctionFacts], ctx: Context, args: Arguments,
+               at: Loc | None = None) -> None:
         facts, fn = callee
         if ctx.depth >= MAX_DEPTH:
             return
@@ -209,7 +211,7 @@ class _Walker:
             return  # calling an async function from sync code only makes a coroutine
         else:
             mode = ctx.mode
-        self.enter(facts, fn, replace(ctx, mode=mode, via=ctx.via + (fn.name,), depth=ctx.depth + 1), args)
+        self.enter(facts, fn, replace(ctx, mode=mode, via=ctx.via + (fn.name,), depth=ctx.depth + 1), args, at)
 
 
 def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:

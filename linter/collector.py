@@ -72,6 +72,7 @@ class _Frame:
         self.handler: list[Handler] = []
         self.finally_depth = 0
         self.withs: list[Call] = []
+        self.loops: list[Call] = []
 
 
 class Collector(Walker):
@@ -87,6 +88,7 @@ class Collector(Walker):
         self.handler_bodies: dict[int, Handler] = {}
         self.finally_bodies: set[int] = set()
         self.with_bodies: dict[int, tuple[Call, ...]] = {}
+        self.loop_bodies: dict[int, Call] = {}
         self.function_bodies: dict[int, FunctionFacts] = {}
         self.active_suites: list[tuple[str, object]] = []
 
@@ -287,6 +289,12 @@ class Collector(Walker):
                 if item.asname is not None and isinstance(item.asname.name, cst.Name):
                     self.frames[-1].facts.with_bindings[item.asname.name.value] = value
 
+    def visit_For(self, node: cst.For) -> None:
+        # Only a loop over a call matters (a retry iterator); its `else:` suite is not retried.
+        value = self.value(node.iter)
+        if isinstance(value, Call):
+            self.loop_bodies[id(node.body)] = value
+
     def _enter_suite(self, node: cst.BaseSuite) -> None:
         key = id(node)
         if key in self.function_bodies:
@@ -309,6 +317,9 @@ class Collector(Walker):
         elif key in self.with_bodies:
             frame.withs.extend(self.with_bodies[key])
             self.active_suites.append(("with", len(self.with_bodies[key])))
+        elif key in self.loop_bodies:
+            frame.loops.append(self.loop_bodies[key])
+            self.active_suites.append(("loop", None))
         else:
             self.active_suites.append(("plain", None))
 
@@ -328,6 +339,8 @@ class Collector(Walker):
             frame.finally_depth -= 1
         elif kind == "with":
             del frame.withs[len(frame.withs) - n :]  # type: ignore[operator]
+        elif kind == "loop":
+            frame.loops.pop()
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._enter_suite(node)
@@ -363,6 +376,7 @@ class Collector(Walker):
                 in_handler=frame.handler[-1] if frame.handler else None,
                 guarded_by=tuple(reversed(frame.guards)),
                 with_items=tuple(frame.withs),
+                loops=tuple(frame.loops),
             )
         )
 

@@ -161,6 +161,8 @@ class CallSite:
     in_handler: Handler | None = None  # the call runs inside this except clause
     guarded_by: tuple[Handler, ...] = ()  # try blocks around the call, innermost first
     with_items: tuple[Call, ...] = ()  # context managers (`with x(...)`) around the call
+    # `for` / `async for` loops over a call around this call (`for attempt in Retrying(...)`), outermost first.
+    loops: tuple[Call, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,13 +63,18 @@ def constructed_by(scope: "Scope", value: Value | None, depth: int = 0) -> str:
     if depth > MAX_DEPTH or value is None:
         return ""
     if isinstance(value, Call):
+        if isinstance(value.func, Attr) and value.func.receiver is not None:
+            # `StateGraph(S).add_node(...)`: a builder method that returns its receiver.
+            built = constructed_by(scope, value.func.receiver, depth + 1)
+            return built if built and _returns_receiver(built, value.func.attr) else ""
         if not isinstance(value.func, Ref):
             return ""
         receiver, _, method = value.func.text.rpartition(".")
         if receiver:
             built = constructed_by(scope, Ref(receiver, receiver, value.loc), depth + 1)
-            if built and any(m.keeps_receiver_tools for fw in FRAMEWORKS for (c, name), m in fw.groups.methods.items()
-                             if c == built and name == method):
+            if built and (_returns_receiver(built, method) or any(
+                    m.keeps_receiver_tools for fw in FRAMEWORKS for (c, name), m in fw.groups.methods.items()
+                    if c == built and name == method)):
                 return built
         return canonical(value.func.name)[1]
     if isinstance(value, Ref):
@@ -81,6 +86,26 @@ def constructed_by(scope: "Scope", value: Value | None, depth: int = 0) -> str:
             if fw is not None:
                 return canon
     return ""
+
+
+def _returns_receiver(built: str, method: str) -> bool:
+    """Does `method` of a `built` object return that object (a builder's chained calls)?"""
+    return any(built in fw.retries.builders and method in fw.retries.chain_methods for fw in FRAMEWORKS)
+
+
+def method_call(scope: "Scope", call: Call) -> tuple[str, str]:
+    """(canonical constructor of the receiver, method name) of a method call, ("", "") if the
+    receiver's constructor is unknown: `builder.add_node(...)`, `StateGraph(S).add_node(...)`,
+    `builder.add_node(a).add_node(b)`."""
+    func = call.func
+    if isinstance(func, Attr) and func.receiver is not None:
+        built = constructed_by(scope, func.receiver)
+        return (built, func.attr) if built else ("", "")
+    if isinstance(func, Ref) and "." in func.text:
+        receiver, _, method = func.text.rpartition(".")
+        built = constructed_by(scope, Ref(receiver, receiver, func.loc))
+        return (built, method) if built else ("", "")
+    return "", ""
 
 
 # ---- per-module indexes ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ FAMILIES = (
     "side_effects",  # SIB1xx: side effects that cancellation cannot stop
     "failure_policy",  # SIB2xx: failures that end the run
     "groups",  # SIB3xx: concurrent groups that mix the two
+    "retries",  # SIB404/405/407-409: retries that repeat a side effect, never stop, or do nothing
     "internal",  # SIB9xx: files siblint could not analyse
 )
 

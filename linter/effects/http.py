@@ -47,6 +47,9 @@ READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embed
                              "generatecontent", "embedcontent", "counttokens"})
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate"})
+# An OAuth token grant (`/oauth2/v2.0/token`, `/oauth/token`) exchanges credentials: the URL's
+# words hold one of these sets.
+TOKEN_GRANT_WORDS = (frozenset({"oauth2", "token"}), frozenset({"oauth", "token"}))
 # Web-search APIs: every endpoint reads.
 SEARCH_HOSTS = frozenset({"api.tavily.com", "google.serper.dev", "api.search.brave.com", "serpapi.com", "api.exa.ai",
                           "s.jina.ai", "r.jina.ai", "api.perplexity.ai", "api.bing.microsoft.com", "api.you.com"})

@@ -1,5 +1,5 @@
 """Calls that match a side-effect row but only read or only touch a scratch area: a POST to a
-search, retrieval or model-inference API, a GraphQL query, a literal read-only command, a write
+search, retrieval or model-inference API or an OAuth token grant, a GraphQL query, a literal read-only command, a write
 into a temporary directory the tool made, an image saved into an in-memory buffer.
 
 Each exemption is narrow on purpose: it needs the literal text (URL, query, argv) or a binding
@@ -32,6 +32,8 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     words = {w for w in _URL_WORD.split(path.partition("?")[0].lower()) if w}
     if words & http.WRITE_PATH_WORDS:
         return False
+    if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):
+        return True
     if host in http.SEARCH_HOSTS:
         return True
     if host in http.LLM_HOSTS:

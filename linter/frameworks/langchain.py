@@ -23,7 +23,11 @@ from siblint.frameworks.spec import (
     GroupMaker,
     GroupSpec,
     Middleware,
+    NodeRetry,
     Param,
+    RetryPolicyClass,
+    RetrySpec,
+    ToolRetry,
     ToolMaker,
     ToolSpec,
 )
@@ -38,6 +42,8 @@ CREATE_AGENT = "langchain.agents.create_agent"
 CREATE_REACT_AGENT = "langgraph.prebuilt.create_react_agent"
 TOOL_RETRY = "langchain.agents.middleware.ToolRetryMiddleware"
 TOOL_ERROR = "langchain.agents.middleware.ToolErrorMiddleware"
+STATE_GRAPH = "langgraph.graph.StateGraph"
+RETRY_POLICY = "langgraph.types.RetryPolicy"
 
 
 def _spellings(canonical: str, *modules: str) -> dict[str, str]:
@@ -94,6 +100,8 @@ FRAMEWORK = Framework(
         **_spellings(CREATE_REACT_AGENT, "langgraph.prebuilt.chat_agent_executor"),
         **_spellings(TOOL_RETRY, "langchain.agents.middleware.tool_retry"),
         **_spellings(TOOL_ERROR, "langchain.agents.middleware.tool_error"),
+        **_spellings(STATE_GRAPH, "langgraph.graph.state"),
+        **_spellings(RETRY_POLICY, "langgraph.pregel", "langgraph.pregel.types"),
     },
     tools=ToolSpec(
         makers={
@@ -152,4 +160,19 @@ FRAMEWORK = Framework(
         graph_builders=("add_node",),
     ),
     example=("from langchain_core.tools import tool", "@tool"),
+    retries=RetrySpec(
+        builders=(STATE_GRAPH,),
+        # These StateGraph methods return the builder (`-> Self`), so calls chain.
+        chain_methods=("add_node", "add_edge", "add_conditional_edges", "add_sequence", "set_entry_point",
+                       "set_conditional_entry_point", "set_finish_point", "set_node_defaults", "validate"),
+        # add_node(node, action=None, *, retry_policy=None, ..., **kwargs): `retry=` is the deprecated spelling,
+        # still honoured (DeprecatedKwargs).
+        node_methods={"add_node": NodeRetry((Param("action", 1), Param("node", 0)), ("retry_policy", "retry"))},
+        # set_node_defaults(*, retry_policy=None, ...): the policy of every node that has none of its own.
+        default_methods={"set_node_defaults": ("retry_policy",)},
+        # RetryPolicy(initial_interval, backoff_factor, max_interval, max_attempts=3, jitter, retry_on=default_retry_on)
+        policies={RETRY_POLICY: RetryPolicyClass(Param("max_attempts", 3), Param("retry_on", 5), default_attempts=3)},
+        # ToolRetryMiddleware(*, max_retries=2, tools=None, retry_on=<every Exception>, ...)
+        tool_middlewares={TOOL_RETRY: ToolRetry(Param("retry_on"), Param("tools"), Param("max_retries"), default_retries=2)},
+    ),
 )

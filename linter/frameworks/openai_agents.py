@@ -15,7 +15,9 @@ from siblint.frameworks.spec import (
     Framework,
     GroupMaker,
     GroupSpec,
+    ModelRetry,
     Param,
+    RetrySpec,
     ToolMaker,
     ToolSpec,
 )
@@ -27,6 +29,9 @@ MCP_CONFIG = "agents.agent.MCPConfig"
 MCP_SERVER_BASE = "agents.mcp.MCPServer"
 MCP_SERVERS = ("agents.mcp.MCPServerStdio", "agents.mcp.MCPServerSse", "agents.mcp.MCPServerStreamableHttp")
 MCP_UTIL = ("agents.mcp.MCPUtil.to_function_tool", "agents.mcp.MCPUtil.get_all_function_tools")
+MODEL_RETRY_SETTINGS = "agents.ModelRetrySettings"
+MODEL_SETTINGS = "agents.ModelSettings"
+HTTP_STATUS_POLICY = "agents.retry_policies.http_status"
 SET_FAILURE_FUNCTION = "agents.tool.set_function_tool_failure_error_function"
 CODEX_TOOL = "agents.extensions.experimental.codex.codex_tool"
 
@@ -84,6 +89,9 @@ FRAMEWORK = Framework(
         "agents.decorators.tool": FUNCTION_TOOL,
         "agents.tool.FunctionTool": FUNCTION_TOOL_CLASS,
         "agents.agent.Agent": AGENT,
+        "agents.retry.ModelRetrySettings": MODEL_RETRY_SETTINGS,
+        "agents.model_settings.ModelSettings": MODEL_SETTINGS,
+        "agents.retry.retry_policies.http_status": HTTP_STATUS_POLICY,
         "agents.run_context.RunContextWrapper": "agents.RunContextWrapper",
         "agents.run.Runner": "agents.Runner",
         **{f"agents.run.Runner.{m}": f"agents.Runner.{m}" for m in ("run", "run_sync", "run_streamed")},
@@ -174,5 +182,14 @@ FRAMEWORK = Framework(
         # scenario `parallel_tool_calls_false`).
         hint=("model_settings", "parallel_tool_calls"),
         hint_note="; parallel_tool_calls=False is only a provider hint: the SDK still runs every returned call concurrently",
+    ),
+    retries=RetrySpec(
+        # ModelRetrySettings(max_retries=None, backoff=None, policy=None): with no policy the runner
+        # never retries (agents/run_internal/model_retry.py `_evaluate_retry`), whatever max_retries says.
+        model_settings={MODEL_RETRY_SETTINGS: ModelRetry(Param("max_retries", 0), Param("policy", 2))},
+        settings_holders={MODEL_SETTINGS: "retry"},  # ModelSettings(retry=ModelRetrySettings(...) | {...})
+        settings_mergers=("resolve",),  # base.resolve(override) merges `retry` field by field
+        # retry_policies.http_status(statuses): retries exactly the statuses listed, 4xx included.
+        status_policies={HTTP_STATUS_POLICY: Param("statuses", 0)},
     ),
 )

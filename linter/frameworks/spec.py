@@ -8,7 +8,9 @@ A framework is one `Framework` value: how its names are spelled (`aliases`), and
 * `failure` (`FailureSpec`, read by `siblint.fatality` and `siblint.error_policy`): which settings
   make a tool's failure end the run, and which exceptions reach the model anyway;
 * `concurrency` (`ConcurrencySpec`, read by `siblint.groups`): what runs a group, and what
-  serialises its tool calls.
+  serialises its tool calls;
+* `retries` (`RetrySpec`, read by `siblint.retries`): what makes the framework run a tool, a node
+  or a model call again.
 
 Rule codes never appear here: a fatal setting carries a `cause`, and the rule that reports that
 cause owns the code (`siblint.rules.failure_policy`).
@@ -214,6 +216,65 @@ class ConcurrencySpec:
 
 
 @dataclass(frozen=True)
+class NodeRetry:
+    """A graph-builder method that adds a node with its own retry policy (`add_node`)."""
+
+    # Where the node's runnable is given: the first of these present (`add_node(name, runnable)`,
+    # then `add_node(runnable)`).
+    runnable: tuple[Param, ...]
+    policies: tuple[str, ...]  # keywords that take a retry policy (or a list of them)
+
+
+@dataclass(frozen=True)
+class RetryPolicyClass:
+    """A retry policy object: how many attempts it makes and which exceptions it retries."""
+
+    attempts: Param
+    exceptions: Param | None = None
+    default_attempts: int = 1
+
+
+@dataclass(frozen=True)
+class ToolRetry:
+    """A middleware that re-runs a failed tool call (`ToolRetryMiddleware`)."""
+
+    exceptions: Param | None = None  # absent: every Exception
+    tools: Param | None = None  # absent: every tool of the agent
+    retries: Param | None = None  # a literal 0 turns it off
+    default_retries: int = 1
+
+
+@dataclass(frozen=True)
+class ModelRetry:
+    """Runner-managed retry settings for model calls (`ModelRetrySettings`): a retry count that does
+    nothing without a policy."""
+
+    retries: Param
+    policy: Param
+
+
+@dataclass(frozen=True)
+class RetrySpec:
+    """What makes the framework run a tool, a node or a model call again (read by `siblint.retries`)."""
+
+    # Graph builders (`StateGraph`), and their methods that return the builder (`add_node(...).add_edge(...)`).
+    builders: tuple[str, ...] = ()
+    chain_methods: tuple[str, ...] = ()
+    node_methods: dict[str, NodeRetry] = field(default_factory=dict)
+    # Builder methods that set the policy of every node without its own: method -> policy keywords.
+    default_methods: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    policies: dict[str, RetryPolicyClass] = field(default_factory=dict)
+    tool_middlewares: dict[str, ToolRetry] = field(default_factory=dict)
+    model_settings: dict[str, ModelRetry] = field(default_factory=dict)
+    # Settings objects a `ModelRetry` dict may be given to: constructor -> the keyword (`ModelSettings(retry={...})`).
+    settings_holders: dict[str, str] = field(default_factory=dict)
+    # Methods that merge settings objects (`a.resolve(b)`): settings that take part are not judged alone.
+    settings_mergers: tuple[str, ...] = ()
+    # Policies that retry the HTTP statuses they are given: canonical name -> where the statuses are.
+    status_policies: dict[str, Param] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Framework:
     name: str  # "openai-agents"
     import_roots: tuple[str, ...]  # `agents` for the OpenAI Agents SDK
@@ -223,6 +284,7 @@ class Framework:
     groups: GroupSpec = GroupSpec()
     failure: FailureSpec = FailureSpec()
     concurrency: ConcurrencySpec = ConcurrencySpec()
+    retries: RetrySpec = RetrySpec()
     # The import line and decorator that spell the SIB1xx rule examples in this framework (the
     # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
     example: tuple[str, str] | None = None

@@ -38,6 +38,11 @@ def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
      'requests.post("https://api.openai.com/v1/files", files={})'),
     ('requests.post("https://api.anthropic.com/v1/messages", json={})',
      'requests.post("https://api.twilio.com/2010-04-01/Accounts/A/Messages.json", data={})'),
+    # An OAuth token grant exchanges credentials; creating an API token is a write.
+    ('requests.post(f"https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token", data={})',
+     'requests.post("https://api.example.com/v1/tokens", json={})'),
+    ('httpx.post("https://auth.example.com/oauth/token", data={})',
+     'httpx.post("https://auth.example.com/oauth/token/revoke/create", data={})'),
     ('requests.post("http://localhost:8000/v1/embeddings", json={})',
      'requests.post("http://localhost:8000/v1/embeddings/delete", json={})'),
     ('requests.post("http://es:9200/docs/_search", json={})',
@@ -48,7 +53,7 @@ def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
      'requests.post("https://api.github.com/graphql", json={"query": "mutation { addStar(input: {}) { clientMutationId } }"})'),
     ('requests.post(GRAPHQL, json={"query": VIEWER})',
      'requests.post(GRAPHQL, json={"query": q})'),
-], ids=["search-path", "search-host", "llm-completions", "llm-messages", "embeddings", "es-search",
+], ids=["search-path", "search-host", "llm-completions", "llm-messages", "oauth2-token", "oauth-token", "embeddings", "es-search",
         "relative-query", "graphql-query", "graphql-bound"])
 def test_read_only_posts_and_their_twins(read, write):
     code = f"""\
