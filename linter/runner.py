@@ -290,7 +290,6 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
-    opened = False
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
@@ -298,10 +297,9 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             result.diagnostics.append(_unreadable(p, exc))
             continue
         if prefilter.may_matter(data):
-            if not opened and cache is not None:
+            if not passing and cache is not None:
                 from siblint.cache import Cache, content_hash
 
-                opened = True
                 if not isinstance(cache, Cache):
                     cache = cache()  # None when the folder must not be used
             passing.append(p)
@@ -439,14 +437,11 @@ def _die_with_parent(liveness: tuple[int, int] | None) -> None:
         os.close(write_end)
 
         def wait() -> None:
-            while True:
-                try:
-                    if not os.read(read_end, 1):
-                        break
-                except InterruptedError:
-                    continue
-                except OSError:
-                    break
+            try:
+                while os.read(read_end, 1):  # nothing is ever written: this returns at end-of-file
+                    pass
+            except OSError:
+                pass
             os._exit(1)
     else:
         parent = os.getppid()
