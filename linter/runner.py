@@ -293,7 +293,6 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
-    opened = False
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
@@ -441,14 +440,11 @@ def _die_with_parent(liveness: tuple[int, int] | None) -> None:
         os.close(write_end)
 
         def wait() -> None:
-            while True:
-                try:
-                    if not os.read(read_end, 1):
-                        break
-                except InterruptedError:
-                    continue
-                except OSError:
-                    break
+            try:
+                while os.read(read_end, 1):  # nothing is ever written: this returns at end-of-file
+                    pass
+            except OSError:
+                pass
             os._exit(1)
     else:
         parent = os.getppid()

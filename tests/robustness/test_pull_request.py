@@ -22,7 +22,7 @@ import pytest
 from siblint import cache as cache_mod
 from siblint.cache import Cache, Entry
 from siblint.config import load
-from support import GIT_ENV, ROOT, git, run, script
+from support import ROOT, git, run, script
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink") or shutil.which("git") is None or sys.platform == "win32",
                                 reason="needs git and POSIX symlinks")
