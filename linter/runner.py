@@ -300,10 +300,9 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             result.diagnostics.append(_unreadable(p, exc))
             continue
         if prefilter.may_matter(data):
-            if not opened and factory is not None:
+            if not passing and factory is not None:  # the first passing file opens the cache
                 from siblint.cache import Cache, content_hash
 
-                opened = True
                 opened_cache = factory if isinstance(factory, Cache) else factory()  # None: the folder must not be used
             passing.append(p)
             sizes[p] = len(data)
