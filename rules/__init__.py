@@ -4,6 +4,9 @@ FAMILIES = (
     "side_effects",  # SIB1xx: side effects that cancellation cannot stop
     "failure_policy",  # SIB2xx: failures that end the run
     "groups",  # SIB3xx: concurrent groups that mix the two
+    "deadlines",  # SIB401: dependency timeouts against the tool's own budget
+    "idempotency",  # SIB402, SIB403: idempotency keys of repeated tool calls
+    "outcomes",  # SIB406: what a tool tells the model after a failure
     "internal",  # SIB9xx: files siblint could not analyse
 )
 

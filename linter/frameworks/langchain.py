@@ -38,6 +38,8 @@ CREATE_AGENT = "langchain.agents.create_agent"
 CREATE_REACT_AGENT = "langgraph.prebuilt.create_react_agent"
 TOOL_RETRY = "langchain.agents.middleware.ToolRetryMiddleware"
 TOOL_ERROR = "langchain.agents.middleware.ToolErrorMiddleware"
+TOOL_RUNTIME = "langgraph.prebuilt.ToolRuntime"
+INJECTED_CALL_ID = "langchain_core.tools.InjectedToolCallId"
 
 
 def _spellings(canonical: str, *modules: str) -> dict[str, str]:
@@ -94,6 +96,8 @@ FRAMEWORK = Framework(
         **_spellings(CREATE_REACT_AGENT, "langgraph.prebuilt.chat_agent_executor"),
         **_spellings(TOOL_RETRY, "langchain.agents.middleware.tool_retry"),
         **_spellings(TOOL_ERROR, "langchain.agents.middleware.tool_error"),
+        **_spellings(TOOL_RUNTIME, "langgraph.prebuilt.tool_node", "langchain.tools", "langchain.tools.tool_node"),
+        **_spellings(INJECTED_CALL_ID, "langchain_core.tools.base", "langchain.tools"),
     },
     tools=ToolSpec(
         makers={
@@ -111,6 +115,8 @@ FRAMEWORK = Framework(
         # `_run` runs in a worker thread; `_arun` when overridden runs on the loop under ainvoke.
         base_classes={BASE_TOOL: ("_run", "_arun")},
         sync_runs_in="thread",
+        # `runtime: ToolRuntime` carries the call's id; `tool_call_id: Annotated[str, InjectedToolCallId]` is it.
+        call_ids={TOOL_RUNTIME: "tool_call_id", INJECTED_CALL_ID: ""},
     ),
     groups=GroupSpec(
         makers={

@@ -57,6 +57,10 @@ FRAMEWORK = Framework(
         # A sync tool runs in an anyio worker thread.
         sync_runs_in="thread",
         context_attrs={"pydantic_ai.RunContext": "deps"},
+        # Tool(..., timeout=None), @agent.tool(timeout=...), @toolset.tool(timeout=...): the per-tool
+        # timeout, which takes precedence over the toolset's and the agent's tool_timeout.
+        budget=(Param("timeout"),),
+        call_ids={"pydantic_ai.RunContext": "tool_call_id"},
     ),
     groups=GroupSpec(
         makers={

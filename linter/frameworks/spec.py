@@ -143,6 +143,13 @@ class ToolSpec:
     # Generic wrappers a tool receives its run context in -> the attribute that holds the context
     # object its type argument names (`ctx: RunContextWrapper[AppCtx]`, `ctx.context.db`).
     context_attrs: dict[str, str] = field(default_factory=dict)
+    # Where the call that makes a tool gives its own time budget in seconds (`@function_tool(timeout=6)`):
+    # the framework cancels the tool after that long (read by SIB401).
+    budget: tuple[Param, ...] = ()
+    # Per-call ids a tool receives: the run-context class -> its attribute that holds the id of this
+    # tool call (`ctx.tool_call_id`), or "" when a parameter annotated with the class is the id
+    # itself. The model mints a new id on every call, so it is never an idempotency key (SIB403).
+    call_ids: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,80 @@
+"""SIB401: a dependency call inside a tool allowed to wait at least as long as the tool's own budget.
+
+A tool's budget (`@function_tool(timeout=6)`, pydantic-ai `timeout=`) is enforced from outside
+with `asyncio.wait_for`: when it expires the tool is cancelled. A child timeout at or above it can
+never fire first, so the tool's own timeout handling (record "unknown", reconcile) never runs and
+the model is told only "timed out" (../shared/reference/sib4-design.md §3.1, runtime arm A1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from siblint.callgraph import walk
+from siblint.config import Config
+from siblint.diagnostics import Loc
+from siblint.effects.timeouts import child_timeout
+from siblint.facts import ModuleFacts
+from siblint.frameworks import FRAMEWORKS
+from siblint.project import ProjectIndex
+from siblint.semantic import UNBOUNDED, Scope, seconds
+from siblint.tools import Tool, tool_function, tools_in
+
+
+@dataclass(frozen=True)
+class Overrun:
+    loc: Loc  # where it is reported (the call that sets the child timeout, or the tool's call into it)
+    child: float  # seconds the child may wait (UNBOUNDED for an explicit None)
+    budget: float  # the smallest budget of the tools that reach it
+    tool: str
+    budget_loc: Loc
+    call_text: str  # how the message names the call
+    path: str  # where the child timeout is set
+    set_at: Loc
+
+
+def budget_of(tool: Tool, facts: ModuleFacts) -> tuple[float, Loc] | None:
+    """The tool's own time budget in seconds, when its maker call spells it as a number."""
+    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    if fw is None or tool.options is None:
+        return None
+    for param in fw.tools.budget:
+        value = tool.options.arg(param.position, param.keyword)
+        n = seconds(Scope(facts, tool.scope), value)
+        if value is not None and n is not None and n != UNBOUNDED and n > 0:
+            return n, value.loc
+    return None
+
+
+def _text(call) -> str:
+    func = call.func
+    return getattr(func, "text", "") or getattr(func, "attr", "") or "the call"
+
+
+def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Overrun]:
+    """Every child timeout reached from a tool of this module that is not below the tool's budget,
+    once per report location, naming the smallest budget."""
+    found: dict[Loc, Overrun] = {}
+    for tool in tools_in(facts):
+        budget = budget_of(tool, facts)
+        if budget is None:
+            continue
+        fn = tool_function(tool, project)
+        w = walk(tool, project, config) if fn is not None and fn[0].path == facts.path else None
+        if w is None:
+            continue
+        for site in w.sites:
+            child = child_timeout(site.call, site.scope)
+            if child is None:
+                continue
+            n, setter = child
+            if n < budget[0]:
+                continue
+            here = setter.loc if site.facts.path == facts.path else site.reported_at(facts.path)
+            if here is None:
+                continue
+            old = found.get(here)
+            if old is None or budget[0] < old.budget:
+                found[here] = Overrun(here, n, budget[0], tool.name, budget[1], _text(setter), site.facts.path,
+                                      setter.loc)
+    return sorted(found.values(), key=lambda o: (o.loc.line, o.loc.col))
