@@ -72,6 +72,12 @@ def _check_try(fn: FunctionFacts, t: TrySite, sites: list[Site],
     effects = _effect_sites(fn, sites, lambda cs: any(h in mine for h in cs.guarded_by))
     if not effects:
         return None
+    # A side effect outside this `try` (the tool's main action, done before or after it) makes the
+    # guarded one look like a best-effort extra (a history or cache write): the success text may
+    # still be true, so only a `try` that holds every side effect of the tool is judged.
+    handled = _effect_sites(fn, sites, lambda cs: cs.in_handler in mine)
+    if any(s.effect is not None for s in sites if s not in effects and s not in handled):
+        return None
     after = by_loc.get(t.next_return) if t.next_return is not None else None
     success = [r for r in fn.return_sites if any(h in mine for h in r.guarded_by)]
     if t.body_falls_through and after is not None:

@@ -24,7 +24,9 @@ class FailureReportedAsSuccess(Rule):
     same string literal as the `try` body, or it falls through to the `return` that the success
     path takes too. An f-string counts as the same text when it reads no name the handler binds.
     A handler that raises (re-raise, `ModelRetry`, `ToolException`), returns another text, sets a
-    variable the return reads, or has a side effect of its own (an outbox write) is not flagged.
+    variable the return reads, or has a side effect of its own (an outbox write) is not flagged;
+    neither is a `try` beside a side effect of the tool outside it (the tool's main action done
+    elsewhere makes the guarded one a best-effort extra, such as a history write).
 
     ## Why is this bad?
     The model reports what the tool returned. When success and failure return the same text, the

@@ -117,3 +117,25 @@ def test_return_and_try_facts():
     [r] = fn.return_sites
     assert t.next_return == r.loc and r.reads == ("x",) and r.guarded_by == () and r.in_handler is None
     assert r.value.values[0].text == "x"
+
+
+def test_sib406_a_best_effort_extra_beside_the_main_action_is_not_judged(lint, tmp_path):
+    """The tool's own action runs outside the try; the try only guards a secondary write (a
+    history row): the success text can still be true, so nothing is reported."""
+    text = """\
+    import requests
+    from agents import function_tool
+
+    @function_tool
+    def set_status(text: str) -> str:
+        requests.put("https://chat.example.com/status", json={"text": text})
+        try:
+            requests.post("https://history.example.com/rows", json={"text": text})
+        except Exception:
+            pass
+        return "Status set."
+    """
+    assert sib406(lint, tmp_path, text) == []
+    only_the_guarded_write = text.replace('requests.put("https://chat.example.com/status", json={"text": text})',
+                                          "text = text.strip()")
+    assert [d.loc.line for d in sib406(lint, tmp_path, only_the_guarded_write)] == [7]
