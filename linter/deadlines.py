@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from siblint.callgraph import walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
+from siblint.effects.checks import shown_name
 from siblint.effects.timeouts import child_timeout
 from siblint.facts import ModuleFacts
 from siblint.frameworks import FRAMEWORKS
@@ -46,11 +47,6 @@ def budget_of(tool: Tool, facts: ModuleFacts) -> tuple[float, Loc] | None:
     return None
 
 
-def _text(call) -> str:
-    func = call.func
-    return getattr(func, "text", "") or getattr(func, "attr", "") or "the call"
-
-
 def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Overrun]:
     """Every child timeout reached from a tool of this module that is not below the tool's budget,
     once per report location, naming the smallest budget."""
@@ -75,6 +71,6 @@ def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[
                 continue
             old = found.get(here)
             if old is None or budget[0] < old.budget:
-                found[here] = Overrun(here, n, budget[0], tool.name, budget[1], _text(setter), site.facts.path,
+                found[here] = Overrun(here, n, budget[0], tool.name, budget[1], shown_name(setter), site.facts.path,
                                       setter.loc)
     return sorted(found.values(), key=lambda o: (o.loc.line, o.loc.col))

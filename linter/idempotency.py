@@ -16,6 +16,7 @@ from functools import partial
 from siblint.callgraph import Site, walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
+from siblint.effects.checks import shown_name
 from siblint.effects.keys import key_of, minted_in, moves_money
 from siblint.facts import ModuleFacts, Ref, Value
 from siblint.project import ProjectIndex
@@ -33,11 +34,6 @@ class KeyFinding:
     call_loc: Loc
     minted: str = ""  # how the minting expression is named (SIB403)
     minted_loc: Loc | None = None
-
-
-def _text(site: Site) -> str:
-    func = site.call.func
-    return getattr(func, "text", "") or getattr(func, "attr", "") or "the call"
 
 
 def _minted(site: Site, value: Value | None, project: ProjectIndex) -> tuple[str, Value] | None:
@@ -72,12 +68,12 @@ def key_findings(facts: ModuleFacts, project: ProjectIndex, config: Config) -> l
             key = key_of(site.call, site.scope)
             if key.presence == "absent":
                 if site.effect is not None and site.effect.kind == "payment" and moves_money(site.call):
-                    found.setdefault(("no_key", here), KeyFinding("no_key", here, _text(site), tool.name,
+                    found.setdefault(("no_key", here), KeyFinding("no_key", here, shown_name(site.call), tool.name,
                                                                   site.facts.path, site.call.loc))
             elif key.presence == "present":
                 minted = _minted(site, key.value, project)
                 if minted is not None:
-                    found.setdefault(("minted", here), KeyFinding("minted", here, _text(site), tool.name,
+                    found.setdefault(("minted", here), KeyFinding("minted", here, shown_name(site.call), tool.name,
                                                                   site.facts.path, site.call.loc, minted[0],
                                                                   minted[1].loc))
     return sorted(found.values(), key=lambda f: (f.loc.line, f.loc.col, f.reason))
