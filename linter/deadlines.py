@@ -15,8 +15,9 @@ from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects.checks import shown_name
 from siblint.effects.timeouts import child_timeout
-from siblint.facts import ModuleFacts
+from siblint.facts import ModuleFacts, Value
 from siblint.frameworks import FRAMEWORKS
+from siblint.groups import groups_in
 from siblint.project import ProjectIndex
 from siblint.semantic import UNBOUNDED, Scope, seconds
 from siblint.tools import Tool, tool_function, tools_in
@@ -34,17 +35,27 @@ class Overrun:
     set_at: Loc
 
 
-def budget_of(tool: Tool, facts: ModuleFacts) -> tuple[float, Loc] | None:
-    """The tool's own time budget in seconds, when its maker call spells it as a number."""
+def _number(scope: Scope, value: Value | None) -> tuple[float, Loc] | None:
+    n = seconds(scope, value)
+    return (n, value.loc) if value is not None and n is not None and n != UNBOUNDED and n > 0 else None
+
+
+def budget_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[float, Loc] | None:
+    """The tool's time budget in seconds, when spelled as a number: its own (`timeout=` on the call
+    that makes it), else its group's default for members (`Agent(tool_timeout=...)`, this module)."""
     fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
-    if fw is None or tool.options is None:
+    if fw is None:
         return None
-    for param in fw.tools.budget:
-        value = tool.options.arg(param.position, param.keyword)
-        n = seconds(Scope(facts, tool.scope), value)
-        if value is not None and n is not None and n != UNBOUNDED and n > 0:
-            return n, value.loc
-    return None
+    if tool.options is not None:
+        for param in fw.tools.budget:
+            value = tool.options.arg(param.position, param.keyword)
+            if value is not None:
+                return _number(Scope(facts, tool.scope), value)
+    budgets = [_number(Scope(facts, g.scope), g.call.arg(g.maker.tool_budget.position, g.maker.tool_budget.keyword))
+               for g in groups_in(facts, project) if g.maker is not None and g.maker.tool_budget is not None
+               and any(m.tool.key == tool.key for m in g.members())]
+    known = [b for b in budgets if b is not None]
+    return min(known) if known else None
 
 
 def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Overrun]:
@@ -52,7 +63,7 @@ def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[
     once per report location, naming the smallest budget."""
     found: dict[Loc, Overrun] = {}
     for tool in tools_in(facts):
-        budget = budget_of(tool, facts)
+        budget = budget_of(tool, facts, project)
         if budget is None:
             continue
         fn = tool_function(tool, project)

@@ -25,7 +25,8 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     ## What it does
     Flags a call inside a tool (or a helper it calls) whose explicit timeout is at least the tool's
     own time budget: `@function_tool(timeout=6)` or `FunctionTool(timeout_seconds=6)` (OpenAI
-    Agents SDK), `@agent.tool(timeout=6)` / `Tool(fn, timeout=6)` (pydantic-ai), around
+    Agents SDK), `@agent.tool(timeout=6)` / `Tool(fn, timeout=6)` or, for tools without their own,
+    `Agent(..., tool_timeout=6)` in the same module (pydantic-ai), around
     `httpx.AsyncClient(timeout=20)`, `requests.post(..., timeout=30)`, `asyncio.wait_for(aw, 10)`,
     `asyncio.timeout(10)`, `anyio.fail_after(10)`, `AsyncOpenAI(timeout=60)`,
     `stripe.HTTPXClient(timeout=80)`, or an explicit `timeout=None`. For a `(connect, read)` tuple

@@ -67,6 +67,8 @@ FRAMEWORK = Framework(
             # Agent(model=None, *, ..., name=None, model_settings=None, tools=(), toolsets=None, tool_timeout=None)
             AGENT: GroupMaker(tools=Param("tools"), toolsets=Param("toolsets"), name=Param("name"),
                               plain_functions_are_tools=True,
+                              # passed on as the agent's own toolset timeout; a tool's own timeout wins
+                              tool_budget=Param("tool_timeout"),
                               policy=ErrorPolicy(fatal_by_default=True, fix=(
                                   "raise ModelRetry or ToolFailed from {tool}, or catch Exception there and return a message"))),
         },

@@ -118,6 +118,8 @@ class GroupMaker:
     # Only a member of another group (`ToolNode` given to `create_react_agent`): not a group itself.
     nested_in_groups: bool = False
     fix: str = ""  # overrides GroupSpec.fix for this maker
+    # The time budget every member gets unless the tool sets its own (`Agent(tool_timeout=3)`; SIB401).
+    tool_budget: Param | None = None
 
 
 @dataclass(frozen=True)

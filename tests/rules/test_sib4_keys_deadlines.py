@@ -199,3 +199,21 @@ def test_sib402_and_sib403_do_not_both_fire(lint, tmp_path):
            "    return stripe.Charge.create(amount=n, idempotency_key=str(uuid.uuid4())).id\n"
     found = lint(text, None, Config(root=str(tmp_path), select=("SIB402", "SIB403")))
     assert sorted(d.code for d in found) == ["SIB403"]
+
+
+def test_sib401_pydantic_ai_agent_tool_timeout_and_the_tools_own_precedence(lint, tmp_path):
+    text = """\
+    import httpx
+    from pydantic_ai import Agent
+    agent = Agent("test", tool_timeout=3)
+
+    @agent.tool_plain
+    async def book(p: str) -> str:
+        async with httpx.AsyncClient(timeout=10) as http:
+            return (await http.post("https://x", json={"p": p})).text
+    """
+    [(line, message)] = run(lint, tmp_path, "SIB401", text)
+    assert line == 7 and "cancelled after 3 s" in message
+    # "Per-tool timeout takes precedence over toolset timeout": timeout=12 under tool_timeout=3.
+    assert run(lint, tmp_path, "SIB401", text.replace("@agent.tool_plain", "@agent.tool_plain(timeout=12)")) == []
+    assert run(lint, tmp_path, "SIB401", text.replace(", tool_timeout=3", "")) == []
