@@ -15,11 +15,13 @@ from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects.checks import shown_name
 from siblint.effects.timeouts import child_timeout
-from siblint.facts import ModuleFacts, Value
+from siblint.effects.resolve import method_name
+from siblint.facts import Call, ModuleFacts, Ref, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.groups import groups_in
 from siblint.project import ProjectIndex
-from siblint.semantic import UNBOUNDED, Scope, seconds
+from siblint.frameworks.spec import NodeBudget
+from siblint.semantic import UNBOUNDED, Scope, canonical, seconds
 from siblint.tools import Tool, tool_function, tools_in
 
 
@@ -51,11 +53,39 @@ def budget_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[fl
             value = tool.options.arg(param.position, param.keyword)
             if value is not None:
                 return _number(Scope(facts, tool.scope), value)
-    budgets = [_number(Scope(facts, g.scope), g.call.arg(g.maker.tool_budget.position, g.maker.tool_budget.keyword))
-               for g in groups_in(facts, project) if g.maker is not None and g.maker.tool_budget is not None
-               and any(m.tool.key == tool.key for m in g.members())]
+    budgets: list[tuple[float, Loc] | None] = []
+    for g in groups_in(facts, project):
+        if g.maker is None or not any(m.tool.key == tool.key for m in g.members()):
+            continue
+        if g.maker.tool_budget is not None:
+            budgets.append(_number(Scope(facts, g.scope), g.call.arg(g.maker.tool_budget.position, g.maker.tool_budget.keyword)))
+        if g.maker.node_budget is not None:
+            budgets.extend(_node_budgets(facts, g.call, g.maker.node_budget))
     known = [b for b in budgets if b is not None]
     return min(known) if known else None
+
+
+def _node_budgets(facts: ModuleFacts, group_call: Call, spec: NodeBudget) -> list[tuple[float, Loc] | None]:
+    """Budgets of the graph nodes this group is placed as (`add_node("tools", ToolNode(...), timeout=5)`,
+    the ToolNode given inline or by a name bound to it)."""
+    out: list[tuple[float, Loc] | None] = []
+    for scope, call in facts.all_calls():
+        if method_name(call.func) != spec.method:
+            continue
+        action = call.arg(spec.action.position, spec.action.keyword)
+        here = Scope(facts, scope)
+        if isinstance(action, Ref):
+            action = here.value(action.text)
+        if not isinstance(action, Call) or action.loc != group_call.loc:
+            continue
+        value = call.arg(spec.budget.position, spec.budget.keyword)
+        if isinstance(value, Call):
+            fw, canon = canonical(value.callee)
+            policy = spec.policies.get(canon) if fw is not None else None
+            value = value.arg(policy.position, policy.keyword) if policy is not None else None
+        if value is not None:
+            out.append(_number(here, value))
+    return out
 
 
 def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Overrun]:

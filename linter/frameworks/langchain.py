@@ -23,6 +23,7 @@ from siblint.frameworks.spec import (
     GroupMaker,
     GroupSpec,
     Middleware,
+    NodeBudget,
     Param,
     ToolMaker,
     ToolSpec,
@@ -40,6 +41,7 @@ TOOL_RETRY = "langchain.agents.middleware.ToolRetryMiddleware"
 TOOL_ERROR = "langchain.agents.middleware.ToolErrorMiddleware"
 TOOL_RUNTIME = "langgraph.prebuilt.ToolRuntime"
 INJECTED_CALL_ID = "langchain_core.tools.InjectedToolCallId"
+TIMEOUT_POLICY = "langgraph.types.TimeoutPolicy"
 
 
 def _spellings(canonical: str, *modules: str) -> dict[str, str]:
@@ -123,7 +125,11 @@ FRAMEWORK = Framework(
             # ToolNode(tools, *, name, tags, handle_tool_errors, ...): used directly as a graph node it runs
             # the calls of one message with asyncio.gather and cancels nothing.
             TOOL_NODE: GroupMaker(tools=Param("tools", 0), plain_functions_are_tools=True, policy=_TOOL_NODE_POLICY,
-                                  cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE),
+                                  cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE,
+                                  # add_node(node, action, *, ..., timeout: float | timedelta | TimeoutPolicy):
+                                  # the node is cancelled after run_timeout (NodeTimeoutError, measured on 1.2.24).
+                                  node_budget=NodeBudget("add_node", Param("action", 1), Param("timeout"),
+                                                         {TIMEOUT_POLICY: Param("run_timeout")})),
             # create_agent(model, tools=None, *, middleware=(), name=None, ...): one Pregel task per call.
             CREATE_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
                                      policy=_AGENT_POLICY, fix=_FIX_AGENT),

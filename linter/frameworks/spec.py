@@ -99,6 +99,17 @@ class ErrorPolicy:
 
 
 @dataclass(frozen=True)
+class NodeBudget:
+    """A builder call that places a group as a graph node with a time budget every member shares
+    (`builder.add_node("tools", ToolNode([...]), timeout=5)`; SIB401)."""
+
+    method: str  # the builder method
+    action: Param  # where the group is passed
+    budget: Param  # where the budget is given: seconds, or a policy object below
+    policies: dict[str, Param] = field(default_factory=dict)  # policy constructor -> its total-seconds argument
+
+
+@dataclass(frozen=True)
 class GroupMaker:
     """A callable whose tools are offered to the model together: one concurrent group."""
 
@@ -120,6 +131,7 @@ class GroupMaker:
     fix: str = ""  # overrides GroupSpec.fix for this maker
     # The time budget every member gets unless the tool sets its own (`Agent(tool_timeout=3)`; SIB401).
     tool_budget: Param | None = None
+    node_budget: NodeBudget | None = None
 
 
 @dataclass(frozen=True)

@@ -217,3 +217,30 @@ def test_sib401_pydantic_ai_agent_tool_timeout_and_the_tools_own_precedence(lint
     # "Per-tool timeout takes precedence over toolset timeout": timeout=12 under tool_timeout=3.
     assert run(lint, tmp_path, "SIB401", text.replace("@agent.tool_plain", "@agent.tool_plain(timeout=12)")) == []
     assert run(lint, tmp_path, "SIB401", text.replace(", tool_timeout=3", "")) == []
+
+
+@pytest.mark.parametrize("budget,reported", [("timeout=2", True), ("timeout=20", False),
+                                             ("timeout=TimeoutPolicy(run_timeout=2)", True),
+                                             ("timeout=TimeoutPolicy(idle_timeout=2)", False), ("", False)])
+def test_sib401_langgraph_node_timeout_is_every_tool_node_members_budget(lint, tmp_path, budget, reported):
+    """Measured with langgraph 1.2.24: add_node("tools", ToolNode([slow]), timeout=0.5) cancels the
+    async tool at 0.5 s (NodeTimeoutError)."""
+    text = f"""\
+import httpx
+from langchain_core.tools import tool
+from langgraph.graph import StateGraph
+from langgraph.prebuilt import ToolNode
+from langgraph.types import TimeoutPolicy
+
+@tool
+async def book(p: str) -> str:
+    '''Book a courier.'''
+    async with httpx.AsyncClient(timeout=10) as http:
+        return (await http.post("https://x", json={{"p": p}})).text
+
+tools = ToolNode([book])
+builder = StateGraph(dict)
+builder.add_node("tools", tools{', ' + budget if budget else ''})
+"""
+    found = run(lint, tmp_path, "SIB401", text)
+    assert [line for line, _ in found] == ([10] if reported else []), found
