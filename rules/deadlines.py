@@ -26,7 +26,9 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     Flags a call inside a tool (or a helper it calls) whose explicit timeout is at least the tool's
     own time budget: `@function_tool(timeout=6)` or `FunctionTool(timeout_seconds=6)` (OpenAI
     Agents SDK), `@agent.tool(timeout=6)` / `Tool(fn, timeout=6)` or, for tools without their own,
-    `Agent(..., tool_timeout=6)` in the same module (pydantic-ai), around
+    `Agent(..., tool_timeout=6)` in the same module (pydantic-ai), or the node that runs a
+    `ToolNode` (`builder.add_node("tools", ToolNode([...]), timeout=6)` or
+    `timeout=TimeoutPolicy(run_timeout=6)`, LangGraph), around
     `httpx.AsyncClient(timeout=20)`, `requests.post(..., timeout=30)`, `asyncio.wait_for(aw, 10)`,
     `asyncio.timeout(10)`, `anyio.fail_after(10)`, `AsyncOpenAI(timeout=60)`,
     `stripe.HTTPXClient(timeout=80)`, or an explicit `timeout=None`. For a `(connect, read)` tuple
@@ -111,6 +113,11 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
         Invalid(_PYDANTIC + "from pydantic_ai import Tool\nCLIENT = httpx.AsyncClient(timeout=30)\n"
                 "async def book(p: str) -> str:\n    r = await CLIENT.post('https://x', json={'p': p})\n    return r.text\n"
                 "book_tool = Tool(book, timeout=10)\n", lines=(5,)),
+        Invalid("import httpx\nfrom langchain_core.tools import tool\nfrom langgraph.graph import StateGraph\n"
+                "from langgraph.prebuilt import ToolNode\n\n@tool\nasync def book(p: str) -> str:\n    \"\"\"Book.\"\"\"\n"
+                "    async with httpx.AsyncClient(timeout=10) as http:\n"
+                "        return (await http.post('https://x', json={'p': p})).text\n\n"
+                "builder = StateGraph(dict)\nbuilder.add_node('tools', ToolNode([book]), timeout=5)\n", lines=(9,)),
         # A helper in another module: reported at the tool's call into it.
         Invalid(_OPENAI + "from courier import post_booking\n\n@function_tool(timeout=6)\nasync def book(p: str) -> str:\n"
                 "    return await post_booking(p)\n", lines=(8,),
