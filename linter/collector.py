@@ -464,7 +464,8 @@ def _fstring_expressions(node: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 class _Names(Walker):
-    """Plain names read (or, with `binds`, bound) in a subtree, not inside nested functions."""
+    """Plain names a subtree reads, and those it binds or changes (assigned, `as` targets, items
+    or attributes set, methods called on them), not inside nested functions."""
 
     def __init__(self) -> None:
         self.read: list[str] = []
@@ -496,9 +497,16 @@ class _Names(Walker):
     def visit_AsName(self, node: cst.AsName) -> None:
         self._bind(node.name)
 
+    def visit_Call(self, node: cst.Call) -> None:
+        # `errors.append(str(e))` changes what a later `f"...{errors}"` says, like an assignment.
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            self.bound.append(node.func.value.value)
+
     def _bind(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name):
             self.bound.append(target.value)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):  # `status[k] = ...`, `result.ok = ...`
+            self._bind(target.value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
                 self._bind(el.value)

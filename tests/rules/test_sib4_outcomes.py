@@ -139,3 +139,18 @@ def test_sib406_a_best_effort_extra_beside_the_main_action_is_not_judged(lint, t
     only_the_guarded_write = text.replace('requests.put("https://chat.example.com/status", json={"text": text})',
                                           "text = text.strip()")
     assert [d.loc.line for d in sib406(lint, tmp_path, only_the_guarded_write)] == [7]
+
+
+def test_sib406_a_handler_that_changes_what_the_return_reads(lint, tmp_path):
+    """`errors.append(...)` / `status["refund"] = ...` in the handler change the f-string the tool
+    returns: the texts differ, so nothing is reported; an unrelated log call does not."""
+    for change in ("errors.append(str(e))", "status['refund'] = 'failed'"):
+        handler = f"        {change}"
+        text = BASE.format(body_tail="", catches="Exception as e", handler=handler,
+                           after="    return f'refund issued {errors} {status}'\n")
+        text = text.replace("async def refund(order: str) -> str:\n",
+                            "async def refund(order: str) -> str:\n    errors, status = [], {}\n")
+        assert sib406(lint, tmp_path, text) == [], change
+    logged = BASE.format(body_tail="", catches="Exception as e", handler="        log.warning(str(e))",
+                         after="    return f'refund issued for {order}'\n")
+    assert len(sib406(lint, tmp_path, logged)) == 1
