@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Callable
+
 from siblint.callgraph import walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects.checks import shown_name
-from siblint.effects.timeouts import child_timeout
 from siblint.effects.resolve import method_name
-from siblint.facts import Call, ModuleFacts, Ref, Value
+from siblint.effects.timeouts import child_timeout
+from siblint.facts import Call, Const, ModuleFacts, Ref, Value
 from siblint.frameworks import FRAMEWORKS
-from siblint.groups import groups_in
-from siblint.project import ProjectIndex
 from siblint.frameworks.spec import NodeBudget
+from siblint.groups import Group, groups_in
+from siblint.project import ProjectIndex
 from siblint.semantic import UNBOUNDED, Scope, canonical, seconds
 from siblint.tools import Tool, tool_function, tools_in
 
@@ -42,19 +44,20 @@ def _number(scope: Scope, value: Value | None) -> tuple[float, Loc] | None:
     return (n, value.loc) if value is not None and n is not None and n != UNBOUNDED and n > 0 else None
 
 
-def budget_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[float, Loc] | None:
+def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], list[Group]]) -> tuple[float, Loc] | None:
     """The tool's time budget in seconds, when spelled as a number: its own (`timeout=` on the call
-    that makes it), else its group's default for members (`Agent(tool_timeout=...)`, this module)."""
+    that makes it), else its groups' default for members (`Agent(tool_timeout=...)`, a LangGraph
+    node's `timeout=`), found among `groups()` (this module's)."""
     fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
     if fw is None:
         return None
     if tool.options is not None:
         for param in fw.tools.budget:
             value = tool.options.arg(param.position, param.keyword)
-            if value is not None:
-                return _number(Scope(facts, tool.scope), value)
+            if value is not None and not (isinstance(value, Const) and value.value is None):
+                return _number(Scope(facts, tool.scope), value)  # an explicit None: the group's default
     budgets: list[tuple[float, Loc] | None] = []
-    for g in groups_in(facts, project):
+    for g in groups():
         if g.maker is None or not any(m.tool.key == tool.key for m in g.members()):
             continue
         if g.maker.tool_budget is not None:
@@ -92,8 +95,15 @@ def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[
     """Every child timeout reached from a tool of this module that is not below the tool's budget,
     once per report location, naming the smallest budget."""
     found: dict[Loc, Overrun] = {}
+    module_groups: list[list[Group]] = []
+
+    def groups() -> list[Group]:
+        if not module_groups:
+            module_groups.append(groups_in(facts, project))
+        return module_groups[0]
+
     for tool in tools_in(facts):
-        budget = budget_of(tool, facts, project)
+        budget = budget_of(tool, facts, groups)
         if budget is None:
             continue
         fn = tool_function(tool, project)

@@ -244,3 +244,17 @@ builder.add_node("tools", tools{', ' + budget if budget else ''})
 """
     found = run(lint, tmp_path, "SIB401", text)
     assert [line for line, _ in found] == ([10] if reported else []), found
+
+
+def test_sib401_pydantic_ai_explicit_none_falls_back_to_the_agents_budget(lint, tmp_path):
+    text = """\
+    import httpx
+    from pydantic_ai import Agent
+    agent = Agent("test", tool_timeout=3)
+
+    @agent.tool_plain(timeout=None)
+    async def book(p: str) -> str:
+        async with httpx.AsyncClient(timeout=10) as http:
+            return (await http.post("https://x", json={"p": p})).text
+    """
+    assert [line for line, _ in run(lint, tmp_path, "SIB401", text)] == [7]
