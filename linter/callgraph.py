@@ -68,6 +68,9 @@ class Context:
     guarded: bool = False
     via: tuple[str, ...] = ()  # functions between the tool and here, outermost first
     depth: int = 0
+    # The call in the tool's own function this was reached through (None in the tool's function):
+    # where a finding about a helper in another module is reported (SIB4xx).
+    entry: Loc | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,11 @@ class Site:
     effect: Effect | None
     awaited: bool
     scope: Scope
+
+    def reported_at(self, path: str) -> Loc | None:
+        """Where a finding about this call goes in the tool's module `path`: the call itself when it
+        is there, else the call of the tool's own function that leads to it."""
+        return self.call.loc if self.facts.path == path else self.ctx.entry
 
 
 @dataclass(frozen=True)
@@ -149,7 +157,7 @@ class _Walker:
     # ---- one function --------------------------------------------------------------------------
     def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments, at: Loc | None = None) -> None:
         key = (facts.path, fn.name, ctx.mode, ctx.handoff, ctx.swallowed, ctx.protected, ctx.guarded, ctx.awaits > 0,
-               tuple(sorted((k, v[1].loc) for k, v in args.items())))
+               ctx.entry, tuple(sorted((k, v[1].loc) for k, v in args.items())))
         if key in self.visited:
             return
         self.visited.add(key)
@@ -183,8 +191,9 @@ class _Walker:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure)
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
+            inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
             for target in targets:
-                self.follow(target, ctx, _bind(target[1], call, scope), call.loc)
+                self.follow(target, inner, _bind(target[1], call, scope), call.loc)
         else:
             self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
 

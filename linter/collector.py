@@ -16,6 +16,8 @@ from siblint.facts import (
     EMPTY_CALLS,
     EMPTY_LOCS,
     EMPTY_RAISE_SITES,
+    EMPTY_RETURN_SITES,
+    EMPTY_TRY_SITES,
     EMPTY_VALUES,
     Assignment,
     Attr,
@@ -27,6 +29,8 @@ from siblint.facts import (
     FunctionFacts,
     Handler,
     RaiseSite,
+    ReturnSite,
+    TrySite,
     Lambda,
     Mapping,
     ModuleFacts,
@@ -91,6 +95,7 @@ class Collector(Walker):
         self.loop_bodies: dict[int, Call] = {}
         self.function_bodies: dict[int, FunctionFacts] = {}
         self.active_suites: list[tuple[str, object]] = []
+        self.next_returns: dict[int, Loc] = {}  # id of a `try` -> the `return` right after it
 
     # ---- locations and values -------------------------------------------------------------
     def loc(self, node: cst.CSTNode) -> Loc:
@@ -119,7 +124,8 @@ class Collector(Walker):
             return self.call_value(node)
         if isinstance(node, cst.FormattedString) or (isinstance(node, cst.ConcatenatedString) and node.evaluated_value is None):
             # The literal parts are enough to tell `f"INSERT INTO {t} ..."` from a SELECT (SIB1xx).
-            return FString(loc, "FormattedString", _fstring_text(node))
+            return FString(loc, "FormattedString", _fstring_text(node),
+                           tuple(self.value(e) for e in _fstring_expressions(node)))
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             evaluated = node.evaluated_value
             return Const(evaluated if isinstance(evaluated, str) else None, loc) if evaluated is not None else Other(loc, "str")
@@ -268,6 +274,15 @@ class Collector(Walker):
             self.handler_bodies[id(h.body)] = fact  # type: ignore[attr-defined]
         if node.finalbody is not None:
             self.finally_bodies.add(id(node.finalbody.body))
+        if self.frames and handlers:
+            success = _body_statements(node.body) if node.orelse is None else _body_statements(node.orelse.body)
+            self.frames[-1].facts.try_sites.append(TrySite(
+                self.loc(node), handlers,
+                _may_fall_off(_body_statements(node.body)) and _may_fall_off(success),
+                tuple(_may_fall_off(_body_statements(h.body)) for h in node.handlers),
+                tuple(_bound_names(h) for h in node.handlers),
+                self.next_returns.get(id(node)),
+            ))
 
     visit_TryStar = visit_Try  # `try: ... except* E:` marks its suites the same way
 
@@ -344,6 +359,24 @@ class Collector(Walker):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._enter_suite(node)
+        if self.frames:
+            self._note_next_returns(list(node.body))
+
+    def _note_next_returns(self, stmts: list) -> None:
+        """For each `try` of a block: the `return` that follows it when only simple statements
+        (logging, assignments) come between."""
+        for i, stmt in enumerate(stmts):
+            if not isinstance(stmt, (cst.Try, cst.TryStar)):
+                continue
+            for later in stmts[i + 1:]:
+                if not isinstance(later, cst.SimpleStatementLine):
+                    break
+                ret = next((s for s in later.body if isinstance(s, cst.Return)), None)
+                if ret is not None:
+                    self.next_returns[id(stmt)] = self.loc(ret)
+                    break
+                if any(isinstance(s, (cst.Raise, cst.Continue, cst.Break)) for s in later.body):
+                    break
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._leave_suite()
@@ -397,7 +430,12 @@ class Collector(Walker):
 
     def visit_Return(self, node: cst.Return) -> None:
         if self.frames and node.value is not None:
-            self.frames[-1].facts.return_values.append(self.value(node.value))
+            frame = self.frames[-1]
+            value = self.value(node.value)
+            frame.facts.return_values.append(value)
+            frame.facts.return_sites.append(ReturnSite(
+                value, self.loc(node), _names_read(node.value), tuple(reversed(frame.guards)),
+                frame.handler[-1] if frame.handler else None))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = self.value(node.value)
@@ -435,6 +473,77 @@ def _fstring_text(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.FormattedString):
         return "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in node.parts)
     return ""
+
+
+def _fstring_expressions(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The `{...}` expressions of an f-string (or of a concatenation holding one), in order."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _fstring_expressions(node.left) + _fstring_expressions(node.right)
+    if isinstance(node, cst.FormattedString):
+        return [p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+    return []
+
+
+class _Names(Walker):
+    """Plain names a subtree reads, and those it binds or changes (assigned, `as` targets, items
+    or attributes set, methods called on them), not inside nested functions."""
+
+    def __init__(self) -> None:
+        self.read: list[str] = []
+        self.bound: list[str] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)  # `r.json`: `json` is an attribute, not a name read
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value not in self.read:
+            self.read.append(node.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._bind(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind(node.name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # `errors.append(str(e))` changes what a later `f"...{errors}"` says, like an assignment.
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            self.bound.append(node.func.value.value)
+
+    def _bind(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.bound.append(target.value)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):  # `status[k] = ...`, `result.ok = ...`
+            self._bind(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind(el.value)
+
+
+def _names_read(node: cst.BaseExpression) -> tuple[str, ...]:
+    names = _Names()
+    names.walk(node)
+    return tuple(names.read)
+
+
+def _bound_names(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> tuple[str, ...]:
+    """Names an `except` clause binds: its `as e` and every assignment in its body."""
+    names = _Names()
+    names.walk(handler)
+    return tuple(dict.fromkeys(names.bound))
 
 
 def _body_statements(body: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
@@ -542,6 +651,10 @@ def _share_empties(fn: FunctionFacts) -> None:
         fn.with_bindings = EMPTY_BINDINGS
     if not fn.return_values:
         fn.return_values = EMPTY_VALUES
+    if not fn.return_sites:
+        fn.return_sites = EMPTY_RETURN_SITES
+    if not fn.try_sites:
+        fn.try_sites = EMPTY_TRY_SITES
 
 
 def collect(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleFacts:

@@ -121,9 +121,11 @@ class Attr(Other):
 
 @dataclass(frozen=True, slots=True)
 class FString(Other):
-    """An f-string. Still an `Other` (kind "FormattedString"); `text` is its literal parts, each `{...}` as "{}"."""
+    """An f-string. Still an `Other` (kind "FormattedString"); `text` is its literal parts, each `{...}` as "{}".
+    `values` are the interpolated expressions, in order (a key built as `f"{order}-{uuid4()}"`, SIB403)."""
 
     text: str = ""
+    values: tuple["Value", ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,12 +177,42 @@ class RaiseSite:
     in_handler: Handler | None = None  # it is inside this except clause
 
 
+@dataclass(frozen=True, slots=True)
+class ReturnSite:
+    """A `return <value>` statement, with the `try` context around it (SIB406: what a tool tells the
+    model on success and after a failure)."""
+
+    value: "Value"
+    loc: Loc
+    reads: tuple[str, ...] = ()  # the plain names the returned expression reads
+    guarded_by: tuple[Handler, ...] = ()  # try blocks around it, innermost first
+    in_handler: Handler | None = None  # it is inside this except clause
+
+
+@dataclass(frozen=True, slots=True)
+class TrySite:
+    """A `try` statement with `except` clauses: where control goes when the body succeeds or a
+    handler swallows the failure."""
+
+    loc: Loc
+    handlers: tuple[Handler, ...]
+    body_falls_through: bool  # the body (with its `else:`) can end without returning or raising
+    # Per handler: it can end without returning or raising, and the names it binds (`as e` included).
+    handler_falls_through: tuple[bool, ...] = ()
+    handler_binds: tuple[tuple[str, ...], ...] = ()
+    # The `return` reached next when control leaves the `try` by falling through: the statements
+    # after it in the same block, up to a `return`, are all simple (no branch can skip it).
+    next_return: Loc | None = None
+
+
 # Shared by every function that has none (see the module docstring); never mutated.
 EMPTY_CALLS: list = []
 EMPTY_LOCS: list = []
 EMPTY_RAISE_SITES: list = []
 EMPTY_BINDINGS: dict = {}
 EMPTY_VALUES: list = []
+EMPTY_RETURN_SITES: list = []
+EMPTY_TRY_SITES: list = []
 
 
 @dataclass(slots=True)
@@ -208,6 +240,9 @@ class FunctionFacts:
     param_annotations: tuple[tuple[str, ...], ...] = ()
     # What each `return <value>` of the body returns (a factory's tools list, a client it builds).
     return_values: list["Value"] = field(default_factory=list)
+    # Every `return <value>` with its try/except context, and every `try` with handlers (SIB406).
+    return_sites: list[ReturnSite] = field(default_factory=list)
+    try_sites: list[TrySite] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -753,3 +753,52 @@ def _grown(scope: Scope, name: str, project: ProjectIndex, depth: int) -> Iterat
 def _same_binding(facts: ModuleFacts, scope: str, owner: str) -> bool:
     """Does a use in `scope` see the binding made in `owner` (its own scope or nested in it)?"""
     return scope == owner or (not owner) or scope.startswith(owner + ".")
+
+
+# ---- numbers and per-call values ---------------------------------------------------------------
+TIMEDELTA = frozenset({"datetime.timedelta"})
+_TIMEDELTA_UNITS = {"days": 86400.0, "seconds": 1.0, "microseconds": 1e-6, "milliseconds": 1e-3, "minutes": 60.0,
+                    "hours": 3600.0, "weeks": 604800.0}
+UNBOUNDED = float("inf")  # an explicit `None` where a number of seconds goes: no limit at all
+
+
+def seconds(scope: Scope, value: Value | None, depth: int = 0) -> float | None:
+    """The number of seconds `value` spells, or None when it cannot be read without running code:
+    a literal, a name bound to one (module level or local), `timedelta(...)` of literals. An
+    explicit `None` is `UNBOUNDED`."""
+    if value is None or depth > 4:
+        return None
+    if isinstance(value, Const):
+        if value.value is None:
+            return UNBOUNDED
+        if isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
+            return float(value.value)
+        return None
+    if isinstance(value, Ref):
+        found = scope.binding(value.text)
+        return seconds(found[0], found[1], depth + 1) if found is not None else None
+    if isinstance(value, Call) and value.callee in TIMEDELTA:
+        total = 0.0
+        given = list(zip(("days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"), value.args))
+        for unit, arg in [*given, *((k, v) for k, v in value.kwargs if k is not None)]:
+            n = seconds(scope, arg, depth + 1)
+            if unit not in _TIMEDELTA_UNITS or n is None or n == UNBOUNDED:
+                return None
+            total += n * _TIMEDELTA_UNITS[unit]
+        return total
+    return None
+
+
+def is_tool_call_id(scope: Scope, value: Value | None) -> bool:
+    """Is `value` the id of the current tool call (`ctx.tool_call_id` on the framework's tool
+    context, or a parameter injected as the call id)? The model mints a new one on every call."""
+    if not isinstance(value, Ref):
+        return False
+    head, _, attr = value.text.partition(".")
+    if "." in attr:
+        return False
+    for name in _unwrap(scope.types(head)):
+        fw, canon = canonical(name)
+        if fw is not None and fw.tools.call_ids.get(canon) == attr:
+            return True
+    return False

@@ -5,6 +5,9 @@ FAMILIES = (
     "failure_policy",  # SIB2xx: failures that end the run
     "groups",  # SIB3xx: concurrent groups that mix the two
     "retries",  # SIB404/405/407-409: retries that repeat a side effect, never stop, or do nothing
+    "deadlines",  # SIB401: dependency timeouts against the tool's own budget
+    "idempotency",  # SIB402, SIB403: idempotency keys of repeated tool calls
+    "outcomes",  # SIB406: what a tool tells the model after a failure
     "internal",  # SIB9xx: files siblint could not analyse
 )
 

@@ -24,6 +24,7 @@ from siblint.frameworks.spec import (
     GroupSpec,
     Middleware,
     NodeRetry,
+    NodeBudget,
     Param,
     RetryPolicyClass,
     RetrySpec,
@@ -44,6 +45,9 @@ TOOL_RETRY = "langchain.agents.middleware.ToolRetryMiddleware"
 TOOL_ERROR = "langchain.agents.middleware.ToolErrorMiddleware"
 STATE_GRAPH = "langgraph.graph.StateGraph"
 RETRY_POLICY = "langgraph.types.RetryPolicy"
+TOOL_RUNTIME = "langgraph.prebuilt.ToolRuntime"
+INJECTED_CALL_ID = "langchain_core.tools.InjectedToolCallId"
+TIMEOUT_POLICY = "langgraph.types.TimeoutPolicy"
 
 
 def _spellings(canonical: str, *modules: str) -> dict[str, str]:
@@ -102,6 +106,8 @@ FRAMEWORK = Framework(
         **_spellings(TOOL_ERROR, "langchain.agents.middleware.tool_error"),
         **_spellings(STATE_GRAPH, "langgraph.graph.state"),
         **_spellings(RETRY_POLICY, "langgraph.pregel", "langgraph.pregel.types"),
+        **_spellings(TOOL_RUNTIME, "langgraph.prebuilt.tool_node", "langchain.tools", "langchain.tools.tool_node"),
+        **_spellings(INJECTED_CALL_ID, "langchain_core.tools.base", "langchain.tools"),
     },
     tools=ToolSpec(
         makers={
@@ -119,13 +125,19 @@ FRAMEWORK = Framework(
         # `_run` runs in a worker thread; `_arun` when overridden runs on the loop under ainvoke.
         base_classes={BASE_TOOL: ("_run", "_arun")},
         sync_runs_in="thread",
+        # `runtime: ToolRuntime` carries the call's id; `tool_call_id: Annotated[str, InjectedToolCallId]` is it.
+        call_ids={TOOL_RUNTIME: "tool_call_id", INJECTED_CALL_ID: ""},
     ),
     groups=GroupSpec(
         makers={
             # ToolNode(tools, *, name, tags, handle_tool_errors, ...): used directly as a graph node it runs
             # the calls of one message with asyncio.gather and cancels nothing.
             TOOL_NODE: GroupMaker(tools=Param("tools", 0), plain_functions_are_tools=True, policy=_TOOL_NODE_POLICY,
-                                  cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE),
+                                  cancels_siblings=False, nested_in_groups=True, fix=_FIX_TOOL_NODE,
+                                  # add_node(node, action, *, ..., timeout: float | timedelta | TimeoutPolicy):
+                                  # the node is cancelled after run_timeout (NodeTimeoutError, measured on 1.2.24).
+                                  node_budget=NodeBudget("add_node", Param("action", 1), Param("timeout"),
+                                                         {TIMEOUT_POLICY: Param("run_timeout")})),
             # create_agent(model, tools=None, *, middleware=(), name=None, ...): one Pregel task per call.
             CREATE_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
                                      policy=_AGENT_POLICY, fix=_FIX_AGENT),

@@ -93,6 +93,7 @@ FRAMEWORK = Framework(
         "agents.model_settings.ModelSettings": MODEL_SETTINGS,
         "agents.retry.retry_policies.http_status": HTTP_STATUS_POLICY,
         "agents.run_context.RunContextWrapper": "agents.RunContextWrapper",
+        "agents.ToolContext": "agents.tool_context.ToolContext",
         "agents.run.Runner": "agents.Runner",
         **{f"agents.run.Runner.{m}": f"agents.Runner.{m}" for m in ("run", "run_sync", "run_streamed")},
         "agents.mcp.server.MCPServer": MCP_SERVER_BASE,
@@ -117,6 +118,11 @@ FRAMEWORK = Framework(
         # A sync function tool runs in `asyncio.to_thread` (runtime scenario `sync_charge`).
         sync_runs_in="thread",
         context_attrs={"agents.RunContextWrapper": "context"},
+        # function_tool(..., timeout=None) (keyword-only); FunctionTool(..., timeout_seconds) at index 9.
+        # Enforced with asyncio.wait_for around the tool (agents/tool.py, 0.24.0).
+        budget=(Param("timeout"), Param("timeout_seconds", 9)),
+        # ToolContext.tool_call_id: the id the model gave this call (agents/tool_context.py).
+        call_ids={"agents.tool_context.ToolContext": "tool_call_id"},
     ),
     groups=GroupSpec(
         # Agent(name, handoff_description, tools, mcp_servers, ...): handoffs are not group members.

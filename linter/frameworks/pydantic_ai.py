@@ -57,12 +57,18 @@ FRAMEWORK = Framework(
         # A sync tool runs in an anyio worker thread.
         sync_runs_in="thread",
         context_attrs={"pydantic_ai.RunContext": "deps"},
+        # Tool(..., timeout=None), @agent.tool(timeout=...), @toolset.tool(timeout=...): the per-tool
+        # timeout, which takes precedence over the toolset's and the agent's tool_timeout.
+        budget=(Param("timeout"),),
+        call_ids={"pydantic_ai.RunContext": "tool_call_id"},
     ),
     groups=GroupSpec(
         makers={
             # Agent(model=None, *, ..., name=None, model_settings=None, tools=(), toolsets=None, tool_timeout=None)
             AGENT: GroupMaker(tools=Param("tools"), toolsets=Param("toolsets"), name=Param("name"),
                               plain_functions_are_tools=True,
+                              # passed on as the agent's own toolset timeout; a tool's own timeout wins
+                              tool_budget=Param("tool_timeout"),
                               policy=ErrorPolicy(fatal_by_default=True, fix=(
                                   "raise ModelRetry or ToolFailed from {tool}, or catch Exception there and return a message"))),
         },

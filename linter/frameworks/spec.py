@@ -101,6 +101,17 @@ class ErrorPolicy:
 
 
 @dataclass(frozen=True)
+class NodeBudget:
+    """A builder call that places a group as a graph node with a time budget every member shares
+    (`builder.add_node("tools", ToolNode([...]), timeout=5)`; SIB401)."""
+
+    method: str  # the builder method
+    action: Param  # where the group is passed
+    budget: Param  # where the budget is given: seconds, or a policy object below
+    policies: dict[str, Param] = field(default_factory=dict)  # policy constructor -> its total-seconds argument
+
+
+@dataclass(frozen=True)
 class GroupMaker:
     """A callable whose tools are offered to the model together: one concurrent group."""
 
@@ -120,6 +131,9 @@ class GroupMaker:
     # Only a member of another group (`ToolNode` given to `create_react_agent`): not a group itself.
     nested_in_groups: bool = False
     fix: str = ""  # overrides GroupSpec.fix for this maker
+    # The time budget every member gets unless the tool sets its own (`Agent(tool_timeout=3)`; SIB401).
+    tool_budget: Param | None = None
+    node_budget: NodeBudget | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +159,13 @@ class ToolSpec:
     # Generic wrappers a tool receives its run context in -> the attribute that holds the context
     # object its type argument names (`ctx: RunContextWrapper[AppCtx]`, `ctx.context.db`).
     context_attrs: dict[str, str] = field(default_factory=dict)
+    # Where the call that makes a tool gives its own time budget in seconds (`@function_tool(timeout=6)`):
+    # the framework cancels the tool after that long (read by SIB401).
+    budget: tuple[Param, ...] = ()
+    # Per-call ids a tool receives: the run-context class -> its attribute that holds the id of this
+    # tool call (`ctx.tool_call_id`), or "" when a parameter annotated with the class is the id
+    # itself. The model mints a new id on every call, so it is never an idempotency key (SIB403).
+    call_ids: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

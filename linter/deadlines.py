@@ -1,0 +1,127 @@
+"""SIB401: a dependency call inside a tool allowed to wait at least as long as the tool's own budget.
+
+A tool's budget (`@function_tool(timeout=6)`, pydantic-ai `timeout=`) is enforced from outside
+with `asyncio.wait_for`: when it expires the tool is cancelled. A child timeout at or above it can
+never fire first, so the tool's own timeout handling (record "unknown", reconcile) never runs and
+the model is told only "timed out" (../shared/reference/sib4-design.md §3.1, runtime arm A1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from typing import Callable
+
+from siblint.callgraph import walk
+from siblint.config import Config
+from siblint.diagnostics import Loc
+from siblint.effects.checks import shown_name
+from siblint.effects.resolve import method_name
+from siblint.effects.timeouts import child_timeout
+from siblint.facts import Call, Const, ModuleFacts, Ref, Value
+from siblint.frameworks import FRAMEWORKS
+from siblint.frameworks.spec import NodeBudget
+from siblint.groups import Group, groups_in
+from siblint.project import ProjectIndex
+from siblint.semantic import UNBOUNDED, Scope, canonical, seconds
+from siblint.tools import Tool, tool_function, tools_in
+
+
+@dataclass(frozen=True)
+class Overrun:
+    loc: Loc  # where it is reported (the call that sets the child timeout, or the tool's call into it)
+    child: float  # seconds the child may wait (UNBOUNDED for an explicit None)
+    budget: float  # the smallest budget of the tools that reach it
+    tool: str
+    budget_loc: Loc
+    call_text: str  # how the message names the call
+    path: str  # where the child timeout is set
+    set_at: Loc
+
+
+def _number(scope: Scope, value: Value | None) -> tuple[float, Loc] | None:
+    n = seconds(scope, value)
+    return (n, value.loc) if value is not None and n is not None and n != UNBOUNDED and n > 0 else None
+
+
+def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], list[Group]]) -> tuple[float, Loc] | None:
+    """The tool's time budget in seconds, when spelled as a number: its own (`timeout=` on the call
+    that makes it), else its groups' default for members (`Agent(tool_timeout=...)`, a LangGraph
+    node's `timeout=`), found among `groups()` (this module's)."""
+    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    if fw is None:
+        return None
+    if tool.options is not None:
+        for param in fw.tools.budget:
+            value = tool.options.arg(param.position, param.keyword)
+            if value is not None and not (isinstance(value, Const) and value.value is None):
+                return _number(Scope(facts, tool.scope), value)  # an explicit None: the group's default
+    budgets: list[tuple[float, Loc] | None] = []
+    for g in groups():
+        if g.maker is None or not any(m.tool.key == tool.key for m in g.members()):
+            continue
+        if g.maker.tool_budget is not None:
+            budgets.append(_number(Scope(facts, g.scope), g.call.arg(g.maker.tool_budget.position, g.maker.tool_budget.keyword)))
+        if g.maker.node_budget is not None:
+            budgets.extend(_node_budgets(facts, g.call, g.maker.node_budget))
+    known = [b for b in budgets if b is not None]
+    return min(known) if known else None
+
+
+def _node_budgets(facts: ModuleFacts, group_call: Call, spec: NodeBudget) -> list[tuple[float, Loc] | None]:
+    """Budgets of the graph nodes this group is placed as (`add_node("tools", ToolNode(...), timeout=5)`,
+    the ToolNode given inline or by a name bound to it)."""
+    out: list[tuple[float, Loc] | None] = []
+    for scope, call in facts.all_calls():
+        if method_name(call.func) != spec.method:
+            continue
+        action = call.arg(spec.action.position, spec.action.keyword)
+        here = Scope(facts, scope)
+        if isinstance(action, Ref):
+            action = here.value(action.text)
+        if not isinstance(action, Call) or action.loc != group_call.loc:
+            continue
+        value = call.arg(spec.budget.position, spec.budget.keyword)
+        if isinstance(value, Call):
+            fw, canon = canonical(value.callee)
+            policy = spec.policies.get(canon) if fw is not None else None
+            value = value.arg(policy.position, policy.keyword) if policy is not None else None
+        if value is not None:
+            out.append(_number(here, value))
+    return out
+
+
+def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Overrun]:
+    """Every child timeout reached from a tool of this module that is not below the tool's budget,
+    once per report location, naming the smallest budget."""
+    found: dict[Loc, Overrun] = {}
+    module_groups: list[list[Group]] = []
+
+    def groups() -> list[Group]:
+        if not module_groups:
+            module_groups.append(groups_in(facts, project))
+        return module_groups[0]
+
+    for tool in tools_in(facts):
+        budget = budget_of(tool, facts, groups)
+        if budget is None:
+            continue
+        fn = tool_function(tool, project)
+        w = walk(tool, project, config) if fn is not None and fn[0].path == facts.path else None
+        if w is None:
+            continue
+        for site in w.sites:
+            child = child_timeout(site.call, site.scope)
+            if child is None:
+                continue
+            n, setter = child
+            if n < budget[0]:
+                continue
+            here = setter.loc if site.facts.path == facts.path else site.reported_at(facts.path)
+            if here is None:
+                continue
+            old = found.get(here)
+            if old is None or budget[0] < old.budget:
+                found[here] = Overrun(here, n, budget[0], tool.name, budget[1], shown_name(setter), site.facts.path,
+                                      setter.loc)
+    return sorted(found.values(), key=lambda o: (o.loc.line, o.loc.col))
