@@ -21,17 +21,15 @@ reason to its code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from siblint.callgraph import Site, Visit, Walk, walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
+from siblint.effects.keys import key_of, minted_in
 from siblint.effects.retries import (
     CONNECT_PHASE_ERRORS,
     IDEMPOTENT_METHODS,
-    KEY_HEADERS,
-    KEY_KEYWORDS,
-    KEY_OPTIONS,
-    MINTED,
     TYPE_PREDICATES,
     UNBOUNDED,
     WRAPPERS,
@@ -40,7 +38,7 @@ from siblint.effects.retries import (
 from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks.spec import Param
 from siblint.project import ProjectIndex
-from siblint.semantic import Scope, callees
+from siblint.semantic import Scope, callees, is_tool_call_id
 from siblint.tools import Tool, tools_in
 
 
@@ -108,44 +106,11 @@ def literal_none(value: Value | None) -> bool:
 
 
 # ---- idempotency keys ------------------------------------------------------------------------
-def _minted(scope: Scope, value: Value | None, depth: int = 0) -> bool:
-    """Is the key's value new on every call (`uuid4()`, `str(uuid4())`, `uuid4().hex`)?"""
-    value = bound(scope, value)
-    if depth > 3 or value is None:
-        return False
-    if isinstance(value, Call):
-        if value.callee in MINTED:
-            return True
-        return any(_minted(scope, a, depth + 1) for a in value.args) or _minted(scope, getattr(value.func, "receiver", None), depth + 1)
-    receiver = getattr(value, "receiver", None)
-    return receiver is not None and _minted(scope, receiver, depth + 1)
-
-
-def _mapping_key(scope: Scope, value: Value | None, wanted: frozenset[str]) -> Value | None:
-    """The value under a key of `wanted` (lower-cased) in a dict display or `dict(...)` call."""
-    value = bound(scope, value)
-    if isinstance(value, Mapping):
-        for key, item in value.items:
-            if isinstance(key, Const) and isinstance(key.value, str) and key.value.lower() in wanted:
-                return item
-    if isinstance(value, Call) and value.callee in ("dict", "builtins.dict"):
-        for keyword, item in value.kwargs:
-            if keyword is not None and keyword.lower() in wanted:
-                return item
-    return None
-
-
 def stable_key(call: Call, scope: Scope) -> bool:
-    """Does the call send an idempotency key that is the same on every attempt?"""
-    keys: list[Value] = [v for k, v in call.kwargs if k in KEY_KEYWORDS]
-    for option in KEY_OPTIONS:
-        found = _mapping_key(scope, call.kwarg(option), frozenset(KEY_KEYWORDS))
-        if found is not None:
-            keys.append(found)
-    found = _mapping_key(scope, call.kwarg("headers"), KEY_HEADERS)
-    if found is not None:
-        keys.append(found)
-    return bool(keys) and not any(_minted(scope, k) for k in keys)
+    """Does the call send an idempotency key that is the same on every attempt? (The key data and
+    what mints one per call are shared with SIB402/SIB403: `siblint.effects.keys`.)"""
+    key = key_of(call, scope)
+    return key.presence == "present" and minted_in(key.value, scope, partial(is_tool_call_id, scope)) is None
 
 
 def repeat_is_harmful(site: Site) -> bool:

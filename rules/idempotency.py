@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
-from siblint.rules.side_effects import _in_every_framework
+from siblint.rules.side_effects import in_every_framework
 
 _HEAD = "import stripe\nfrom agents import function_tool\n\n"
 
@@ -73,7 +73,7 @@ class PaymentWithoutIdempotencyKey(Rule):
         "outcome, it charges again; pass a key derived from the business action "
         "(idempotency_key=f\"charge:{{order_id}}\"), or `# noqa: SIB402` if the tool dedupes first"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\ndef charge(order: str, cents: int) -> str:\n"
               "    return stripe.PaymentIntent.create(amount=cents, currency='eur', idempotency_key=f'charge:{order}').id\n"),
         Valid(_HEAD + "client = stripe.StripeClient('sk')\n\n@function_tool\nasync def refund(ret: str, pi: str) -> str:\n"
@@ -90,7 +90,7 @@ class PaymentWithoutIdempotencyKey(Rule):
               files={"billing/__init__.py": "", "billing/stripe.py": "class PaymentIntent:\n"
                      "    @staticmethod\n    def create(amount):\n        return amount\n"}),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid(_HEAD + "@function_tool\ndef charge(cents: int) -> str:\n"
                 "    return stripe.PaymentIntent.create(amount=cents, currency='eur').id\n", lines=(6,)),
         Invalid(_HEAD + "client = stripe.StripeClient('sk')\n\n@function_tool\nasync def refund(pi: str) -> str:\n"
@@ -155,7 +155,7 @@ class IdempotencyKeyMintedPerCall(Rule):
         "cannot match the first call, so it protects this call's own retries at most; derive it from the "
         "action's arguments"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid(_HEAD + "import uuid\nNS = uuid.UUID(int=1)\n@function_tool\ndef restock(sku: str, qty: int) -> str:\n"
               "    return stripe.Transfer.create(amount=qty, currency='eur', destination=sku,\n"
               "                                  idempotency_key=str(uuid.uuid5(NS, f'restock:{sku}:{qty}'))).id\n"),
@@ -170,7 +170,7 @@ class IdempotencyKeyMintedPerCall(Rule):
         Valid(_HEAD + "def uuid4(order):\n    return f'charge:{order}'\n@function_tool\ndef charge(order: str) -> str:\n"
               "    return stripe.Charge.create(amount=1, currency='eur', idempotency_key=uuid4(order)).id\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid(_HEAD + "import uuid\n@function_tool\ndef charge(cents: int) -> str:\n"
                 "    return stripe.PaymentIntent.create(amount=cents, currency='eur', idempotency_key=uuid.uuid4().hex).id\n",
                 lines=(7,)),

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
-from siblint.rules.side_effects import _in_every_framework
+from siblint.rules.side_effects import in_every_framework
 
 _HEAD = "import httpx, logging\nfrom agents import function_tool\nlog = logging.getLogger()\n"
 _POST = "        async with httpx.AsyncClient() as c:\n            (await c.post('https://x', json={'o': o})).raise_for_status()\n"
@@ -72,7 +72,7 @@ class FailureReportedAsSuccess(Rule):
         "{tool} returns {text!r} whether or not {effect} succeeded: the model will report success; "
         "return what failed and what to do (or let the exception reach the framework's failure handler)"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\nasync def refund(o: str) -> str:\n    try:\n" + _POST +
               "    except Exception as e:\n        return f'refund failed: {type(e).__name__}; nothing was refunded'\n"
               "    return 'refund issued'\n"),
@@ -90,7 +90,7 @@ class FailureReportedAsSuccess(Rule):
         Valid(_HEAD + "async def refund(o: str) -> str:\n    try:\n" + _POST +
               "    except Exception:\n        log.warning('x')\n    return 'refund issued'\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid(_HEAD + "@function_tool\nasync def refund(o: str) -> str:\n    try:\n" + _POST +
                 "    except Exception:\n        log.warning('refund failed')\n    return 'refund issued'\n", lines=(6,)),
         Invalid(_HEAD + "@function_tool\nasync def refund(o: str) -> str:\n    try:\n" + _POST +

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
-from siblint.rules.side_effects import _in_every_framework
+from siblint.rules.side_effects import in_every_framework
 
 if TYPE_CHECKING:
     from siblint.retries import Finding
@@ -121,7 +121,7 @@ class RetryRepeatsSideEffect(Rule):
     summary = "a retry wrapper re-runs a side effect after failures whose outcome is unknown"
     message = ("{wrapper} re-runs {effect} after failures whose outcome is unknown; retry only connect errors, "
                "or send a stable idempotency key")
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid(_TICKET.replace("stop=stop_after_attempt(4), wait=wait_exponential(max=3)",
                               "stop=stop_after_attempt(4), retry=retry_if_exception_type(httpx.ConnectError)")
               .replace("from tenacity import retry,", "from tenacity import retry, retry_if_exception_type,")
@@ -135,7 +135,7 @@ class RetryRepeatsSideEffect(Rule):
               "        with attempt:\n            async with httpx.AsyncClient() as c:\n"
               "                r = await c.get(f'https://wttr.in/{city}')\n    return r.text\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid(_TICKET.replace("{key}", ""), lines=(5,)),
         Invalid(_TICKET.replace("{key}", ', headers={"Idempotency-Key": str(uuid.uuid4())}')
                 .replace("import httpx\n", "import httpx, uuid\n"), lines=(5,)),
@@ -210,7 +210,7 @@ class UnboundedRetryInTool(Rule):
     summary = "a retry wrapper reached from a tool never stops retrying"
     message = ("{wrapper} never stops retrying: {tool} cannot finish while the dependency fails; "
                "add stop=stop_after_delay(...) / max_time=...")
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid("import httpx\nfrom tenacity import retry, stop_after_attempt\nfrom agents import function_tool\n\n"
               "@retry(stop=stop_after_attempt(5))\nasync def rates() -> str:\n    async with httpx.AsyncClient() as c:\n"
               "        return (await c.get('https://fx.example.com')).text\n\n@function_tool\nasync def fx() -> str:\n"
@@ -227,7 +227,7 @@ class UnboundedRetryInTool(Rule):
               "async def fx() -> str:\n    async with httpx.AsyncClient() as c:\n"
               "        return (await c.get('https://fx.example.com')).text\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid("import httpx, tenacity\nfrom agents import function_tool\n\n@tenacity.retry\nasync def rates() -> str:\n"
                 "    async with httpx.AsyncClient() as c:\n        return (await c.get('https://fx.example.com')).text\n\n"
                 "@function_tool\nasync def fx() -> str:\n    return await rates()\n", lines=(4,)),

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from siblint.tools import Tool
 
 
-def _in_every_framework(examples: list) -> list:
+def in_every_framework(examples: list) -> list:
     """The same examples in each framework's spelling (line numbers unchanged), so every rule's
     documentation shows, and its tests prove, that the analysis does not depend on the framework."""
     out = list(examples)
@@ -115,7 +115,7 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
               "    return requests.get(f'https://wttr.in/{city}').text\n"),
         Valid("from agents import function_tool\n\n@function_tool\ndef send_email(to: str) -> str:\n"
@@ -123,7 +123,7 @@ class SyncToolSideEffect(_SideEffectRule):
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
@@ -176,14 +176,14 @@ class ThreadedSideEffect(_SideEffectRule):
         "{tool} hands {effect} to a worker thread: cancelling the await leaves the thread running; "
         "await an async client instead of to_thread/run_in_executor"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid("import asyncio, json\nfrom agents import function_tool\n\n@function_tool\nasync def parse(s: str) -> str:\n"
               "    return await asyncio.to_thread(json.loads, s)\n"),
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\n@function_tool\nasync def charge(n: int) -> str:\n"
               "    async with httpx.AsyncClient() as c:\n        await c.post('https://pay.example.com', json={'n': n})\n"
               "    return 'ok'\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid("import asyncio, requests\nfrom agents import function_tool\n\n@function_tool\n"
                 "async def charge(n: int) -> str:\n"
                 "    await asyncio.to_thread(requests.post, 'https://pay.example.com', json={'n': n})\n"
@@ -244,7 +244,7 @@ class BlockingSideEffect(_SideEffectRule):
         "{tool} performs {effect} with a blocking call before any await: the event loop cannot deliver "
         "the cancellation; use an async client and await it"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def orders(c: str) -> str:\n"
               "    cur = sqlite3.connect('db').cursor()\n    cur.execute('SELECT * FROM orders WHERE c = ?', (c,))\n"
               "    return str(cur.fetchall())\n"),
@@ -252,7 +252,7 @@ class BlockingSideEffect(_SideEffectRule):
               "async def refund(order: str) -> str:\n    await client.post('https://pay.example.com/refunds', json={'o': order})\n"
               "    return 'ok'\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\nasync def charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def save(note: str) -> str:\n"
@@ -315,7 +315,7 @@ class SwallowedCancellation(_SideEffectRule):
         "{tool} swallows cancellation around or before {effect}: the side effect lands although the run "
         "was cancelled; re-raise CancelledError (or catch Exception instead)"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
               "@function_tool\nasync def charge(n: int) -> str:\n    try:\n"
               "        await client.post('https://pay.example.com', json={'n': n})\n"
@@ -325,7 +325,7 @@ class SwallowedCancellation(_SideEffectRule):
               "    except asyncio.CancelledError:\n        print('cancelled')\n        raise\n"
               "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
                 "@function_tool\nasync def charge(n: int) -> str:\n    try:\n        await asyncio.sleep(1)\n"
                 "    except asyncio.CancelledError:\n        pass\n"
@@ -380,7 +380,7 @@ class ShieldedSideEffect(_SideEffectRule):
         "{tool} performs {effect} {context}: it completes during cancellation while the run records nothing; "
         "make it idempotent and recorded, or let cancellation stop it"
     )
-    VALID = _in_every_framework([
+    VALID = in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
               "@function_tool\nasync def charge(n: int) -> str:\n"
               "    await client.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
@@ -388,7 +388,7 @@ class ShieldedSideEffect(_SideEffectRule):
               "@function_tool\nasync def status(n: int) -> str:\n"
               "    return (await asyncio.shield(client.get('https://pay.example.com'))).text\n"),
     ])
-    INVALID = _in_every_framework([
+    INVALID = in_every_framework([
         Invalid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
                 "@function_tool\nasync def charge(n: int) -> str:\n"
                 "    await asyncio.shield(client.post('https://pay.example.com', json={'n': n}))\n    return 'ok'\n",

@@ -77,15 +77,6 @@ CONNECT_PHASE_ERRORS = frozenset({
 # values again; seen on real code, e.g. `{"accountEnabled": False}`). A PATCH that appends is a miss.
 IDEMPOTENT_METHODS = frozenset({"PUT", "DELETE", "PATCH"})
 
-# Where a call carries an idempotency key: keyword arguments, keys of an `options=` mapping, and
-# header names (compared case-insensitively).
-KEY_KEYWORDS = ("idempotency_key",)
-KEY_OPTIONS = ("options",)
-KEY_HEADERS = frozenset({"idempotency-key", "x-idempotency-key"})
-# Calls whose value is new on every call: a key built from one cannot match the first attempt's.
-MINTED = frozenset({"uuid.uuid1", "uuid.uuid4", "secrets.token_hex", "secrets.token_urlsafe", "secrets.token_bytes",
-                    "os.urandom", "time.time", "time.time_ns"})
-
 # HTTP statuses that do not change when the same request is sent again (408, 409, 425 and 429 are
 # transient by definition and are not listed).
 PERMANENT_STATUSES = frozenset({400, 401, 403, 404, 405, 410, 422})
