@@ -14,13 +14,13 @@ import ast
 import io
 import os
 import stat
-import tempfile
 import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Diagnostic
 from siblint.noqa import Suppressions, with_codes
+from siblint.writing import replace_file
 
 # SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
 NOT_SILENCED = ("SIB9",)
@@ -65,20 +65,8 @@ def _parses(text: str) -> bool:
 
 
 def _replace(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".siblint-noqa-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """The edited source in place of `path`, keeping its permissions."""
+    replace_file(path, data, mode=stat.S_IMODE(os.stat(path).st_mode), prefix=".siblint-noqa-")
 
 
 def _through_a_link(path: str) -> bool:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass
 
 from siblint.diagnostics import Diagnostic
 from siblint.noqa import physical_lines
+from siblint.writing import replace_file
 
 FORMAT = "siblint-baseline"
 VERSION = 1
@@ -79,18 +79,7 @@ def write(path: str, findings: list[Diagnostic]) -> int:
     document = {"format": FORMAT, "version": VERSION, "findings": entries}
     blob = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     # A new file renamed into place: a symbolic link at `path` is replaced, never written through.
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".siblint-baseline-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    replace_file(path, blob, mode=0o644, prefix=".siblint-baseline-")
     return len(entries)
 
 

@@ -50,6 +50,7 @@ from functools import lru_cache
 from typing import Any
 
 from siblint import __version__
+from siblint.writing import replace_file
 from siblint.reading import read_bounded
 
 FORMAT = "siblint-cache"
@@ -461,17 +462,7 @@ class Cache:
                 self._prepare()
             if not self._real_dirs(target, create=True):
                 raise OSError("the cache folder holds a link")
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(blob)
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            replace_file(target, blob, mode=0o600, prefix=".tmp-")
         except OSError:
             self.writable = False  # read-only or full disk: carry on without caching
 

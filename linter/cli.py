@@ -27,6 +27,7 @@ from siblint.discovery import discover
 from siblint.escape import escape_text
 from siblint.reading import parse_size
 from siblint.reporters import FORMATS, report_base
+from siblint.writing import replace_file
 from siblint.resolver import Resolver, project_root
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -415,7 +416,7 @@ def write_report(report: str, output: str | None, color: bool | None = None) -> 
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
         else:
-            _replace_file(output, data)
+            replace_file(output, data, prefix=".siblint-report-")
     except OSError as exc:
         _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
 
@@ -497,24 +498,3 @@ def server(stdio: bool) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
-
-
-def _replace_file(path: str, data: bytes) -> None:
-    """Write `data` to a new file beside `path` and rename it over `path` (which never follows a link)."""
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".siblint-report-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # what open(path, "w") would have created
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

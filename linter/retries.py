@@ -35,7 +35,7 @@ from siblint.effects.retries import (
     WRAPPERS,
     RetryWrapper,
 )
-from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
+from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks.spec import Param
 from siblint.project import ProjectIndex
 from siblint.semantic import Scope, callees, is_tool_call_id

@@ -638,10 +638,9 @@ def argument_values(scope: Scope, fn: FunctionFacts, index: int, project: Projec
     position; methods skip `self`)."""
     facts = scope.facts
     name = fn.params[index]
-    short = fn.name.rpartition(".")[2]
     position = index - 1 if fn.class_name and fn.params and fn.params[0] in ("self", "cls") else index
     out: list[tuple[Scope, Value]] = []
-    for text, sites in _call_sites_of(facts, fn):
+    for _, sites in _call_sites_of(facts, fn):
         for caller_scope, call in sites:
             arg = call.arg(position if position >= 0 else None, name)
             if arg is not None and caller_scope != fn.name:

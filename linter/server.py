@@ -155,7 +155,7 @@ class SiblintServer(LanguageServer):
             return None
         suppressions = noqa.Suppressions("".join(lines))
         if suppressions.suppressed(code, line):
-            return None  # a bare `# noqa` (or one listing the code) already silences it
+            return None  # a bare noqa comment (or one listing the code) already silences it
         target = suppressions.comment_line(line)
         old = lines[target - 1].rstrip("\r\n")
         new = noqa.with_codes(old, [code])

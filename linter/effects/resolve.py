@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from siblint.effects.table import CONSTRUCTORS
-from siblint.facts import Attr, Call, Const, FString, FunctionFacts, ModuleFacts, Ref, Value
+from siblint.facts import Attr, Ref, Value
 
 
 class Resolver(Protocol):
