@@ -58,11 +58,11 @@ def test_extend_select_on_the_command_line_switches_them_on_in_both(corpus):
     assert agree(root, ["--extend-select", ",".join(OFF_BY_DEFAULT)]) == codes
 
 
-@pytest.mark.parametrize("table,expected_missing", [
-    ('select = ["SIB2", "SIB9"]', {"SIB101", "SIB102", "SIB103", "SIB104", "SIB301"}),
-    ('ignore = ["SIB1", "SIB301"]', {"SIB101", "SIB102", "SIB103", "SIB104", "SIB301"}),
+@pytest.mark.parametrize("table,kept", [
+    ('select = ["SIB2", "SIB9"]', lambda code: code.startswith(("SIB2", "SIB9"))),
+    ('ignore = ["SIB1", "SIB301"]', lambda code: not code.startswith("SIB1") and code != "SIB301"),
 ])
-def test_the_config_file_means_the_same_in_both(corpus, table, expected_missing):
+def test_the_config_file_means_the_same_in_both(corpus, table, kept):
     root, codes = corpus
     set_config(root, f"{table}\n")
     try:
@@ -70,7 +70,7 @@ def test_the_config_file_means_the_same_in_both(corpus, table, expected_missing)
     finally:
         set_config(root, None)
     default = codes - set(OFF_BY_DEFAULT)
-    assert expected_missing <= default and fired == default - expected_missing
+    assert {"SIB101", "SIB301"} <= default and fired == {c for c in default if kept(c)}
 
 
 def test_per_file_ignores_mean_the_same_in_both(corpus):
