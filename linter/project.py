@@ -61,6 +61,7 @@ class ProjectIndex:
         # Answers of the semantic model that hold for the whole run (siblint.semantic).
         self.memo: dict[str, Any] = {}
         self._class_index: list[tuple[str, frozenset[str], frozenset[str]]] | None = None
+        self._located: dict[tuple[str, int], str | None] = {}
 
     def add_root(self, root: str) -> None:
         root = os.path.abspath(root)
@@ -100,6 +101,13 @@ class ProjectIndex:
     def _file_for(self, module: str) -> str | None:
         if module in self._by_module:
             return self._by_module[module]
+        # The tree does not change during a run: each name is looked for under the roots once.
+        key = (module, len(self.roots))
+        if key not in self._located:
+            self._located[key] = self._search(module)
+        return self._located[key]
+
+    def _search(self, module: str) -> str | None:
         rel = module.replace(".", os.sep)
         for root in self.roots:
             for candidate in (os.path.join(root, rel + ".py"), os.path.join(root, rel, "__init__.py")):

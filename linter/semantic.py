@@ -10,8 +10,9 @@ questions the same way, with one scoping rule:
 * `Scope.types(text)`: the annotation names of a parameter or attribute (`gw: Gateway`);
 * `classes_of(scope, value, project)`: the project classes an object may be an instance of: a
   constructor call, a factory's return value (followed across modules), an annotated parameter or
-  attribute, where a `Protocol`, ABC or base class stands for every project class that subclasses or
-  structurally implements it (`Optional[...]`, unions and generics unwrap by their names);
+  attribute, where a `Protocol` or ABC stands for every project class that subclasses or (for a
+  Protocol) structurally implements it, found through the project's class index; a concrete class
+  stands for itself (`Optional[...]`, unions and generics unwrap by their names);
 * `callees(scope, call, project)`: the project functions a call runs: local, nested and module-level
   functions, imported ones, methods on `self`/`cls`, methods of objects from `classes_of`, and
   callables passed in as arguments (a parameter resolved at the function's call sites);
@@ -412,8 +413,13 @@ def is_interface(cls: tuple[ModuleFacts, str]) -> bool:
 
 
 def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list[tuple[ModuleFacts, str]]:
-    """The project classes that stand for `cls`: itself unless it is a Protocol or ABC, and every
-    project class that subclasses it (across modules) or, for a Protocol, defines all its methods."""
+    """The project classes that stand for `cls`: itself when it is concrete; for a Protocol or ABC,
+    every project class that subclasses it (across modules) or, for a Protocol, defines all its
+    methods."""
+    if not is_interface(cls):
+        # A concrete class stands for itself: searching the tree for its subclasses would read every
+        # file of the project for each annotated name (and a subclass usually keeps the behaviour).
+        return [cls]
     facts, name = cls
     key = (facts.path, name)
     memo: dict[tuple[str, str], list[tuple[ModuleFacts, str]]] = project.memo.setdefault("implementations", {})
@@ -424,7 +430,7 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
     bases = facts.classes.get(name, ())
     protocol = any(b.rpartition(".")[2] == "Protocol" for b in bases)
     methods = _methods(facts, name) - {"__init__"}
-    out: list[tuple[ModuleFacts, str]] = [] if is_interface(cls) else [cls]
+    out: list[tuple[ModuleFacts, str]] = []
     for other in project.modules_mentioning(short):
         for cname, cbases in other.classes.items():
             if (other.path, cname) == key:

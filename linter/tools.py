@@ -471,7 +471,8 @@ def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, Funct
     found = resolve_function(tool.function, project)
     if found is not None:
         return found
-    facts = project.module(tool.module) if tool.module else None
+    # The tool's own module by path: a name such as `main` may stand for several files of a tree.
+    facts = project.facts_for_path(tool.path) if tool.path else None
     if facts is None or not tool.function:
         return None
     if tool.function.startswith(tool.module + "."):
