@@ -44,10 +44,10 @@ def _number(scope: Scope, value: Value | None) -> tuple[float, Loc] | None:
     return (n, value.loc) if value is not None and n is not None and n != UNBOUNDED and n > 0 else None
 
 
-def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], list[Group]]) -> tuple[float, Loc] | None:
+def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], dict[tuple, list[Group]]]) -> tuple[float, Loc] | None:
     """The tool's time budget in seconds, when spelled as a number: its own (`timeout=` on the call
     that makes it), else its groups' default for members (`Agent(tool_timeout=...)`, a LangGraph
-    node's `timeout=`), found among `groups()` (this module's)."""
+    node's `timeout=`), found among `groups()` (this module's groups, by member tool key)."""
     fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
     if fw is None:
         return None
@@ -57,8 +57,8 @@ def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], list[Group]])
             if value is not None and not (isinstance(value, Const) and value.value is None):
                 return _number(Scope(facts, tool.scope), value)  # an explicit None: the group's default
     budgets: list[tuple[float, Loc] | None] = []
-    for g in groups():
-        if g.maker is None or not any(m.tool.key == tool.key for m in g.members()):
+    for g in groups().get(tool.key, ()):
+        if g.maker is None:
             continue
         if g.maker.tool_budget is not None:
             budgets.append(_number(Scope(facts, g.scope), g.call.arg(g.maker.tool_budget.position, g.maker.tool_budget.keyword)))
@@ -68,19 +68,31 @@ def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], list[Group]])
     return min(known) if known else None
 
 
+def _placements(facts: ModuleFacts, spec: NodeBudget) -> dict[Loc, list[tuple[Scope, Call]]]:
+    """The location of a group call -> the `add_node(...)`-style calls that place it (inline or by a
+    name bound to it), with their scope; indexed once per module."""
+
+    def compute() -> dict[Loc, list[tuple[Scope, Call]]]:
+        table: dict[Loc, list[tuple[Scope, Call]]] = {}
+        for scope, call in facts.all_calls():
+            if method_name(call.func) != spec.method:
+                continue
+            action = call.arg(spec.action.position, spec.action.keyword)
+            here = Scope(facts, scope)
+            if isinstance(action, Ref):
+                action = here.value(action.text)
+            if isinstance(action, Call):
+                table.setdefault(action.loc, []).append((here, call))
+        return table
+
+    return facts.derived(f"deadlines.placements.{spec.method}", compute)
+
+
 def _node_budgets(facts: ModuleFacts, group_call: Call, spec: NodeBudget) -> list[tuple[float, Loc] | None]:
     """Budgets of the graph nodes this group is placed as (`add_node("tools", ToolNode(...), timeout=5)`,
     the ToolNode given inline or by a name bound to it)."""
     out: list[tuple[float, Loc] | None] = []
-    for scope, call in facts.all_calls():
-        if method_name(call.func) != spec.method:
-            continue
-        action = call.arg(spec.action.position, spec.action.keyword)
-        here = Scope(facts, scope)
-        if isinstance(action, Ref):
-            action = here.value(action.text)
-        if not isinstance(action, Call) or action.loc != group_call.loc:
-            continue
+    for here, call in _placements(facts, spec).get(group_call.loc, ()):
         value = call.arg(spec.budget.position, spec.budget.keyword)
         if isinstance(value, Call):
             fw, canon = canonical(value.callee)
@@ -95,12 +107,17 @@ def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[
     """Every child timeout reached from a tool of this module that is not below the tool's budget,
     once per report location, naming the smallest budget."""
     found: dict[Loc, Overrun] = {}
-    module_groups: list[list[Group]] = []
+    by_tool: list[dict[tuple, list[Group]]] = []
 
-    def groups() -> list[Group]:
-        if not module_groups:
-            module_groups.append(groups_in(facts, project))
-        return module_groups[0]
+    def groups() -> dict[tuple, list[Group]]:
+        """This module's groups by member tool, built once, on the first tool that asks."""
+        if not by_tool:
+            table: dict[tuple, list[Group]] = {}
+            for g in groups_in(facts, project):
+                for m in g.members():
+                    table.setdefault(m.tool.key, []).append(g)
+            by_tool.append(table)
+        return by_tool[0]
 
     for tool in tools_in(facts):
         budget = budget_of(tool, facts, groups)
