@@ -247,14 +247,23 @@ def main() -> int:
     if not args.cold_once:
         arms.append(Arm("siblint cold -j1", [siblint, "check", tree, "--no-cache", "-j1"], slow=cold_slow))
         arms.append(Arm("siblint cold -j2", [siblint, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
-    base_cache = os.path.join(work, "base-cache")
     if args.baseline:
-        # The same arms for the baseline install (its own cache folder), so both meet the same machine.
-        arms.append(Arm("baseline cold -j2", [args.baseline, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
-        arms.append(Arm("baseline warm", [args.baseline, "check", tree, "--cache-dir", base_cache]))
-        if agent_file:
-            arms.append(Arm("baseline 1 changed", [args.baseline, "check", tree, "--cache-dir", base_cache],
-                            prepare=touch_agent_file))
+        # The same arms for the baseline install, on its own copy of the tree with its own cache, so
+        # that one install's edits never make the other's "warm" run a changed one.
+        base_tree, base_cache = os.path.join(work, "base-tree"), os.path.join(work, "base-cache")
+        shutil.copytree(tree, base_tree)
+        base_file = os.path.join(base_tree, os.path.relpath(agent_file, tree)) if agent_file else None
+
+        def touch_base_file() -> None:
+            counter[0] += 1
+            with open(base_file, "a", encoding="utf-8") as fh:
+                fh.write(f"# benchmark edit {counter[0]}\n")
+
+        arms.append(Arm("baseline cold -j2", [args.baseline, "check", base_tree, "--no-cache", "-j2"], slow=cold_slow))
+        arms.append(Arm("baseline warm", [args.baseline, "check", base_tree, "--cache-dir", base_cache]))
+        if base_file:
+            arms.append(Arm("baseline 1 changed", [args.baseline, "check", base_tree, "--cache-dir", base_cache],
+                            prepare=touch_base_file))
     ruff = tool("ruff")
     if ruff:
         arms.append(Arm("ruff E,F,B", [ruff, "check", "--no-cache", "--select", "E,F,B", "--exit-zero", "-q", tree]))
