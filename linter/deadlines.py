@@ -103,9 +103,11 @@ def _node_budgets(facts: ModuleFacts, group_call: Call, spec: NodeBudget) -> lis
     return out
 
 
-def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[Overrun]:
+def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config,
+             module_groups: Callable[[], list[Group]] | None = None) -> list[Overrun]:
     """Every child timeout reached from a tool of this module that is not below the tool's budget,
-    once per report location, naming the smallest budget."""
+    once per report location, naming the smallest budget. `module_groups` gives the module's groups
+    when the caller already has them (the rules share one computation per file)."""
     found: dict[Loc, Overrun] = {}
     by_tool: list[dict[tuple, list[Group]]] = []
 
@@ -113,7 +115,7 @@ def overruns(facts: ModuleFacts, project: ProjectIndex, config: Config) -> list[
         """This module's groups by member tool, built once, on the first tool that asks."""
         if not by_tool:
             table: dict[tuple, list[Group]] = {}
-            for g in groups_in(facts, project):
+            for g in (module_groups() if module_groups else groups_in(facts, project)):
                 for m in g.members():
                     table.setdefault(m.tool.key, []).append(g)
             by_tool.append(table)

@@ -18,6 +18,7 @@ from siblint.rules import OFF_BY_DEFAULT
 if TYPE_CHECKING:
     from siblint.config import Config
     from siblint.facts import ModuleFacts
+    from siblint.groups import Group
     from siblint.project import ProjectIndex
 
 
@@ -54,6 +55,12 @@ class Context:
     @property
     def path(self) -> str:
         return self.facts.path
+
+    def groups(self) -> "list[Group]":
+        """The module's concurrent tool groups, computed once per file for every rule that asks."""
+        from siblint.groups import groups_in
+
+        return self.once("groups", lambda: groups_in(self.facts, self.project))
 
     def once(self, key: str, compute: "Callable[[], _T]") -> "_T":
         """`compute()` for this file, computed by the first rule that asks and shared with the rest."""

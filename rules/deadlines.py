@@ -129,7 +129,7 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.deadlines import overruns
 
-        for o in overruns(ctx.facts, ctx.project, ctx.config):
+        for o in overruns(ctx.facts, ctx.project, ctx.config, ctx.groups):
             related: tuple[Related, ...] = (Related(ctx.path, o.budget_loc, f"{o.tool}'s budget"),)
             if o.path != ctx.path:
                 related += (Related(o.path, o.set_at, f"the timeout of {o.call_text}"),)

@@ -396,9 +396,8 @@ class ErrorEndsRunByDefault(Rule):
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.error_policy import fatal_causes, group_policy
-        from siblint.groups import groups_in
 
-        for group in ctx.once("groups", lambda: groups_in(ctx.facts, ctx.project)):
+        for group in ctx.groups():
             policy = group_policy(group, ctx.facts, ctx.project)
             if not policy.fatal_by_default or group.maker is None:
                 continue

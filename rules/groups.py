@@ -201,9 +201,7 @@ class FatalToolBesideUnstoppableTool(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.groups import groups_in
-
-        for group in ctx.once("groups", lambda: groups_in(ctx.facts, ctx.project)):
+        for group in ctx.groups():
             if group.capped:
                 continue
             found = self._first_mix(ctx, group)

@@ -22,18 +22,12 @@ if TYPE_CHECKING:
     from siblint.retries import Finding
 
 
-def _groups(ctx: Context) -> list:
-    from siblint.groups import groups_in
-
-    return ctx.once("groups", lambda: groups_in(ctx.facts, ctx.project))
-
-
 def _library(ctx: Context) -> list["Finding"]:
     from siblint.framework_retries import middleware_retries
     from siblint.retries import library_retries
 
     return ctx.once("retries.library", lambda: library_retries(ctx.facts, ctx.project, ctx.config)
-                    + middleware_retries(ctx.facts, _groups(ctx), ctx.project, ctx.config))
+                    + middleware_retries(ctx.facts, ctx.groups(), ctx.project, ctx.config))
 
 
 def _related(f: "Finding") -> tuple[Related, ...]:
@@ -339,7 +333,7 @@ class NodeRetryRerunsToolCalls(Rule):
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.framework_retries import node_retries
 
-        for f in node_retries(ctx.facts, _groups(ctx), ctx.project, ctx.config):
+        for f in node_retries(ctx.facts, ctx.groups(), ctx.project, ctx.config):
             yield self.finding(ctx, f.loc, _related(f), node=repr(f.detail), effect=_effect(f))
 
 
