@@ -1,0 +1,109 @@
+"""Environments the runtime tests build for themselves, for what cannot share the test venv.
+
+A framework whose pins conflict with the `test` extras (google-adk, crewai, llama-index, ...) gets a
+venv of its own, and the JS SDK an npm folder. Each is built once under `.runtime-envs/` at the
+repository's top (ignored by git) in a folder named after a digest of its pins, and reused while
+those pins stand: changing a pin builds a new one. A folder is only reused when its marker, written
+last, holds the same pins; a half-built folder is removed and built again. A file lock keeps two
+test sessions from building the same environment at once.
+
+When an environment cannot be built (no network to the registry, no Node), the test that asked for
+it fails with the builder's output; it is never skipped.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2] / ".runtime-envs"
+MARKER = "siblint-env.json"
+BUILD_TIMEOUT = 900
+
+
+class BuildFailed(AssertionError):
+    """An environment could not be built; the message holds the command and its output."""
+
+
+def _folder(kind: str, name: str, pins: Sequence[str]) -> Path:
+    digest = hashlib.sha256(json.dumps([kind, sys.version_info[:2], sorted(pins)]).encode()).hexdigest()[:12]
+    return ROOT / f"{name}-{digest}"
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    ROOT.mkdir(exist_ok=True)
+    with open(ROOT / f"{folder.name}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _ready(folder: Path, pins: Sequence[str]) -> bool:
+    marker = folder / MARKER
+    if folder.is_symlink() or marker.is_symlink() or not marker.is_file():
+        return False
+    try:
+        return json.loads(marker.read_text(encoding="utf-8")) == sorted(pins)
+    except (OSError, ValueError):
+        return False
+
+
+def _run(cmd: Sequence[str], cwd: Path) -> None:
+    try:
+        proc = subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BuildFailed(f"{' '.join(cmd)}: {exc}") from exc
+    if proc.returncode != 0:
+        raise BuildFailed(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+
+
+def _build(kind: str, name: str, pins: Sequence[str], steps: Sequence[Sequence[str]]) -> Path:
+    folder = _folder(kind, name, pins)
+    with _locked(folder):
+        if not _ready(folder, pins):
+            if folder.is_symlink():
+                folder.unlink()
+            elif folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            for step in steps:
+                _run([str(folder) if part == "{folder}" else part for part in step], cwd=folder)
+            (folder / MARKER).write_text(json.dumps(sorted(pins)), encoding="utf-8")
+    return folder
+
+
+def python_env(name: str, pins: Sequence[str]) -> Path:
+    """The python of a venv holding exactly `pins` (pip requirement strings), built when missing."""
+    folder = _build("python", name, pins, [
+        [sys.executable, "-m", "venv", "{folder}"],
+        [str(_folder("python", name, pins) / "bin" / "python"), "-m", "pip", "install", "-q",
+         "--disable-pip-version-check", *pins],
+    ])
+    return folder / "bin" / "python"
+
+
+def node_env(name: str, packages: Sequence[str]) -> Path:
+    """A folder whose `node_modules` holds exactly `packages` (npm specs such as `zod@4.1.5`)."""
+    npm = shutil.which("npm")
+    if shutil.which("node") is None or npm is None:
+        raise BuildFailed("the JS runtime tests need Node and npm on PATH (node 20 or newer)")
+    return _build("node", name, packages, [
+        [npm, "init", "-y"],
+        [npm, "install", "--no-audit", "--no-fund", "--save-exact", *packages],
+    ])
+
+
+def node_env_vars(folder: Path) -> dict[str, str]:
+    """The environment that lets a script outside `folder` `require` what it installed."""
+    return dict(os.environ, NODE_PATH=str(folder / "node_modules"))

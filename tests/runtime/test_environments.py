@@ -1,0 +1,44 @@
+"""The runtime tests' own environments: built once, reused while their pins stand, rebuilt when
+half-built."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from . import environments
+from .environments import MARKER, BuildFailed, python_env
+
+PINS = ["iniconfig==2.0.0"]  # tiny, pure Python, already a pytest dependency elsewhere
+
+
+@pytest.fixture
+def envs_root(tmp_path, monkeypatch):
+    monkeypatch.setattr(environments, "ROOT", tmp_path / "envs")
+    return tmp_path / "envs"
+
+
+def test_built_once_and_reused(envs_root):
+    python = python_env("probe", PINS)
+    out = subprocess.run([str(python), "-c", "import iniconfig; print(iniconfig.__file__)"],
+                         capture_output=True, text=True, check=True).stdout
+    assert str(envs_root) in out
+    marker = python.parent.parent / MARKER
+    stamp = marker.stat().st_mtime_ns
+    assert python_env("probe", PINS) == python
+    assert marker.stat().st_mtime_ns == stamp  # reused, not rebuilt
+
+
+def test_half_built_folder_is_rebuilt(envs_root):
+    python = python_env("probe", PINS)
+    folder = python.parent.parent
+    (folder / MARKER).unlink()  # as if the build had been killed before its last step
+    (folder / "leftover").write_text("x")
+    assert python_env("probe", PINS) == python
+    assert not (folder / "leftover").exists() and (folder / MARKER).is_file()
+
+
+def test_a_failed_build_fails_loudly(envs_root):
+    with pytest.raises(BuildFailed, match="exited"):
+        python_env("broken", ["siblint-no-such-package-anywhere==0.0.1"])
