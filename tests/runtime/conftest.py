@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
+from .environments import DECLARED
 from .fake_model import FakeServer
 from .runner import ScenarioRunner
 from .scenarios import BY_NAME
@@ -27,3 +30,16 @@ def scenario_runner(fake_server, tmp_path_factory, request):
             runner.submit(BY_NAME[name])
     yield runner
     runner.close()
+
+
+_BUILDS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="runtime-env")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start building every environment the collected runtime modules declared (environments.py)."""
+    for env in DECLARED:
+        env.start(_BUILDS)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _BUILDS.shutdown(wait=True, cancel_futures=True)

@@ -9,6 +9,11 @@ test sessions from building the same environment at once.
 
 When an environment cannot be built (no network to the registry, no Node), the test that asked for
 it fails with the builder's output; it is never skipped.
+
+Test modules declare what they need at import (`ADK = declare_python("google-adk", PINS)`); once
+collection ends, `tests/runtime/conftest.py` starts building every declared environment in the
+background, so the builds overlap each other and the tests that need none. `ADK.python()` waits for
+its own build.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / ".runtime-envs"
@@ -107,3 +115,50 @@ def node_env(name: str, packages: Sequence[str]) -> Path:
 def node_env_vars(folder: Path) -> dict[str, str]:
     """The environment that lets a script outside `folder` `require` what it installed."""
     return dict(os.environ, NODE_PATH=str(folder / "node_modules"))
+
+
+@dataclass
+class Declared:
+    """An environment a test module needs; `start()` begins its build, `get()` waits for it."""
+
+    build: Callable[[], Path]
+    _future: Future[Path] | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def start(self, pool: ThreadPoolExecutor | None = None) -> None:
+        with self._lock:
+            if self._future is None:
+                if pool is None:
+                    self._future = Future()
+                    try:
+                        self._future.set_result(self.build())
+                    except BaseException as exc:  # kept for every test that waits on it
+                        self._future.set_exception(exc)
+                else:
+                    self._future = pool.submit(self.build)
+
+    def get(self) -> Path:
+        self.start()
+        assert self._future is not None
+        return self._future.result()
+
+    # Spelled for what the environment is: a venv's python, or an npm folder.
+    python = get
+    folder = get
+
+
+DECLARED: list[Declared] = []
+
+
+def declare_python(name: str, pins: Sequence[str]) -> Declared:
+    """A venv holding `pins`, built in the background once collection ends."""
+    env = Declared(lambda: python_env(name, pins))
+    DECLARED.append(env)
+    return env
+
+
+def declare_node(name: str, packages: Sequence[str]) -> Declared:
+    """An npm folder holding `packages`, built in the background once collection ends."""
+    env = Declared(lambda: node_env(name, packages))
+    DECLARED.append(env)
+    return env

@@ -42,3 +42,20 @@ def test_half_built_folder_is_rebuilt(envs_root):
 def test_a_failed_build_fails_loudly(envs_root):
     with pytest.raises(BuildFailed, match="exited"):
         python_env("broken", ["siblint-no-such-package-anywhere==0.0.1"])
+
+
+def test_a_declared_environment_builds_in_the_background_and_waits(envs_root):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .environments import Declared
+
+    env = Declared(lambda: python_env("probe", PINS))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        env.start(pool)
+        env.start(pool)  # a second start does not build again
+        assert env.python().name == "python" and env.python() == env.get()
+    failing = Declared(lambda: python_env("broken", ["siblint-no-such-package-anywhere==0.0.1"]))
+    with pytest.raises(BuildFailed):
+        failing.get()
+    with pytest.raises(BuildFailed):  # every test that needs it fails, not only the first
+        failing.get()
