@@ -7,8 +7,9 @@ or of the agent (the group) it is about. No other code is expected on the file.
 
 Every program reads its services from the environment (`test_openai_agents_js.services`): a fraud
 score that answers after 300 ms (`RISK_URL`), a shipping service that is down (`SHIPPING_URL`, 503,
-its reply logged as the run's fatal failure), a carrier slower than any timeout (`CARRIER_URL`) and
-the payments sink (`PAYMENTS_URL`). The charging tool always reads the fraud score before it
+its reply logged as the run's fatal failure), a carrier slower than any timeout (`CARRIER_URL`), a
+stdio MCP server whose tool fails (`INVENTORY_SERVER`, inventory_mcp_server.mjs) and the payments
+sink (`PAYMENTS_URL`). The charging tool always reads the fraud score before it
 charges, so a sibling's failure comes while it waits. Rows cite openai-agents-js.md section 1.
 """
 
@@ -94,6 +95,12 @@ ARMS: tuple[Arm, ...] = (
          "fix: `signal.throwIfAborted()` after the last await, right before the charge"),
     _arm("fix_fetch_signal", (("SIB201", "quote_shipping"),), STOPPED,
          "fix: the signal is passed to the charging fetch, which has not been sent when the abort comes"),
+    _arm("mcp_config_null", (("SIB101", "charge_card"), ("SIB201", "checkout"), ("SIB301", "checkout")),
+         Outcome(raises="ToolCallError", charges=True),
+         "`mcpConfig: { errorFunction: null }`: the MCP server's JSON-RPC error rethrows"),
+    _arm("mcp_server_handler", (("SIB101", "charge_card"),),
+         Outcome(raises=None, charges=True, recorded=True),
+         "the server's own `errorFunction` wins over `mcpConfig`'s null", model_requests=2),
     _arm("default_handler", (("SIB101", "charge_card"),),
          Outcome(raises=None, charges=True, recorded=True, charge_vs_failure="after"),
          "twin with the default handler: the failure is text for the model, the charge is recorded",

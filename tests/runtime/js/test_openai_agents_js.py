@@ -43,6 +43,7 @@ def services(urls: dict[str, str]) -> dict[str, str]:
         "RISK_URL": urls["FAKE_SLOW_URL"] + "?ms=300",
         "CARRIER_URL": urls["FAKE_SLOW_URL"] + "?ms=400",
         "SHIPPING_URL": urls["FAKE_DOWN_URL"],
+        "INVENTORY_SERVER": str(HERE / "inventory_mcp_server.mjs"),
     }
 
 
