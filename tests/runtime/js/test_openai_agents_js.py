@@ -4,6 +4,13 @@ and must do what its row says: each INVALID spelling lands its charge although t
 output for the charging call in `err.state`; each fix does not charge, or charges and is recorded.
 The shipped example `examples/checkout_agent.ts` is run as it is, and its fixed twin beside it.
 
+In JS the run waits for every sibling before it rejects (`Promise.allSettled`), so "after" means after
+the sibling's fatal failure (the down service's logged reply, or the timeout): the charge lands
+~0.3 s after it, and `run()` rejects once the charge has returned, with no record of it.
+
+TypeScript is transpiled once (transpile.cjs); drive.mjs then runs every arm at once in one Node
+process (the SDK's import is most of a process's CPU), and each example in a process of its own.
+
 The npm folder (`PACKAGES`) is built once in the background after collection and reused while the
 pins stand (environments.py); without Node or npm, or when the install fails, these tests fail.
 """
