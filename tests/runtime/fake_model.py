@@ -24,7 +24,8 @@ its own URL prefix, `/runs/<run_id>/`, so runs in parallel subprocesses never mi
   a run's fatal failure has a time to compare with the payments'.
 
 * `POST /runs/<id>/payments`: the fake payments service. It records the JSON body with the
-  `time.monotonic()` of arrival. CLOCK_MONOTONIC is system-wide on Linux, so these times compare
+  `time.monotonic()` of arrival (the charge is made then); with `?ms=N` it answers N ms later, so a
+  client can give up on a charge that was already made. CLOCK_MONOTONIC is system-wide on Linux, so these times compare
   directly with `time.monotonic()` taken in the scenario's subprocess.
 
 * `GET /runs/<id>/log`: what the run did: the model requests (observation only: the model,
@@ -123,6 +124,11 @@ def answer_responses(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _pause(query: str) -> None:
+    """Wait the `ms=N` of a request's query string."""
+    time.sleep(int(parse_qs(query).get("ms", ["0"])[0]) / 1000)
+
+
 def _empty_log() -> dict[str, list[dict[str, Any]]]:
     return {"model_requests": [], "payments": [], "failures": []}
 
@@ -152,6 +158,7 @@ class FakeServer:
                 except ValueError:
                     body = {"unparsed": raw.decode("utf-8", "replace")}
                 run, _, rest = self.path.removeprefix("/runs/").partition("/")
+                rest, _, query = rest.partition("?")
                 rest = rest.rstrip("/")
                 if rest in ("v1/chat/completions", "v1/responses"):
                     if rest == "v1/responses":
@@ -170,6 +177,7 @@ class FakeServer:
                     self._send(200, reply)
                 elif rest == "payments":
                     server._record(run, "payments", {"t": arrived, "body": body})
+                    _pause(query)  # the charge is made on arrival; its reply may take a while
                     self._send(201, {"status": "charged"})
                 else:
                     self._send(404, {"error": {"message": f"no route for POST {self.path}"}})
@@ -182,7 +190,7 @@ class FakeServer:
                 if route == "log":
                     self._send(200, server.log(run))
                 elif route == "slow":
-                    time.sleep(int(parse_qs(query).get("ms", ["0"])[0]) / 1000)
+                    _pause(query)
                     self._send(200, {"ok": True})
                 elif route == "down":
                     server._record(run, "failures", {"t": arrived})
@@ -192,11 +200,14 @@ class FakeServer:
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client aborted the request
+                    pass
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True

@@ -101,6 +101,11 @@ def test_slow_and_down_dependencies(fake_server):
     assert requests.get(urls["FAKE_DOWN_URL"] + "?cart=42", timeout=5).status_code == 503
     failures = requests.get(urls["FAKE_LOG_URL"], timeout=5).json()["failures"]
     assert len(failures) == 1 and before <= failures[0]["t"] <= time.monotonic()
+    sent = time.monotonic()
+    assert requests.post(urls["FAKE_PAYMENTS_URL"] + "?ms=200", json={"n": 1}, timeout=5).status_code == 201
+    replied = time.monotonic()
+    charged = requests.get(urls["FAKE_LOG_URL"], timeout=5).json()["payments"][0]["t"]
+    assert replied - sent >= 0.2 and charged < replied - 0.15  # charged on arrival, answered later
     reply = requests.post(urls["FAKE_MODEL_URL"] + "/responses", timeout=5,
                           json={"model": "gpt-x", "input": "go", "tools": RESPONSES_TOOLS})
     assert [i["name"] for i in reply.json()["output"]] == ["charge_card", "lookup_tax"]

@@ -7,7 +7,8 @@ or of the agent (the group) it is about. No other code is expected on the file.
 
 Every program reads its services from the environment (`test_openai_agents_js.services`): a fraud
 score that answers after 300 ms (`RISK_URL`), a shipping service that is down (`SHIPPING_URL`, 503,
-its reply logged as the run's fatal failure), a carrier slower than any timeout (`CARRIER_URL`), a
+its reply logged as the run's fatal failure), a payments sink that replies after 300 ms
+(`SLOW_PAYMENTS_URL`, the charge made on arrival), a carrier slower than any timeout (`CARRIER_URL`), a
 stdio MCP server whose tool fails (`INVENTORY_SERVER`, inventory_mcp_server.mjs) and the payments
 sink (`PAYMENTS_URL`). The charging tool always reads the fraud score before it
 charges, so a sibling's failure comes while it waits. Rows cite openai-agents-js.md section 1.
@@ -95,6 +96,11 @@ ARMS: tuple[Arm, ...] = (
          "fix: `signal.throwIfAborted()` after the last await, right before the charge"),
     _arm("fix_fetch_signal", (("SIB201", "quote_shipping"),), STOPPED,
          "fix: the signal is passed to the charging fetch, which has not been sent when the abort comes"),
+    # What no static check can see: the signal is passed on, yet the request is already in flight
+    # when the abort comes, and the service charges on arrival. Expected as for the fixes above.
+    _arm("fetch_signal_in_flight", (("SIB201", "quote_shipping"),),
+         Outcome(raises="ToolCallError", charges=True),
+         "the signal passed to a charging fetch already sent: the client aborts, the service has charged"),
     _arm("mcp_config_null", (("SIB101", "charge_card"), ("SIB201", "checkout"), ("SIB301", "checkout")),
          Outcome(raises="ToolCallError", charges=True),
          "`mcpConfig: { errorFunction: null }`: the MCP server's JSON-RPC error rethrows"),

@@ -47,6 +47,7 @@ def services(urls: dict[str, str]) -> dict[str, str]:
     """The services a program reads from its environment (arms.py), on the fake server."""
     return {
         "PAYMENTS_URL": urls["FAKE_PAYMENTS_URL"],
+        "SLOW_PAYMENTS_URL": urls["FAKE_PAYMENTS_URL"] + "?ms=300",
         "RISK_URL": urls["FAKE_SLOW_URL"] + "?ms=300",
         "CARRIER_URL": urls["FAKE_SLOW_URL"] + "?ms=400",
         "SHIPPING_URL": urls["FAKE_DOWN_URL"],
