@@ -124,6 +124,20 @@ def answer_responses(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
+    """Answer with `payload` as JSON; a client that has gone away (it aborted, or timed out) is no error:
+    what the server did on arrival stays recorded."""
+    data = json.dumps(payload).encode()
+    try:
+        handler.send_response(status)
+        handler.send_header("content-type", "application/json")
+        handler.send_header("content-length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
 def _pause(query: str) -> None:
     """Wait the `ms=N` of a request's query string."""
     time.sleep(int(parse_qs(query).get("ms", ["0"])[0]) / 1000)
@@ -199,15 +213,7 @@ class FakeServer:
                     self._send(404, {"error": {"message": f"no route for GET {self.path}"}})
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client aborted the request
-                    pass
+                send_json(self, status, payload)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
