@@ -9,6 +9,8 @@ Layout:
 * `driver.py`: runs a scenario module and reports JSON (raise, timing, side effects, run items).
 * `runner.py`: a warm fork server (`driver.py --serve`) and a small pool, so ~20 runs overlap.
 * `test_runtime.py`: the assertions; `test_fake_model.py`: the fake server itself.
+* `js/`: the same for `@openai/agents` on Node (issue 14): programs per arm, their manifest
+  (`js/arms.py`, with the codes siblint must report on each), the driver and the tests.
 
 To look at one scenario by hand:
 

@@ -16,12 +16,21 @@ its own URL prefix, `/runs/<run_id>/`, so runs in parallel subprocesses never mi
   its two calls apart. Once the transcript carries a `role: "tool"` message, the answer is a plain
   assistant message quoting the tool outputs the model saw.
 
+* `POST /runs/<id>/v1/responses`: the same fake model on the Responses API (the JS SDK's default),
+  planning its calls from the request's `tools` and `input` the same way.
+
+* `GET /runs/<id>/slow?ms=N`: a dependency that answers after N ms (a read that takes time);
+  `GET /runs/<id>/down`: a dependency that is down (503), its arrival recorded under `failures`, so
+  a run's fatal failure has a time to compare with the payments'.
+
 * `POST /runs/<id>/payments`: the fake payments service. It records the JSON body with the
-  `time.monotonic()` of arrival. CLOCK_MONOTONIC is system-wide on Linux, so these times compare
+  `time.monotonic()` of arrival (the charge is made then); with `?ms=N` it answers N ms later, so a
+  client can give up on a charge that was already made. CLOCK_MONOTONIC is system-wide on Linux, so these times compare
   directly with `time.monotonic()` taken in the scenario's subprocess.
 
 * `GET /runs/<id>/log`: what the run did: the model requests (observation only: the model,
-  `parallel_tool_calls` as sent, how many tool calls were answered) and the payments received.
+  `parallel_tool_calls` as sent, how many tool calls were answered), the payments received and the
+  failures served.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs
 
 MODES = ("fake/each-tool", "fake/each-tool-reversed", "fake/each-tool-twice")
 
@@ -48,14 +58,9 @@ def _dummy(schema: dict[str, Any], copy: int) -> Any:
     }.get(kind, "x")
 
 
-def answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The chat completion the fake model returns for one request body."""
-    model = body.get("model") or MODES[0]
-    messages = body.get("messages") or []
-    tools = [t["function"] for t in body.get("tools") or [] if t.get("type") == "function"]
-    saw_tool_output = any(m.get("role") == "tool" for m in messages)
-
-    calls: list[dict[str, Any]] = []
+def _plan(model: str, tools: list[dict[str, Any]], saw_tool_output: bool) -> list[tuple[str, str]]:
+    """(tool name, JSON arguments) of every call the fake model makes for one request."""
+    calls: list[tuple[str, str]] = []
     if tools and not saw_tool_output:
         ordered = list(reversed(tools)) if model.endswith("-reversed") else tools
         copies = 2 if model.endswith("-twice") else 1
@@ -63,11 +68,17 @@ def answer(body: dict[str, Any]) -> dict[str, Any]:
             props = (fn.get("parameters") or {}).get("properties") or {}
             for copy in range(1, copies + 1):
                 args = {name: _dummy(schema, copy) for name, schema in props.items()}
-                calls.append({
-                    "id": f"call_{len(calls)}_{fn['name']}",
-                    "type": "function",
-                    "function": {"name": fn["name"], "arguments": json.dumps(args)},
-                })
+                calls.append((fn["name"], json.dumps(args)))
+    return calls
+
+
+def answer(body: dict[str, Any]) -> dict[str, Any]:
+    """The chat completion the fake model returns for one request body."""
+    model = body.get("model") or MODES[0]
+    messages = body.get("messages") or []
+    tools = [t["function"] for t in body.get("tools") or [] if t.get("type") == "function"]
+    calls = [{"id": f"call_{i}_{name}", "type": "function", "function": {"name": name, "arguments": args}}
+             for i, (name, args) in enumerate(_plan(model, tools, any(m.get("role") == "tool" for m in messages)))]
 
     if calls:
         message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": calls}
@@ -84,6 +95,56 @@ def answer(body: dict[str, Any]) -> dict[str, Any]:
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
+
+
+def answer_responses(body: dict[str, Any]) -> dict[str, Any]:
+    """The Responses API answer of the same fake model: `function_call` items, or a final message."""
+    model = body.get("model") or MODES[0]
+    items = [i for i in body.get("input") or [] if isinstance(i, dict)]  # a bare string is a user turn
+    tools = [t for t in body.get("tools") or [] if t.get("type") == "function"]
+    outputs = [i.get("output") for i in items if i.get("type") == "function_call_output"]
+    output: list[dict[str, Any]] = [
+        {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}_{name}", "name": name,
+         "arguments": args, "status": "completed"}
+        for i, (name, args) in enumerate(_plan(model, tools, bool(outputs)))
+    ]
+    if not output:
+        output = [{"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "annotations": [],
+                                "text": "done; tool outputs: " + json.dumps(outputs)}]}]
+    return {
+        "id": "resp_fake",
+        "object": "response",
+        "created_at": 0,
+        "status": "completed",
+        "model": model,
+        "output": output,
+        "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
+                  "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}},
+    }
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
+    """Answer with `payload` as JSON; a client that has gone away (it aborted, or timed out) is no error:
+    what the server did on arrival stays recorded."""
+    data = json.dumps(payload).encode()
+    try:
+        handler.send_response(status)
+        handler.send_header("content-type", "application/json")
+        handler.send_header("content-length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
+def _pause(query: str) -> None:
+    """Wait the `ms=N` of a request's query string."""
+    time.sleep(int(parse_qs(query).get("ms", ["0"])[0]) / 1000)
+
+
+def _empty_log() -> dict[str, list[dict[str, Any]]]:
+    return {"model_requests": [], "payments": [], "failures": []}
 
 
 class FakeServer:
@@ -111,36 +172,48 @@ class FakeServer:
                 except ValueError:
                     body = {"unparsed": raw.decode("utf-8", "replace")}
                 run, _, rest = self.path.removeprefix("/runs/").partition("/")
+                rest, _, query = rest.partition("?")
                 rest = rest.rstrip("/")
-                if rest == "v1/chat/completions":
-                    reply = answer(body)
+                if rest in ("v1/chat/completions", "v1/responses"):
+                    if rest == "v1/responses":
+                        reply = answer_responses(body)
+                        calls = sum(item["type"] == "function_call" for item in reply["output"])
+                    else:
+                        reply = answer(body)
+                        calls = len(reply["choices"][0]["message"].get("tool_calls") or [])
                     server._record(run, "model_requests", {
                         "t": arrived,
+                        "api": rest.removeprefix("v1/"),
                         "model": body.get("model"),
                         "parallel_tool_calls": body.get("parallel_tool_calls", "<absent>"),
-                        "tool_calls": len(reply["choices"][0]["message"].get("tool_calls") or []),
+                        "tool_calls": calls,
                     })
                     self._send(200, reply)
                 elif rest == "payments":
                     server._record(run, "payments", {"t": arrived, "body": body})
+                    _pause(query)  # the charge is made on arrival; its reply may take a while
                     self._send(201, {"status": "charged"})
                 else:
                     self._send(404, {"error": {"message": f"no route for POST {self.path}"}})
 
             def do_GET(self) -> None:  # noqa: N802
+                arrived = time.monotonic()
                 run, _, rest = self.path.removeprefix("/runs/").partition("/")
-                if rest.rstrip("/") == "log":
+                route, _, query = rest.partition("?")
+                route = route.rstrip("/")
+                if route == "log":
                     self._send(200, server.log(run))
+                elif route == "slow":
+                    _pause(query)
+                    self._send(200, {"ok": True})
+                elif route == "down":
+                    server._record(run, "failures", {"t": arrived})
+                    self._send(503, {"error": {"message": "service unavailable"}})
                 else:
                     self._send(404, {"error": {"message": f"no route for GET {self.path}"}})
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, payload)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
@@ -166,14 +239,16 @@ class FakeServer:
             "FAKE_MODEL_URL": f"{prefix}/v1",
             "FAKE_PAYMENTS_URL": f"{prefix}/payments",
             "FAKE_LOG_URL": f"{prefix}/log",
+            "FAKE_SLOW_URL": f"{prefix}/slow",
+            "FAKE_DOWN_URL": f"{prefix}/down",
         }
 
     def _record(self, run: str, kind: str, entry: dict[str, Any]) -> None:
         with self._lock:
-            log = self._logs.setdefault(run, {"model_requests": [], "payments": []})
+            log = self._logs.setdefault(run, _empty_log())
             log[kind].append(entry)
 
     def log(self, run_id: str) -> dict[str, list[dict[str, Any]]]:
         with self._lock:
-            log = self._logs.get(run_id, {"model_requests": [], "payments": []})
+            log = self._logs.get(run_id, _empty_log())
             return {kind: [dict(e) for e in entries] for kind, entries in log.items()}

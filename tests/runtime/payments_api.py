@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .fake_model import answer
+from .fake_model import answer, send_json
 
 FAILURE_WORDS = re.compile(r"error|try again|timed out|unknown|failed", re.I)
 
@@ -130,15 +130,7 @@ class PaymentsAPI:
                 self._send(200, {"object": "list", "data": found})
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (its timeout): the charge stays recorded
+                send_json(self, status, payload)  # a client that gave up (its timeout): the charge stays
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True

@@ -59,3 +59,12 @@ def test_a_declared_environment_builds_in_the_background_and_waits(envs_root):
         failing.get()
     with pytest.raises(BuildFailed):  # every test that needs it fails, not only the first
         failing.get()
+
+
+def test_without_node_an_npm_folder_fails_with_a_clear_message(envs_root, monkeypatch):
+    from .environments import node_env
+
+    monkeypatch.setattr(environments.shutil, "which", lambda name: None)  # as on a machine without Node
+    with pytest.raises(BuildFailed, match="need Node and npm on PATH"):
+        node_env("probe-js", ["zod@4.6.7"])
+    assert not envs_root.exists() or not any(envs_root.iterdir())  # nothing half-built is left

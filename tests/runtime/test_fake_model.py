@@ -8,7 +8,7 @@ import time
 import pytest
 import requests
 
-from .fake_model import answer
+from .fake_model import answer, answer_responses
 
 pytestmark = pytest.mark.runtime
 
@@ -71,5 +71,43 @@ def test_payments_are_recorded_per_run_with_monotonic_times(fake_server):
     assert [p["body"] for p in log["payments"]] == [{"order_id": 7}]
     assert before <= log["payments"][0]["t"] <= after
     assert [(r["parallel_tool_calls"], r["tool_calls"]) for r in log["model_requests"]] == [(False, 2)]
-    assert requests.get(b["FAKE_LOG_URL"], timeout=5).json() == {"model_requests": [], "payments": []}
+    assert requests.get(b["FAKE_LOG_URL"], timeout=5).json() == {"model_requests": [], "payments": [], "failures": []}
     assert requests.post(a["FAKE_MODEL_URL"] + "/embeddings", json={}, timeout=5).status_code == 404
+
+
+RESPONSES_TOOLS = [{"type": "function", **t["function"]} for t in TOOLS]  # the Responses API's flat shape
+
+
+def test_responses_api_plans_the_same_calls_then_answers():
+    first = answer_responses({"model": "gpt-x", "input": [{"role": "user", "content": "go"}], "tools": RESPONSES_TOOLS})
+    calls = [(i["name"], json.loads(i["arguments"]), i["call_id"]) for i in first["output"]]
+    assert calls == [("charge_card", {"order_id": 1}, "call_0_charge_card"), ("lookup_tax", {"region": "x"}, "call_1_lookup_tax")]
+    assert {i["type"] for i in first["output"]} == {"function_call"} and first["status"] == "completed"
+    twice = answer_responses({"model": "fake/each-tool-twice", "input": "go", "tools": RESPONSES_TOOLS[:1]})
+    assert [json.loads(i["arguments"]) for i in twice["output"]] == [{"order_id": 1}, {"order_id": 2}]
+    done = answer_responses({"model": "gpt-x", "tools": RESPONSES_TOOLS, "input": [
+        {"type": "function_call", "call_id": "call_0_charge_card", "name": "charge_card", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_0_charge_card", "output": "charged"},
+    ]})
+    assert [i["type"] for i in done["output"]] == ["message"] and "charged" in done["output"][0]["content"][0]["text"]
+
+
+def test_slow_and_down_dependencies(fake_server):
+    urls = fake_server.urls("unit-deps")
+    started = time.monotonic()
+    assert requests.get(urls["FAKE_SLOW_URL"] + "?ms=200", timeout=5).json() == {"ok": True}
+    assert time.monotonic() - started >= 0.2
+    before = time.monotonic()
+    assert requests.get(urls["FAKE_DOWN_URL"] + "?cart=42", timeout=5).status_code == 503
+    failures = requests.get(urls["FAKE_LOG_URL"], timeout=5).json()["failures"]
+    assert len(failures) == 1 and before <= failures[0]["t"] <= time.monotonic()
+    sent = time.monotonic()
+    assert requests.post(urls["FAKE_PAYMENTS_URL"] + "?ms=200", json={"n": 1}, timeout=5).status_code == 201
+    replied = time.monotonic()
+    charged = requests.get(urls["FAKE_LOG_URL"], timeout=5).json()["payments"][0]["t"]
+    assert replied - sent >= 0.2 and charged < replied - 0.15  # charged on arrival, answered later
+    reply = requests.post(urls["FAKE_MODEL_URL"] + "/responses", timeout=5,
+                          json={"model": "gpt-x", "input": "go", "tools": RESPONSES_TOOLS})
+    assert [i["name"] for i in reply.json()["output"]] == ["charge_card", "lookup_tax"]
+    log = requests.get(urls["FAKE_LOG_URL"], timeout=5).json()
+    assert [(r["api"], r["tool_calls"]) for r in log["model_requests"]] == [("responses", 2)]

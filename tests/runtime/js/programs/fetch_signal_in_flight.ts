@@ -1,0 +1,44 @@
+// The limit of passing the signal on: the charging request is already sent when the abort comes.
+// fetch rejects on the client, but the payments service has charged on arrival.
+import { Agent, run, tool } from '@openai/agents';
+import { z } from 'zod';
+
+const SLOW_PAYMENTS_URL = process.env.SLOW_PAYMENTS_URL ?? 'https://payments.example.com/charges';
+const SHIPPING_URL = process.env.SHIPPING_URL ?? 'https://shipping.example.com/quote';
+
+const chargeCard = tool({
+  name: 'charge_card',
+  description: "Charge the customer's card.",
+  parameters: z.object({ amountCents: z.number().int() }),
+  execute: async ({ amountCents }, _context, details) => {
+    await fetch(SLOW_PAYMENTS_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amountCents }),
+      signal: details?.signal,
+    });
+    return 'charged';
+  },
+});
+
+const quoteShipping = tool({
+  name: 'quote_shipping',
+  description: 'Quote shipping for the cart.',
+  parameters: z.object({ cartId: z.string() }),
+  errorFunction: null, // failures reach the caller
+  async execute({ cartId }) {
+    const res = await fetch(`${SHIPPING_URL}?cart=${cartId}`);
+    if (!res.ok) throw new Error(`shipping quote failed: ${res.status}`);
+    return res.text();
+  },
+});
+
+export const agent = new Agent({
+  name: 'checkout',
+  instructions: 'Charge the card and quote shipping.',
+  tools: [chargeCard, quoteShipping],
+});
+
+export async function main() {
+  return run(agent, 'Check out cart 42.');
+}
