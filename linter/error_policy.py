@@ -23,7 +23,7 @@ from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects import can_fail
 from siblint.facts import Call, Const, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
-from siblint.fatality import FatalReason
+from siblint.fatality import FatalReason, always_returns, function_always_returns, plugin_methods
 from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.groups import Group
 from siblint.project import ProjectIndex
@@ -78,13 +78,47 @@ def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> Gro
     covers: list[Cover] = []
     if spec.handler is not None:
         value = group.call.arg(spec.handler.position, spec.handler.keyword)
-        cover = _handler_cover(value, spec.visible_values, spec.any_string, spec.fatal_values, facts, group.scope, project)
-        if cover is not None:
-            covers.append(cover)
+        if spec.handler_returns:
+            if value is not None and _returning(value, facts, group.scope, project):
+                covers.append(Cover(None, None))
+        else:
+            cover = _handler_cover(value, spec.visible_values, spec.any_string, spec.fatal_values, facts, group.scope, project)
+            if cover is not None:
+                covers.append(cover)
+    if spec.plugin_handler and _plugin_covers(group, spec.plugin_handler, facts, project):
+        covers.append(Cover(None, None))
     if spec.middleware is not None:
         value = group.call.arg(spec.middleware.position, spec.middleware.keyword)
         covers.extend(_middleware_covers(group.framework, value, facts, group.scope, project))
     return GroupPolicy(True, tuple(covers))
+
+
+def _returning(value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex) -> bool:
+    """A handler that makes failures visible by returning a value: one callable, or a list tried in
+    order, of which one returns a value on every path and does not raise."""
+    where = Scope(facts, scope)
+    if isinstance(value, Ref) and "." not in value.text and where.function(value) is None:
+        value = where.value(value.text) or value
+    if isinstance(value, Const):
+        return False  # `None`
+    items = value.items if isinstance(value, Seq) else (value,)
+    return any(not (isinstance(i, Const) and i.value is None) and always_returns(facts, i, scope, project) for i in items)
+
+
+def _plugin_covers(group: Group, method: str, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """A plugin given to a wrapper of the group (`Runner(plugins=[ErrorPlugin()])`) whose `method`
+    returns a value on every path and does not raise."""
+    for scope, call in group.wrappers:
+        if not isinstance(call.func, Ref):
+            continue
+        spec = group.framework.concurrency.wrappers.get(canonical(call.func.name)[1])
+        if spec is None or spec.plugins is None:
+            continue
+        value = call.arg(spec.plugins.position, spec.plugins.keyword)
+        for _, (m_facts, fn) in plugin_methods(facts, value, scope, method, project):
+            if function_always_returns(m_facts, fn):
+                return True
+    return False
 
 
 def _handler_cover(value: Value | None, visible: tuple[object, ...], any_string: bool, fatal: tuple[object, ...],

@@ -11,6 +11,7 @@ from siblint.rule import Context, Invalid, Rule, Valid
 
 if TYPE_CHECKING:
     from siblint.groups import Group, Member
+    from siblint.tools import Tool
 
 _TOOLS = '''\
 import requests
@@ -224,7 +225,9 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
                                       importer=ctx.facts)
                 fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
-                victims = unstoppable(m.tool, ctx.project, ctx.config)
+                kept = group.framework.groups.kept_reasons
+                victims = [h for h in unstoppable(m.tool, ctx.project, ctx.config, group.sync_threads)
+                           if h.reason not in kept]  # finished during the drain and recorded: not lost
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.
                     known = {(h.path, h.loc) for h in victims}
@@ -235,6 +238,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         for snap in group.snapshots:
             fatal = [(m, r) for m in snap.members for r in verdict(m)[0]]
             victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
+            if group.sync_threads_serial and not any(_runs_async(m.tool, ctx) for m, _ in fatal):
+                # One pool thread runs sync tools one at a time: only an async tool's failure orphans one.
+                victims = [(m, h) for m, h in victims if h.reason != "sync_thread"]
             if not fatal or not victims:
                 continue
             fatal_tools = _unique_tools(fatal)
@@ -265,6 +271,13 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal_why=reason.label, fix=fix, note=note,
             )
         return None
+
+
+def _runs_async(tool: "Tool", ctx: Context) -> bool:
+    from siblint.callgraph import walk
+
+    found = walk(tool, ctx.project, ctx.config)
+    return found is not None and not found.sync_tool
 
 
 def _unique_tools(found: list) -> list:

@@ -12,6 +12,7 @@ reason; each rule reports one reason); what counts as a side effect is `siblint.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -34,17 +35,27 @@ def in_every_framework(examples: list) -> list:
         if fw.example is None:
             continue
         header, decorator = fw.example
-        out += [replace(ex, code=ex.code.replace("from agents import function_tool", header)
-                        .replace("@function_tool", decorator)) for ex in examples]
+        for ex in examples:
+            code = ex.code.replace("from agents import function_tool", header).replace("@function_tool", decorator)
+            if fw.example_run and "from agents import function_tool" in ex.code:  # not a look-alike's decorator
+                tools = re.findall(re.escape(decorator) + r"\s*\n\s*(?:async\s+)?def\s+(\w+)", code)
+                code += fw.example_run.format(tools=", ".join(tools))
+            out.append(replace(ex, code=code))
     return out
 
 
 def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
-    """Hazards of every tool this module makes, computed once per file for the five rules."""
+    """Hazards of every tool this module makes, computed once per file for the five rules. A tool of
+    a group this module runs with sync tools in worker threads (`RunConfig(tool_thread_pool_config=...)`)
+    is judged as running in one."""
     from siblint.cancellation import unstoppable
     from siblint.tools import tools_in
 
-    return ctx.once("hazards", lambda: [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)])
+    def compute() -> list[tuple["Tool", list["Hazard"]]]:
+        threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
+        return [(t, unstoppable(t, ctx.project, ctx.config, t.key in threaded)) for t in tools_in(ctx.facts)]
+
+    return ctx.once("hazards", compute)
 
 
 class _SideEffectRule(Rule):
