@@ -84,6 +84,26 @@ async def lookup_rate(region: str) -> str:
 '''
 
 
+_ADK_TOOLS = '''\
+import asyncio
+import requests
+from google.adk.agents import Agent, RunConfig
+from google.adk.agents.run_config import ToolThreadPoolConfig
+from google.adk.runners import InMemoryRunner
+
+POOL = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=4))
+
+def charge_card(amount: int) -> dict:
+    return requests.post("https://payments.example.com/charges", json={"amount": amount}).json()
+
+async def refund(amount: int) -> dict:
+    return await asyncio.to_thread(requests.post, "https://payments.example.com/refunds", json={"amount": amount})
+
+async def lookup_tax(region: str) -> dict:
+    raise RuntimeError("tax service down")
+'''
+
+
 class FatalToolBesideUnstoppableTool(Rule):
     """
     ## What it does
@@ -143,6 +163,26 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
     `Agent.parallel_tool_call_execution_mode("sequential")`.
 
+    google-adk ends the run on any tool exception unless an `on_tool_error_callback` (the agent's,
+    or a plugin's) returns a dict; it cancels the unfinished siblings, awaits them, then raises.
+    An async tool's `to_thread` or `shield`, and a sync tool when the run sets
+    `RunConfig(tool_thread_pool_config=...)`, land after the raise with no function response in
+    the session. An inline sync tool (no pool), a blocking async tool and a CancelledError
+    swallower finish during that wait and are kept, so they are not victims here (SIB103 /
+    SIB104 still report them). `ToolThreadPoolConfig(max_workers=1)` runs sync tools one at a
+    time, so it protects a sync tool only from sync siblings' failures (measured:
+    tests/runtime/test_google_adk_runtime.py).
+
+    ```python
+    async def refund(amount: int) -> dict:
+        await asyncio.to_thread(requests.post, REFUNDS, json={"amount": amount})
+        return {"ok": True}
+
+    agent = Agent(name="checkout", tools=[refund, lookup_tax])   # lookup_tax can raise
+    ```
+    Use instead `Agent(..., on_tool_error_callback=on_error)` with an `on_error` that returns a
+    dict on every path, or await an async client in `refund`.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -177,8 +217,14 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
+        Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"),
+        Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax], on_tool_error_callback=lambda t, a, c, e: {})\n"),
     ]
     INVALID = [
+        Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
+        Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nrunner = InMemoryRunner(agent=agent)\n"
+                "\n\nasync def main():\n    async for _ in runner.run_async(user_id='u', session_id='s', run_config=POOL):\n        pass\n",
+                lines=(18,)),
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(
             _TOOLS + "\nagent = Agent(name='a', tools=[charge_card])\nagent.tools.append(lookup_tax)\n", lines=(18,)

@@ -91,6 +91,12 @@ class SyncToolSideEffect(_SideEffectRule):
     same turn fails fatally, the SDK cancels the tool, but a thread cannot be cancelled: once it
     has started, the side effect lands after the run has raised, and the error records nothing.
 
+    google-adk runs a sync tool in a thread only when the run's
+    `RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(...))` says so (recognised on
+    `runner.run_async` / `run` / `run_live` of a `Runner` / `InMemoryRunner` / `App` wrapping the
+    agent in the module that makes the agent); without it the tool runs inline on the event loop
+    and is SIB103 instead (tests/runtime/test_google_adk_runtime.py).
+
     ## Example
     ```python
     @function_tool
@@ -222,6 +228,12 @@ class BlockingSideEffect(_SideEffectRule):
     call and output *are* kept in `exc.run_data.new_items`. The lost-record hazard of SIB101/102
     does not reproduce here; what remains is that nothing can stop the effect once the tool has
     started, while every other call of the turn stalls behind it.
+
+    In google-adk a sync tool without the tool thread pool runs inline on the event loop: its
+    blocking side effect is reported here too. Its result is kept (ADK awaits it before raising),
+    so it is not a SIB301 victim there, but the call blocks every other call and cannot be
+    stopped once started: a user wants to know, and the fix (`async def` with an async client) is
+    the same. A CancelledError-swallowing tool (SIB104) is likewise kept by ADK.
 
     ## Example
     ```python
