@@ -10,6 +10,7 @@ at 1 is not concurrent.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Loc
@@ -463,6 +464,25 @@ def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project:
         return []
     return [Snapshot(arg.loc, resolve_members(caller.facts, arg, caller.name, project, plain))
             for caller, arg in argument_values(where, param[0], param[1], project)]
+
+
+def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, bool]]:
+    """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
+    after `from .tools import f`), each with whether a run of such a group moves sync tools into
+    worker threads: a module that names no framework still defines those tools."""
+    if not facts.module:
+        return []
+    own = os.path.abspath(facts.path)
+    found: dict[tuple, tuple[Tool, bool]] = {}
+    for importer in project.importers_of(facts.module):
+        if importer is facts:
+            continue
+        for group in groups_in(importer, project):
+            for m in group.members():
+                if m.tool.kind == "function" and m.tool.options is None and os.path.abspath(m.tool.path) == own:
+                    threaded = found.get(m.tool.key, (m.tool, False))[1] or group.sync_threads
+                    found[m.tool.key] = (m.tool, threaded)
+    return list(found.values())
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

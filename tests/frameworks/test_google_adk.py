@@ -6,6 +6,8 @@ Measured behaviour behind these expectations: tests/runtime/test_google_adk_runt
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from siblint.config import Config
@@ -347,3 +349,58 @@ def test_sib301_message_names_the_adk_fix(lint, tmp_path):
     [d] = lint(text, None, Config(root=str(tmp_path), select=("SIB301",)))
     assert "refund (in a worker thread, POST" in d.message and "lookup_tax's fatal failure (raises RuntimeError)" in d.message
     assert "on_tool_error_callback" in d.message
+
+
+# ---- a tools module that never names ADK ---------------------------------------------------------
+TOOLS_MODULE = '''\
+import requests
+from google.cloud import bigquery
+
+
+def charge(n: int) -> dict:
+    requests.post("https://p.example.com", json={"n": n})
+    return {}
+
+
+def run_bqml(bqml_code: str) -> str:
+    job = bigquery.Client().query(bqml_code)
+    return str(job.result())
+
+
+def top_rows(table: str) -> str:
+    return str(bigquery.Client().query(f"SELECT * FROM {table} LIMIT 5").result())
+
+
+def unlisted(n: int) -> dict:
+    requests.post("https://p.example.com", json={"n": n})
+    return {}
+'''
+
+
+def _tree(tmp_path, agent: str) -> list[str]:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tools.py").write_text(TOOLS_MODULE)
+    (pkg / "agent.py").write_text(agent)
+    return [str(pkg / n) for n in ("__init__.py", "tools.py", "agent.py")]
+
+
+@pytest.mark.parametrize("imports", ["from .tools import charge, run_bqml, top_rows",
+                                     "from pkg.tools import charge, run_bqml, top_rows"])
+def test_plain_tools_of_a_module_that_imports_no_framework(tmp_path, imports):
+    from siblint import runner
+
+    agent = f"from google.adk.agents import Agent\n{imports}\n\nroot_agent = Agent(name='a', tools=[charge, run_bqml, top_rows])\n"
+    result = runner.run(_tree(tmp_path, agent), Config(root=str(tmp_path), select=ALL))
+    found = sorted((os.path.basename(d.path), d.code, d.loc.line) for d in result.diagnostics)
+    # Inline sync tools (SIB103); a BigQuery job whose SQL is model-written may write; a readable
+    # SELECT does not; a function no agent lists is not a tool; the agent mixes nothing (no SIB301).
+    assert found == [("agent.py", "SIB206", 4), ("tools.py", "SIB103", 5), ("tools.py", "SIB103", 10)], found
+
+
+def test_module_imported_by_no_agent_is_not_analysed(tmp_path):
+    from siblint import runner
+
+    result = runner.run(_tree(tmp_path, "import os\n"), Config(root=str(tmp_path), select=ALL))
+    assert result.files_passed == 0 and result.diagnostics == []
