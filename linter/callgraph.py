@@ -71,6 +71,9 @@ class Context:
     # The call in the tool's own function this was reached through (None in the tool's function):
     # where a finding about a helper in another module is reported (SIB4xx).
     entry: Loc | None = None
+    # Under a sync tool the framework runs inline on the event loop: nothing in it can be
+    # cancelled, and a thread it hands work to runs while the tool itself still holds the loop.
+    inline: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,7 @@ class _Walker:
         thread = self.sync_in_thread or next(
             (fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == self.tool.framework), True)
         if self.tool.kind == "function" and not fn.is_async:
-            ctx = Context("thread" if thread else "loop_sync")
+            ctx = Context("thread") if thread else Context("loop_sync", inline=True)
         else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
             ctx = Context("loop" if fn.is_async else "loop_sync")
         self.enter(facts, fn, ctx, {})

@@ -57,6 +57,8 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
     if eff is None:
         return None
     if ctx.mode == "thread":
+        if ctx.inline:
+            return "blocking", ""  # handed off by a sync tool that holds the loop until it returns
         return ("handoff" if ctx.handoff else "sync_thread"), ""
     if ctx.mode == "loop_sync" and not eff.blocking:
         return None  # a coroutine made in a sync helper runs (cancellably) where it is awaited

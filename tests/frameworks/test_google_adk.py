@@ -404,3 +404,26 @@ def test_module_imported_by_no_agent_is_not_analysed(tmp_path):
 
     result = runner.run(_tree(tmp_path, "import os\n"), Config(root=str(tmp_path), select=ALL))
     assert result.files_passed == 0 and result.diagnostics == []
+
+
+def test_inline_sync_tool_waiting_on_its_own_threads_is_kept(codes):
+    text = HEAD + ('''
+import concurrent.futures
+
+
+def _post(n):
+    requests.post("https://p.example.com", json={"n": n})
+
+
+def pay_all(n: int) -> dict:
+    with concurrent.futures.ThreadPoolExecutor() as pool:
+        pool.submit(_post, n)
+    return {}
+
+
+shop = Agent(name="shop", tools=[pay_all, lookup_tax])
+''')
+    found = codes(text)
+    # The tool holds the loop until its threads are done: blocking (SIB103), kept, not SIB102/SIB301.
+    assert ("SIB103", line_of(text, "def pay_all")) in found
+    assert sib("SIB102", found) == [] and sib("SIB301", found) == []
