@@ -23,7 +23,7 @@ from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects import can_fail
 from siblint.facts import Call, Const, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
-from siblint.fatality import FatalReason, always_returns, function_always_returns, plugin_methods
+from siblint.fatality import FatalReason, always_returns, function_always_returns, function_raises, plugin_methods, raises
 from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.groups import Group
 from siblint.project import ProjectIndex
@@ -105,9 +105,32 @@ def _returning(value: Value, facts: ModuleFacts, scope: str, project: ProjectInd
     return any(not (isinstance(i, Const) and i.value is None) and always_returns(facts, i, scope, project) for i in items)
 
 
-def _plugin_covers(group: Group, method: str, facts: ModuleFacts, project: ProjectIndex) -> bool:
-    """A plugin given to a wrapper of the group (`Runner(plugins=[ErrorPlugin()])`) whose `method`
-    returns a value on every path and does not raise."""
+def hook_reasons(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:
+    """Callbacks around every call of the group that raise (`before_tool_callback=`, a plugin's
+    `before_tool_callback`): each makes every member's call fatal, whatever the member does."""
+    if group.maker is None:
+        return []
+    spec = group.maker.policy
+    out: list[FatalReason] = []
+    where = Scope(facts, group.scope)
+    for param in spec.raising_hooks:
+        value = group.call.arg(param.position, param.keyword)
+        if isinstance(value, Ref) and "." not in value.text and where.function(value) is None:
+            value = where.value(value.text) or value
+        for item in value.items if isinstance(value, Seq) else (() if value is None else (value,)):
+            origin = raises(facts, item, group.scope, project)
+            if origin is not None:
+                out.append(FatalReason("handler_returns_none", f"{param.keyword} raises", facts.path, item.loc, origin=origin))
+    for scope, item, method, fn in _plugin_objects(group, spec.plugin_hooks, facts, project):
+        origin = function_raises(*fn)
+        if origin is not None:
+            out.append(FatalReason("handler_returns_none", f"plugin {method} raises", facts.path, item.loc, origin=origin))
+    return out
+
+
+def _plugin_objects(group: Group, methods: tuple[str, ...], facts: ModuleFacts, project: ProjectIndex) -> list:
+    """(scope, plugin object, method, (facts, function)) for the plugins of the group's wrappers."""
+    out = []
     for scope, call in group.wrappers:
         if not isinstance(call.func, Ref):
             continue
@@ -115,10 +138,15 @@ def _plugin_covers(group: Group, method: str, facts: ModuleFacts, project: Proje
         if spec is None or spec.plugins is None:
             continue
         value = call.arg(spec.plugins.position, spec.plugins.keyword)
-        for _, (m_facts, fn) in plugin_methods(facts, value, scope, method, project):
-            if function_always_returns(m_facts, fn):
-                return True
-    return False
+        for method in methods:
+            out.extend((scope, item, method, fn) for item, fn in plugin_methods(facts, value, scope, method, project))
+    return out
+
+
+def _plugin_covers(group: Group, method: str, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """A plugin given to a wrapper of the group (`Runner(plugins=[ErrorPlugin()])`) whose `method`
+    returns a value on every path and does not raise."""
+    return any(function_always_returns(*fn) for _, _, _, fn in _plugin_objects(group, (method,), facts, project))
 
 
 def _handler_cover(value: Value | None, visible: tuple[object, ...], any_string: bool, fatal: tuple[object, ...],

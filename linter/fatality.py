@@ -111,6 +111,17 @@ def always_returns(facts: ModuleFacts, value: Value, scope: str, project: Projec
     return found is None or not (found.returns_none or found.raises)
 
 
+def raises(facts: ModuleFacts, value: Value, scope: str, project: ProjectIndex) -> tuple[str, Loc] | None:
+    """Where a callable raises (its `raise`), when it resolves and has one."""
+    found = _behaviour(facts, value, scope, project)
+    return found.origin if found is not None and found.raises else None
+
+
+def function_raises(facts: ModuleFacts, fn: FunctionFacts) -> tuple[str, Loc] | None:
+    found = _function_behaviour(facts, fn)
+    return found.origin if found.raises else None
+
+
 def function_always_returns(facts: ModuleFacts, fn: FunctionFacts) -> bool:
     """`always_returns` for a function already found (a plugin's method)."""
     found = _function_behaviour(facts, fn)

@@ -257,11 +257,12 @@ class FatalToolBesideUnstoppableTool(Rule):
 
     def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
         from siblint.cancellation import side_effects, unstoppable
-        from siblint.error_policy import fatal_causes, group_policy, is_serial
+        from siblint.error_policy import fatal_causes, group_policy, hook_reasons, is_serial
         from siblint.fatality import fatal_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
+        hooks = hook_reasons(group, ctx.facts, ctx.project)  # a raising hook makes every call fatal
 
         def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
@@ -270,7 +271,7 @@ class FatalToolBesideUnstoppableTool(Rule):
                     return verdicts[m.tool.key]
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
                                       importer=ctx.facts)
-                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
+                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config) + hooks
                 kept = group.framework.groups.kept_reasons
                 victims = [h for h in unstoppable(m.tool, ctx.project, ctx.config, group.sync_threads)
                            if h.reason not in kept]  # finished during the drain and recorded: not lost

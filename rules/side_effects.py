@@ -52,8 +52,15 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
     from siblint.tools import tools_in
 
     def compute() -> list[tuple["Tool", list["Hazard"]]]:
+        from siblint.groups import listed_by_importers
+        from siblint.semantic import canonical
+
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
-        return [(t, unstoppable(t, ctx.project, ctx.config, t.key in threaded)) for t in tools_in(ctx.facts)]
+        tools = [(t, t.key in threaded) for t in tools_in(ctx.facts)]
+        if not any(canonical(target)[0] is not None for target in ctx.facts.imports.values()):
+            # A module that names no framework: its plain functions are tools where importers list them.
+            tools += listed_by_importers(ctx.facts, ctx.project)
+        return [(t, unstoppable(t, ctx.project, ctx.config, pooled)) for t, pooled in tools]
 
     return ctx.once("hazards", compute)
 

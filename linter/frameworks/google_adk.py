@@ -112,6 +112,8 @@ FRAMEWORK = Framework(
                               policy=ErrorPolicy(
                                   fatal_by_default=True, handler=Param(ERROR_CALLBACK), handler_returns=True,
                                   plugin_handler=ERROR_CALLBACK,
+                                  raising_hooks=(Param("before_tool_callback"), Param("after_tool_callback")),
+                                  plugin_hooks=("before_tool_callback", "after_tool_callback"),
                                   fix=f"give the agent (or a plugin) an {ERROR_CALLBACK} that returns a dict on every "
                                       "path, or catch Exception in {tool} and return a dict")),
         },

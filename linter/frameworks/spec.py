@@ -107,6 +107,11 @@ class ErrorPolicy:
     # The method of a plugin object given to a wrapper (`Runner(plugins=[...])`, `ConcurrencySpec.wrappers`)
     # that does what `handler` does for every group the wrapper runs, judged as `handler_returns` says.
     plugin_handler: str = ""
+    # Callbacks run around every call of the group (`before_tool_callback=`, a callable or a list),
+    # and the plugin methods that do the same: one that raises ends the run whichever member it
+    # runs for, so it makes every member's call fatal.
+    raising_hooks: tuple[Param, ...] = ()
+    plugin_hooks: tuple[str, ...] = ()
     fix: str = ""  # how SIB206 tells the user to make a member's errors reach the model; formatted with tool=
 
 

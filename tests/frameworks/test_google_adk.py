@@ -296,8 +296,21 @@ def test_raising_before_or_after_tool_callback_is_sib202(codes, keyword):
     text = HEAD + ("def guard(tool, args, tool_context, *rest):\n    if tool.name == 'refund':\n        raise PermissionError('no')\n\n"
                    f"shop = Agent(name='shop', tools=[refund, lookup_rate], {keyword}=guard)\n")
     assert sib("SIB202", codes(text)) == [line_of(text, "shop = Agent")]
+    # It raises whichever member it runs for: every call is fatal, and refund's thread outlives it.
+    assert sib("SIB301", codes(text)) == [line_of(text, "shop = Agent")]
     returning = text.replace("raise PermissionError('no')", "return {'error': 'not allowed'}")
-    assert sib("SIB202", codes(returning)) == []
+    assert sib("SIB202", codes(returning)) == [] and sib("SIB301", codes(returning)) == []
+
+
+def test_raising_plugin_before_tool_callback_makes_every_call_fatal(codes):
+    text = HEAD + ("from google.adk.plugins import BasePlugin\n\n\nclass Guard(BasePlugin):\n"
+                   "    async def before_tool_callback(self, *, tool, tool_args, tool_context):\n"
+                   "        raise PermissionError('read-only mode')\n\n\n"
+                   "shop = Agent(name='shop', tools=[refund, lookup_rate])\n"
+                   "runner = InMemoryRunner(agent=shop, plugins=[Guard(name='g')])\n")
+    found = codes(text)
+    assert sib("SIB202", found) == [line_of(text, "runner = InMemoryRunner")]
+    assert sib("SIB301", found) == [line_of(text, "shop = Agent")]
 
 
 PLUGIN = '''

@@ -56,6 +56,16 @@ from google.genai import types
 PAYMENTS = os.environ["FAKE_PAYMENTS_URL"]
 
 
+async def landed(limit: float = 3.0) -> None:
+    """Until the sink has the charge (each scenario makes at most one), at most `limit` seconds."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        log = await asyncio.to_thread(requests.get, PAYMENTS.rsplit("/", 1)[0] + "/log")
+        if log.json()["payments"]:
+            return
+        await asyncio.sleep(0.05)
+
+
 class FakeLlm(BaseLlm):
     """Calls every tool of the agent once, in one turn; answers once it sees their responses."""
 
@@ -90,7 +100,7 @@ async def main() -> dict:
     except Exception as exc:
         out.update(raised=True, exc_type=type(exc).__name__, message=str(exc)[:300])
     out["end"] = time.monotonic()
-    await asyncio.sleep(0.8)  # the loop stays alive: orphaned tasks and threads may land now
+    await landed()  # the loop stays alive: orphaned tasks and threads may land now
     done = await runner.session_service.get_session(app_name="app", user_id="u", session_id=session.id)
     out["recorded"] = [p.function_response.name for e in done.events if e.content
                        for p in (e.content.parts or []) if p.function_response]
@@ -203,7 +213,7 @@ SCENARIOS = {
     "adk_none_callback": scenario(TO_THREAD, extra=NONE_CALLBACK, agent_kw=", on_tool_error_callback=on_error"),
     # Fix: a plugin's on_tool_error_callback returning a dict.
     "adk_to_thread_plugin": scenario(TO_THREAD, extra=PLUGIN, runner_kw=", plugins=[ErrorPlugin(name='errors')]"),
-    # A raising before_tool_callback is fatal even for a tool that cannot fail (SIB202).
+    # A raising before_tool_callback is fatal even for a tool that cannot fail (SIB202, and SIB301).
     "adk_raising_before": scenario(TO_THREAD, extra=RAISING_BEFORE, agent_kw=", before_tool_callback=guard").replace(
         'raise RuntimeError("tax service down")', 'return {"rate": 0.2}'),
     # Awaited during the drain, so kept: a blocking tool (SIB103) and a swallowing one (SIB104).
@@ -272,7 +282,7 @@ def test_unstoppable_sibling_lands_after_the_run_raised(results, codes, name, ex
 
 def test_raising_before_tool_callback_ends_the_run(results, codes):
     lands_after_the_raise_unrecorded(results["adk_raising_before"], error="PermissionError")
-    assert {"SIB102", "SIB202"} <= codes("adk_raising_before")
+    assert {"SIB102", "SIB202", "SIB301"} <= codes("adk_raising_before")
 
 
 @pytest.mark.parametrize("name", ["adk_pool_sync_dict_callback", "adk_to_thread_plugin"])
