@@ -167,7 +167,8 @@ class FatalToolBesideUnstoppableTool(Rule):
     or a plugin's) returns a dict; it cancels the unfinished siblings, awaits them, then raises.
     An async tool's `to_thread` or `shield`, and a sync tool when the run sets
     `RunConfig(tool_thread_pool_config=...)`, land after the raise with no function response in
-    the session. An inline sync tool (no pool), a blocking async tool and a CancelledError
+    the session. A `before_tool_callback` / `after_tool_callback` (agent or plugin) that raises
+    ends the run whichever tool it runs for, so it makes every member fatal. An inline sync tool (no pool), a blocking async tool and a CancelledError
     swallower finish during that wait and are kept, so they are not victims here (SIB103 /
     SIB104 still report them). `ToolThreadPoolConfig(max_workers=1)` runs sync tools one at a
     time, so it protects a sync tool only from sync siblings' failures (measured:
