@@ -22,7 +22,7 @@ from siblint.callgraph import BROAD, Visit, walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects import can_fail
-from siblint.facts import Call, Const, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
+from siblint.facts import Call, Const, FunctionFacts, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
 from siblint.fatality import FatalReason, always_returns, function_always_returns, function_raises, plugin_methods, raises
 from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.groups import Group
@@ -128,9 +128,13 @@ def hook_reasons(group: Group, facts: ModuleFacts, project: ProjectIndex) -> lis
     return out
 
 
-def _plugin_objects(group: Group, methods: tuple[str, ...], facts: ModuleFacts, project: ProjectIndex) -> list:
+_PluginMethod = tuple[str, Value, str, tuple[ModuleFacts, FunctionFacts]]
+
+
+def _plugin_objects(group: Group, methods: tuple[str, ...], facts: ModuleFacts,
+                    project: ProjectIndex) -> list[_PluginMethod]:
     """(scope, plugin object, method, (facts, function)) for the plugins of the group's wrappers."""
-    out = []
+    out: list[_PluginMethod] = []
     for scope, call in group.wrappers:
         if not isinstance(call.func, Ref):
             continue

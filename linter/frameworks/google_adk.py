@@ -44,10 +44,6 @@ TOOL_CONTEXT = "google.adk.tools.ToolContext"
 ERROR_CALLBACK = "on_tool_error_callback"
 
 
-def _spellings(canonical: str, *names: str) -> dict[str, str]:
-    return {n: canonical for n in names}
-
-
 # A callback that can return None leaves the error fatal (RUN "returns None"); one that raises
 # replaces it. A raising before_tool_callback is fatal even beside an error callback (RUN b5), and so
 # is a raising after_tool_callback (it runs outside the try, `_caller.py:597-619`).
@@ -73,19 +69,19 @@ FRAMEWORK = Framework(
     name="google-adk",
     import_roots=("google.adk",),
     aliases={
-        **_spellings(AGENT, "google.adk.Agent", "google.adk.agents.Agent", "google.adk.agents.llm_agent.Agent",
-                     "google.adk.agents.llm_agent.LlmAgent"),
-        **_spellings(FUNCTION_TOOL, "google.adk.tools.function_tool.FunctionTool"),
-        **_spellings(LONG_RUNNING_TOOL, "google.adk.tools.long_running_tool.LongRunningFunctionTool"),
-        **_spellings(AGENT_TOOL, "google.adk.tools.agent_tool.AgentTool"),
-        **_spellings(BASE_TOOL, "google.adk.tools.base_tool.BaseTool"),
-        **_spellings(MCP_TOOLSET, "google.adk.tools.MCPToolset", "google.adk.tools.mcp_tool.McpToolset",
-                     "google.adk.tools.mcp_tool.MCPToolset", "google.adk.tools.mcp_tool.mcp_toolset.McpToolset",
-                     "google.adk.tools.mcp_tool.mcp_toolset.MCPToolset"),
-        **_spellings(RUNNER, "google.adk.Runner"),
-        **_spellings(APP, "google.adk.apps.app.App"),
-        **_spellings(TOOL_CONTEXT, "google.adk.tools.tool_context.ToolContext", "google.adk.Context",
-                     "google.adk.agents.Context", "google.adk.agents.context.Context"),
+        **dict.fromkeys(("google.adk.Agent", "google.adk.agents.Agent", "google.adk.agents.llm_agent.Agent",
+                         "google.adk.agents.llm_agent.LlmAgent"), AGENT),
+        "google.adk.tools.function_tool.FunctionTool": FUNCTION_TOOL,
+        "google.adk.tools.long_running_tool.LongRunningFunctionTool": LONG_RUNNING_TOOL,
+        "google.adk.tools.agent_tool.AgentTool": AGENT_TOOL,
+        "google.adk.tools.base_tool.BaseTool": BASE_TOOL,
+        **dict.fromkeys(("google.adk.tools.MCPToolset", "google.adk.tools.mcp_tool.McpToolset",
+                         "google.adk.tools.mcp_tool.MCPToolset", "google.adk.tools.mcp_tool.mcp_toolset.McpToolset",
+                         "google.adk.tools.mcp_tool.mcp_toolset.MCPToolset"), MCP_TOOLSET),
+        "google.adk.Runner": RUNNER,
+        "google.adk.apps.app.App": APP,
+        **dict.fromkeys(("google.adk.tools.tool_context.ToolContext", "google.adk.Context",
+                         "google.adk.agents.Context", "google.adk.agents.context.Context"), TOOL_CONTEXT),
     },
     tools=ToolSpec(
         makers={

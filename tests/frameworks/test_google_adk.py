@@ -12,6 +12,8 @@ import pytest
 
 from siblint.config import Config
 
+from support import code_lines
+
 ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105", "SIB201", "SIB202", "SIB206", "SIB301")
 
 HEAD = '''\
@@ -66,11 +68,7 @@ RUN = "\nasync def main(runner):\n    async for _ in runner.run_async(user_id='u
 
 @pytest.fixture
 def codes(lint, tmp_path):
-    def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = ALL) -> list[tuple[str, int]]:
-        found = lint(text, files, Config(root=str(tmp_path), select=select))
-        return sorted((d.code, d.loc.line) for d in found)
-
-    return run
+    return code_lines(lint, tmp_path, ALL)
 
 
 def sib(code: str, found: list[tuple[str, int]]) -> list[int]:
