@@ -1,6 +1,7 @@
 """Decide from the raw bytes whether a file can matter, before paying for a parse.
 
-A file matters when an `import` or `from` line names a supported framework's top-level module.
+A file matters when an `import` or `from` line names a supported framework's top-level module (or
+its dotted root: `google.adk`, not all of `google`).
 The check is conservative: it may let through a file that only mentions the name in a string,
 never drop one that imports it.
 

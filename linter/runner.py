@@ -3,7 +3,9 @@
 Cost order, cheapest first, so a general tree never pays for what it does not need:
 
 1. The parent reads every file and runs the byte pre-filter (`siblint.prefilter`). Nothing heavy is
-   imported until a file passes: a tree without agent code never imports libcst or the rules.
+   imported until a file passes: a tree without agent code never imports libcst or the rules. A
+   file that fails it but that a passing file imports is analysed too: its plain functions may be
+   the tools of an agent there (`siblint.groups.listed_by_importers`).
 2. The cache (`siblint.cache`) answers for files whose bytes, and whose consulted modules, are
    unchanged. A warm run re-parses nothing.
 3. What is left is analysed inline (`-j1`, or too little work to pay for a pool) or in a process
