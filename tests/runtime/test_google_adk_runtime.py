@@ -189,8 +189,9 @@ class ErrorPlugin(BasePlugin):
         return {"error": str(error)}
 '''
 RAISING_BEFORE = '''
-def guard(tool, args, tool_context):
+async def guard(tool, args, tool_context):
     if tool.name == "lookup_tax":
+        await asyncio.sleep(0.05)  # as lookup_tax itself would: charge_card's thread has started
         raise PermissionError("lookup_tax is not allowed")
 '''
 POOL = "RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=4))"
