@@ -71,6 +71,9 @@ class Context:
     # The call in the tool's own function this was reached through (None in the tool's function):
     # where a finding about a helper in another module is reported (SIB4xx).
     entry: Loc | None = None
+    # Under a sync tool the framework runs inline on the event loop: nothing in it can be
+    # cancelled, and a thread it hands work to runs while the tool itself still holds the loop.
+    inline: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,14 +115,16 @@ class Walk:
         return [e for e in self.events if isinstance(e, Site)]
 
 
-def walk(tool: Tool, project: ProjectIndex, config: Config | None = None) -> Walk | None:
+def walk(tool: Tool, project: ProjectIndex, config: Config | None = None, sync_in_thread: bool = False) -> Walk | None:
     """The walk of `tool`'s call graph, or None for tools without a local body (`as_tool`, MCP
-    servers, a function that cannot be found). Cached per project, tool and configuration."""
+    servers, a function that cannot be found). Cached per project, tool and configuration.
+    `sync_in_thread`: the run moves sync tools into worker threads whatever the framework's default
+    (`ConcurrencySpec.sync_threads`)."""
     config = config or Config()
     cache = _CACHE.setdefault(project, {})
-    key = (tool.key, tool.function, tool.kind, config.extend_side_effect_calls, config.pure_calls)
+    key = (tool.key, tool.function, tool.kind, config.extend_side_effect_calls, config.pure_calls, sync_in_thread)
     if key not in cache:
-        cache[key] = _Walker(tool, project, config).run()
+        cache[key] = _Walker(tool, project, config, sync_in_thread).run()
     return cache[key]
 
 
@@ -129,8 +134,9 @@ Arguments = dict[str, tuple[Scope, Value]]
 
 
 class _Walker:
-    def __init__(self, tool: Tool, project: ProjectIndex, config: Config) -> None:
+    def __init__(self, tool: Tool, project: ProjectIndex, config: Config, sync_in_thread: bool = False) -> None:
         self.tool = tool
+        self.sync_in_thread = sync_in_thread
         self.project = project
         self.extend = config.extend_side_effect_calls
         self.pure = config.pure_calls
@@ -146,9 +152,10 @@ class _Walker:
         facts, fn = found
         from siblint.frameworks import FRAMEWORKS
 
-        thread = next((fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == self.tool.framework), True)
+        thread = self.sync_in_thread or next(
+            (fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == self.tool.framework), True)
         if self.tool.kind == "function" and not fn.is_async:
-            ctx = Context("thread" if thread else "loop_sync")
+            ctx = Context("thread") if thread else Context("loop_sync", inline=True)
         else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
             ctx = Context("loop" if fn.is_async else "loop_sync")
         self.enter(facts, fn, ctx, {})

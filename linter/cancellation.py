@@ -9,8 +9,9 @@ rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/sce
 * "handoff": an async tool hands it to a thread or executor (`asyncio.to_thread`,
   `run_in_executor`, `executor.submit`): cancelling the await leaves the thread running
   (`to_thread_charge`);
-* "blocking": an async tool does it through a blocking call before any await: the loop cannot
-  deliver the cancellation (`blocking_async_charge`);
+* "blocking": an async tool does it through a blocking call before any await, or a sync tool the
+  framework runs inline on the event loop does it: the loop cannot deliver the cancellation
+  (`blocking_async_charge`);
 * "swallowed": an async tool swallows `CancelledError` (`except CancelledError/BaseException/:`
   without re-raising, `contextlib.suppress(CancelledError)`) around or before it
   (`swallow_base_exception`);
@@ -56,6 +57,8 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
     if eff is None:
         return None
     if ctx.mode == "thread":
+        if ctx.inline:
+            return "blocking", ""  # handed off by a sync tool that holds the loop until it returns
         return ("handoff" if ctx.handoff else "sync_thread"), ""
     if ctx.mode == "loop_sync" and not eff.blocking:
         return None  # a coroutine made in a sync helper runs (cancellably) where it is awaited
@@ -68,9 +71,11 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
     return None
 
 
-def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None) -> list[Hazard]:
-    """Every side effect of `tool` that cancellation cannot stop ("protected" included), in walk order."""
-    found = walk(tool, project, config)
+def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
+                sync_in_thread: bool = False) -> list[Hazard]:
+    """Every side effect of `tool` that cancellation cannot stop ("protected" included), in walk order.
+    `sync_in_thread`: a run moves the framework's sync tools into worker threads (`siblint.callgraph.walk`)."""
+    found = walk(tool, project, config, sync_in_thread)
     if found is None:
         return []
     out: list[Hazard] = []

@@ -22,8 +22,8 @@ from siblint.callgraph import BROAD, Visit, walk
 from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.effects import can_fail
-from siblint.facts import Call, Const, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
-from siblint.fatality import FatalReason
+from siblint.facts import Call, Const, FunctionFacts, Lambda, ModuleFacts, RaiseSite, Ref, Seq, Value
+from siblint.fatality import FatalReason, always_returns, function_always_returns, function_raises, plugin_methods, raises
 from siblint.frameworks.spec import Framework, GroupMaker
 from siblint.groups import Group
 from siblint.project import ProjectIndex
@@ -78,13 +78,79 @@ def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> Gro
     covers: list[Cover] = []
     if spec.handler is not None:
         value = group.call.arg(spec.handler.position, spec.handler.keyword)
-        cover = _handler_cover(value, spec.visible_values, spec.any_string, spec.fatal_values, facts, group.scope, project)
-        if cover is not None:
-            covers.append(cover)
+        if spec.handler_returns:
+            if value is not None and _returning(value, facts, group.scope, project):
+                covers.append(Cover(None, None))
+        else:
+            cover = _handler_cover(value, spec.visible_values, spec.any_string, spec.fatal_values, facts, group.scope, project)
+            if cover is not None:
+                covers.append(cover)
+    if spec.plugin_handler and _plugin_covers(group, spec.plugin_handler, facts, project):
+        covers.append(Cover(None, None))
     if spec.middleware is not None:
         value = group.call.arg(spec.middleware.position, spec.middleware.keyword)
         covers.extend(_middleware_covers(group.framework, value, facts, group.scope, project))
     return GroupPolicy(True, tuple(covers))
+
+
+def _returning(value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex) -> bool:
+    """A handler that makes failures visible by returning a value: one callable, or a list tried in
+    order, of which one returns a value on every path and does not raise."""
+    where = Scope(facts, scope)
+    if isinstance(value, Ref) and "." not in value.text and where.function(value) is None:
+        value = where.value(value.text) or value
+    if isinstance(value, Const):
+        return False  # `None`
+    items = value.items if isinstance(value, Seq) else (value,)
+    return any(not (isinstance(i, Const) and i.value is None) and always_returns(facts, i, scope, project) for i in items)
+
+
+def hook_reasons(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:
+    """Callbacks around every call of the group that raise (`before_tool_callback=`, a plugin's
+    `before_tool_callback`): each makes every member's call fatal, whatever the member does."""
+    if group.maker is None:
+        return []
+    spec = group.maker.policy
+    out: list[FatalReason] = []
+    where = Scope(facts, group.scope)
+    for param in spec.raising_hooks:
+        value = group.call.arg(param.position, param.keyword)
+        if isinstance(value, Ref) and "." not in value.text and where.function(value) is None:
+            value = where.value(value.text) or value
+        for item in value.items if isinstance(value, Seq) else (() if value is None else (value,)):
+            origin = raises(facts, item, group.scope, project)
+            if origin is not None:
+                out.append(FatalReason("handler_returns_none", f"{param.keyword} raises", facts.path, item.loc, origin=origin))
+    for scope, item, method, fn in _plugin_objects(group, spec.plugin_hooks, facts, project):
+        origin = function_raises(*fn)
+        if origin is not None:
+            out.append(FatalReason("handler_returns_none", f"plugin {method} raises", facts.path, item.loc, origin=origin))
+    return out
+
+
+_PluginMethod = tuple[str, Value, str, tuple[ModuleFacts, FunctionFacts]]
+
+
+def _plugin_objects(group: Group, methods: tuple[str, ...], facts: ModuleFacts,
+                    project: ProjectIndex) -> list[_PluginMethod]:
+    """(scope, plugin object, method, (facts, function)) for the plugins of the group's wrappers."""
+    out: list[_PluginMethod] = []
+    for scope, call in group.wrappers:
+        if not isinstance(call.func, Ref):
+            continue
+        spec = group.framework.concurrency.wrappers.get(canonical(call.func.name)[1])
+        if spec is None or spec.plugins is None:
+            continue
+        value = call.arg(spec.plugins.position, spec.plugins.keyword)
+        for method in methods:
+            out.extend((scope, item, method, fn) for item, fn in plugin_methods(facts, value, scope, method, project))
+    return out
+
+
+def _plugin_covers(group: Group, method: str, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """A plugin given to a wrapper of the group (`Runner(plugins=[ErrorPlugin()])`) whose `method`
+    returns a value on every path and does not raise."""
+    return any(function_always_returns(*fn) for _, _, _, fn in _plugin_objects(group, (method,), facts, project))
 
 
 def _handler_cover(value: Value | None, visible: tuple[object, ...], any_string: bool, fatal: tuple[object, ...],

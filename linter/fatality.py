@@ -28,7 +28,7 @@ from siblint.facts import Call, Const, FunctionFacts, Lambda, Mapping, ModuleFac
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Cause, FatalArg, Param
 from siblint.project import ProjectIndex
-from siblint.semantic import Scope, canonical, constructed_by, resolve_function
+from siblint.semantic import Scope, canonical, classes_of, constructed_by, elements, method_of, resolve_function
 from siblint.tools import Tool, copier, copy_source, names_of, tool_named, visible
 
 # How many hops (copies of copies, name bindings, imports) resolution follows.
@@ -104,8 +104,61 @@ def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectInd
     return None
 
 
+def always_returns(facts: ModuleFacts, value: Value, scope: str, project: ProjectIndex) -> bool:
+    """A callable handler that returns a value on every path and never raises; an unresolved one
+    gets the benefit of the doubt."""
+    found = _behaviour(facts, value, scope, project)
+    return found is None or not (found.returns_none or found.raises)
+
+
+def raises(facts: ModuleFacts, value: Value, scope: str, project: ProjectIndex) -> tuple[str, Loc] | None:
+    """Where a callable raises (its `raise`), when it resolves and has one."""
+    found = _behaviour(facts, value, scope, project)
+    return found.origin if found is not None and found.raises else None
+
+
+def function_raises(facts: ModuleFacts, fn: FunctionFacts) -> tuple[str, Loc] | None:
+    found = _function_behaviour(facts, fn)
+    return found.origin if found.raises else None
+
+
+def function_always_returns(facts: ModuleFacts, fn: FunctionFacts) -> bool:
+    """`always_returns` for a function already found (a plugin's method)."""
+    found = _function_behaviour(facts, fn)
+    return not (found.returns_none or found.raises)
+
+
+def plugin_methods(facts: ModuleFacts, value: Value | None, scope: str, method: str,
+                   project: ProjectIndex) -> list[tuple[Value, tuple[ModuleFacts, FunctionFacts]]]:
+    """(object, its class's `method`) for each object of a plugin list (`plugins=[ErrorPlugin()]`)
+    whose project class defines or inherits `method`."""
+    out: list[tuple[Value, tuple[ModuleFacts, FunctionFacts]]] = []
+    where = Scope(facts, scope)
+    for item_scope, item in elements(where, value, project):
+        for cls in classes_of(item_scope, item, project):
+            found = method_of(cls, method, project)
+            if found is not None:
+                out.append((item, found))
+                break
+    return out
+
+
+def _judge_methods(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str,
+                   project: ProjectIndex) -> FatalReason | None:
+    """`FatalArg.method`: the first plugin object whose method is fatal, as a reason at the object."""
+    for item, (m_facts, fn) in plugin_methods(facts, value, scope, spec.method, project):
+        found = _function_behaviour(m_facts, fn)
+        fault = next((f for f, hit in (("returns None", "returns_none" in spec.when and found.returns_none),
+                                       ("raises", "raises" in spec.when and found.raises)) if hit), None)
+        if fault is not None:
+            return FatalReason(spec.cause, spec.label.format(fault=fault), facts.path, item.loc, origin=found.origin)
+    return None
+
+
 def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex) -> FatalReason | None:
     """Whether `value` given for `spec` is fatal, as a reason located at the value."""
+    if spec.method:
+        return _judge_methods(spec, value, facts, scope, project)
     if spec.values:
         if is_fatal_literal(spec, value):
             return FatalReason(spec.cause, spec.label, facts.path, value.loc)

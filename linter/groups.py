@@ -10,6 +10,7 @@ at 1 is not concurrent.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Loc
@@ -58,6 +59,12 @@ class Group:
     maker: GroupMaker | None = None
     # A fatal failure cancels the other calls of the turn (False: they run on, even awaiting ones).
     cancels_siblings: bool = True
+    # A run of this group moves its sync tools into worker threads (`ConcurrencySpec.sync_threads`);
+    # `sync_threads_serial`: every such run caps those threads at 1 (sync tools then run one at a time).
+    sync_threads: bool = False
+    sync_threads_serial: bool = False
+    # The wrapper calls that run this group (`Runner(agent=...)`, `App(root_agent=...)`), with their scopes.
+    wrappers: tuple[tuple[str, Call], ...] = ()
 
     @property
     def fix(self) -> str:
@@ -269,13 +276,18 @@ def _derivations(facts: ModuleFacts, fw: Framework) -> tuple[dict[str, list[str]
 
     def compute() -> tuple[dict[str, list[str]], dict[object, list[str]]]:
         derived: dict[str, list[str]] = {}
+        holders: dict[object, list[str]] = {}
         for a in facts.assignments:
             v = a.value
             if a.op == "=" and isinstance(v, Call) and isinstance(v.func, Ref):
                 head, _, method = v.func.text.rpartition(".")
                 if method in fw.concurrency.derive_methods and head:
                     derived.setdefault(head, []).append(a.target)
-        holders: dict[object, list[str]] = {}
+                wrapped = _wrapped(fw, v)
+                if isinstance(wrapped, Ref):  # `runner = Runner(agent=agent)`
+                    derived.setdefault(wrapped.text, []).append(a.target)
+                elif isinstance(wrapped, Call):  # `runner = Runner(agent=Agent(...))`
+                    holders.setdefault(wrapped.loc, []).append(a.target)
         for builder in fw.concurrency.graph_builders:
             for texts in (t for t in calls_by_text(facts) if t.rpartition(".")[2] == builder):
                 for _, other in calls_by_text(facts)[texts]:
@@ -302,6 +314,48 @@ def _aliases(facts: ModuleFacts, fw: Framework, call: Call, target: str) -> set[
                 names.add(new)
                 todo.append(new)
     return names
+
+
+def _wrapped(fw: Framework, call: Call) -> Value | None:
+    """What a wrapper constructor call (`Runner(agent=a)`) wraps: the group or an inner wrapper."""
+    if not fw.concurrency.wrappers or not isinstance(call.func, Ref):
+        return None
+    spec = fw.concurrency.wrappers.get(canonical(call.func.name)[1])
+    if spec is None:
+        return None
+    return next((v for v in (call.arg(p.position, p.keyword) for p in spec.wrapped) if v is not None), None)
+
+
+def _wrapper_calls(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> tuple[tuple[str, Call], ...]:
+    """The wrapper calls of this module that wrap the group (made by `call`, known by `names`)."""
+    if not fw.concurrency.wrappers:
+        return ()
+    out: list[tuple[str, Call]] = []
+    for scope, other in facts.all_calls():
+        wrapped = _wrapped(fw, other)
+        if (isinstance(wrapped, Ref) and wrapped.text in names) or (isinstance(wrapped, Call) and wrapped.loc == call.loc):
+            out.append((scope, other))
+    return tuple(out)
+
+
+def _sync_threads(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> tuple[bool, bool]:
+    """(some run of the group moves sync tools into threads, every such run caps them at 1)."""
+    conc = fw.concurrency
+    if not conc.sync_threads:
+        return False, False
+    threaded = serial = False
+    runs = _method_runs(facts, fw)
+    for name in names:
+        for scope, run, _ in runs.get(name, ()):
+            param = conc.run_methods[run.func.text.rpartition(".")[2]] if isinstance(run.func, Ref) else None
+            value = run.arg(param.position, param.keyword) if param is not None else None
+            switch = _path(value, conc.sync_threads, facts, scope)
+            if switch is None or (isinstance(switch, Const) and switch.value is None):
+                continue
+            capped = bool(conc.sync_threads_cap) and _is_cap(_path(value, conc.sync_threads_cap, facts, scope))
+            serial = capped and (serial or not threaded)
+            threaded = True
+    return threaded, serial
 
 
 def _serial_context(fw: Framework, cm: Call) -> bool:
@@ -388,6 +442,10 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
         group.capped = _is_capped(facts, fw, target, call)
+        if fw.concurrency.wrappers or fw.concurrency.sync_threads:
+            names = _aliases(facts, fw, call, target)
+            group.wrappers = _wrapper_calls(facts, fw, call, names)
+            group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
         _apply_mutations(facts, group, project)
         groups.append(group)
     return groups
@@ -406,6 +464,25 @@ def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project:
         return []
     return [Snapshot(arg.loc, resolve_members(caller.facts, arg, caller.name, project, plain))
             for caller, arg in argument_values(where, param[0], param[1], project)]
+
+
+def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, bool]]:
+    """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
+    after `from .tools import f`), each with whether a run of such a group moves sync tools into
+    worker threads: a module that names no framework still defines those tools."""
+    if not facts.module:
+        return []
+    own = os.path.abspath(facts.path)
+    found: dict[tuple, tuple[Tool, bool]] = {}
+    for importer in project.importers_of(facts.module):
+        if importer is facts:
+            continue
+        for group in groups_in(importer, project):
+            for m in group.members():
+                if m.tool.kind == "function" and m.tool.options is None and os.path.abspath(m.tool.path) == own:
+                    threaded = found.get(m.tool.key, (m.tool, False))[1] or group.sync_threads
+                    found[m.tool.key] = (m.tool, threaded)
+    return list(found.values())
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

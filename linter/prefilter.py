@@ -1,6 +1,7 @@
 """Decide from the raw bytes whether a file can matter, before paying for a parse.
 
-A file matters when an `import` or `from` line names a supported framework's top-level module.
+A file matters when an `import` or `from` line names a supported framework's top-level module (or
+its dotted root: `google.adk`, not all of `google`).
 The check is conservative: it may let through a file that only mentions the name in a string,
 never drop one that imports it.
 
@@ -63,12 +64,17 @@ def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None)
 
 def may_matter_ast(tree: ast.AST, roots: tuple[str, ...] | None = None) -> bool:
     """Exact for a parsed module: does any Import/ImportFrom (at any depth) name a root?"""
-    wanted = frozenset(roots or _default_roots())
+    wanted = tuple(roots or _default_roots())
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module and node.module.split(".", 1)[0] in wanted:
+            if node.level == 0 and node.module and _under(node.module, wanted):
                 return True
         elif isinstance(node, ast.Import):
-            if any(a.name.split(".", 1)[0] in wanted for a in node.names):
+            if any(_under(a.name, wanted) for a in node.names):
                 return True
     return False
+
+
+def _under(module: str, roots: tuple[str, ...]) -> bool:
+    """`module` is a root or inside one (a dotted root such as `google.adk` included)."""
+    return any(module == r or module.startswith(r + ".") for r in roots)

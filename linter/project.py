@@ -27,6 +27,12 @@ _SKIPPED_DIRS = frozenset({".git", ".hg", ".venv", "venv", "env", "node_modules"
 # relied on "which classes implement X" is re-checked when the index says something else.
 CLASS_INDEX = "<class index>"
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
+# The same scan indexes which files import which modules (`from a.b import c`, `from .b import c`,
+# `import a.b`): "who imports this module" is how a plain function becomes a tool in a module that
+# never names a framework (`Agent(tools=[imported_fn])` elsewhere). Recorded in a trace as
+# `IMPORT_INDEX + " " + module`, with a digest of that module's importers.
+IMPORT_INDEX = "<import index>"
+_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 
 
@@ -61,6 +67,7 @@ class ProjectIndex:
         # Answers of the semantic model that hold for the whole run (siblint.semantic).
         self.memo: dict[str, Any] = {}
         self._class_index: list[tuple[str, frozenset[str], frozenset[str]]] | None = None
+        self._import_index: dict[str, list[str]] | None = None
         self._located: dict[tuple[str, int], str | None] = {}
         self._listings: dict[str, frozenset[str]] = {}
 
@@ -89,6 +96,8 @@ class ProjectIndex:
         a digest of the class index stands in for a path."""
         if module == CLASS_INDEX:
             return self._index_digest()
+        if module.startswith(IMPORT_INDEX + " "):
+            return self._importers_digest(module[len(IMPORT_INDEX) + 1:])
         return self._file_for(module)
 
     def _index_digest(self) -> str:
@@ -162,11 +171,34 @@ class ProjectIndex:
         return None
 
     # ---- which modules may subclass or implement a class ---------------------------------------
+    def _importers_digest(self, module: str) -> str:
+        import hashlib
+
+        paths = sorted(self._importer_paths(module))
+        return f"{IMPORT_INDEX} {hashlib.sha256(chr(0).join(paths).encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
+
+    def _importer_paths(self, module: str) -> list[str]:
+        self._index()
+        assert self._import_index is not None
+        return self._import_index.get(module, [])
+
+    def importers_of(self, module: str) -> list[ModuleFacts]:
+        """Facts of the project modules that import `module` (or a name from it), from the text scan."""
+        if self.trace is not None:
+            self.trace.setdefault(f"{IMPORT_INDEX} {module}", self._importers_digest(module))
+        out: list[ModuleFacts] = []
+        for path in self._importer_paths(module):
+            facts = self.facts_for_path(path)
+            if facts is not None:
+                out.append(facts)
+        return out
+
     def _index(self) -> list[tuple[str, frozenset[str], frozenset[str]]]:
         """(path, base-class words, function names) for every Python file under the roots, from a
         cheap text scan; built once per run, on the first question."""
         if self._class_index is None:
             found: list[tuple[str, frozenset[str], frozenset[str]]] = []
+            imports: dict[str, list[str]] = {}
             seen: set[str] = set()
             for root in self.roots:
                 for folder, dirs, files in os.walk(root):
@@ -183,6 +215,7 @@ class ProjectIndex:
                                 data = fh.read(MAX_INDEXED_BYTES)
                         except OSError:
                             continue
+                        self._index_imports(os.path.abspath(path), data, imports)
                         classes = list(_CLASS.finditer(data))
                         bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace")
                                           for m in classes for w in re.findall(rb"[\w.]+", m.group(1) or b""))
@@ -190,7 +223,12 @@ class ProjectIndex:
                             defs = frozenset(m.group(1).decode("ascii", "replace") for m in _DEF.finditer(data))
                             found.append((os.path.abspath(path), bases, defs))
             self._class_index = found
+            self._import_index = imports
         return self._class_index
+
+    def _index_imports(self, path: str, data: bytes, into: dict[str, list[str]]) -> None:
+        for name in imported_modules(path, data):
+            into.setdefault(name, []).append(path)
 
     def modules_mentioning(self, base: str, *methods: str) -> list[ModuleFacts]:
         """Facts of the project modules that define a class with `base` among its bases (`base`
@@ -219,3 +257,21 @@ class ProjectIndex:
                     self.trace.setdefault(facts.module, path)
         return self._by_path.get(path)
 
+
+def imported_modules(path: str, data: bytes) -> set[str]:
+    """The modules a file's source imports from, relative imports resolved (a text scan)."""
+    out: set[str] = set()
+    package: str | None = None
+    for m in _IMPORT.finditer(data):
+        name = (m.group(1) or m.group(2) or b"").decode("ascii", "replace")
+        if name.startswith("."):
+            if package is None:
+                module, is_package, _ = module_name_for(path)
+                package = module if is_package else module.rpartition(".")[0]
+            dots = len(name) - len(name.lstrip("."))
+            base = package.split(".")
+            base = base[:len(base) - (dots - 1)] if dots > 1 else base
+            name = ".".join([*base, name.lstrip(".")]).strip(".")
+        if name:
+            out.add(name)
+    return out

@@ -3,7 +3,9 @@
 Cost order, cheapest first, so a general tree never pays for what it does not need:
 
 1. The parent reads every file and runs the byte pre-filter (`siblint.prefilter`). Nothing heavy is
-   imported until a file passes: a tree without agent code never imports libcst or the rules.
+   imported until a file passes: a tree without agent code never imports libcst or the rules. A
+   file that fails it but that a passing file imports is analysed too: its plain functions may be
+   the tools of an agent there (`siblint.groups.listed_by_importers`).
 2. The cache (`siblint.cache`) answers for files whose bytes, and whose consulted modules, are
    unchanged. A warm run re-parses nothing.
 3. What is left is analysed inline (`-j1`, or too little work to pay for a pool) or in a process
@@ -259,6 +261,17 @@ def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
     return out
 
 
+def _imported_companions(failing: dict[str, int], imported: set[str]) -> dict[str, int]:
+    """The files that failed the pre-filter but that a passing file imports (by module name)."""
+    if not imported or not failing:
+        return {}
+    from siblint.project import module_name_for
+
+    leaves = {name.rpartition(".")[2] for name in imported}
+    return {p: size for p, size in failing.items()
+            if os.path.basename(p)[:-3] in leaves and module_name_for(p)[0] in imported}
+
+
 def _import_roots(paths: list[str]) -> list[str]:
     from siblint.project import module_name_for
 
@@ -293,13 +306,22 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
+    imported: set[str] = set()  # modules the passing files import
+    failing: dict[str, int] = {}
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
-        if prefilter.may_matter(data):
+        matters = prefilter.may_matter(data)
+        if matters:
+            from siblint.project import imported_modules
+
+            imported.update(imported_modules(p, data))
+        else:
+            failing[p] = len(data)
+        if matters:
             if not passing and factory is not None:  # the first passing file opens the cache
                 from siblint.cache import Cache, content_hash
 
@@ -308,6 +330,14 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             sizes[p] = len(data)
             if opened_cache is not None:
                 shas[os.path.abspath(p)] = content_hash(data)
+    for p, size in _imported_companions(failing, imported).items():
+        # A module the agent code imports may hold its plain-function tools (`Agent(tools=[f])`).
+        passing.append(p)
+        sizes[p] = size
+        if opened_cache is not None:
+            from siblint.cache import content_hash
+
+            shas[os.path.abspath(p)] = content_hash(read_bounded(p, config.max_file_size))
     # Nothing to look up or store without a passing file: the cache module is never imported.
     cache = opened_cache if passing else None
     result.files_passed = len(passing)

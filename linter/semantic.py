@@ -45,10 +45,11 @@ WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Union", "Optional", "Union
 
 
 def canonical(name: str) -> tuple[Framework | None, str]:
-    """The framework a resolved dotted name belongs to, and its canonical spelling."""
+    """The framework a resolved dotted name belongs to, and its canonical spelling. A dotted import
+    root (`google.adk`) claims only the names under it, not its whole top-level package."""
     root = name.split(".", 1)[0]
     for fw in FRAMEWORKS:
-        if root in fw.import_roots:
+        if root in fw.import_roots or any(name.startswith(r + ".") for r in fw.import_roots if "." in r):
             return fw, fw.canonical(name)
     return None, name
 

@@ -116,6 +116,21 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     return `None` (annotated `-> None`, a bare `return`, `return None`, falling off the end, a
     `lambda ctx, e: None`) or that raises. The handler may live in another module.
 
+    In google-adk: an `Agent(on_tool_error_callback=...)` / `LlmAgent(...)` that can return None
+    or raises, the same method of a plugin class given in `plugins=[...]` of `Runner`,
+    `InMemoryRunner` or `App`, and a `before_tool_callback` / `after_tool_callback` (agent or
+    plugin) that raises: ADK re-raises the tool's error when the callbacks return None, and a
+    raising before/after callback ends the run even beside an error callback
+    (tests/runtime/test_google_adk_runtime.py).
+
+    ```python
+    def on_error(tool, args, tool_context, error):
+        logger.warning("tool failed: %s", error)      # returns None: the error still ends the run
+
+    agent = Agent(name="checkout", tools=[charge_card, lookup_tax], on_tool_error_callback=on_error)
+    ```
+    Use instead `return {"error": str(error)}` on every path.
+
     ## Why is this bad?
     The SDK re-raises the tool's exception when the handler returns `None`, and a handler that
     raises replaces it: either way the failure is as fatal as `failure_error_function=None`. The
@@ -159,6 +174,8 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
               "async def f() -> str:\n    return 'x'\n"),
         Valid("from mylib import function_tool\n\ndef h(ctx, e):\n    pass\n\n"
               "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n"),
+        Valid("from google.adk.agents import Agent\n\ndef on_error(tool, args, tool_context, error):\n"
+              "    return {'error': str(error)}\n\nagent = Agent(name='a', tools=[], on_tool_error_callback=on_error)\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
@@ -170,6 +187,8 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
                 files={"handlers.py": "def h(ctx, e):\n    raise RuntimeError(str(e))\n"}),
         Invalid("from agents import Agent\n\nasync def h(ctx, e) -> None:\n    return\n\n"
                 "other = Agent(name='o')\nt = other.as_tool('o', 'd', failure_error_function=h)\n", lines=(7,)),
+        Invalid("from google.adk.agents import Agent\n\ndef on_error(tool, args, tool_context, error):\n    print(error)\n\n"
+                "agent = Agent(name='a', tools=[], on_tool_error_callback=on_error)\n", lines=(6,)),
     ]
 
 
@@ -333,6 +352,17 @@ def lookup(region: str) -> str:
 """
 
 
+_ADK_HEAD = """\
+from google.adk.agents import Agent
+
+
+def lookup(region: str) -> dict:
+    raise KeyError(region)
+
+agent = Agent(name="tax", tools=[lookup])
+"""
+
+
 class ErrorEndsRunByDefault(Rule):
     """
     ## What it does
@@ -346,7 +376,10 @@ class ErrorEndsRunByDefault(Rule):
     string, a handler, exception types covering the error), `create_agent(...)` without a
     `ToolRetryMiddleware` / `ToolErrorMiddleware` covering the tool, `create_react_agent(...)`;
     every pydantic-ai `Agent(...)`, whose tools may only raise `ModelRetry`, `ToolFailed`,
-    `CallDeferred` or `ApprovalRequired` without ending the run. Reported at the group's call.
+    `CallDeferred` or `ApprovalRequired` without ending the run; every google-adk `Agent(...)` /
+    `LlmAgent(...)` unless its `on_tool_error_callback` (or a plugin's, given to the `Runner` /
+    `InMemoryRunner` / `App` that runs it in the same module) returns a value on every path.
+    Reported at the group's call.
 
     ## Why is this bad?
     The tool's error does not reach the model: the run raises, and the other calls of the same
@@ -384,6 +417,7 @@ class ErrorEndsRunByDefault(Rule):
         Valid(_LG_HEAD + "\nnode = ToolNode([add])\n"),
         Valid(_PA_HEAD.replace("raise KeyError(region)", "raise ModelRetry(f'unknown region {region}')")),
         Valid(_PA_HEAD.replace("agent = Agent", "from mylib import Agent\nagent = Agent")),
+        Valid(_ADK_HEAD.replace("tools=[lookup]", "tools=[lookup], on_tool_error_callback=lambda t, a, c, e: {'error': str(e)}")),
     ]
     INVALID = [
         Invalid(_LG_HEAD + "\nnode = ToolNode([get_rate, add])\n", lines=(17,)),
@@ -392,6 +426,7 @@ class ErrorEndsRunByDefault(Rule):
         Invalid(_LG_HEAD + "\nagent = create_agent('m', tools=[get_rate, add], "
                 "middleware=[ToolRetryMiddleware(tools=['add'])])\n", lines=(17,)),
         Invalid(_PA_HEAD, lines=(3,)),
+        Invalid(_ADK_HEAD, lines=(7,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:

@@ -11,6 +11,7 @@ from siblint.rule import Context, Invalid, Rule, Valid
 
 if TYPE_CHECKING:
     from siblint.groups import Group, Member
+    from siblint.tools import Tool
 
 _TOOLS = '''\
 import requests
@@ -83,6 +84,26 @@ async def lookup_rate(region: str) -> str:
 '''
 
 
+_ADK_TOOLS = '''\
+import asyncio
+import requests
+from google.adk.agents import Agent, RunConfig
+from google.adk.agents.run_config import ToolThreadPoolConfig
+from google.adk.runners import InMemoryRunner
+
+POOL = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=4))
+
+def charge_card(amount: int) -> dict:
+    return requests.post("https://payments.example.com/charges", json={"amount": amount}).json()
+
+async def refund(amount: int) -> dict:
+    return await asyncio.to_thread(requests.post, "https://payments.example.com/refunds", json={"amount": amount})
+
+async def lookup_tax(region: str) -> dict:
+    raise RuntimeError("tax service down")
+'''
+
+
 class FatalToolBesideUnstoppableTool(Rule):
     """
     ## What it does
@@ -142,6 +163,27 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
     `Agent.parallel_tool_call_execution_mode("sequential")`.
 
+    google-adk ends the run on any tool exception unless an `on_tool_error_callback` (the agent's,
+    or a plugin's) returns a dict; it cancels the unfinished siblings, awaits them, then raises.
+    An async tool's `to_thread` or `shield`, and a sync tool when the run sets
+    `RunConfig(tool_thread_pool_config=...)`, land after the raise with no function response in
+    the session. A `before_tool_callback` / `after_tool_callback` (agent or plugin) that raises
+    ends the run whichever tool it runs for, so it makes every member fatal. An inline sync tool (no pool), a blocking async tool and a CancelledError
+    swallower finish during that wait and are kept, so they are not victims here (SIB103 /
+    SIB104 still report them). `ToolThreadPoolConfig(max_workers=1)` runs sync tools one at a
+    time, so it protects a sync tool only from sync siblings' failures (measured:
+    tests/runtime/test_google_adk_runtime.py).
+
+    ```python
+    async def refund(amount: int) -> dict:
+        await asyncio.to_thread(requests.post, REFUNDS, json={"amount": amount})
+        return {"ok": True}
+
+    agent = Agent(name="checkout", tools=[refund, lookup_tax])   # lookup_tax can raise
+    ```
+    Use instead `Agent(..., on_tool_error_callback=on_error)` with an `on_error` that returns a
+    dict on every path, or await an async client in `refund`.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -176,8 +218,14 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
+        Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"),
+        Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax], on_tool_error_callback=lambda t, a, c, e: {})\n"),
     ]
     INVALID = [
+        Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
+        Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nrunner = InMemoryRunner(agent=agent)\n"
+                "\n\nasync def main():\n    async for _ in runner.run_async(user_id='u', session_id='s', run_config=POOL):\n        pass\n",
+                lines=(18,)),
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(
             _TOOLS + "\nagent = Agent(name='a', tools=[charge_card])\nagent.tools.append(lookup_tax)\n", lines=(18,)
@@ -210,11 +258,12 @@ class FatalToolBesideUnstoppableTool(Rule):
 
     def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
         from siblint.cancellation import side_effects, unstoppable
-        from siblint.error_policy import fatal_causes, group_policy, is_serial
+        from siblint.error_policy import fatal_causes, group_policy, hook_reasons, is_serial
         from siblint.fatality import fatal_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
+        hooks = hook_reasons(group, ctx.facts, ctx.project)  # a raising hook makes every call fatal
 
         def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
@@ -223,8 +272,10 @@ class FatalToolBesideUnstoppableTool(Rule):
                     return verdicts[m.tool.key]
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
                                       importer=ctx.facts)
-                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
-                victims = unstoppable(m.tool, ctx.project, ctx.config)
+                fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config) + hooks
+                kept = group.framework.groups.kept_reasons
+                victims = [h for h in unstoppable(m.tool, ctx.project, ctx.config, group.sync_threads)
+                           if h.reason not in kept]  # finished during the drain and recorded: not lost
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.
                     known = {(h.path, h.loc) for h in victims}
@@ -235,6 +286,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         for snap in group.snapshots:
             fatal = [(m, r) for m in snap.members for r in verdict(m)[0]]
             victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
+            if group.sync_threads_serial and not any(_runs_async(m.tool, ctx) for m, _ in fatal):
+                # One pool thread runs sync tools one at a time: only an async tool's failure orphans one.
+                victims = [(m, h) for m, h in victims if h.reason != "sync_thread"]
             if not fatal or not victims:
                 continue
             fatal_tools = _unique_tools(fatal)
@@ -265,6 +319,13 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal_why=reason.label, fix=fix, note=note,
             )
         return None
+
+
+def _runs_async(tool: "Tool", ctx: Context) -> bool:
+    from siblint.callgraph import walk
+
+    found = walk(tool, ctx.project, ctx.config)
+    return found is not None and not found.sync_tool
 
 
 def _unique_tools(found: list) -> list:

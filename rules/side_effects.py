@@ -12,6 +12,7 @@ reason; each rule reports one reason); what counts as a side effect is `siblint.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -34,17 +35,34 @@ def in_every_framework(examples: list) -> list:
         if fw.example is None:
             continue
         header, decorator = fw.example
-        out += [replace(ex, code=ex.code.replace("from agents import function_tool", header)
-                        .replace("@function_tool", decorator)) for ex in examples]
+        for ex in examples:
+            code = ex.code.replace("from agents import function_tool", header).replace("@function_tool", decorator)
+            if fw.example_run and "from agents import function_tool" in ex.code:  # not a look-alike's decorator
+                tools = re.findall(re.escape(decorator) + r"\s*\n\s*(?:async\s+)?def\s+(\w+)", code)
+                code += fw.example_run.format(tools=", ".join(tools))
+            out.append(replace(ex, code=code))
     return out
 
 
 def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
-    """Hazards of every tool this module makes, computed once per file for the five rules."""
+    """Hazards of every tool this module makes, computed once per file for the five rules. A tool of
+    a group this module runs with sync tools in worker threads (`RunConfig(tool_thread_pool_config=...)`)
+    is judged as running in one."""
     from siblint.cancellation import unstoppable
     from siblint.tools import tools_in
 
-    return ctx.once("hazards", lambda: [(t, unstoppable(t, ctx.project, ctx.config)) for t in tools_in(ctx.facts)])
+    def compute() -> list[tuple["Tool", list["Hazard"]]]:
+        from siblint.groups import listed_by_importers
+        from siblint.semantic import canonical
+
+        threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
+        tools = [(t, t.key in threaded) for t in tools_in(ctx.facts)]
+        if not any(canonical(target)[0] is not None for target in ctx.facts.imports.values()):
+            # A module that names no framework: its plain functions are tools where importers list them.
+            tools += listed_by_importers(ctx.facts, ctx.project)
+        return [(t, unstoppable(t, ctx.project, ctx.config, pooled)) for t, pooled in tools]
+
+    return ctx.once("hazards", compute)
 
 
 class _SideEffectRule(Rule):
@@ -79,6 +97,12 @@ class SyncToolSideEffect(_SideEffectRule):
     The SDK runs a sync tool in a worker thread (`asyncio.to_thread`). When a sibling call of the
     same turn fails fatally, the SDK cancels the tool, but a thread cannot be cancelled: once it
     has started, the side effect lands after the run has raised, and the error records nothing.
+
+    google-adk runs a sync tool in a thread only when the run's
+    `RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(...))` says so (recognised on
+    `runner.run_async` / `run` / `run_live` of a `Runner` / `InMemoryRunner` / `App` wrapping the
+    agent in the module that makes the agent); without it the tool runs inline on the event loop
+    and is SIB103 instead (tests/runtime/test_google_adk_runtime.py).
 
     ## Example
     ```python
@@ -211,6 +235,12 @@ class BlockingSideEffect(_SideEffectRule):
     call and output *are* kept in `exc.run_data.new_items`. The lost-record hazard of SIB101/102
     does not reproduce here; what remains is that nothing can stop the effect once the tool has
     started, while every other call of the turn stalls behind it.
+
+    In google-adk a sync tool without the tool thread pool runs inline on the event loop: its
+    blocking side effect is reported here too. Its result is kept (ADK awaits it before raising),
+    so it is not a SIB301 victim there, but the call blocks every other call and cannot be
+    stopped once started: a user wants to know, and the fix (`async def` with an async client) is
+    the same. A CancelledError-swallowing tool (SIB104) is likewise kept by ADK.
 
     ## Example
     ```python

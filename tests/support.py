@@ -177,3 +177,13 @@ def findings_by_entry_point(root: Path, paths: list[str], args: list[str] | None
         "siblint check": sorted(cli_findings(paths, root, args)),
         "flake8": flake8_findings([*(args or []), *paths], root),
     }
+
+
+def code_lines(lint, root: Path, select: tuple[str, ...]):
+    """A `codes(text, files=None, select=...)` helper over the `lint` fixture: sorted (code, line) pairs."""
+    from siblint.config import Config
+
+    def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = select) -> list[tuple[str, int]]:
+        return sorted((d.code, d.loc.line) for d in lint(text, files, Config(root=str(root), select=select)))
+
+    return run

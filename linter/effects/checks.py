@@ -11,7 +11,7 @@ from siblint.effects.readonly import in_memory, in_scratch, read_only_command, r
 from siblint.effects.resolve import Resolver, method_name, receiver_of
 from siblint.effects.rows import MUTATING_HTTP, Found, Row
 from siblint.effects.table import LIBRARY_ROOTS
-from siblint.facts import Attr, Call, Ref, Value
+from siblint.facts import Attr, Call, Const, Ref, Value
 
 
 def shown_name(call: Call) -> str:
@@ -152,6 +152,19 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
     return Found(f"SQL {verb}", verb, table.group(1) if table else "")
 
 
+def check_sql_job(row: Row, call: Call, r: Resolver) -> Found | None:
+    """A query job of a warehouse that bills and runs it to completion server-side (BigQuery): a
+    write as `check_sql` reads it, and also a statement it cannot read (model-written SQL, such as
+    `CREATE MODEL`): it may write, and cancelling the caller does not stop it."""
+    found = check_sql(row, call, r)
+    if found is not None:
+        return found
+    first = call.arg(0, "query")
+    if first is not None and r.text(first) is None and not isinstance(first, Const):
+        return Found("a query job with SQL siblint cannot read (it may write)", "query", "")
+    return None
+
+
 def _core_write(stmt: Value | None) -> tuple[str, str] | None:
     """(verb, table) of a SQLAlchemy Core write: `insert(orders).values(...)` or `orders.update().where(...)`."""
     for _ in range(8):
@@ -257,7 +270,7 @@ def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
 
 
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
-    "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql,
+    "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
     "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,
 }

@@ -18,8 +18,8 @@ ROWS: tuple[Row, ...] = (
         "an ORM write (Django)", None, "manager", kind="orm"),
     anys("insert_one insert_many update_one update_many replace_one delete_one delete_many bulk_write "
          "find_one_and_update find_one_and_delete find_one_and_replace", "a MongoDB write", None, "nosql"),
-    # BigQuery: a DML or DDL query job, and the table writes of its client.
-    *methods(_BIGQUERY, "query", "SQL {method}", True, "sql", "sql"),
+    # BigQuery: a DML or DDL query job (or one whose SQL cannot be read), and the table writes of its client.
+    *methods(_BIGQUERY, "query", "SQL {method}", True, "sql", "sql_job"),
     *methods(_BIGQUERY, "insert_rows insert_rows_json insert_rows_from_dataframe load_table_from_file "
              "load_table_from_uri load_table_from_json load_table_from_dataframe create_table create_dataset "
              "delete_table delete_dataset update_table update_dataset copy_table", "{name} (BigQuery)", True, "sql"),

@@ -47,6 +47,9 @@ class FatalArg:
     # (its whole body is not one `try` whose `except Exception`-or-broader handler returns; an
     # unresolvable callable, or the argument missing from a constructor call, counts as unguarded).
     when: tuple[str, ...] = ()
+    # When set, the argument is a list of objects (`plugins=[ErrorPlugin()]`) and what is judged is
+    # this method of each object's project class, as `when` says (reported at the object).
+    method: str = ""
     # Not fatal when this other argument of the same call / field of the same tool is also set to
     # something other than None (`_use_default_failure_error_function=False` with a handler given).
     unless: str | None = None
@@ -97,6 +100,18 @@ class ErrorPolicy:
     any_string: bool = False
     fatal_values: tuple[object, ...] = ()
     middleware: Param | None = None  # where middleware objects are passed (`middleware=[...]`)
+    # The handler makes a failure visible by what it returns (`on_tool_error_callback=`): a callable,
+    # or a list tried in order, covers every exception only when one of them returns a value on
+    # every path and does not raise; returning None leaves the failure fatal.
+    handler_returns: bool = False
+    # The method of a plugin object given to a wrapper (`Runner(plugins=[...])`, `ConcurrencySpec.wrappers`)
+    # that does what `handler` does for every group the wrapper runs, judged as `handler_returns` says.
+    plugin_handler: str = ""
+    # Callbacks run around every call of the group (`before_tool_callback=`, a callable or a list),
+    # and the plugin methods that do the same: one that raises ends the run whichever member it
+    # runs for, so it makes every member's call fatal.
+    raising_hooks: tuple[Param, ...] = ()
+    plugin_hooks: tuple[str, ...] = ()
     fix: str = ""  # how SIB206 tells the user to make a member's errors reach the model; formatted with tool=
 
 
@@ -178,6 +193,10 @@ class GroupSpec:
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     tools_attr: str = ""
     fix: str = ""  # how SIB301 tells the user to fix a mix; formatted with victim=, fatal=
+    # Hazard reasons (`siblint.cancellation`) whose effect completes before the run raises and whose
+    # result the run keeps (the framework awaits those siblings and records them): they are SIB1xx
+    # findings, but not SIB301 victims. Empty: every reason loses the record.
+    kept_reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,6 +231,15 @@ class FailureSpec:
 
 
 @dataclass(frozen=True)
+class Wrapper:
+    """A constructor that wraps a group, or another wrapper, into an object whose `run_methods` run
+    it (`Runner(agent=root_agent)`, `App(root_agent=...)`, `Runner(app=app)`)."""
+
+    wrapped: tuple[Param, ...]  # where the group or the inner wrapper is passed (the first present)
+    plugins: Param | None = None  # where plugin objects are passed (`ErrorPolicy.plugin_handler`)
+
+
+@dataclass(frozen=True)
 class ConcurrencySpec:
     """What runs a group and what serialises its tool calls (read by `siblint.groups`)."""
 
@@ -234,6 +262,13 @@ class ConcurrencySpec:
     # Context managers under which a run serialises every tool call: canonical name or method
     # on the group object -> (argument, literal), e.g. parallel_tool_call_execution_mode("sequential").
     serial_contexts: dict[str, tuple[Param, object]] = field(default_factory=dict)
+    wrappers: dict[str, Wrapper] = field(default_factory=dict)  # canonical constructor -> Wrapper
+    # A run-config keyword path that, set to anything but None in a run of the group, moves its sync
+    # tools into worker threads (where `ToolSpec.sync_runs_in` is "loop" otherwise), e.g.
+    # ("tool_thread_pool_config",); and the path whose 1 makes those threads run one at a time
+    # (serialising sync tools among themselves only; async tools still run beside them).
+    sync_threads: tuple[str, ...] = ()
+    sync_threads_cap: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -309,6 +344,10 @@ class Framework:
     # The import line and decorator that spell the SIB1xx rule examples in this framework (the
     # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
     example: tuple[str, str] | None = None
+    # Appended to each of those examples (after its last line, so line numbers hold) where a tool
+    # needs more than its decorator to run as the examples assume: a group and a run of it.
+    # `{tools}` is the names of the functions the example decorates, comma-separated.
+    example_run: str = ""
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)

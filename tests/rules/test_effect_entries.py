@@ -672,6 +672,9 @@ def test_cloud_deploys_jobs_and_bigquery_dml():
         (8, "google.cloud.aiplatform.Model.upload (cloud deploy)", "cloud", "upload", ""),
         (10, "SQL MERGE", "sql", "MERGE", "ds.t"),
         (12, "client.insert_rows_json (BigQuery)", "sql", "insert_rows_json", ""),
+        # A query job whose SQL cannot be read (a parameter: model-written BQML such as CREATE MODEL)
+        # may write, and BigQuery runs it to completion whatever the caller does.
+        (13, "a query job with SQL siblint cannot read (it may write)", "sql", "query", ""),
     ]
 
 
