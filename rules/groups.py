@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from typing import TYPE_CHECKING
 
-from siblint.diagnostics import Diagnostic, Related
+from siblint.diagnostics import Diagnostic, Loc, Related
 from siblint.rule import Context, Invalid, Rule, Valid
 
 if TYPE_CHECKING:
@@ -162,6 +162,12 @@ class FatalToolBesideUnstoppableTool(Rule):
         "{victim} ({victim_does}) can outlive its own fatal failure ({fatal_why}) when called twice in one turn: "
         "{fix}{note}"
     )
+    # A run deadline (`timeout=` on the agent or its workflow) is the fatal failure of every call.
+    deadline_concise = "{victim} can land after the run's deadline ({deadline}) raised: {fix}"
+    deadline_message = (
+        "{victim} ({victim_does}) can outlive the run's deadline ({deadline}): when it fires, the run raises and "
+        "cancels the calls in flight, but this one lands after the raise with nothing recorded: {fix}{note}"
+    )
     VALID = [
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[lookup_tax, lookup_rate])\n"),
@@ -235,6 +241,8 @@ class FatalToolBesideUnstoppableTool(Rule):
         for snap in group.snapshots:
             fatal = [(m, r) for m in snap.members for r in verdict(m)[0]]
             victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
+            if group.deadline is not None and victims:
+                return self._past_deadline(ctx, group, snap.loc, _unique_tools(victims))
             if not fatal or not victims:
                 continue
             fatal_tools = _unique_tools(fatal)
@@ -265,6 +273,25 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal_why=reason.label, fix=fix, note=note,
             )
         return None
+
+
+    def _past_deadline(self, ctx: Context, group: "Group", loc: Loc, victims: list) -> Diagnostic:
+        """Under a run deadline every call can be the one still running when it fires: no fatal tool
+        is needed, and a victim alone (its own slow call) is enough."""
+        assert group.deadline is not None
+        d = group.deadline
+        related = (Related(d.path, d.loc, f"{d.label}: the run raises when it fires"),) + tuple(
+            rel for m, h in victims for rel in (
+                Related(m.tool.path, m.tool.loc, f"{m.tool.name}: {h.description}"),
+                Related(h.path, h.loc, f"{m.tool.name}'s side effect"))
+        )
+        vm, hazard = victims[0]
+        return self.finding(
+            ctx, loc, related, template=self.deadline_message, concise=self.deadline_concise,
+            victim=_names(victims), victim_does=hazard.description, deadline=d.label,
+            fix=group.fix.format(victim=vm.tool.name, fatal="the slowest call"),
+            note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
+        )
 
 
 def _unique_tools(found: list) -> list:

@@ -12,6 +12,7 @@ reason; each rule reports one reason); what counts as a side effect is `siblint.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -34,9 +35,19 @@ def in_every_framework(examples: list) -> list:
         if fw.example is None:
             continue
         header, decorator = fw.example
-        out += [replace(ex, code=ex.code.replace("from agents import function_tool", header)
-                        .replace("@function_tool", decorator)) for ex in examples]
+        out += [replace(ex, code=_spelled(ex.code, header, decorator, fw.example_group)) for ex in examples]
     return out
+
+
+_DECORATED = re.compile(r"^@function_tool\n(?:@.*\n)*(?:async )?def (\w+)", re.MULTILINE)
+
+
+def _spelled(code: str, header: str, decorator: str, group: str) -> str:
+    """`code` in one framework's spelling; without a decorator, the tools join a group appended at the end."""
+    spelled = code.replace("from agents import function_tool", header)
+    tools = _DECORATED.findall(code) if group and header in spelled else []
+    spelled = spelled.replace("@function_tool", decorator)
+    return f"{spelled.rstrip()}\n\n{group.format(tools=', '.join(tools))}\n" if tools else spelled
 
 
 def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:

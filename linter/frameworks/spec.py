@@ -112,6 +112,27 @@ class NodeBudget:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """A run deadline on a group, or on the workflow that runs it (`timeout=60`): when it fires, the run
+    raises and cancels the calls in flight, so whichever call is still running fails fatally and a
+    member that cancellation cannot stop lands after the raise (SIB301). It is not a tool's own timeout
+    (SIB203): the framework offers no model-visible alternative. A literal None sets no deadline; any
+    other value counts as one, also when it cannot be read."""
+
+    param: Param
+    default: float | None = None  # seconds when the argument is left out; None: no deadline
+
+
+@dataclass(frozen=True)
+class WorkflowMaker:
+    """A call that runs groups made elsewhere (`AgentWorkflow(agents=[a, b], timeout=60)`): each agent
+    listed stays its own group, and the workflow's deadline applies to it."""
+
+    agents: Param
+    deadline: Deadline
+
+
+@dataclass(frozen=True)
 class GroupMaker:
     """A callable whose tools are offered to the model together: one concurrent group."""
 
@@ -134,6 +155,9 @@ class GroupMaker:
     # The time budget every member gets unless the tool sets its own (`Agent(tool_timeout=3)`; SIB401).
     tool_budget: Param | None = None
     node_budget: NodeBudget | None = None
+    deadline: Deadline | None = None  # a run deadline given where the group is made
+    # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
+    one_call_per_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,6 +202,8 @@ class GroupSpec:
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     tools_attr: str = ""
     fix: str = ""  # how SIB301 tells the user to fix a mix; formatted with victim=, fatal=
+    # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
+    workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -309,6 +335,10 @@ class Framework:
     # The import line and decorator that spell the SIB1xx rule examples in this framework (the
     # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
     example: tuple[str, str] | None = None
+    # For a framework without a tool decorator (its decorator above is ""): a statement appended to
+    # each example that makes the example's tools members of a group, formatted with tools= (their
+    # names, comma-separated).
+    example_group: str = ""
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)
