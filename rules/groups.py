@@ -64,6 +64,18 @@ async def lookup_tax(region: str) -> str:
     raise RuntimeError("tax service down")
 '''
 
+_LI_TOOLS = '''\
+import requests
+from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent, ReActAgent
+
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+async def lookup_rate(region: str) -> str:
+    raise RuntimeError("rate service down")
+'''
+
 _PA_TOOLS = '''\
 import requests
 from pydantic_ai import Agent, ModelRetry, Tool
@@ -142,6 +154,21 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
     `Agent.parallel_tool_call_execution_mode("sequential")`.
 
+    In llama-index a tool's exception always reaches the model; the fatal failure is the run's
+    deadline: `timeout=` on `FunctionAgent` / `AgentWorkflow` (or its `from_tools_or_functions`)
+    raises `WorkflowTimeoutError` and cancels the calls in flight. Whichever call is still running
+    can be the one it catches, so a single member cancellation cannot stop (a sync function, a
+    `to_thread` or shielded effect) is enough, and the finding names the deadline. A `ReActAgent`
+    asks for one call per step and is not reported. `allow_parallel_tool_calls=False` does not fix
+    it: only some LLM integrations enforce it (OpenAI's does), and a lone slow call still outlives
+    the deadline (measured: tests/runtime/test_llama_index_runtime.py).
+
+    ```python
+    agent = FunctionAgent(tools=[charge_card, lookup_rate], llm=llm, timeout=60)   # charge_card is sync
+    ```
+    Use instead an `async def charge_card` that awaits an async client (the deadline cancels it), or
+    run without the deadline (`timeout=None`) and bound each slow call inside its tool.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -182,6 +209,8 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
+        Valid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"),
+        Valid(_LI_TOOLS + "\nagent = ReActAgent(tools=[charge_card, lookup_rate], timeout=60)\n"),
     ]
     INVALID = [
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
@@ -204,6 +233,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(_PA_TOOLS + "\nagent = Agent('test')\nagent.tool_plain(charge_card)\nagent.tool_plain(lookup_tax)\n",
                 lines=(17,)),
+        Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate], timeout=60)\n", lines=(11,)),
+        Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"
+                "flow = AgentWorkflow(agents=[agent], timeout=60)\n", lines=(11,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
