@@ -32,7 +32,16 @@ from siblint.semantic import (
     result_names,
     seconds,
 )
-from siblint.tools import Tool, class_tool, plain_tool, tool_for_call, tool_named, tools_in, visible
+from siblint.tools import (
+    Tool,
+    class_tool,
+    method_toolset_members,
+    plain_tool,
+    tool_for_call,
+    tool_named,
+    tools_in,
+    visible,
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         made = class_tool(facts, item, project)
         if made is not None:
             return [Member(*made)]
+        listed = method_toolset_members(facts, item, where.name, project)
+        if listed is not None:
+            return [Member(*t) for t in listed]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
         return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
@@ -116,6 +128,12 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
                 named = tool_named(target[0], target[1], "", project)
         if named is not None:
             return [Member(*named)]
+        bound = where.value(item.text) if "." not in item.text else None
+        if isinstance(bound, Call):
+            # `tools = Shop().to_tool_list()` read back through its name.
+            listed = method_toolset_members(facts, bound, where.name, project)
+            if listed is not None:
+                return [Member(*t) for t in listed]
         if plain:
             fn = where.function(item)
             if fn is not None and not fn.class_name:

@@ -36,6 +36,7 @@ FROM_TOOLS = f"{AGENT_WORKFLOW}.from_tools_or_functions"
 FUNCTION_TOOL = "llama_index.core.tools.FunctionTool"
 BASE_TOOL = "llama_index.core.tools.BaseTool"
 ASYNC_BASE_TOOL = "llama_index.core.tools.AsyncBaseTool"
+TOOL_SPEC = "llama_index.core.tools.tool_spec.base.BaseToolSpec"
 
 
 def _spellings(canonical: str, *modules: str) -> dict[str, str]:
@@ -79,6 +80,8 @@ FRAMEWORK = Framework(
         # A sync BaseTool runs `call` in asyncio.to_thread (BaseToolAsyncAdapter; its own acall is never
         # used); an AsyncBaseTool's `acall` is awaited.
         base_classes={BASE_TOOL: ("call", "call"), ASYNC_BASE_TOOL: ("call", "acall")},
+        # BaseToolSpec.to_tool_list(): FunctionTool.from_defaults(fn=sync, async_fn=async) per listed method.
+        method_toolsets={TOOL_SPEC: ("spec_functions", "to_tool_list")},
         # A plain sync function runs in loop.run_in_executor (function_tool.sync_to_async).
         sync_runs_in="thread",
     ),

@@ -174,6 +174,10 @@ class ToolSpec:
     toolsets: dict[str, Param] = field(default_factory=dict)
     # Base classes whose subclasses are tools: base -> (sync method, async method) that run.
     base_classes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Base classes whose subclasses hold several tools, one per method their class attribute lists
+    # (a name, or a (sync, async) pair of names): base -> (that attribute, the method returning the
+    # tools), e.g. `spec_functions = ["charge"]` and `Spec().to_tool_list()`.
+    method_toolsets: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Functions that copy a tool with its policy: resolved name -> where the source is passed, and
     # whether the other keywords set fields (`dataclasses.replace`).
     copiers: dict[str, tuple[Param, bool]] = field(default_factory=dict)

@@ -221,3 +221,43 @@ def test_stub_tool_body_is_not_a_victim(codes):
     text = HEAD + ("def refund(order: str) -> str:\n    \"\"\"Refund (stub).\"\"\"\n    ...\n\n"
                    "agent = FunctionAgent(tools=[refund, lookup_rate], timeout=30)\n")
     assert sib301(codes(text)) == []
+
+
+SPEC = '''\
+import requests
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+
+
+class Shop(BaseToolSpec):
+    spec_functions = ["charge", ("lookup", "alookup")]
+
+    def charge(self, amount: int) -> str:
+        requests.post("https://payments.example.com", json={"a": amount})
+        return "ok"
+
+    def lookup(self, q: str) -> str:
+        requests.post("https://audit.example.com", json={"q": q})
+        return "x"
+
+    async def alookup(self, q: str) -> str:
+        return "x"
+
+    def helper(self) -> None:
+        requests.post("https://payments.example.com", json={})
+'''
+
+
+@pytest.mark.parametrize("tools", ["Shop().to_tool_list()", "[*shop.to_tool_list()]", "listed"])
+def test_tool_spec_methods_listed_in_spec_functions_are_tools(codes, tools):
+    text = SPEC + ("from llama_index.core.agent.workflow import FunctionAgent\n\nshop = Shop()\nlisted = shop.to_tool_list()\n"
+                   f"agent = FunctionAgent(tools={tools}, timeout=30)\n")
+    found = codes(text)
+    # `charge` runs in a thread; of the (lookup, alookup) pair the async one runs; `helper` is not listed.
+    assert sib301(found) == [25] and [line for code, line in found if code == "SIB101"] == [8], found
+
+
+def test_tool_spec_from_another_module(codes):
+    main = ("from llama_index.core.agent.workflow import FunctionAgent\nfrom .shop import Shop\n\n"
+            "agent = FunctionAgent(tools=Shop().to_tool_list(), timeout=30)\n")
+    assert sib301(codes(main, {"__init__.py": "", "shop.py": SPEC})) == [4]
+    assert sib301(codes(main.replace(", timeout=30", ""), {"__init__.py": "", "shop.py": SPEC})) == []

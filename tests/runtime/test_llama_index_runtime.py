@@ -213,6 +213,20 @@ workflow = AgentWorkflow.from_tools_or_functions([charge_card, lookup_rate], llm
 async def main() -> None:
     await run(workflow)
 ''',
+    # A BaseToolSpec whose listed sync method charges: to_tool_list() makes it a FunctionTool.
+    "spec_sync_deadline": HEAD + """
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+
+
+class Shop(BaseToolSpec):
+    spec_functions = ["charge_card"]
+
+    def charge_card(self, x: int) -> str:
+        \"\"\"Sync: llama-index runs it in loop.run_in_executor.\"\"\"
+        time.sleep(DELAY)
+        requests.post(PAYMENTS, json={"amount": x})
+        return "charged"
+""" + _agent("[*Shop().to_tool_list(), lookup_rate]"),
     "fa_to_thread_deadline": HEAD + THREAD_CHARGE + _agent("[charge_card, lookup_rate]"),
     "fa_shield_deadline": HEAD + SHIELD_CHARGE + _agent("[charge_card, lookup_rate]"),
     # The OpenAI integration enforces allow_parallel_tool_calls=False (one call kept): the charge runs
@@ -243,7 +257,7 @@ async def main() -> None:
     "fa_await_deadline": HEAD + AWAIT_CHARGE + _agent("[charge_card, lookup_rate]"),
 }
 
-HAZARDS = ("fa_sync_deadline", "wf_sync_deadline", "from_tools_sync_deadline", "fa_to_thread_deadline",
+HAZARDS = ("fa_sync_deadline", "wf_sync_deadline", "from_tools_sync_deadline", "spec_sync_deadline", "fa_to_thread_deadline",
            "fa_shield_deadline", "openai_one_call_deadline")
 
 
@@ -297,6 +311,7 @@ def test_deadline_variant_lands_after_the_run_raised(name, results, codes):
 
 @pytest.mark.parametrize("name, code", [
     ("fa_sync_deadline", "SIB101"), ("wf_sync_deadline", "SIB101"), ("from_tools_sync_deadline", "SIB101"),
+    ("spec_sync_deadline", "SIB101"),
     ("fa_to_thread_deadline", "SIB102"), ("fa_shield_deadline", "SIB105"),
 ])
 def test_the_victim_is_reported_for_its_own_reason(name, code, codes):
