@@ -275,11 +275,7 @@ def method_toolset_members(facts: ModuleFacts, call: Call, scope: str,
         receiver = Scope(facts, scope).value(head) if "." not in head else None
     else:
         return None
-    if not isinstance(receiver, Call) or not isinstance(receiver.func, Ref):
-        return None
-    where: tuple[ModuleFacts, str] | None = (facts, receiver.func.text) if receiver.func.text in facts.classes else None
-    if where is None and receiver.func.name != receiver.func.text:
-        where = project.resolve(receiver.func.name)
+    where = _class_called(facts, receiver, project) if isinstance(receiver, Call) else None
     if where is None:
         return None
     other, cls = where
@@ -501,11 +497,7 @@ def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool
 
 def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
     """`Search()` where `Search` subclasses a framework's tool base class, here or in another module."""
-    if not isinstance(call.func, Ref):
-        return None
-    where: tuple[ModuleFacts, str] | None = (facts, call.func.text) if call.func.text in facts.classes else None
-    if where is None and call.func.name != call.func.text:
-        where = project.resolve(call.func.name)
+    where = _class_called(facts, call, project)
     if where is None:
         return None
     other, cls = where
@@ -513,6 +505,15 @@ def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[T
         if tool.class_name and tool.class_name == cls:
             return tool, other
     return None
+
+
+def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
+    """(module, class) of the project class `call` instantiates (`Search()`), here or imported."""
+    if not isinstance(call.func, Ref):
+        return None
+    if call.func.text in facts.classes:
+        return facts, call.func.text
+    return project.resolve(call.func.name) if call.func.name != call.func.text else None
 
 
 def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:

@@ -8,9 +8,12 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
+
+from siblint.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the venv whose siblint/flake8/pre-commit the tests drive
@@ -177,3 +180,12 @@ def findings_by_entry_point(root: Path, paths: list[str], args: list[str] | None
         "siblint check": sorted(cli_findings(paths, root, args)),
         "flake8": flake8_findings([*(args or []), *paths], root),
     }
+
+
+def code_lines(lint, root: Path, select: tuple[str, ...]) -> Callable[..., list[tuple[str, int]]]:
+    """`run(text, files=None, select=select)` -> sorted (code, line) of the findings for `main.py`."""
+
+    def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = select) -> list[tuple[str, int]]:
+        return sorted((d.code, d.loc.line) for d in lint(text, files, Config(root=str(root), select=select)))
+
+    return run

@@ -4,7 +4,8 @@ A framework is one `Framework` value: how its names are spelled (`aliases`), and
 
 * `tools` (`ToolSpec`, read by `siblint.tools`): which calls, decorators, classes and methods make a
   tool, and how a sync tool runs;
-* `groups` (`GroupSpec`, read by `siblint.groups`): which calls offer tools to the model together;
+* `groups` (`GroupSpec`, read by `siblint.groups`): which calls offer tools to the model together,
+  and the run deadlines (`Deadline`) set where a group is made or on a workflow that runs it;
 * `failure` (`FailureSpec`, read by `siblint.fatality` and `siblint.error_policy`): which settings
   make a tool's failure end the run, and which exceptions reach the model anyway;
 * `concurrency` (`ConcurrencySpec`, read by `siblint.groups`): what runs a group, and what

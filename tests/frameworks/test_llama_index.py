@@ -8,6 +8,7 @@ Measured behaviour behind these expectations: tests/runtime/test_llama_index_run
 from __future__ import annotations
 
 import pytest
+from support import code_lines
 
 from siblint.config import Config
 
@@ -42,11 +43,7 @@ FIRST = HEAD.count("\n") + 1
 
 @pytest.fixture
 def codes(lint, tmp_path):
-    def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = ALL) -> list[tuple[str, int]]:
-        found = lint(text, files, Config(root=str(tmp_path), select=select))
-        return sorted((d.code, d.loc.line) for d in found)
-
-    return run
+    return code_lines(lint, tmp_path, ALL)
 
 
 def sib301(found: list[tuple[str, int]]) -> list[int]:
