@@ -5,7 +5,10 @@ and changes with later mutations (`agent.tools = [...]`, `agent.tools.append(t)`
 `agent.tools += [...]`). Members are resolved by the semantic model (`siblint.semantic.elements`):
 names, closures, lists, `*spread`, copies of lists, factories' return values, builder functions'
 parameters and imports from other project modules. A group whose every run caps tool concurrency
-at 1 is not concurrent.
+at 1, or whose model is asked for one call per step, is not concurrent.
+
+A run deadline (`timeout=` where the group is made, or on a workflow that runs it) makes whichever
+call is still running when it fires a fatal failure: `Group.deadline` says where it is set.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from dataclasses import dataclass, field
 from siblint.diagnostics import Loc
 from siblint.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
-from siblint.frameworks.spec import Framework, GroupMaker, Param
+from siblint.frameworks.spec import Deadline, Framework, GroupMaker, Param
 from siblint.project import ProjectIndex
 from siblint.semantic import (
+    UNBOUNDED,
     Scope,
     argument_values,
     calls_by_text,
@@ -27,8 +31,18 @@ from siblint.semantic import (
     elements,
     resolve_function,
     result_names,
+    seconds,
 )
-from siblint.tools import Tool, class_tool, plain_tool, tool_for_call, tool_named, tools_in, visible
+from siblint.tools import (
+    Tool,
+    class_tool,
+    method_toolset_members,
+    plain_tool,
+    tool_for_call,
+    tool_named,
+    tools_in,
+    visible,
+)
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,7 @@ class Group:
     sync_threads_serial: bool = False
     # The wrapper calls that run this group (`Runner(agent=...)`, `App(root_agent=...)`), with their scopes.
     wrappers: tuple[tuple[str, Call], ...] = ()
+    deadline: "RunDeadline | None" = None  # a run deadline: any call still running when it fires is fatal
 
     @property
     def fix(self) -> str:
@@ -74,6 +89,15 @@ class Group:
     def members(self) -> list[Member]:
         """Every tool that is a member at some point, once."""
         return list({m.tool.key: m for snap in self.snapshots for m in snap.members}.values())
+
+
+@dataclass(frozen=True)
+class RunDeadline:
+    """Where a group's run deadline is set, and how messages name it (`timeout=60`)."""
+
+    path: str
+    loc: Loc
+    label: str
 
 
 # ---- members ---------------------------------------------------------------------------------
@@ -96,6 +120,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         made = class_tool(facts, item, project)
         if made is not None:
             return [Member(*made)]
+        listed = method_toolset_members(facts, item, where.name, project)
+        if listed is not None:
+            return [Member(*t) for t in listed]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
         return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
@@ -108,6 +135,12 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
                 named = tool_named(target[0], target[1], "", project)
         if named is not None:
             return [Member(*named)]
+        bound = where.value(item.text) if "." not in item.text else None
+        if isinstance(bound, Call):
+            # `tools = Shop().to_tool_list()` read back through its name.
+            listed = method_toolset_members(facts, bound, where.name, project)
+            if listed is not None:
+                return [Member(*t) for t in listed]
         if plain:
             fn = where.function(item)
             if fn is not None and not fn.class_name:
@@ -408,8 +441,9 @@ def _cancels(call: Call, maker: GroupMaker) -> bool:
     return maker.cancels_siblings
 
 
-def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
-    """Every group the module makes, with its members after each mutation."""
+def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = True) -> list[Group]:
+    """Every group the module makes, with its members after each mutation; `with_workflows` adds the
+    agents of other modules that a workflow here runs under its deadline."""
     groups: list[Group] = []
     made_here = [(scope, call, _group_maker(facts, call, scope)) for scope, call in facts.all_calls()]
     outer_calls = sorted((call.loc for _, call, made in made_here if made is not None),
@@ -441,14 +475,70 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex) -> list[Group]:
                       cancels_siblings=_cancels(call, maker))
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
-        group.capped = _is_capped(facts, fw, target, call)
+        group.capped = maker.one_call_per_turn or _is_capped(facts, fw, target, call)
         if fw.concurrency.wrappers or fw.concurrency.sync_threads:
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)
             group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
+        if maker.deadline is not None:
+            group.deadline = _deadline(facts, call, scope, maker.deadline)
         _apply_mutations(facts, group, project)
         groups.append(group)
+    if with_workflows:
+        groups.extend(_workflow_groups(facts, groups, project))
     return groups
+
+
+# ---- run deadlines ---------------------------------------------------------------------------
+def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: str = "") -> RunDeadline | None:
+    """The deadline `call` sets; an explicit None sets none, anything unreadable counts as one."""
+    value = call.arg(spec.param.position, spec.param.keyword)
+    if value is None:
+        if spec.default is None:
+            return None
+        return RunDeadline(facts.path, call.loc, f"{via}{spec.param.keyword} left at {spec.default:g} s")
+    secs = seconds(Scope(facts, scope), value)
+    if secs == UNBOUNDED:
+        return None
+    shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else "...")
+    return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+
+
+def _workflow_groups(facts: ModuleFacts, made: list[Group], project: ProjectIndex) -> list[Group]:
+    """`AgentWorkflow(agents=[a, b], timeout=60)`: the workflow runs each agent under its own deadline.
+    An agent made in this module gets the deadline (unless it sets one); an agent imported from
+    another module becomes a group of this module, anchored at its place in the agents list."""
+    by_call = {g.call.loc: g for g in made}
+    out: list[Group] = []
+    for scope, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        fw, canon = canonical(call.func.name)
+        spec = fw.groups.workflows.get(canon) if fw is not None else None
+        if spec is None:
+            continue
+        deadline = _deadline(facts, call, scope, spec.deadline, via="the workflow's ")
+        if deadline is None:
+            continue
+        where = Scope(facts, scope)
+        for item_scope, item in elements(where, call.arg(spec.agents.position, spec.agents.keyword), project):
+            agent = item_scope.value(item.text) if isinstance(item, Ref) and "." not in item.text else item
+            local = by_call.get(agent.loc) if isinstance(agent, Call) and item_scope.facts is facts else None
+            if local is not None:
+                local.deadline = local.deadline or deadline
+                continue
+            target = project.resolve(item.name) if isinstance(item, Ref) and item.name != item.text else None
+            if target is None or target[0] is facts:
+                continue
+            for other in groups_in(target[0], project, with_workflows=False):
+                if other.binding == target[1] and not other.scope:
+                    out.append(Group(other.framework, facts.path, other.name, "", scope, call,
+                                     [Snapshot(item.loc, other.members())],
+                                     parallel_hint_off=other.parallel_hint_off, capped=other.capped,
+                                     maker=other.maker, cancels_siblings=other.cancels_siblings,
+                                     sync_threads=other.sync_threads, sync_threads_serial=other.sync_threads_serial,
+                                     deadline=deadline))
+    return out
 
 
 def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project: ProjectIndex,

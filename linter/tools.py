@@ -9,10 +9,10 @@ servers are tools too: every tool they serve joins the group of the agent they a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
 from siblint.diagnostics import Loc
-from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
+from siblint.facts import Attr, Call, Const, FunctionFacts, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, Param, ToolMaker
 from siblint.project import ProjectIndex
@@ -49,6 +49,8 @@ class Tool:
     receiver: str = ""
     # For a class-based tool (`class Search(BaseTool)`), the class: `Search()` in a tools list is this tool.
     class_name: str = ""
+    # For a method of a class holding several tools (`class Shop(BaseToolSpec)`), that class.
+    toolset_class: str = ""
 
     @property
     def key(self) -> tuple[str, Loc, Loc | None]:
@@ -189,6 +191,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
                 found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], server_fw.name, "server",
                                   facts.path, facts.module, call.loc, "", call, _binding_for(facts, call), scope))
     found.extend(_class_tools(facts))
+    found.extend(_method_toolset_tools(facts))
     found.extend(_plain_function_tools(facts, found))
     found.extend(_copies(facts, found))
     found.sort(key=lambda t: (t.loc.line, t.loc.col))
@@ -198,6 +201,13 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
 def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]] | None:
     """(framework, (sync method, async method)) when `cls` of this module subclasses a tool base class,
     directly or through other classes of the module."""
+    return _subclass_of(facts, cls, lambda fw: fw.tools.base_classes)
+
+
+def _subclass_of(facts: ModuleFacts, cls: str,
+                 table: Callable[[Framework], dict[str, tuple[str, str]]]) -> tuple[Framework, tuple[str, str]] | None:
+    """(framework, entry) when `cls` subclasses a base class of `table`, directly or through other
+    classes of the module."""
     seen: set[str] = set()
     todo = [cls]
     while todo:
@@ -207,8 +217,8 @@ def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]]
         seen.add(current)
         for base in facts.classes.get(current, ()):
             fw, canon = canonical(base)
-            if fw is not None and canon in fw.tools.base_classes:
-                return fw, fw.tools.base_classes[canon]
+            if fw is not None and canon in table(fw):
+                return fw, table(fw)[canon]
             local = base[len(facts.module) + 1:] if facts.module and base.startswith(facts.module + ".") else base
             if local in facts.classes:
                 todo.append(local)
@@ -231,6 +241,48 @@ def _class_tools(facts: ModuleFacts) -> list[Tool]:
         out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
                         prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
     return out
+
+
+def _method_toolset_tools(facts: ModuleFacts) -> list[Tool]:
+    """`class Shop(BaseToolSpec): spec_functions = ["charge", ("sync", "async")]`: one tool per listed
+    method (the async one of a pair: async runs await it), joining a group through `Shop().to_tool_list()`."""
+    out: list[Tool] = []
+    prefix = f"{facts.module}." if facts.module else ""
+    for cls in facts.classes:
+        found = _subclass_of(facts, cls, lambda fw: fw.tools.method_toolsets)
+        if found is None:
+            continue
+        fw, (attribute, _) = found
+        listed = next((a.value for a in facts.assignments if a.scope == cls and a.target == attribute), None)
+        for item in listed.items if isinstance(listed, Seq) else ():
+            names = [i.value for i in item.items if isinstance(i, Const)] if isinstance(item, Seq) else [_const_str(item)]
+            fn = next((facts.functions.get(f"{cls}.{n}") for n in reversed(names) if facts.functions.get(f"{cls}.{n}")), None)
+            if fn is not None:
+                out.append(Tool(fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                                prefix + fn.name, None, "", cls.rpartition(".")[0], toolset_class=cls))
+    return out
+
+
+def method_toolset_members(facts: ModuleFacts, call: Call, scope: str,
+                           project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]] | None:
+    """The tools `Shop().to_tool_list()` / `shop.to_tool_list()` returns, here or across modules; None
+    when `call` is no such call."""
+    func = call.func
+    if isinstance(func, Attr):
+        method, receiver = func.attr, func.receiver
+    elif isinstance(func, Ref) and "." in func.text:
+        head, _, method = func.text.rpartition(".")
+        receiver = Scope(facts, scope).value(head) if "." not in head else None
+    else:
+        return None
+    where = _class_called(facts, receiver, project) if isinstance(receiver, Call) else None
+    if where is None:
+        return None
+    other, cls = where
+    found = _subclass_of(other, cls, lambda fw: fw.tools.method_toolsets)
+    if found is None or found[1][1] != method:
+        return None
+    return [(t, other) for t in tools_in(other) if t.toolset_class == cls]
 
 
 def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
@@ -445,11 +497,7 @@ def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool
 
 def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
     """`Search()` where `Search` subclasses a framework's tool base class, here or in another module."""
-    if not isinstance(call.func, Ref):
-        return None
-    where: tuple[ModuleFacts, str] | None = (facts, call.func.text) if call.func.text in facts.classes else None
-    if where is None and call.func.name != call.func.text:
-        where = project.resolve(call.func.name)
+    where = _class_called(facts, call, project)
     if where is None:
         return None
     other, cls = where
@@ -457,6 +505,15 @@ def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[T
         if tool.class_name and tool.class_name == cls:
             return tool, other
     return None
+
+
+def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
+    """(module, class) of the project class `call` instantiates (`Search()`), here or imported."""
+    if not isinstance(call.func, Ref):
+        return None
+    if call.func.text in facts.classes:
+        return facts, call.func.text
+    return project.resolve(call.func.name) if call.func.name != call.func.text else None
 
 
 def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:

@@ -208,6 +208,12 @@ class TimeoutRaises(_FatalArgumentRule):
     the run has raised (runtime scenario `timeout_raises`). A timeout handler that raises ends the
     run the same way.
 
+    A run deadline is not a tool's timeout and is not reported here: llama-index's `timeout=` on
+    `FunctionAgent` / `AgentWorkflow` raises `WorkflowTimeoutError` for the whole run, and the
+    framework offers no model-visible alternative, so flagging every deadline would only tell users
+    to remove it. A deadline is reported by SIB301 instead, where a member cancellation cannot stop
+    would land after it fired.
+
     ## Example
     ```python
     @function_tool(timeout=5, timeout_behavior="raise_exception")
@@ -239,6 +245,8 @@ class TimeoutRaises(_FatalArgumentRule):
         Valid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='error_as_result')\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from agents import function_tool\n\ndef th(ctx, e):\n    return None\n\n"
               "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n"),
+        Valid("from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent\n\nasync def f() -> str:\n"
+              "    return 'x'\n\nagent = FunctionAgent(tools=[f], timeout=5)\nflow = AgentWorkflow(agents=[agent], timeout=5)\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='raise_exception')\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from typing import TYPE_CHECKING
 
-from siblint.diagnostics import Diagnostic, Related
+from siblint.diagnostics import Diagnostic, Loc, Related
 from siblint.rule import Context, Invalid, Rule, Valid
 
 if TYPE_CHECKING:
@@ -63,6 +63,18 @@ async def send_receipt(to: str) -> str:
 async def lookup_tax(region: str) -> str:
     """Tax."""
     raise RuntimeError("tax service down")
+'''
+
+_LI_TOOLS = '''\
+import requests
+from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent, ReActAgent
+
+def charge_card(amount: int) -> str:
+    requests.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+async def lookup_rate(region: str) -> str:
+    raise RuntimeError("rate service down")
 '''
 
 _PA_TOOLS = '''\
@@ -184,6 +196,21 @@ class FatalToolBesideUnstoppableTool(Rule):
     Use instead `Agent(..., on_tool_error_callback=on_error)` with an `on_error` that returns a
     dict on every path, or await an async client in `refund`.
 
+    In llama-index a tool's exception always reaches the model; the fatal failure is the run's
+    deadline: `timeout=` on `FunctionAgent` / `AgentWorkflow` (or its `from_tools_or_functions`)
+    raises `WorkflowTimeoutError` and cancels the calls in flight. Whichever call is still running
+    can be the one it catches, so a single member cancellation cannot stop (a sync function, a
+    `to_thread` or shielded effect) is enough, and the finding names the deadline. A `ReActAgent`
+    asks for one call per step and is not reported. `allow_parallel_tool_calls=False` does not fix
+    it: only some LLM integrations enforce it (OpenAI's does), and a lone slow call still outlives
+    the deadline (measured: tests/runtime/test_llama_index_runtime.py).
+
+    ```python
+    agent = FunctionAgent(tools=[charge_card, lookup_rate], llm=llm, timeout=60)   # charge_card is sync
+    ```
+    Use instead an `async def charge_card` that awaits an async client (the deadline cancels it), or
+    run without the deadline (`timeout=None`) and bound each slow call inside its tool.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -204,6 +231,12 @@ class FatalToolBesideUnstoppableTool(Rule):
         "{victim} ({victim_does}) can outlive its own fatal failure ({fatal_why}) when called twice in one turn: "
         "{fix}{note}"
     )
+    # A run deadline (`timeout=` on the agent or its workflow) is the fatal failure of every call.
+    deadline_concise = "{victim} can land after the run's deadline ({deadline}) raised: {fix}"
+    deadline_message = (
+        "{victim} ({victim_does}) can outlive the run's deadline ({deadline}): when it fires, the run raises and "
+        "cancels the calls in flight, but this one lands after the raise with nothing recorded: {fix}{note}"
+    )
     VALID = [
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[lookup_tax, lookup_rate])\n"),
@@ -220,6 +253,8 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
         Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"),
         Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax], on_tool_error_callback=lambda t, a, c, e: {})\n"),
+        Valid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"),
+        Valid(_LI_TOOLS + "\nagent = ReActAgent(tools=[charge_card, lookup_rate], timeout=60)\n"),
     ]
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
@@ -246,6 +281,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(_PA_TOOLS + "\nagent = Agent('test')\nagent.tool_plain(charge_card)\nagent.tool_plain(lookup_tax)\n",
                 lines=(17,)),
+        Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate], timeout=60)\n", lines=(11,)),
+        Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"
+                "flow = AgentWorkflow(agents=[agent], timeout=60)\n", lines=(11,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
@@ -289,6 +327,8 @@ class FatalToolBesideUnstoppableTool(Rule):
             if group.sync_threads_serial and not any(_runs_async(m.tool, ctx) for m, _ in fatal):
                 # One pool thread runs sync tools one at a time: only an async tool's failure orphans one.
                 victims = [(m, h) for m, h in victims if h.reason != "sync_thread"]
+            if group.deadline is not None and victims:
+                return self._past_deadline(ctx, group, snap.loc, _unique_tools(victims))
             if not fatal or not victims:
                 continue
             fatal_tools = _unique_tools(fatal)
@@ -319,6 +359,25 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal_why=reason.label, fix=fix, note=note,
             )
         return None
+
+
+    def _past_deadline(self, ctx: Context, group: "Group", loc: Loc, victims: list) -> Diagnostic:
+        """Under a run deadline every call can be the one still running when it fires: no fatal tool
+        is needed, and a victim alone (its own slow call) is enough."""
+        assert group.deadline is not None
+        d = group.deadline
+        related = (Related(d.path, d.loc, f"{d.label}: the run raises when it fires"),) + tuple(
+            rel for m, h in victims for rel in (
+                Related(m.tool.path, m.tool.loc, f"{m.tool.name}: {h.description}"),
+                Related(h.path, h.loc, f"{m.tool.name}'s side effect"))
+        )
+        vm, hazard = victims[0]
+        return self.finding(
+            ctx, loc, related, template=self.deadline_message, concise=self.deadline_concise,
+            victim=_names(victims), victim_does=hazard.description, deadline=d.label,
+            fix=group.fix.format(victim=vm.tool.name, fatal="the slowest call"),
+            note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
+        )
 
 
 def _runs_async(tool: "Tool", ctx: Context) -> bool:

@@ -35,13 +35,19 @@ def in_every_framework(examples: list) -> list:
         if fw.example is None:
             continue
         header, decorator = fw.example
-        for ex in examples:
-            code = ex.code.replace("from agents import function_tool", header).replace("@function_tool", decorator)
-            if fw.example_run and "from agents import function_tool" in ex.code:  # not a look-alike's decorator
-                tools = re.findall(re.escape(decorator) + r"\s*\n\s*(?:async\s+)?def\s+(\w+)", code)
-                code += fw.example_run.format(tools=", ".join(tools))
-            out.append(replace(ex, code=code))
+        out += [replace(ex, code=_spelled(ex.code, header, decorator, fw.example_group)) for ex in examples]
     return out
+
+
+_DECORATED = re.compile(r"^@function_tool\n(?:@.*\n)*(?:async )?def (\w+)", re.MULTILINE)
+
+
+def _spelled(code: str, header: str, decorator: str, group: str) -> str:
+    """`code` in one framework's spelling; without a decorator, the tools join a group appended at the end."""
+    spelled = code.replace("from agents import function_tool", header)
+    tools = _DECORATED.findall(code) if group and header in spelled else []
+    spelled = spelled.replace("@function_tool", decorator)
+    return f"{spelled.rstrip()}\n\n{group.format(tools=', '.join(tools))}\n" if tools else spelled
 
 
 def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:

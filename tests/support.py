@@ -8,9 +8,12 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
+
+from siblint.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the venv whose siblint/flake8/pre-commit the tests drive
@@ -179,9 +182,8 @@ def findings_by_entry_point(root: Path, paths: list[str], args: list[str] | None
     }
 
 
-def code_lines(lint, root: Path, select: tuple[str, ...]):
-    """A `codes(text, files=None, select=...)` helper over the `lint` fixture: sorted (code, line) pairs."""
-    from siblint.config import Config
+def code_lines(lint, root: Path, select: tuple[str, ...]) -> Callable[..., list[tuple[str, int]]]:
+    """`run(text, files=None, select=select)` -> sorted (code, line) of the findings for `main.py`."""
 
     def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = select) -> list[tuple[str, int]]:
         return sorted((d.code, d.loc.line) for d in lint(text, files, Config(root=str(root), select=select)))

@@ -5,11 +5,11 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 
 from __future__ import annotations
 
-from siblint.frameworks import google_adk, langchain, openai_agents, pydantic_ai
+from siblint.frameworks import google_adk, langchain, llama_index, openai_agents, pydantic_ai
 from siblint.frameworks.spec import Framework
 
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
-                                     google_adk.FRAMEWORK)
+                                     google_adk.FRAMEWORK, llama_index.FRAMEWORK)
 
 
 def import_roots() -> tuple[str, ...]:

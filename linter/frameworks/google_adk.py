@@ -139,8 +139,8 @@ FRAMEWORK = Framework(
     ),
     example=("from google.adk.tools import FunctionTool", "@FunctionTool"),
     # ADK runs sync tools in threads only under the tool thread pool, which the examples assume.
-    example_run=(
-        "\nfrom google.adk.agents import Agent, RunConfig\nfrom google.adk.agents.run_config import ToolThreadPoolConfig\n"
+    example_group=(
+        "from google.adk.agents import Agent, RunConfig\nfrom google.adk.agents.run_config import ToolThreadPoolConfig\n"
         "from google.adk.runners import InMemoryRunner\n\nrunner = InMemoryRunner(Agent(name=\"a\", tools=[{tools}]))\n"
         "POOL = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=4))\n\n\n"
         "async def main(session_id: str) -> None:\n"

@@ -4,7 +4,8 @@ A framework is one `Framework` value: how its names are spelled (`aliases`), and
 
 * `tools` (`ToolSpec`, read by `siblint.tools`): which calls, decorators, classes and methods make a
   tool, and how a sync tool runs;
-* `groups` (`GroupSpec`, read by `siblint.groups`): which calls offer tools to the model together;
+* `groups` (`GroupSpec`, read by `siblint.groups`): which calls offer tools to the model together,
+  and the run deadlines (`Deadline`) set where a group is made or on a workflow that runs it;
 * `failure` (`FailureSpec`, read by `siblint.fatality` and `siblint.error_policy`): which settings
   make a tool's failure end the run, and which exceptions reach the model anyway;
 * `concurrency` (`ConcurrencySpec`, read by `siblint.groups`): what runs a group, and what
@@ -127,6 +128,27 @@ class NodeBudget:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """A run deadline on a group, or on the workflow that runs it (`timeout=60`): when it fires, the run
+    raises and cancels the calls in flight, so whichever call is still running fails fatally and a
+    member that cancellation cannot stop lands after the raise (SIB301). It is not a tool's own timeout
+    (SIB203): the framework offers no model-visible alternative. A literal None sets no deadline; any
+    other value counts as one, also when it cannot be read."""
+
+    param: Param
+    default: float | None = None  # seconds when the argument is left out; None: no deadline
+
+
+@dataclass(frozen=True)
+class WorkflowMaker:
+    """A call that runs groups made elsewhere (`AgentWorkflow(agents=[a, b], timeout=60)`): each agent
+    listed stays its own group, and the workflow's deadline applies to it."""
+
+    agents: Param
+    deadline: Deadline
+
+
+@dataclass(frozen=True)
 class GroupMaker:
     """A callable whose tools are offered to the model together: one concurrent group."""
 
@@ -149,6 +171,9 @@ class GroupMaker:
     # The time budget every member gets unless the tool sets its own (`Agent(tool_timeout=3)`; SIB401).
     tool_budget: Param | None = None
     node_budget: NodeBudget | None = None
+    deadline: Deadline | None = None  # a run deadline given where the group is made
+    # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
+    one_call_per_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +190,10 @@ class ToolSpec:
     toolsets: dict[str, Param] = field(default_factory=dict)
     # Base classes whose subclasses are tools: base -> (sync method, async method) that run.
     base_classes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Base classes whose subclasses hold several tools, one per method their class attribute lists
+    # (a name, or a (sync, async) pair of names): base -> (that attribute, the method returning the
+    # tools), e.g. `spec_functions = ["charge"]` and `Spec().to_tool_list()`.
+    method_toolsets: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Functions that copy a tool with its policy: resolved name -> where the source is passed, and
     # whether the other keywords set fields (`dataclasses.replace`).
     copiers: dict[str, tuple[Param, bool]] = field(default_factory=dict)
@@ -197,6 +226,8 @@ class GroupSpec:
     # result the run keeps (the framework awaits those siblings and records them): they are SIB1xx
     # findings, but not SIB301 victims. Empty: every reason loses the record.
     kept_reasons: tuple[str, ...] = ()
+    # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
+    workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -344,10 +375,11 @@ class Framework:
     # The import line and decorator that spell the SIB1xx rule examples in this framework (the
     # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
     example: tuple[str, str] | None = None
-    # Appended to each of those examples (after its last line, so line numbers hold) where a tool
-    # needs more than its decorator to run as the examples assume: a group and a run of it.
-    # `{tools}` is the names of the functions the example decorates, comma-separated.
-    example_run: str = ""
+    # A statement appended to each of those examples (after its last line, so line numbers hold)
+    # that makes the example's tools members of a group, and runs it as the examples assume, where
+    # a tool needs more than its decorator (no decorator at all, or a run setting). Formatted with
+    # tools= (the names of the example's tool functions, comma-separated).
+    example_group: str = ""
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)
