@@ -106,6 +106,8 @@ def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectInd
 
 def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex) -> FatalReason | None:
     """Whether `value` given for `spec` is fatal, as a reason located at the value."""
+    if spec.present:
+        return None if _undefined(value) else FatalReason(spec.cause, spec.label, facts.path, value.loc)
     if spec.values:
         if is_fatal_literal(spec, value):
             return FatalReason(spec.cause, spec.label, facts.path, value.loc)
@@ -127,12 +129,19 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
     return FatalReason(spec.cause, spec.label.format(fault=faults[0]), facts.path, value.loc, origin=found.origin)
 
 
+def _undefined(value: Value) -> bool:
+    """JS `undefined`: an option given as undefined is an option left out."""
+    return isinstance(value, Ref) and value.name == "undefined"
+
+
 def _applies(spec: FatalArg, others: dict[str, Value]) -> bool:
     """`unless` / `only_with`: conditions on the other arguments or fields set alongside."""
     if spec.unless is not None:
         other = others.get(spec.unless)
-        if other is not None and not (isinstance(other, Const) and other.value is None):
+        if other is not None and not (isinstance(other, Const) and other.value is None) and not _undefined(other):
             return False
+    if spec.requires is not None and spec.requires not in others:
+        return False
     if spec.only_with is not None:
         key, wanted = spec.only_with
         other = others.get(key)

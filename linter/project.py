@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from siblint.facts import ModuleFacts
+from siblint.js import modules as js_modules
 
 # How many `from x import y` hops a name may take before we give up (re-export chains, cycles).
 MAX_REEXPORT_HOPS = 8
@@ -109,6 +110,9 @@ class ProjectIndex:
         return self._located[key]
 
     def _search(self, module: str) -> str | None:
+        if module.startswith(js_modules.PREFIX):  # a TS/JS module is named by its file (siblint.js.modules)
+            found = js_modules.locate(module)
+            return os.path.abspath(found) if found is not None else None
         rel = module.replace(".", os.sep)
         head = module.partition(".")[0]
         for root in self.roots:

@@ -154,7 +154,7 @@ class _Analyser:
             if facts is not None:
                 return facts
         try:
-            facts = engine.facts_from_text(source.decode(data), path)
+            facts = engine.facts_from_text(engine.decode(data, path), path)
         except source.SourceError:
             return None
         if self.cache:
@@ -299,7 +299,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
-        if prefilter.may_matter(data):
+        if prefilter.may_matter(data, path=p):
             if not passing and factory is not None:  # the first passing file opens the cache
                 from siblint.cache import Cache, content_hash
 

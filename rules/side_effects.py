@@ -51,12 +51,16 @@ class _SideEffectRule(Rule):
     """One finding per tool: at its `def` line, each effect call of this rule's reason as a related location."""
 
     reason: ClassVar[str]  # the `siblint.cancellation` reason this rule reports
+    # Other reasons it reports, each with its own (message, concise) templates: the same hazard in
+    # another cancellation model (a JS tool that never observes its abort signal).
+    also: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for tool, hazards in _hazards(ctx):
-            mine = [h for h in hazards if h.reason == self.reason]
+            mine = [h for h in hazards if h.reason == self.reason or h.reason in self.also]
             if not mine:
                 continue
+            template, concise = self.also.get(mine[0].reason, (None, None))
             first = mine[0]
             more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
             via = f" in {first.via[-1]}" if first.via else ""
@@ -64,8 +68,8 @@ class _SideEffectRule(Rule):
                 Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
                 for h in mine
             )
-            yield self.finding(ctx, tool.loc, related, tool=tool.name, effect=first.effect + via + more,
-                               context=first.description.split(",", 1)[0])
+            yield self.finding(ctx, tool.loc, related, template=template, concise=concise, tool=tool.name,
+                               effect=first.effect + via + more, context=first.description.split(",", 1)[0])
 
 
 class SyncToolSideEffect(_SideEffectRule):
@@ -109,6 +113,13 @@ class SyncToolSideEffect(_SideEffectRule):
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
+    also = {"ignores_signal": (
+        "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the SDK "
+        "aborts that signal and throws once every call settled, and this tool still lands its effect, unrecorded; "
+        "call details?.signal?.throwIfAborted() after the last await before the effect, listen for 'abort', "
+        "or pass the signal on (fetch(url, {{ signal }}))",
+        "{tool} {context} and performs {effect}: observe details.signal before the effect",
+    )}
     name = "sync-tool-side-effect"
     summary = "a sync tool has a side effect that runs in a worker thread cancellation cannot stop"
     message = (

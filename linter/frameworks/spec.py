@@ -53,6 +53,11 @@ class FatalArg:
     # Fatal only when this other argument / field has this literal value (a handler that the SDK
     # only reads once `_use_default_failure_error_function=False`).
     only_with: tuple[str, object] | None = None
+    # Fatal whatever value is given (`outputSchema: z.object(...)`): the argument's presence is
+    # what changes the default (JS `undefined` counts as absent).
+    present: bool = False
+    # Fatal only when this other argument / field is also given (`timeoutMs` with `outputSchema`).
+    requires: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,11 @@ class ToolSpec:
     # tool call (`ctx.tool_call_id`), or "" when a parameter annotated with the class is the id
     # itself. The model mints a new id on every call, so it is never an idempotency key (SIB403).
     call_ids: dict[str, str] = field(default_factory=dict)
+    # Where the function a tool runs receives the abort signal that cancels it (`execute(input, ctx,
+    # details)`, `details.signal`): the framework then cancels siblings by aborting that signal, not by
+    # cancelling a task, and a tool must observe it (siblint.signal_flow). None: task cancellation.
+    signal: Param | None = None
+    signal_attr: str = "signal"
 
 
 @dataclass(frozen=True)
@@ -309,6 +319,9 @@ class Framework:
     # The import line and decorator that spell the SIB1xx rule examples in this framework (the
     # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
     example: tuple[str, str] | None = None
+    # The language its users write: "python" (libcst front end) or "js" (TypeScript/JavaScript,
+    # siblint.js). Decides which files the pre-filter lets through for it.
+    language: str = "python"
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)
