@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rules import examples_js
 
 
 class _FatalArgumentRule(Rule):
@@ -90,7 +91,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         Valid("class Cfg:\n    pass\n\nc = Cfg()\nc._use_default_failure_error_function = False\n"),
         Valid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=True)\n"),
         Valid("from pydantic_ai import Agent\n\nagent = Agent('test', tools=tools)\n"),
-    ]
+    ] + examples_js.VALID["SIB201"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid("from agents.decorators import tool as t\n\n@t(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -105,7 +106,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         ),
         Invalid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=False)\n", lines=(3,)),
         Invalid("from langchain.tools import ToolNode\n\nnode = ToolNode(tools, **{'handle_tool_errors': False})\n", lines=(3,)),
-    ]
+    ] + examples_js.INVALID["SIB201"]
 
 
 class FailureHandlerReturnsNone(_FatalArgumentRule):
@@ -220,7 +221,7 @@ class TimeoutRaises(_FatalArgumentRule):
         Valid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='error_as_result')\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from agents import function_tool\n\ndef th(ctx, e):\n    return None\n\n"
               "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n"),
-    ]
+    ] + examples_js.VALID["SIB203"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='raise_exception')\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid(
@@ -235,7 +236,7 @@ class TimeoutRaises(_FatalArgumentRule):
         ),
         Invalid("from agents import function_tool\n\ndef th(ctx, e):\n    raise TimeoutError()\n\n"
                 "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n", lines=(6,)),
-    ]
+    ] + examples_js.INVALID["SIB203"]
 
 
 class FunctionToolWithoutHandler(_FatalArgumentRule):

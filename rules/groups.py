@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rules import examples_js
 
 if TYPE_CHECKING:
     from siblint.groups import Group, Member
@@ -176,7 +177,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
-    ]
+    ] + examples_js.VALID["SIB301"]
     INVALID = [
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(
@@ -198,7 +199,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(_PA_TOOLS + "\nagent = Agent('test')\nagent.tool_plain(charge_card)\nagent.tool_plain(lookup_tax)\n",
                 lines=(17,)),
-    ]
+    ] + examples_js.INVALID["SIB301"]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for group in ctx.groups():

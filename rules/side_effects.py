@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 from siblint.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
 from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rules import examples_js
 
 if TYPE_CHECKING:
     from siblint.cancellation import Hazard
@@ -133,14 +134,14 @@ class SyncToolSideEffect(_SideEffectRule):
               "    return f'(demo) would send an email to {to}'\n"),
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ])
+    ]) + examples_js.VALID["SIB101"]
     INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
                 "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
                 lines=(5,)),
-    ])
+    ]) + examples_js.INVALID["SIB101"]
 
 
 class ThreadedSideEffect(_SideEffectRule):

@@ -96,6 +96,8 @@ FRAMEWORK = Framework(
     concurrency=ConcurrencySpec(
         # run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } }) (run.js:228).
         runners={RUN: (Param("agent", 0), Param("options", 2))},
+        # new Runner({ toolExecution: {...} }).run(agent, input, options): the per-run option wins.
+        runner_objects={RUNNER: (Param("config", 0), {"run": (Param("agent", 0), Param("options", 2))})},
         cap=("toolExecution", "maxFunctionToolConcurrency"),
         # modelSettings.parallelToolCalls is only sent to the provider as parallel_tool_calls
         # (openaiChatCompletionsModel.js:445): measured, two returned calls still ran together.

@@ -227,6 +227,10 @@ class ConcurrencySpec:
 
     # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
     runners: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    # Runner objects: a constructor whose config applies to every run of its run methods
+    # (`new Runner({ toolExecution: {...} }).run(agent, input, options)`): constructor -> (where
+    # its config goes, method -> (where the agent goes, where the per-run config goes)).
+    runner_objects: dict[str, tuple[Param, dict[str, tuple[Param, Param]]]] = field(default_factory=dict)
     # A run config that serialises tool calls: keyword path to a concurrency cap of 1.
     cap: tuple[str, ...] = ()  # e.g. ("tool_execution", "max_function_tool_concurrency")
     # A group option that only asks the provider for one call per turn (it serialises nothing).
