@@ -442,10 +442,10 @@ def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) ->
         if a.loc > group.call.loc:
             events.append((a.loc, "set" if a.op == "=" else "add", a.value))
     called = calls_by_text(facts)
-    for method, op in (("append", "append"), ("extend", "add")):
+    for method, op in group.framework.groups.add_methods.items():
         for _, call in called.get(f"{attr}.{method}", ()):
             if call.loc > group.call.loc and call.args:
-                value = Seq((call.args[0],), call.loc) if op == "append" else call.args[0]
+                value = Seq(call.args if op == "items" else (call.args[0],), call.loc) if op != "add" else call.args[0]
                 events.append((call.loc, "add", value))
     for loc, op, value in sorted(events, key=lambda e: e[0]):
         added = resolve_members(facts, value, group.scope, project)

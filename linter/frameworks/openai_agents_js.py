@@ -81,6 +81,7 @@ FRAMEWORK = Framework(
         # agent.clone({...}) is new Agent({ ...this, ...config }): without `tools` it shares the array (agent.js:221).
         methods={(AGENT, "clone"): GroupMaker(tools=Param("tools"), servers=Param("mcpServers"), keeps_receiver_tools=True)},
         tools_attr="tools",
+        add_methods={"push": "items", "unshift": "items"},
         fix=("serialise the turn with toolExecution: {{ maxFunctionToolConcurrency: 1 }} (new Runner({{...}}) or run(agent, "
              "input, {{...}})), make {victim} observe details.signal, or let {fatal}'s errors reach the model"),
     ),

@@ -187,6 +187,9 @@ class GroupSpec:
     methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     tools_attr: str = ""
+    # Methods of that attribute that add tools: method -> "append" (its first argument), "add" (the
+    # items of its first argument) or "items" (every argument: JS `agent.tools.push(a, b)`).
+    add_methods: dict[str, str] = field(default_factory=lambda: {"append": "append", "extend": "add"})
     fix: str = ""  # how SIB301 tells the user to fix a mix; formatted with victim=, fatal=
 
 

@@ -381,7 +381,11 @@ class _Collector:
                 self.facts.assignments.append(Assignment(self.text(target), self.value(init), self.loc(target), self.scope()))
             elif target.type == "object_pattern":
                 source = self.dotted(init)
-                if source is not None:
+                if source is not None and self.qualify(source) != source:
+                    # `const { Agent } = agents` of `import * as agents`: an alias of the import.
+                    for local, key in self._pattern_names(target):
+                        self.imports[local] = self.qualify(f"{source}.{key}")
+                elif source is not None:
                     for local, key in self._pattern_names(target):
                         self.facts.assignments.append(Assignment(local, Ref(self.qualify(f"{source}.{key}"), f"{source}.{key}",
                                                                             self.loc(target)), self.loc(target), self.scope()))
