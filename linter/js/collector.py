@@ -79,6 +79,7 @@ class _Collector:
         self.frames: list[_Frame] = []
         self.classes: list[str] = []
         self.awaited: set[int] = set()
+        self._values: dict[int, Value] = {}
         self._wide_lines = {i for i, line in enumerate(data.split(b"\n")) if not line.isascii()}
         self._lines = data.split(b"\n") if self._wide_lines else []
 
@@ -159,8 +160,16 @@ class _Collector:
 
     # ---- values -----------------------------------------------------------------------------------
     def value(self, node: ts.Node | None) -> Value:
+        """The `Value` of an expression, built once per node: each call of `f(g(h(...)))` is both a
+        recorded call and an argument of the one around it, and rebuilding is quadratic."""
         if node is None:
             return Other(Loc(1, 0, 1, 0))
+        found = self._values.get(node.id)
+        if found is None:
+            found = self._values[node.id] = self._build(node)
+        return found
+
+    def _build(self, node: ts.Node) -> Value:
         while node.type in _TRANSPARENT and node.named_child_count:
             node = node.named_children[0]
         loc = self.loc(node)
