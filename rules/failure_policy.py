@@ -70,6 +70,19 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     ```
     The default handler turns the exception into a message the model sees, and the run goes on.
 
+    In TypeScript (`@openai/agents`): `errorFunction: null`, an `errorFunction` that throws, and
+    `outputSchema` without `errorFunction` (the SDK then sets the handler to null: fatal on the
+    Responses API, the default); `errorFunction: null` on an MCP server, and `mcpConfig: {
+    errorFunction: null }` on the agent unless the server sets its own handler.
+    ```ts
+    const lookupTax = tool({ name: 'lookup_tax', parameters, execute, errorFunction: null });
+    ```
+
+    Use instead:
+    ```ts
+    const lookupTax = tool({ name: 'lookup_tax', parameters, execute });  // the default handler
+    ```
+
     ## Options
     None.
     """
@@ -200,6 +213,18 @@ class TimeoutRaises(_FatalArgumentRule):
     ```python
     @function_tool(timeout=5)  # default "error_as_result": the model is told it timed out
     async def lookup_tax(region: str) -> str: ...
+    ```
+
+    In TypeScript (`@openai/agents`): `timeoutBehavior: 'raise_exception'` (with `timeoutMs`), and
+    `timeoutMs` with `outputSchema` and no `timeoutBehavior` (outputSchema makes raise_exception the
+    default); the SDK throws ToolTimeoutError and aborts every sibling's signal.
+    ```ts
+    tool({ name: 'lookup_tax', parameters, execute, timeoutMs: 5000, timeoutBehavior: 'raise_exception' });
+    ```
+
+    Use instead:
+    ```ts
+    tool({ name: 'lookup_tax', parameters, execute, timeoutMs: 5000 });  // 'error_as_result'
     ```
 
     ## Options

@@ -143,6 +143,19 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
     `Agent.parallel_tool_call_execution_mode("sequential")`.
 
+    In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
+    `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe
+    `details.signal`. `toolExecution: { maxFunctionToolConcurrency: 1 }` on `new Runner({...})` or
+    per run serialises the turn; `modelSettings.parallelToolCalls: false` is only a provider hint.
+    ```ts
+    const agent = new Agent({ name: 'checkout', tools: [chargeCard, lookupTax] });
+    ```
+
+    Use instead:
+    ```ts
+    await run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } });
+    ```
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of

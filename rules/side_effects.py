@@ -102,6 +102,30 @@ class SyncToolSideEffect(_SideEffectRule):
         return "charged"
     ```
 
+    In TypeScript (`@openai/agents`), the SDK aborts the sibling's `details.signal` instead: a
+    side-effecting `execute` that never takes `details`, or never checks, listens to or passes on
+    `details.signal`, lands its effect after the sibling failed, unrecorded. A check only before an
+    await that precedes the effect protects nothing; `fetch(url, { signal })` stops a request not
+    yet sent, but a POST already in flight still reaches the server.
+    ```ts
+    const chargeCard = tool({
+      name: 'charge_card', parameters: z.object({ amount: z.number() }),
+      async execute({ amount }) {
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }) });
+        return 'charged';
+      },
+    });
+    ```
+
+    Use instead:
+    ```ts
+      async execute({ amount }, _ctx, details) {
+        details?.signal?.throwIfAborted();  // after the last await before the effect
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }), signal: details?.signal });
+        return 'charged';
+      },
+    ```
+
     ## Options
     `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
     compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
@@ -122,7 +146,8 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} {context} and performs {effect}: observe details.signal before the effect",
     )}
     name = "sync-tool-side-effect"
-    summary = "a sync tool has a side effect that runs in a worker thread cancellation cannot stop"
+    summary = ("a sync tool has a side effect that runs in a worker thread cancellation cannot stop "
+               "(TS/JS: a side-effecting tool that never observes its abort signal)")
     message = (
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
