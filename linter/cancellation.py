@@ -107,12 +107,5 @@ def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None
     if found is None:
         return []
     word = "sync" if found.sync_tool else "async"
-    out: list[Hazard] = []
-    seen: set[tuple[str, Loc]] = set()
-    for site in found.sites:
-        if site.effect is None or (site.facts.path, site.call.loc) in seen:
-            continue
-        seen.add((site.facts.path, site.call.loc))
-        out.append(Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
-                          site.effect.description, site.ctx.via))
-    return out
+    return [Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
+                   site.effect.description, site.ctx.via) for site in found.effect_sites() if site.effect is not None]

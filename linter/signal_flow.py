@@ -128,11 +128,9 @@ def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -
     observed = _Observation(facts, fn, fn.params[position], fw.tools.signal_attr) if takes else None
     word = f"{spec.keyword}.{fw.tools.signal_attr}"
     out: list[Hazard] = []
-    seen: set[tuple[str, Loc]] = set()
-    for site in found.sites:
-        if site.effect is None or (site.facts.path, site.call.loc) in seen:
+    for site in found.effect_sites():
+        if site.effect is None:
             continue
-        seen.add((site.facts.path, site.call.loc))
         where = _position(site, fn)
         if observed is not None and (where is None or observed.protects(*where)):
             continue

@@ -47,14 +47,7 @@ def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
         if given is None or (literal is not None and literal.upper() not in MUTATING_HTTP):
             return None
         method = literal.upper() if literal is not None else ""  # "": chosen at run time, may mutate
-    full = r.text(url_arg) or ""
-    if method == "POST" and reads_only(full, call, r):
-        return None
-    url = _short_url(full)
-    to = f" to {url}" if url else ""
-    if not method:
-        return Found(f"an HTTP request with a method chosen at run time (may mutate){to} via {_lib(row)}", "", full)
-    return Found(f"{method}{to} via {_lib(row)}", method, full)
+    return _http_found(row, method, r.text(url_arg) or "", call, r)
 
 
 _WRITE_MODE = re.compile(r"[wax+]")
@@ -286,6 +279,7 @@ def check_js_request(row: Row, call: Call, r: Resolver) -> Found | None:
 
 
 def _http_found(row: Row, method: str, full: str, call: Call, r: Resolver) -> Found | None:
+    """A request with `method` ("" = chosen at run time) to the URL `full`, unless a POST that only reads."""
     if method == "POST" and reads_only(full, call, r):
         return None
     url = _short_url(full)

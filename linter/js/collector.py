@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
+from siblint.collector import _Frame, qualify  # the try/except context of a position: the same in both languages
 from siblint.diagnostics import Loc
 from siblint.facts import (
     Assignment,
@@ -63,20 +64,12 @@ class JsFunctionFacts(FunctionFacts):
     state_reads: list[tuple[str, int, Loc]] = field(default_factory=list)
 
 
-class _Frame:
-    def __init__(self, facts: JsFunctionFacts) -> None:
-        self.facts = facts
-        self.guards: list[Handler] = []
-        self.handler: list[Handler] = []
-        self.finally_depth = 0
-
-
 class _Collector:
     def __init__(self, facts: ModuleFacts, data: bytes) -> None:
         self.facts = facts
         self.data = data
         self.imports = facts.imports
-        self.frames: list[_Frame] = []
+        self.frames: list[_Frame] = []  # facts of each frame are JsFunctionFacts
         self.classes: list[str] = []
         self.awaited: set[int] = set()
         self._values: dict[int, Value] = {}
@@ -117,11 +110,7 @@ class _Collector:
         return None
 
     def qualify(self, name: str) -> str:
-        head, _, rest = name.partition(".")
-        target = self.imports.get(head)
-        if target is None:
-            return name
-        return f"{target}.{rest}" if rest else target
+        return qualify(self.imports, name)
 
     # ---- names of functions ---------------------------------------------------------------------
     def scope(self) -> str:
@@ -152,8 +141,8 @@ class _Collector:
             if target is not None and target.type == "identifier":
                 return self.text(target)
         if parent is not None and parent.type == "pair":
-            key = parent.child_by_field_name("key")
-            return f"{self.text(key).strip(chr(39) + chr(34))}@{where}"
+            key_node = parent.child_by_field_name("key")
+            return f"{self.text(key_node).strip(chr(39) + chr(34))}@{where}"
         if name is not None:
             return f"{self.text(name)}@{where}"
         return f"fn@{where}"
@@ -345,9 +334,9 @@ class _Collector:
                 declaration, value = value, None
         is_default = any(c.type == "default" for c in node.children)
         if declaration is not None:
-            name = declaration.child_by_field_name("name")
-            if is_default and name is not None:
-                self.imports["default"] = f"{own}.{self.text(name)}"
+            declared = declaration.child_by_field_name("name")
+            if is_default and declared is not None:
+                self.imports["default"] = f"{own}.{self.text(declared)}"
             self.visit(declaration)
         elif value is not None:
             if is_default:
@@ -555,8 +544,9 @@ class _Collector:
             if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
                 text = self.dotted(node)
                 if text is not None:
-                    frame = self.frames[-1]
-                    frame.facts.state_reads.append((text, frame.facts.awaits, self.loc(node)))
+                    fn = self.frames[-1].facts
+                    if isinstance(fn, JsFunctionFacts):
+                        fn.state_reads.append((text, fn.awaits, self.loc(node)))
 
     def visit_try_statement(self, node: ts.Node) -> bool:
         body = node.child_by_field_name("body")
