@@ -19,7 +19,7 @@ BAD = {
     "undecodable": IMPORT + b"const s = '\xff\xfe\xfa';\n",
     "deeply nested": IMPORT + b"const x = " + b"[" * 20000 + b"]" * 20000 + b";\n",
     "deep calls": IMPORT + b"const y = " + b"f(" * 5000 + b")" * 5000 + b";\n",
-    "huge": IMPORT + b"export const a = f(1, { b: [2] });\n" * 30_000,
+    "huge": IMPORT + b"export const a = f(1, { b: [2] });\n" * 10_000,
 }
 
 
