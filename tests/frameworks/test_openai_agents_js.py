@@ -192,6 +192,7 @@ GROUPS = {
     "new Agent": "const agent = new Agent({ name: 'a', tools: [charge, lookup] });\n",
     "Agent.create": "const agent = Agent.create({ name: 'a', tools: [charge, lookup] });\n",
     "clone with tools": "const base = new Agent({ name: 'b', tools: [lookup] });\nconst agent = base.clone({ tools: [lookup, charge] });\n",
+    "clone with spread": "const base = new Agent({ name: 'b', tools: [lookup] });\nconst agent = base.clone({ tools: [...base.tools, charge] });\n",
     "tools.push": "const agent = new Agent({ name: 'a', tools: [lookup] });\nagent.tools.push(charge);\n",
     "reassignment": "const agent = new Agent({ name: 'a', tools: [] });\nagent.tools = [charge, lookup];\n",
     "tools array": "const all = [charge, lookup];\nconst agent = new Agent({ name: 'a', tools: all });\n",
