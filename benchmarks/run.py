@@ -3,6 +3,10 @@
     python benchmarks/run.py TREE [--runs 5] [--slow-runs 1] [--no-fixit] [--no-flake8] [--editor-file F]
                                   [--baseline OTHER_SIBLINT]
     python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
+    python benchmarks/run.py --frontends TS_TREE PY_TREE [--frontend-runs 5]
+
+`--frontends` is another separate arm (benchmarks/frontends.py): `siblint check --no-cache` on a
+TypeScript tree and on a Python tree, interleaved in the same run: files/s and MB/s of each front end.
 
 `--scaling` is a separate arm (benchmarks/scaling.py): generated modules at N and 4N units per shape,
 the growth exponent of the analysis time, and a whole check of the 4N module against libcst's parse.
@@ -145,7 +149,7 @@ def prefilter_counts(tree: str) -> tuple[int, int, int, int]:
         with open(p, "rb") as fh:
             data = fh.read()
         total += len(data)
-        if may_matter(data):
+        if may_matter(data, path=p):
             passed += 1
             size += len(data)
     return len(files), passed, total, size
@@ -186,6 +190,9 @@ def main() -> int:
                     help="the scaling arm instead of a tree: generated modules at N and 4N, plus these real files")
     ap.add_argument("--scaling-runs", type=int, default=3, help="runs per figure of the scaling arm (median; default 3)")
     ap.add_argument("--scaling-factor", type=float, default=1.0, help="multiply every shape's N (default 1)")
+    ap.add_argument("--frontends", nargs=2, metavar=("TS_TREE", "PY_TREE"),
+                    help="the front-end arm instead of a tree: tree-sitter on TS_TREE against libcst on PY_TREE")
+    ap.add_argument("--frontend-runs", type=int, default=5, help="runs per tree of the front-end arm (median; default 5)")
     ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
     ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
@@ -204,6 +211,10 @@ def main() -> int:
         import scaling
 
         return scaling.run(tool("siblint"), args.scaling, args.scaling_runs, args.scaling_factor)
+    if args.frontends is not None:
+        import frontends
+
+        return frontends.run(tool("siblint"), args.frontends, args.frontend_runs, timed, prefilter_counts)
     if args.tree is None:
         ap.error("TREE is required (or --scaling)")
 

@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from siblint.diagnostics import Diagnostic
+from siblint.js import is_js
 from siblint.noqa import Suppressions, with_codes
 from siblint.writing import replace_file
 
@@ -93,6 +94,9 @@ def add_noqa(findings: list[Diagnostic]) -> Outcome:
             continue
         if _through_a_link(path):
             outcome.skipped.append(f"{path}: a symbolic link (or in a linked folder), not edited")
+            continue
+        if is_js(path):
+            outcome.skipped.append(f"{path}: TypeScript/JavaScript, not edited (write `// noqa: CODE` by hand)")
             continue
         try:
             with open(path, "rb") as fh:

@@ -82,7 +82,7 @@ class AnalysisSession:
             self._from_disk[path] = _stamp(path)
             try:
                 with open(path, "rb") as fh:
-                    text = source.decode(fh.read())
+                    text = engine.decode(fh.read(), path)
             except (OSError, source.SourceError):
                 return None
         try:

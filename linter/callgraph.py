@@ -114,6 +114,16 @@ class Walk:
     def sites(self) -> list[Site]:
         return [e for e in self.events if isinstance(e, Site)]
 
+    def effect_sites(self) -> list[Site]:
+        """The sites that perform a side effect, one per call (a helper reached twice counts once)."""
+        out: list[Site] = []
+        seen: set[tuple[str, Loc]] = set()
+        for site in self.sites:
+            if site.effect is not None and (site.facts.path, site.call.loc) not in seen:
+                seen.add((site.facts.path, site.call.loc))
+                out.append(site)
+        return out
+
 
 def walk(tool: Tool, project: ProjectIndex, config: Config | None = None, sync_in_thread: bool = False) -> Walk | None:
     """The walk of `tool`'s call graph, or None for tools without a local body (`as_tool`, MCP

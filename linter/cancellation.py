@@ -19,6 +19,10 @@ rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/sce
   completes during cancellation while the run records nothing (`shielded_charge`, `charge_in_finally`).
 
 Each effect call gets one reason, the first that applies in the order above.
+
+A framework that cancels by aborting a signal it hands the tool (`ToolSpec.signal`: @openai/agents
+for JS) has none of these: there a side effect lands when the tool never observes that signal
+(reason "ignores_signal", `siblint.signal_flow`).
 """
 
 from __future__ import annotations
@@ -27,12 +31,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from siblint.callgraph import Site, walk
+from siblint import signal_flow
 from siblint.config import Config
 from siblint.diagnostics import Loc
 from siblint.project import ProjectIndex
-from siblint.tools import Tool
+from siblint.frameworks import FRAMEWORKS
+from siblint.tools import Tool, tool_function
 
-Reason = Literal["sync_thread", "handoff", "blocking", "swallowed", "protected", "lands"]
+Reason = Literal["sync_thread", "handoff", "blocking", "swallowed", "protected", "lands", "ignores_signal"]
 
 # How a hazard's context is worded in messages and related locations.
 CONTEXT_WORDS: dict[str, str] = {"sync_thread": "sync", "handoff": "in a worker thread", "blocking": "blocking",
@@ -78,6 +84,10 @@ def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
     found = walk(tool, project, config, sync_in_thread)
     if found is None:
         return []
+    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    if fw is not None and fw.tools.signal is not None:
+        own = tool_function(tool, project)
+        return signal_flow.hazards(fw, found, *own) if own is not None else []
     out: list[Hazard] = []
     seen: set[tuple[str, str, Loc]] = set()
     for site in found.sites:
@@ -102,12 +112,5 @@ def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None
     if found is None:
         return []
     word = "sync" if found.sync_tool else "async"
-    out: list[Hazard] = []
-    seen: set[tuple[str, Loc]] = set()
-    for site in found.sites:
-        if site.effect is None or (site.facts.path, site.call.loc) in seen:
-            continue
-        seen.add((site.facts.path, site.call.loc))
-        out.append(Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
-                          site.effect.description, site.ctx.via))
-    return out
+    return [Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
+                   site.effect.description, site.ctx.via) for site in found.effect_sites() if site.effect is not None]

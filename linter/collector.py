@@ -55,6 +55,15 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def qualify(imports: dict[str, str], name: str) -> str:
+    """`name` with its first part replaced by what it was imported as (`ft.x` -> `agents.function_tool.x`)."""
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return name
+    return f"{target}.{rest}" if rest else target
+
+
 def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
     """The absolute name of `from <level dots><target> import ...` seen in `module`."""
     parts = module.split(".") if module else []
@@ -102,11 +111,7 @@ class Collector(Walker):
         return Loc(*self.ranges[id(node)])
 
     def qualify(self, name: str) -> str:
-        head, _, rest = name.partition(".")
-        target = self.imports.get(head)
-        if target is None:
-            return name
-        return f"{target}.{rest}" if rest else target
+        return qualify(self.imports, name)
 
     def value(self, node: cst.BaseExpression) -> Value:
         loc = self.loc(node)

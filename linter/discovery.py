@@ -1,4 +1,5 @@
-"""Which files a run checks: the given paths, folders walked for .py/.pyi, excludes applied.
+"""Which files a run checks: the given paths, folders walked for .py/.pyi and TS/JS sources
+(.ts .tsx .mts .cts .js .jsx .mjs .cjs), excludes applied.
 
 A folder named on the command line is always walked; everything found in it, and every file named
 on the command line, is subject to `exclude` / `extend-exclude` (gitignore patterns relative to the
@@ -22,8 +23,9 @@ from dataclasses import dataclass, field
 
 from siblint.config import Config
 from siblint.gitignore import GitIgnore
+from siblint.js import EXTENSIONS as JS_EXTENSIONS
 
-EXTENSIONS = (".py", ".pyi")
+EXTENSIONS = (".py", ".pyi", *JS_EXTENSIONS)
 
 
 @dataclass

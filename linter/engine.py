@@ -15,6 +15,7 @@ from siblint.collector import collect
 from siblint.config import Config
 from siblint.diagnostics import Diagnostic, Loc
 from siblint.facts import ModuleFacts
+from siblint.js import is_js
 from siblint.noqa import Suppressions
 from siblint.project import ProjectIndex, module_name_for
 from siblint.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
@@ -38,16 +39,30 @@ def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
 
 def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> ModuleFacts:
     """Parse and collect; raises SourceError when the text cannot be analysed. `tree`, when given,
-    is CPython's parse of `text` (flake8's), used for the guard instead of parsing again."""
+    is CPython's parse of `text` (flake8's), used for the guard instead of parsing again.
+    A TypeScript/JavaScript file goes to the tree-sitter front end (siblint.js)."""
+    if is_js(path):
+        from siblint.js.frontend import facts_from_text as js_facts
+
+        return js_facts(text, path)
     source.check_syntax(text, path, tree)
     name, is_package, _ = module_name_for(path)
     return source.with_deep_recursion(lambda: collect(source.parse(text), path, name, is_package))
 
 
+def decode(data: bytes, path: str) -> str:
+    """The text of a file: as Python decodes it (BOM, coding cookie, UTF-8), or UTF-8 for TS/JS."""
+    if is_js(path):
+        from siblint.js.parse import decode as js_decode
+
+        return js_decode(data)
+    return source.decode(data)
+
+
 def load_facts(path: str, max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> ModuleFacts | None:
     """Facts of a file reached through an import (None when it cannot be read or parsed)."""
     try:
-        return facts_from_text(source.decode(read_bounded(path, max_bytes)), path)
+        return facts_from_text(decode(read_bounded(path, max_bytes), path), path)
     except (OSError, source.SourceError):
         return None
 
@@ -63,10 +78,10 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     `facts`, when given, are this file's facts from the cache: the rules run without a parse.
     `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
     result = FileResult(path)
-    if prefiltered and not prefilter.may_matter(data):
+    if prefiltered and not prefilter.may_matter(data, path=path):
         return result
     try:
-        result.text = source.decode(data)
+        result.text = decode(data, path)
         if facts is None:
             facts = facts_from_text(result.text, path, tree)
     except source.SourceError as err:
@@ -104,7 +119,7 @@ def unused_noqa(result: FileResult, config: Config, findings: list[Diagnostic]) 
         return []
     rule = by_code()[UNUSED_NOQA]
     out = []
-    for line, col, codes in Suppressions(result.text).unused([(d.code, d.loc.line) for d in findings]):
+    for line, col, codes in Suppressions(result.text, result.path).unused([(d.code, d.loc.line) for d in findings]):
         message = rule.message.format(codes=", ".join(codes), them="it" if len(codes) == 1 else "them")
         out.append(Diagnostic(result.path, Loc(line, col, line, col), rule.code, message, rule.name, rule.severity))
     return out
@@ -117,7 +132,7 @@ def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = T
     kept = [d for d in result.diagnostics if config.enabled(d.code) and not config.ignored_for_file(d.code, d.path)]
     kept += unused_noqa(result, config, kept)
     if honour_noqa and kept and result.text is not None:
-        sup = Suppressions(result.text)
+        sup = Suppressions(result.text, result.path)
         kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]
     return sorted(set(kept), key=Diagnostic.sort_key)
 

@@ -159,6 +159,8 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
     """Whether `value` given for `spec` is fatal, as a reason located at the value."""
     if spec.method:
         return _judge_methods(spec, value, facts, scope, project)
+    if spec.present:
+        return None if _undefined(value) else FatalReason(spec.cause, spec.label, facts.path, value.loc)
     if spec.values:
         if is_fatal_literal(spec, value):
             return FatalReason(spec.cause, spec.label, facts.path, value.loc)
@@ -180,12 +182,19 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
     return FatalReason(spec.cause, spec.label.format(fault=faults[0]), facts.path, value.loc, origin=found.origin)
 
 
+def _undefined(value: Value) -> bool:
+    """JS `undefined`: an option given as undefined is an option left out."""
+    return isinstance(value, Ref) and value.name == "undefined"
+
+
 def _applies(spec: FatalArg, others: dict[str, Value]) -> bool:
     """`unless` / `only_with`: conditions on the other arguments or fields set alongside."""
     if spec.unless is not None:
         other = others.get(spec.unless)
-        if other is not None and not (isinstance(other, Const) and other.value is None):
+        if other is not None and not (isinstance(other, Const) and other.value is None) and not _undefined(other):
             return False
+    if spec.requires is not None and spec.requires not in others:
+        return False
     if spec.only_with is not None:
         key, wanted = spec.only_with
         other = others.get(key)

@@ -260,20 +260,39 @@ def _is_cap(value: Value | None) -> bool:
     return isinstance(value, Const) and value.value == 1 and not isinstance(value.value, bool)
 
 
-def _runner_calls(facts: ModuleFacts, fw: Framework) -> dict[str, list[tuple[str, Call]]]:
+def _run_spec(facts: ModuleFacts, fw: Framework, scope: str, call: Call) -> tuple[Param, Param, Value | None] | None:
+    """(where the agent goes, where the per-run config goes, the runner object's own config) when
+    `call` runs an agent: `Runner.run(agent, ...)`, or a run method of a runner object."""
+    if not isinstance(call.func, Ref):
+        return None
+    spec = fw.concurrency.runners.get(canonical(call.func.name)[1])
+    if spec is not None:
+        return spec[0], spec[1], None
+    receiver, _, method = call.func.text.rpartition(".")
+    if not receiver or not fw.concurrency.runner_objects:
+        return None
+    where = Scope(facts, scope)
+    built = constructed_by(where, Ref(receiver, receiver, call.loc))
+    runner = fw.concurrency.runner_objects.get(built)
+    if runner is None or method not in runner[1]:
+        return None
+    made = where.value(receiver)
+    own = made.arg(runner[0].position, runner[0].keyword) if isinstance(made, Call) else None
+    return runner[1][method][0], runner[1][method][1], own
+
+
+def _runner_calls(facts: ModuleFacts, fw: Framework) -> dict[str, list[tuple[str, Call, tuple[Param, Param, Value | None]]]]:
     """Agent name -> the calls that run it (`Runner.run(agent, ...)`), indexed once per module."""
 
-    def compute() -> dict[str, list[tuple[str, Call]]]:
-        table: dict[str, list[tuple[str, Call]]] = {}
+    def compute() -> dict[str, list[tuple[str, Call, tuple[Param, Param, Value | None]]]]:
+        table: dict[str, list[tuple[str, Call, tuple[Param, Param, Value | None]]]] = {}
         for scope, call in facts.all_calls():
-            if not isinstance(call.func, Ref):
-                continue
-            spec = fw.concurrency.runners.get(canonical(call.func.name)[1])
+            spec = _run_spec(facts, fw, scope, call)
             if spec is None:
                 continue
             agent = call.arg(spec[0].position, spec[0].keyword)
             if isinstance(agent, Ref):
-                table.setdefault(agent.text, []).append((scope, call))
+                table.setdefault(agent.text, []).append((scope, call, spec))
         return table
 
     return facts.derived(f"groups.runner_calls.{fw.name}", compute)
@@ -410,10 +429,10 @@ def _is_capped(facts: ModuleFacts, fw: Framework, agent_binding: str, call: Call
         return False
     conc = fw.concurrency
     seen = False
-    for scope, run in _runner_calls(facts, fw).get(agent_binding, ()) if agent_binding else ():
+    for scope, run, (_, config_param, own) in _runner_calls(facts, fw).get(agent_binding, ()) if agent_binding else ():
         seen = True
-        config_param = conc.runners[canonical(run.func.name)[1] if isinstance(run.func, Ref) else ""][1]
-        if not conc.cap or not _is_cap(_path(run.arg(config_param.position, config_param.keyword), conc.cap, facts, scope)):
+        per_run = _path(run.arg(config_param.position, config_param.keyword), conc.cap, facts, scope) if conc.cap else None
+        if not conc.cap or not (_is_cap(per_run) or (per_run is None and _is_cap(_path(own, conc.cap, facts, scope)))):
             return False
     if conc.run_methods and call is not None:
         runs = _method_runs(facts, fw)
@@ -590,10 +609,10 @@ def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) ->
         if a.loc > group.call.loc:
             events.append((a.loc, "set" if a.op == "=" else "add", a.value))
     called = calls_by_text(facts)
-    for method, op in (("append", "append"), ("extend", "add")):
+    for method, op in group.framework.groups.add_methods.items():
         for _, call in called.get(f"{attr}.{method}", ()):
             if call.loc > group.call.loc and call.args:
-                value = Seq((call.args[0],), call.loc) if op == "append" else call.args[0]
+                value = Seq(call.args if op == "items" else (call.args[0],), call.loc) if op != "add" else call.args[0]
                 events.append((call.loc, "add", value))
     for loc, op, value in sorted(events, key=lambda e: e[0]):
         added = resolve_members(facts, value, group.scope, project)

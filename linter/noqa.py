@@ -14,8 +14,15 @@ import io
 import re
 import tokenize
 
+from siblint.prefilter import JS_EXTENSIONS
+
 NOQA_INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 NOQA_FILE = re.compile(r"\s*# (?:flake8|siblint)[:=]\s*noqa", re.IGNORECASE)
+# TS/JS: `// noqa: SIB101` on the reported line, `// siblint-disable-next-line SIB101` on the line
+# above it (no codes: every code), `// siblint: noqa` on a line of its own for the whole file.
+JS_NOQA_INLINE = re.compile(r"//\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+JS_NEXT_LINE = re.compile(r"//\s*siblint-disable-next-line(?:[\s]+(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+JS_NOQA_FILE = re.compile(r"\s*//\s*siblint[:=]\s*noqa", re.IGNORECASE)
 SIBLINT_NOQA_FILE = re.compile(r"\s*# siblint[:=]\s*noqa", re.IGNORECASE)  # the part flake8 cannot know
 _SPLIT = re.compile(r"[,\s]")
 
@@ -61,11 +68,23 @@ def _covers(codes: tuple[str, ...], code: str) -> bool:
 class Suppressions:
     """Answers `is this code silenced on this line` for one file."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, path: str = "") -> None:
         self.text = text
         self.lines = physical_lines(text)
-        self.whole_file = file_is_ignored(self.lines)
-        self._ranges: dict[int, tuple[int, int]] | None = None
+        self.js = path.lower().endswith(JS_EXTENSIONS)
+        self.whole_file = file_is_ignored(self.lines, JS_NOQA_FILE if self.js else NOQA_FILE)
+        # TS/JS is not tokenized as Python: a finding's span is its own line.
+        self._ranges: dict[int, tuple[int, int]] | None = {} if self.js else None
+
+    def _matches(self, line: int) -> list[re.Match[str]]:
+        """The suppression comments that apply to a finding on `line`."""
+        found = NOQA_INLINE.search(self._text(line)) if not self.js else JS_NOQA_INLINE.search(self._text(line))
+        out = [found] if found is not None else []
+        if self.js and 1 < line <= len(self.lines) + 1:
+            above = JS_NEXT_LINE.search(self.lines[line - 2])
+            if above is not None:
+                out.append(above)
+        return out
 
     def span(self, line: int) -> tuple[int, int]:
         """The lines whose text is searched for the `# noqa` of a finding on `line`."""
@@ -80,11 +99,11 @@ class Suppressions:
     def suppressed(self, code: str, line: int) -> bool:
         if self.whole_file:
             return True
-        match = NOQA_INLINE.search(self._text(line))
-        if match is None:
-            return False
-        codes = listed_codes(match)
-        return codes is None or _covers(codes, code)
+        for match in self._matches(line):
+            codes = listed_codes(match)
+            if codes is None or _covers(codes, code):
+                return True
+        return False
 
     def comment_line(self, line: int) -> int:
         """Where a `# noqa` for a finding on `line` goes: the last line of its span (after the
@@ -101,6 +120,8 @@ class Suppressions:
         for code, line in findings:
             by_span.setdefault(self.span(line), []).append(code)
         out = []
+        if self.js:
+            return self._unused_js(findings)
         for number, physical in enumerate(self.lines, start=1):
             match = NOQA_INLINE.search(physical)
             if match is None or self.span(number)[0] != number and NOQA_INLINE.search(self._before(number)):
@@ -110,6 +131,23 @@ class Suppressions:
             stale = tuple(c for c in codes if c.upper().startswith("SIB") and not any(_covers((c,), f) for f in here))
             if stale:
                 out.append((number, match.start(), stale))
+        return out
+
+    def _unused_js(self, findings: list[tuple[str, int]]) -> list[tuple[int, int, tuple[str, ...]]]:
+        by_line: dict[int, list[str]] = {}
+        for code, line in findings:
+            by_line.setdefault(line, []).append(code)
+        out = []
+        for number, physical in enumerate(self.lines, start=1):
+            for pattern, target in ((JS_NOQA_INLINE, number), (JS_NEXT_LINE, number + 1)):
+                match = pattern.search(physical)
+                if match is None:
+                    continue
+                here = by_line.get(target, [])
+                codes = listed_codes(match) or ()
+                stale = tuple(c for c in codes if c.upper().startswith("SIB") and not any(_covers((c,), f) for f in here))
+                if stale:
+                    out.append((number, match.start(), stale))
         return out
 
     def _before(self, line: int) -> str:

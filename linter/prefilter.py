@@ -22,10 +22,30 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=None)
-def _default_roots() -> tuple[str, ...]:
+def _default_roots(language: str | None = None) -> tuple[str, ...]:
     from siblint.frameworks import import_roots
 
-    return import_roots()
+    return import_roots(language)
+
+
+# siblint.js.EXTENSIONS, repeated here so that this module imports nothing of the engine.
+JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+@lru_cache(maxsize=None)
+def _js_pattern(roots: tuple[str, ...]) -> re.Pattern[bytes]:
+    names = b"|".join(re.escape(r.encode()) for r in roots)
+    # `from '@openai/agents'`, `from "@openai/agents-core/..."`, `require('@openai/agents')`,
+    # `import('@openai/agents')`, `export ... from '...'`; a subpath import counts.
+    return re.compile(rb"""(?:\bfrom|\brequire\s*\(|\bimport\s*\(|^\s*import)\s*['"](?:""" + names + rb""")(?:['"/])""", re.M)
+
+
+def may_matter_js(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
+    """A TS/JS file matters when it imports or requires a JS framework's package."""
+    roots = roots or _default_roots("js")
+    if not any(r.encode() in data for r in roots):
+        return False
+    return _js_pattern(roots).search(data) is not None
 
 
 @lru_cache(maxsize=None)
@@ -45,8 +65,11 @@ def _needles(roots: tuple[str, ...]) -> tuple[bytes, ...]:
     return tuple(r.encode() for r in kept)
 
 
-def may_matter(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
-    roots = roots or _default_roots()
+def may_matter(data: bytes, roots: tuple[str, ...] | None = None, path: str = "") -> bool:
+    """`path`, when it names a TS/JS file, selects the JS decision (`may_matter_js`)."""
+    if path and path.lower().endswith(JS_EXTENSIONS):
+        return may_matter_js(data, roots)
+    roots = roots or _default_roots("python")
     if not any(n in data for n in _needles(roots)):
         return False
     # A UTF-16/32 file (BOM) cannot be matched on bytes; let the engine decode it.
@@ -55,7 +78,7 @@ def may_matter(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
 
 def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None) -> bool:
     """The same decision over decoded lines (flake8 gives the plugin `lines`)."""
-    roots = roots or _default_roots()
+    roots = roots or _default_roots("python")
     text = "".join(lines)
     if not any(r in text for r in roots):
         return False
@@ -64,7 +87,7 @@ def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None)
 
 def may_matter_ast(tree: ast.AST, roots: tuple[str, ...] | None = None) -> bool:
     """Exact for a parsed module: does any Import/ImportFrom (at any depth) name a root?"""
-    wanted = tuple(roots or _default_roots())
+    wanted = tuple(roots or _default_roots("python"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level == 0 and node.module and _under(node.module, wanted):

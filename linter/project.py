@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from siblint.facts import ModuleFacts
+from siblint.js import modules as js_modules
 
 # How many `from x import y` hops a name may take before we give up (re-export chains, cycles).
 MAX_REEXPORT_HOPS = 8
@@ -118,6 +119,9 @@ class ProjectIndex:
         return self._located[key]
 
     def _search(self, module: str) -> str | None:
+        if module.startswith(js_modules.PREFIX):  # a TS/JS module is named by its file (siblint.js.modules)
+            found = js_modules.locate(module)
+            return os.path.abspath(found) if found is not None else None
         rel = module.replace(".", os.sep)
         head = module.partition(".")[0]
         for root in self.roots:
@@ -165,9 +169,21 @@ class ProjectIndex:
                 # `pkg.sub.name` where `pkg.sub` is not a module: try a shorter module prefix.
                 return None
             target = facts.imports.get(attr)
-            if target is None or attr in facts.functions or any(a.target == attr for a in facts.assignments):
+            defined = attr in facts.functions or any(a.target == attr for a in facts.assignments)
+            if target is None and not defined:
+                target = self._star_source(facts, attr)
+            if target is None or defined:
                 return facts, attr
             dotted_name = target
+        return None
+
+    def _star_source(self, facts: ModuleFacts, attr: str) -> str | None:
+        """`export * from './tools'` (a star re-export): the first such module that has `attr`."""
+        for star in facts.star_imports:
+            other = self.module(star)
+            if other is not None and other is not facts and (
+                    attr in other.imports or attr in other.functions or any(a.target == attr for a in other.assignments)):
+                return f"{star}.{attr}"
         return None
 
     # ---- which modules may subclass or implement a class ---------------------------------------

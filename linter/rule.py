@@ -31,6 +31,7 @@ class Valid:
 
     code: str
     files: dict[str, str] = field(default_factory=dict)  # extra modules of the same project
+    filename: str = "main.py"  # `main.ts` for a TypeScript example
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Invalid:
     code: str
     lines: tuple[int, ...] = ()
     files: dict[str, str] = field(default_factory=dict)
+    filename: str = "main.py"
 
 
 @dataclass

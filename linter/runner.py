@@ -156,7 +156,7 @@ class _Analyser:
             if facts is not None:
                 return facts
         try:
-            facts = engine.facts_from_text(source.decode(data), path)
+            facts = engine.facts_from_text(engine.decode(data, path), path)
         except source.SourceError:
             return None
         if self.cache:
@@ -314,12 +314,13 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
-        matters = prefilter.may_matter(data)
-        if matters:
+        matters = prefilter.may_matter(data, path=p)
+        python = not p.lower().endswith(prefilter.JS_EXTENSIONS)  # imported companions are Python modules
+        if matters and python:
             from siblint.project import imported_modules
 
             imported.update(imported_modules(p, data))
-        else:
+        elif python:
             failing[p] = len(data)
         if matters:
             if not passing and factory is not None:  # the first passing file opens the cache

@@ -704,6 +704,10 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
         if isinstance(bound, Ref):
             yield from elements(scope, bound, project, depth + 1)
             return
+        held = _group_tools(scope, value.text) if bound is None and "." in value.text else None
+        if held is not None:  # `[...base.tools, x]`: the tools `base` was built with
+            yield from elements(scope, held, project, depth + 1)
+            return
         if bound is None and "." not in value.text:
             param = scope.param(value.text)
             if param is not None:
@@ -724,6 +728,20 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                     yield from elements(inner, ret, project, depth + 1)
                 return
         yield scope, value
+
+
+def _group_tools(scope: Scope, text: str) -> Value | None:
+    """`agent.tools` of an agent built in this module (`Agent(tools=[...])`, `new Agent({ tools })`):
+    the tools argument it was built with."""
+    receiver, _, attr = text.rpartition(".")
+    made = scope.value(receiver) if receiver else None
+    if not isinstance(made, Call) or not isinstance(made.func, Ref):
+        return None
+    fw, canon = canonical(made.func.name)
+    maker = fw.groups.makers.get(canon) if fw is not None and attr == fw.groups.tools_attr else None
+    if maker is None or maker.tools is None:
+        return None
+    return made.arg(maker.tools.position, maker.tools.keyword)
 
 
 def _is_list_call(call: Call) -> bool:

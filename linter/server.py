@@ -23,6 +23,7 @@ from siblint import __version__, noqa
 from siblint.analysis_session import AnalysisSession
 from siblint.diagnostics import Diagnostic, Loc
 from siblint.docs import rule_url
+from siblint.js import EXTENSIONS as JS_EXTENSIONS
 
 # Long enough that a burst of keystrokes lints once, short enough to stay inside the 100 ms target
 # (benchmarks/lsp_latency.py measures didChange -> publishDiagnostics with it included).
@@ -33,8 +34,12 @@ _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.Diagnosti
 log = logging.getLogger(__name__)
 
 
-def _is_python(doc: TextDocument) -> bool:
-    return doc.language_id == "python" or doc.path.endswith((".py", ".pyi"))
+_LANGUAGES = frozenset({"python", "typescript", "typescriptreact", "javascript", "javascriptreact"})
+
+
+def _is_linted(doc: TextDocument) -> bool:
+    """A document siblint lints: Python, or TypeScript/JavaScript (the tree-sitter front end)."""
+    return doc.language_id in _LANGUAGES or doc.path.endswith((".py", ".pyi", *JS_EXTENSIONS))
 
 
 class SiblintServer(LanguageServer):
@@ -52,7 +57,7 @@ class SiblintServer(LanguageServer):
         if path is None or uri not in self.workspace.text_documents:
             return
         doc = self.workspace.get_text_document(uri)
-        if not _is_python(doc):
+        if not _is_linted(doc):
             return  # a config file or another language: siblint reads configs from disk
         self._uris[os.path.abspath(path)] = uri
         self.session.update(path, doc.source)
@@ -151,8 +156,8 @@ class SiblintServer(LanguageServer):
 
     @staticmethod
     def _noqa_edit(doc: TextDocument, lines: list[str], line: int, code: str) -> types.TextEdit | None:
-        if not 0 < line <= len(lines):
-            return None
+        if not 0 < line <= len(lines) or doc.path.endswith(JS_EXTENSIONS):
+            return None  # the quick fix writes Python's `# noqa`; TS/JS suppressions are written by hand
         suppressions = noqa.Suppressions("".join(lines))
         if suppressions.suppressed(code, line):
             return None  # a bare noqa comment (or one listing the code) already silences it

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from siblint.diagnostics import Diagnostic, Related
 from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rules import examples_js
 
 
 class _FatalArgumentRule(Rule):
@@ -69,6 +70,19 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     ```
     The default handler turns the exception into a message the model sees, and the run goes on.
 
+    In TypeScript (`@openai/agents`): `errorFunction: null`, an `errorFunction` that throws, and
+    `outputSchema` without `errorFunction` (the SDK then sets the handler to null: fatal on the
+    Responses API, the default); `errorFunction: null` on an MCP server, and `mcpConfig: {
+    errorFunction: null }` on the agent unless the server sets its own handler.
+    ```ts
+    const lookupTax = tool({ name: 'lookup_tax', parameters, execute, errorFunction: null });
+    ```
+
+    Use instead:
+    ```ts
+    const lookupTax = tool({ name: 'lookup_tax', parameters, execute });  // the default handler
+    ```
+
     ## Options
     None.
     """
@@ -90,7 +104,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         Valid("class Cfg:\n    pass\n\nc = Cfg()\nc._use_default_failure_error_function = False\n"),
         Valid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=True)\n"),
         Valid("from pydantic_ai import Agent\n\nagent = Agent('test', tools=tools)\n"),
-    ]
+    ] + examples_js.VALID["SIB201"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid("from agents.decorators import tool as t\n\n@t(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -105,7 +119,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         ),
         Invalid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=False)\n", lines=(3,)),
         Invalid("from langchain.tools import ToolNode\n\nnode = ToolNode(tools, **{'handle_tool_errors': False})\n", lines=(3,)),
-    ]
+    ] + examples_js.INVALID["SIB201"]
 
 
 class FailureHandlerReturnsNone(_FatalArgumentRule):
@@ -226,6 +240,18 @@ class TimeoutRaises(_FatalArgumentRule):
     async def lookup_tax(region: str) -> str: ...
     ```
 
+    In TypeScript (`@openai/agents`): `timeoutBehavior: 'raise_exception'` (with `timeoutMs`), and
+    `timeoutMs` with `outputSchema` and no `timeoutBehavior` (outputSchema makes raise_exception the
+    default); the SDK throws ToolTimeoutError and aborts every sibling's signal.
+    ```ts
+    tool({ name: 'lookup_tax', parameters, execute, timeoutMs: 5000, timeoutBehavior: 'raise_exception' });
+    ```
+
+    Use instead:
+    ```ts
+    tool({ name: 'lookup_tax', parameters, execute, timeoutMs: 5000 });  // 'error_as_result'
+    ```
+
     ## Options
     None.
     """
@@ -247,7 +273,7 @@ class TimeoutRaises(_FatalArgumentRule):
               "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent\n\nasync def f() -> str:\n"
               "    return 'x'\n\nagent = FunctionAgent(tools=[f], timeout=5)\nflow = AgentWorkflow(agents=[agent], timeout=5)\n"),
-    ]
+    ] + examples_js.VALID["SIB203"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='raise_exception')\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid(
@@ -262,7 +288,7 @@ class TimeoutRaises(_FatalArgumentRule):
         ),
         Invalid("from agents import function_tool\n\ndef th(ctx, e):\n    raise TimeoutError()\n\n"
                 "@function_tool(timeout=5, timeout_error_function=th)\nasync def f() -> str:\n    return 'x'\n", lines=(6,)),
-    ]
+    ] + examples_js.INVALID["SIB203"]
 
 
 class FunctionToolWithoutHandler(_FatalArgumentRule):

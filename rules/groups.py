@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from siblint.diagnostics import Diagnostic, Loc, Related
 from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rules import examples_js
 
 if TYPE_CHECKING:
     from siblint.groups import Group, Member
@@ -211,6 +212,19 @@ class FatalToolBesideUnstoppableTool(Rule):
     Use instead an `async def charge_card` that awaits an async client (the deadline cancels it), or
     run without the deadline (`timeout=None`) and bound each slow call inside its tool.
 
+    In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
+    `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe
+    `details.signal`. `toolExecution: { maxFunctionToolConcurrency: 1 }` on `new Runner({...})` or
+    per run serialises the turn; `modelSettings.parallelToolCalls: false` is only a provider hint.
+    ```ts
+    const agent = new Agent({ name: 'checkout', tools: [chargeCard, lookupTax] });
+    ```
+
+    Use instead:
+    ```ts
+    await run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } });
+    ```
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -255,7 +269,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax], on_tool_error_callback=lambda t, a, c, e: {})\n"),
         Valid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"),
         Valid(_LI_TOOLS + "\nagent = ReActAgent(tools=[charge_card, lookup_rate], timeout=60)\n"),
-    ]
+    ] + examples_js.VALID["SIB301"]
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nrunner = InMemoryRunner(agent=agent)\n"
@@ -284,7 +298,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate], timeout=60)\n", lines=(11,)),
         Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"
                 "flow = AgentWorkflow(agents=[agent], timeout=60)\n", lines=(11,)),
-    ]
+    ] + examples_js.INVALID["SIB301"]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for group in ctx.groups():

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 from siblint.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
 from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rules import examples_js
 
 if TYPE_CHECKING:
     from siblint.cancellation import Hazard
@@ -75,12 +76,16 @@ class _SideEffectRule(Rule):
     """One finding per tool: at its `def` line, each effect call of this rule's reason as a related location."""
 
     reason: ClassVar[str]  # the `siblint.cancellation` reason this rule reports
+    # Other reasons it reports, each with its own (message, concise) templates: the same hazard in
+    # another cancellation model (a JS tool that never observes its abort signal).
+    also: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for tool, hazards in _hazards(ctx):
-            mine = [h for h in hazards if h.reason == self.reason]
+            mine = [h for h in hazards if h.reason == self.reason or h.reason in self.also]
             if not mine:
                 continue
+            template, concise = self.also.get(mine[0].reason, (None, None))
             first = mine[0]
             more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
             via = f" in {first.via[-1]}" if first.via else ""
@@ -88,8 +93,8 @@ class _SideEffectRule(Rule):
                 Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
                 for h in mine
             )
-            yield self.finding(ctx, tool.loc, related, tool=tool.name, effect=first.effect + via + more,
-                               context=first.description.split(",", 1)[0])
+            yield self.finding(ctx, tool.loc, related, template=template, concise=concise, tool=tool.name,
+                               effect=first.effect + via + more, context=first.description.split(",", 1)[0])
 
 
 class SyncToolSideEffect(_SideEffectRule):
@@ -127,6 +132,30 @@ class SyncToolSideEffect(_SideEffectRule):
         return "charged"
     ```
 
+    In TypeScript (`@openai/agents`), the SDK aborts the sibling's `details.signal` instead: a
+    side-effecting `execute` that never takes `details`, or never checks, listens to or passes on
+    `details.signal`, lands its effect after the sibling failed, unrecorded. A check only before an
+    await that precedes the effect protects nothing; `fetch(url, { signal })` stops a request not
+    yet sent, but a POST already in flight still reaches the server.
+    ```ts
+    const chargeCard = tool({
+      name: 'charge_card', parameters: z.object({ amount: z.number() }),
+      async execute({ amount }) {
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }) });
+        return 'charged';
+      },
+    });
+    ```
+
+    Use instead:
+    ```ts
+      async execute({ amount }, _ctx, details) {
+        details?.signal?.throwIfAborted();  // after the last await before the effect
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }), signal: details?.signal });
+        return 'charged';
+      },
+    ```
+
     ## Options
     `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
     compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
@@ -139,8 +168,16 @@ class SyncToolSideEffect(_SideEffectRule):
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
+    also = {"ignores_signal": (
+        "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the SDK "
+        "aborts that signal and throws once every call settled, and this tool still lands its effect, unrecorded; "
+        "call details?.signal?.throwIfAborted() after the last await before the effect, listen for 'abort', "
+        "or pass the signal on (fetch(url, {{ signal }}))",
+        "{tool} {context} and performs {effect}: observe details.signal before the effect",
+    )}
     name = "sync-tool-side-effect"
-    summary = "a sync tool has a side effect that runs in a worker thread cancellation cannot stop"
+    summary = ("a sync tool has a side effect that runs in a worker thread cancellation cannot stop "
+               "(TS/JS: a side-effecting tool that never observes its abort signal)")
     message = (
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
@@ -152,14 +189,14 @@ class SyncToolSideEffect(_SideEffectRule):
               "    return f'(demo) would send an email to {to}'\n"),
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ])
+    ]) + examples_js.VALID["SIB101"]
     INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
                 "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
                 lines=(5,)),
-    ])
+    ]) + examples_js.INVALID["SIB101"]
 
 
 class ThreadedSideEffect(_SideEffectRule):

@@ -27,12 +27,13 @@ def lint_files(root: Path, files: dict[str, str], target: str, config: Config | 
 
 @pytest.fixture
 def lint(tmp_path: Path):
-    """lint(text, **other_files) -> findings for `main.py` holding `text`."""
+    """lint(text, **other_files) -> findings for `main.py` (or `filename`) holding `text`."""
 
-    def run(text: str, files: dict[str, str] | None = None, config: Config | None = None) -> list[Diagnostic]:
+    def run(text: str, files: dict[str, str] | None = None, config: Config | None = None,
+            filename: str = "main.py") -> list[Diagnostic]:
         all_files = dict(files or {})
-        all_files["main.py"] = text
-        return lint_files(tmp_path, all_files, "main.py", config)
+        all_files[filename] = text
+        return lint_files(tmp_path, all_files, filename, config)
 
     return run
 

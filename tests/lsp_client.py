@@ -66,11 +66,11 @@ class SiblintClient:
     def uri(path: Path) -> str:
         return from_fs_path(str(path))
 
-    def open(self, path: Path, text: str) -> str:
+    def open(self, path: Path, text: str, language_id: str = "python") -> str:
         uri = self.uri(path)
         self.versions[uri] = 1
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+            text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=1, text=text)))
         return uri
 
     def change(self, uri: str, text: str) -> None:

@@ -11,7 +11,7 @@ from siblint.effects.readonly import in_memory, in_scratch, read_only_command, r
 from siblint.effects.resolve import Resolver, method_name, receiver_of
 from siblint.effects.rows import MUTATING_HTTP, Found, Row
 from siblint.effects.table import LIBRARY_ROOTS
-from siblint.facts import Attr, Call, Const, Ref, Value
+from siblint.facts import Attr, Call, Const, Mapping, Ref, Value
 
 
 def shown_name(call: Call) -> str:
@@ -47,14 +47,7 @@ def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
         if given is None or (literal is not None and literal.upper() not in MUTATING_HTTP):
             return None
         method = literal.upper() if literal is not None else ""  # "": chosen at run time, may mutate
-    full = r.text(url_arg) or ""
-    if method == "POST" and reads_only(full, call, r):
-        return None
-    url = _short_url(full)
-    to = f" to {url}" if url else ""
-    if not method:
-        return Found(f"an HTTP request with a method chosen at run time (may mutate){to} via {_lib(row)}", "", full)
-    return Found(f"{method}{to} via {_lib(row)}", method, full)
+    return _http_found(row, method, r.text(url_arg) or "", call, r)
 
 
 _WRITE_MODE = re.compile(r"[wax+]")
@@ -269,7 +262,63 @@ def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
     return Found(row.what.format(name=f"{noun}.{verb}" if noun else verb), verb, noun)
 
 
+def _js_method(call: Call, r: Resolver) -> tuple[str | None, bool]:
+    """(HTTP method, whether the options say) of a JS request: `{ method }` in the options object,
+    inline or bound to a name (`fetch(url, opts)`)."""
+    given = call.kwarg("method")
+    if given is None:
+        for arg in call.args:
+            bound = r.value(arg.text) if isinstance(arg, Ref) else None
+            if isinstance(bound, Mapping) and bound.get("method") is not None:
+                given = bound.get("method")
+    if given is None:
+        return "GET", False
+    literal = r.text(given)
+    return (literal.upper() if literal is not None else None), True
+
+
+def check_js_http(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`axios.post(url, ...)`: the method is the row's, the URL the first argument."""
+    return _http_found(row, row.method, r.text(call.arg(0, None)) or "", call, r)
+
+
+def check_js_request(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`fetch(url, { method })`, `axios({ method, url })`, `undici.request(url, { method })`."""
+    method, _ = _js_method(call, r)
+    if method is not None and method not in MUTATING_HTTP:
+        return None
+    url = r.text(call.arg(0, None)) or r.text(call.kwarg("url")) or ""
+    return _http_found(row, method or "", url, call, r)
+
+
+def _http_found(row: Row, method: str, full: str, call: Call, r: Resolver) -> Found | None:
+    """A request with `method` ("" = chosen at run time) to the URL `full`, unless a POST that only reads."""
+    if method == "POST" and reads_only(full, call, r):
+        return None
+    url = _short_url(full)
+    to = f" to {url}" if url else ""
+    if not method:
+        return Found(f"an HTTP request with a method chosen at run time (may mutate){to} via {_lib(row)}", "", full)
+    return Found(f"{method}{to} via {_lib(row)}", method, full)
+
+
+# AWS SDK v3 commands that change something: `client.send(new PutObjectCommand({...}))`.
+_AWS_WRITE = re.compile(r"^(Put|Delete|Create|Update|Send|Publish|Start|Invoke|Write|Copy|Upload|Batch|Transact|"
+                        r"Complete|Restore|Tag|Untag)\w*Command$")
+
+
+def check_aws_command(row: Row, call: Call, r: Resolver) -> Found | None:
+    command = call.arg(0, None)
+    if isinstance(command, Ref):
+        command = r.value(command.text) or command
+    name = command.callee.rpartition(".")[2] if isinstance(command, Call) else ""
+    if not _AWS_WRITE.match(name):
+        return None
+    return Found(f"{name} (AWS)", name, "")
+
+
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
+    "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
     "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,

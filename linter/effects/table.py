@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from siblint.effects import (cloud, databases, desktop, files, google_apis, http, mail, memory, messaging, office,
-                             payments, processes, ticketing)
+from siblint.effects import (cloud, databases, desktop, files, google_apis, http, javascript, mail, memory, messaging,
+                             office, payments, processes, ticketing)
 from siblint.effects.rows import Row
 from siblint.frameworks import import_roots
 
 TABLE: tuple[Row, ...] = (
     *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,
-    *cloud.ROWS, *google_apis.ROWS, *ticketing.ROWS, *memory.ROWS, *desktop.ROWS, *office.ROWS,
+    *cloud.ROWS, *google_apis.ROWS, *ticketing.ROWS, *memory.ROWS, *desktop.ROWS, *office.ROWS, *javascript.ROWS,
 )
 
 # Library roots the table names (`requests`, `stripe`, `boto3`): never project code.

@@ -5,13 +5,13 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 
 from __future__ import annotations
 
-from siblint.frameworks import google_adk, langchain, llama_index, openai_agents, pydantic_ai
+from siblint.frameworks import google_adk, langchain, llama_index, openai_agents, openai_agents_js, pydantic_ai
 from siblint.frameworks.spec import Framework
 
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
-                                     google_adk.FRAMEWORK, llama_index.FRAMEWORK)
+                                     google_adk.FRAMEWORK, llama_index.FRAMEWORK, openai_agents_js.FRAMEWORK)
 
 
-def import_roots() -> tuple[str, ...]:
-    """Top-level modules whose import makes a file worth parsing."""
-    return tuple(sorted({root for fw in FRAMEWORKS for root in fw.import_roots}))
+def import_roots(language: str | None = None) -> tuple[str, ...]:
+    """Top-level modules whose import makes a file worth parsing (of one language's frameworks when given)."""
+    return tuple(sorted({root for fw in FRAMEWORKS if language in (None, fw.language) for root in fw.import_roots}))

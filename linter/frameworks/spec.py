@@ -57,6 +57,11 @@ class FatalArg:
     # Fatal only when this other argument / field has this literal value (a handler that the SDK
     # only reads once `_use_default_failure_error_function=False`).
     only_with: tuple[str, object] | None = None
+    # Fatal whatever value is given (`outputSchema: z.object(...)`): the argument's presence is
+    # what changes the default (JS `undefined` counts as absent).
+    present: bool = False
+    # Fatal only when this other argument / field is also given (`timeoutMs` with `outputSchema`).
+    requires: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,11 @@ class ToolSpec:
     # tool call (`ctx.tool_call_id`), or "" when a parameter annotated with the class is the id
     # itself. The model mints a new id on every call, so it is never an idempotency key (SIB403).
     call_ids: dict[str, str] = field(default_factory=dict)
+    # Where the function a tool runs receives the abort signal that cancels it (`execute(input, ctx,
+    # details)`, `details.signal`): the framework then cancels siblings by aborting that signal, not by
+    # cancelling a task, and a tool must observe it (siblint.signal_flow). None: task cancellation.
+    signal: Param | None = None
+    signal_attr: str = "signal"
 
 
 @dataclass(frozen=True)
@@ -221,6 +231,9 @@ class GroupSpec:
     methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     tools_attr: str = ""
+    # Methods of that attribute that add tools: method -> "append" (its first argument), "add" (the
+    # items of its first argument) or "items" (every argument: JS `agent.tools.push(a, b)`).
+    add_methods: dict[str, str] = field(default_factory=lambda: {"append": "append", "extend": "add"})
     fix: str = ""  # how SIB301 tells the user to fix a mix; formatted with victim=, fatal=
     # Hazard reasons (`siblint.cancellation`) whose effect completes before the run raises and whose
     # result the run keeps (the framework awaits those siblings and records them): they are SIB1xx
@@ -276,6 +289,10 @@ class ConcurrencySpec:
 
     # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
     runners: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    # Runner objects: a constructor whose config applies to every run of its run methods
+    # (`new Runner({ toolExecution: {...} }).run(agent, input, options)`): constructor -> (where
+    # its config goes, method -> (where the agent goes, where the per-run config goes)).
+    runner_objects: dict[str, tuple[Param, dict[str, tuple[Param, Param]]]] = field(default_factory=dict)
     # A run config that serialises tool calls: keyword path to a concurrency cap of 1.
     cap: tuple[str, ...] = ()  # e.g. ("tool_execution", "max_function_tool_concurrency")
     # A group option that only asks the provider for one call per turn (it serialises nothing).
@@ -380,6 +397,9 @@ class Framework:
     # a tool needs more than its decorator (no decorator at all, or a run setting). Formatted with
     # tools= (the names of the example's tool functions, comma-separated).
     example_group: str = ""
+    # The language its users write: "python" (libcst front end) or "js" (TypeScript/JavaScript,
+    # siblint.js). Decides which files the pre-filter lets through for it.
+    language: str = "python"
 
     def canonical(self, name: str) -> str:
         return self.aliases.get(name, name)

@@ -16,7 +16,7 @@ def test_manifest_is_valid_for_pre_commit():
     assert hook["id"] == "siblint"
     assert hook["entry"] == "siblint check"
     assert hook["language"] == "python"
-    assert hook["types"] == ["python"]
+    assert hook["types_or"] == ["python", "pyi", "ts", "tsx", "javascript", "jsx"]
 
 
 @pytest.fixture(scope="module")

@@ -93,6 +93,20 @@ def test_capabilities_and_the_same_findings_as_check(project):
     assert [d.code for d in results["pkg/tools.py"].diagnostics] == ["SIB201"]
 
 
+def test_typescript_documents_get_the_same_findings_as_check(tmp_path):
+    from test_js_cli import AGENT as TS_AGENT, MAIL
+
+    write(tmp_path, {"app/agent.ts": TS_AGENT, "app/mail.ts": MAIL})
+
+    async def test(client: SiblintClient):
+        uri = client.open(tmp_path / "app" / "agent.ts", TS_AGENT, "typescript")
+        return await client.diagnostics(uri)
+
+    params = serve(tmp_path, test)
+    assert found(params) == checked("app/agent.ts", tmp_path)
+    assert sorted(d.code for d in params.diagnostics) == ["SIB101", "SIB201", "SIB301"]
+
+
 def test_change_and_save_publish_updated_findings(project):
     path = project / "checkout_agent.py"
 

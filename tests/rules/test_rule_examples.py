@@ -26,13 +26,13 @@ def _config(tmp_path, rule) -> Config:
 
 @pytest.mark.parametrize("rule,example", list(_examples("VALID")))
 def test_valid_examples_are_not_flagged(rule, example, lint, tmp_path):
-    found = [d for d in lint(example.code, example.files, _config(tmp_path, rule)) if d.code == rule.code]
+    found = [d for d in lint(example.code, example.files, _config(tmp_path, rule), example.filename) if d.code == rule.code]
     assert found == []
 
 
 @pytest.mark.parametrize("rule,example", list(_examples("INVALID")))
 def test_invalid_examples_are_flagged_on_their_lines(rule, example, lint, tmp_path):
-    found = [d for d in lint(example.code, example.files, _config(tmp_path, rule)) if d.code == rule.code]
+    found = [d for d in lint(example.code, example.files, _config(tmp_path, rule), example.filename) if d.code == rule.code]
     assert found, f"{rule.code} did not flag:\n{example.code}"
     if example.lines:
         assert sorted(d.loc.line for d in found) == sorted(example.lines)

@@ -1,0 +1,59 @@
+"""Side effects in TypeScript/JavaScript, by the names the JS collector resolves (siblint.js).
+
+Package imports keep the package's name (`import axios from 'axios'` -> `axios`, `import { Pool }
+from 'pg'` -> `pg.Pool`, `node:fs` -> `fs`); `fetch` is the global. HTTP methods are read from the
+options object (`fetch(url, { method: 'POST' })`, `axios({ method })`): a call without one is a
+GET, a method that is not a literal may mutate.
+"""
+
+from __future__ import annotations
+
+from siblint.effects.rows import MUTATING_HTTP, Row, calls, methods
+
+_FS_MODULES = ("fs", "fs.promises", "fs/promises", "fs-extra", "graceful-fs")
+_FS_WRITES = ("writeFile writeFileSync appendFile appendFileSync rm rmSync rmdir rmdirSync unlink unlinkSync rename "
+              "renameSync mkdir mkdirSync copyFile copyFileSync cp cpSync truncate truncateSync createWriteStream "
+              "outputFile outputJson writeJson remove move")
+_PROCESSES = "exec execSync execFile execFileSync spawn spawnSync fork"
+
+
+def _http(lib: str) -> list[Row]:
+    """`lib.post(...)` and friends, and `lib(url, { method })` / `lib.request({ method })`."""
+    rows = [Row("call", f"{lib}.{m.lower()}", (), "{method} via " + lib, False, "js_http", m, "http")
+            for m in sorted(MUTATING_HTTP)]
+    rows += [Row("call", f"{lib}.delete", (), "DELETE via " + lib, False, "js_http", "DELETE", "http")]
+    return rows + [Row("call", n, (), "{method} via " + lib, False, "js_request", kind="http") for n in (lib, f"{lib}.request")]
+
+
+ROWS: tuple[Row, ...] = (
+    *(Row("call", n, (), "{method} via fetch", False, "js_request", kind="http")
+      for n in ("fetch", "globalThis.fetch", "window.fetch", "node-fetch", "undici.fetch", "cross-fetch")),
+    *_http("axios"), *_http("got"), *_http("ky"), *_http("superagent"),
+    Row("call", "undici.request", (), "{method} via undici", False, "js_request", kind="http"),
+    # `const api = axios.create({...}); api.post(...)`
+    *(Row("method", "axios.create", (m.lower(),), "{method} via axios", False, "js_http", m, "http") for m in sorted(MUTATING_HTTP)),
+    *(Row("method", "axios.create", ("delete",), "DELETE via axios", False, "js_http", "DELETE", "http"),),
+    *(r for m in _FS_MODULES for r in calls(" ".join(f"{m}.{v}" for v in _FS_WRITES.split()), "{name} (file write)", False, "file")),
+    *calls(" ".join(f"child_process.{v}" for v in _PROCESSES.split()), "{name} (subprocess)", False, "subprocess"),
+    *calls("execa execa.execa execa.execaCommand execa.$", "{name} (subprocess)", False, "subprocess"),
+    # ORMs and drivers
+    *methods("@prisma/client.PrismaClient", "create createMany update updateMany upsert delete deleteMany "
+             "$executeRaw $executeRawUnsafe", "{name} (Prisma write)", False, "orm"),
+    *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
+             "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
+    # payments, mail, messages, tickets, cloud
+    *methods("stripe stripe.Stripe", "create update del cancel capture confirm pay refund", "{name} (payments)", False,
+             "payment"),
+    *methods("nodemailer.createTransport", "sendMail", "{name} (email)", False, "email"),
+    *methods("resend.Resend", "send create", "{name} (email)", False, "email"),
+    *methods("@sendgrid/mail", "send sendMultiple", "{name} (email)", False, "email"),
+    *methods("twilio twilio.Twilio", "create update", "{name} (Twilio)", False, "message"),
+    *methods("@slack/web-api.WebClient", "postMessage update delete scheduleMessage uploadV2", "{name} (Slack)", False,
+             "message"),
+    *methods("@octokit/rest.Octokit octokit.Octokit", "create update createComment merge delete createOrUpdateFileContents",
+             "{name} (GitHub)", False, "ticket"),
+    *methods("@aws-sdk/client-s3.S3Client @aws-sdk/client-dynamodb.DynamoDBClient @aws-sdk/client-ses.SESClient "
+             "@aws-sdk/client-sesv2.SESv2Client @aws-sdk/client-sns.SNSClient @aws-sdk/client-sqs.SQSClient "
+             "@aws-sdk/client-lambda.LambdaClient @aws-sdk/lib-dynamodb.DynamoDBDocumentClient", "send",
+             "{name} (AWS)", False, "cloud", "aws_command"),
+)

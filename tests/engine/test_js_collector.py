@@ -1,0 +1,125 @@
+"""The TS/JS front end: tree-sitter tree -> the same language-neutral facts the rules read."""
+
+from __future__ import annotations
+
+import pytest
+
+from siblint.facts import Call, Const, Mapping, Ref, Seq, Starred
+from siblint.js import modules
+from siblint.js.frontend import facts_from_text
+from siblint.source import SourceError
+
+
+def _facts(tmp_path, text: str, name: str = "main.ts", others: dict[str, str] | None = None):
+    for rel, body in (others or {}).items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(body, encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return facts_from_text(text, str(path))
+
+
+def test_imports_of_every_form(tmp_path):
+    facts = _facts(tmp_path, (
+        "import axios from 'axios';\n"
+        "import * as agents from '@openai/agents';\n"
+        "import { tool as defineTool, Agent } from '@openai/agents-core';\n"
+        "import fs from 'node:fs/promises';\n"
+        "const cp = require('child_process');\n"
+        "const { execFile, spawn: run } = require('child_process');\n"
+        "import helper from './helper';\n"
+        "import { send } from './mail.js';\n"
+        "export { charge as chargeTool } from './tools/index';\n"
+    ), others={"helper.ts": "export default function h() {}\n", "mail.ts": "export const send = 1;\n",
+               "tools/index.ts": "export const charge = 1;\n"})
+    mod = lambda rel: modules.module_name(str(tmp_path / rel))  # noqa: E731
+    assert facts.imports == {
+        "axios": "axios", "agents": "@openai/agents", "defineTool": "@openai/agents-core.tool",
+        "Agent": "@openai/agents-core.Agent", "fs": "fs/promises", "cp": "child_process",
+        "execFile": "child_process.execFile", "run": "child_process.spawn",
+        "helper": f"{mod('helper.ts')}.default", "send": f"{mod('mail.ts')}.send",
+        "chargeTool": f"{mod('tools/index.ts')}.charge",
+    }
+
+
+def test_module_names_hold_no_dot_and_round_trip(tmp_path):
+    path = str(tmp_path / "a.b" / "x%y.ts")
+    name = modules.module_name(path)
+    assert "." not in name and modules.path_of(name) == path
+
+
+@pytest.mark.parametrize("spec,found", [("./x.js", "x.ts"), ("./x", "x.ts"), ("./dir", "dir/index.ts"),
+                                        ("./y.mjs", "y.mts"), ("./z.jsx", "z.tsx"), ("./w.js", "w.js")])
+def test_relative_specifiers_resolve_like_typescript(spec, found, tmp_path):
+    for rel in ("x.ts", "dir/index.ts", "y.mts", "z.tsx", "w.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("", encoding="utf-8")
+    assert modules.resolve_specifier(spec, str(tmp_path / "main.ts")) == modules.module_name(str(tmp_path / found))
+
+
+def test_options_object_is_also_keywords(tmp_path):
+    facts = _facts(tmp_path, "import { tool } from '@openai/agents';\n"
+                             "const t = tool({ name: 'n', errorFunction: null, execute, ...rest, timeoutMs: 5 });\n")
+    [call] = facts.module_calls
+    assert call.callee == "@openai/agents.tool"
+    assert isinstance(call.args[0], Mapping)
+    keys = [k for k, _ in call.kwargs]
+    assert keys == ["name", "errorFunction", "execute", None, "timeoutMs"]
+    assert call.kwarg("errorFunction") == Const(None, call.kwarg("errorFunction").loc)
+    assert isinstance(call.kwarg("execute"), Ref)
+
+
+def test_inline_functions_are_named_and_referenced(tmp_path):
+    facts = _facts(tmp_path, (
+        "import { tool } from '@openai/agents';\n"
+        "export const charge = tool({\n"
+        "  async execute(input, ctx, { signal }) {\n"
+        "    if (signal.aborted) return 'x';\n"
+        "    await wait(1);\n"
+        "    signal.throwIfAborted();\n"
+        "    await fetch('u', { method: 'POST', signal });\n"
+        "  },\n"
+        "  errorFunction: (c, e) => { throw e; },\n"
+        "});\n"
+    ))
+    execute = facts.functions["execute@3:2"]
+    handler = facts.functions["errorFunction@9:17"]
+    assert execute.is_async and execute.params == ("input", "ctx", "#2")
+    assert [(s.call.callee, s.awaits_before, s.awaited) for s in execute.calls] == [
+        ("wait", 0, True), ("signal.throwIfAborted", 1, False), ("fetch", 1, True)]
+    assert [(text, awaits) for text, awaits, _ in execute.state_reads] == [("signal.aborted", 0)]
+    assert any(a.target == "signal" and a.value.text == "#2.signal" for a in facts.assignments)
+    assert handler.raises and not execute.raises
+    [call] = facts.module_calls
+    assert call.kwarg("execute").text == "execute@3:2" and call.kwarg("errorFunction").text == "errorFunction@9:17"
+
+
+def test_values_arrays_spreads_templates(tmp_path):
+    facts = _facts(tmp_path, "const a = new Agent({ tools: [...base.tools, x], name: `n` });\nconst u = `https://${h}/x`;\n")
+    agent, url = facts.assignments[0].value, facts.assignments[1].value
+    assert isinstance(agent, Call) and agent.callee == "Agent"
+    tools = agent.kwarg("tools")
+    assert isinstance(tools, Seq) and isinstance(tools.items[0], Starred) and tools.items[1].text == "x"
+    assert agent.kwarg("name").value == "n"
+    assert getattr(url, "text", None) == "https://{}/x"
+
+
+def test_catch_guards_and_rethrow(tmp_path):
+    facts = _facts(tmp_path, "async function f() {\n  try { await g(); throw new Error('a'); } catch (e) { throw e; }\n}\n")
+    fn = facts.functions["f"]
+    assert len(fn.raises) == 1  # the throw inside try is caught; the one in catch escapes
+    assert fn.calls[0].guarded_by and fn.calls[0].guarded_by[0].reraises
+
+
+def test_class_methods(tmp_path):
+    facts = _facts(tmp_path, "class Billing extends Base {\n  async charge(n: number) { await this.client.post(n); }\n}\n")
+    assert facts.classes == {"Billing": ("Base",)}
+    assert facts.functions["Billing.charge"].class_name == "Billing"
+
+
+def test_unparsable_and_local_errors(tmp_path):
+    with pytest.raises(SourceError):
+        _facts(tmp_path, "}{ ))) const = = => ;; class {{{ (((\n" * 20)
+    facts = _facts(tmp_path, "const m = await importOriginal<typeof import('node:fs/promises')>();\nconst ok = f(1);\n")
+    assert [c.callee for c in facts.module_calls][-1] == "f"

@@ -1,0 +1,301 @@
+"""@openai/agents (TypeScript/JavaScript): every spelling of the reference's section 3, across
+files, with fixed twins, read-only negatives and name traps.
+
+Runtime truth behind each expectation: /work/shared/reference/openai-agents-js.md section 1
+(measured at @openai/agents 0.18.0 and 0.20.0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from siblint.config import Config
+from tests.conftest import lint_files
+
+HEAD = "import { Agent, run, Runner, tool } from '@openai/agents';\nimport { z } from 'zod';\n"
+CHARGE_BODY = "    await new Promise((r) => setTimeout(r, 300));\n    await fetch('https://pay.example.com/c', { method: 'POST' });\n    return 'ok';\n"
+
+
+def _codes(tmp_path, files: dict[str, str], target: str = "main.ts", select: tuple[str, ...] = ()) -> list[tuple[str, int]]:
+    config = Config(root=str(tmp_path), select=select or ("SIB101", "SIB201", "SIB203", "SIB301"))
+    return sorted((d.code, d.loc.line) for d in lint_files(tmp_path, files, target, config))
+
+
+def _code_set(tmp_path, files, target="main.ts", select=()) -> set[str]:
+    return {c for c, _ in _codes(tmp_path, files, target, select)}
+
+
+# ---- SIB101: execute in every form ------------------------------------------------------------
+EXECUTE_FORMS = {
+    "async method": "  async execute(input) {\n" + CHARGE_BODY + "  },\n",
+    "async arrow": "  execute: async (input) => {\n" + CHARGE_BODY + "  },\n",
+    "async function": "  execute: async function (input) {\n" + CHARGE_BODY + "  },\n",
+    "reference": "  execute: invoke,\n",
+    "shorthand": "  execute,\n",
+}
+
+
+@pytest.mark.parametrize("form", list(EXECUTE_FORMS))
+def test_sib101_every_execute_form(form, tmp_path):
+    helper = "".join(f"async function {n}(input: unknown) {{\n" + CHARGE_BODY + "}\n" for n in ("invoke", "execute"))
+    src = HEAD + helper + "export const charge = tool({\n  name: 'charge',\n  parameters: z.object({}),\n" + \
+        EXECUTE_FORMS[form] + "});\n"
+    assert "SIB101" in _code_set(tmp_path, {"main.ts": src}), src
+
+
+SIGNAL_FIXES = {
+    "throwIfAborted before the effect": ("details", "    details?.signal?.throwIfAborted();\n", ""),
+    "aborted check after the wait": ("details", "    if (details.signal?.aborted) return 'cancelled';\n", ""),
+    "signal passed to fetch": ("details", "", ", signal: details?.signal"),
+    "destructured signal passed on": ("{ signal }", "", ", signal"),
+    "listener": ("details", "", ""),
+    "renamed third parameter": ("invokeDetails", "    invokeDetails?.signal?.throwIfAborted();\n", ""),
+}
+
+
+@pytest.mark.parametrize("fix", list(SIGNAL_FIXES))
+def test_sib101_fixed_twins(fix, tmp_path):
+    param, check, signal = SIGNAL_FIXES[fix]
+    listen = "    details.signal?.addEventListener('abort', () => {});\n" if fix == "listener" else ""
+    body = ("    await new Promise((r) => setTimeout(r, 300));\n" + listen + check +
+            f"    await fetch('https://pay.example.com/c', {{ method: 'POST'{signal} }});\n    return 'ok';\n")
+    src = HEAD + f"export const charge = tool({{\n  name: 'charge',\n  parameters: z.object({{}}),\n" \
+                 f"  async execute(input, ctx, {param}) {{\n{body}  }},\n}});\n"
+    assert "SIB101" not in _code_set(tmp_path, {"main.ts": src}), src
+
+
+def test_sib101_early_check_does_not_protect(tmp_path):
+    body = ("    if (details?.signal?.aborted) return 'cancelled';\n    await new Promise((r) => setTimeout(r, 300));\n"
+            "    await fetch('https://pay.example.com/c', { method: 'POST' });\n    return 'ok';\n")
+    src = HEAD + "export const charge = tool({\n  name: 'c',\n  parameters: z.object({}),\n" \
+                 "  async execute(input, ctx, details) {\n" + body + "  },\n});\n"
+    assert _codes(tmp_path, {"main.ts": src}) == [("SIB101", 3)]
+
+
+EFFECTS = {
+    "axios.post": ("import axios from 'axios';\n", "await axios.post('https://x.example.com/orders', {});"),
+    "axios config": ("import axios from 'axios';\n", "await axios({ method: 'put', url: 'https://x.example.com' });"),
+    "got.post": ("import got from 'got';\n", "await got.post('https://x.example.com');"),
+    "fs/promises writeFile": ("import { writeFile } from 'node:fs/promises';\n", "await writeFile('/tmp/out', 'x');"),
+    "fs.writeFileSync": ("import fs from 'fs';\n", "fs.writeFileSync('/srv/out', 'x');"),
+    "child_process": ("import { execFile } from 'child_process';\n", "execFile('deploy.sh');"),
+    "prisma": ("import { PrismaClient } from '@prisma/client';\nconst prisma = new PrismaClient();\n",
+               "await prisma.order.create({ data: {} });"),
+    "pg insert": ("import { Pool } from 'pg';\nconst pool = new Pool();\n", "await pool.query('INSERT INTO orders VALUES (1)');"),
+    "stripe": ("import Stripe from 'stripe';\nconst stripe = new Stripe('k');\n",
+               "await stripe.paymentIntents.create({ amount: 1 });"),
+    "nodemailer": ("import nodemailer from 'nodemailer';\nconst mailer = nodemailer.createTransport({});\n",
+                   "await mailer.sendMail({ to: 'a@b.c' });"),
+    "aws s3 put": ("import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n",
+                   "await s3.send(new PutObjectCommand({ Bucket: 'b', Key: 'k' }));"),
+    "commonjs require": ("const axios = require('axios');\n", "await axios.delete('https://x.example.com/1');"),
+}
+
+
+@pytest.mark.parametrize("effect", list(EFFECTS))
+def test_sib101_js_effects(effect, tmp_path):
+    imports, line = EFFECTS[effect]
+    src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
+                           "  execute: async () => {\n    await new Promise((r) => setTimeout(r, 10));\n    " + line + "\n    return 'ok';\n  },\n});\n"
+    assert "SIB101" in _code_set(tmp_path, {"main.ts": src}), src
+
+
+READ_ONLY = {
+    "fetch GET": "await fetch('https://x.example.com/items');",
+    "axios.get": "await axios.get('https://x.example.com/items');",
+    "pg select": "await pool.query('SELECT * FROM orders');",
+    "fs read": "await readFile('/tmp/in');",
+    "s3 get": "await s3.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }));",
+}
+
+
+@pytest.mark.parametrize("read", list(READ_ONLY))
+def test_sib101_read_only_negatives(read, tmp_path):
+    imports = ("import axios from 'axios';\nimport { Pool } from 'pg';\nconst pool = new Pool();\n"
+               "import { readFile } from 'fs/promises';\n"
+               "import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n")
+    src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
+                           "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
+    assert _code_set(tmp_path, {"main.ts": src}) == set(), src
+
+
+def test_sib101_helper_in_another_file_js_extension_is_ts(tmp_path):
+    files = {
+        "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"
+                       "export async function sendMail(to: string) {\n  await t.sendMail({ to });\n}\n",
+        "main.ts": HEAD + "import { sendMail } from './lib/mail.js';\n"
+                   "export const notify = tool({\n  name: 'notify',\n  parameters: z.object({}),\n"
+                   "  execute: async (input) => { await sendMail('a@b.c'); return 'sent'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == [("SIB101", 4)]
+
+
+def test_sib101_signal_passed_to_helper_protects(tmp_path):
+    files = {
+        "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"
+                       "export async function sendMail(to: string, opts: { signal?: AbortSignal }) {\n  await t.sendMail({ to });\n}\n",
+        "main.ts": HEAD + "import { sendMail } from './lib/mail';\n"
+                   "export const notify = tool({\n  name: 'notify',\n  parameters: z.object({}),\n"
+                   "  execute: async (input, _ctx, details) => { await sendMail('a@b.c', { signal: details?.signal }); return 'sent'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == []
+
+
+# ---- SIB201 / SIB203: fatal switches ---------------------------------------------------------------
+def _lookup(options: str) -> str:
+    return HEAD + "export const lookup = tool({\n  name: 'lookup',\n  parameters: z.object({}),\n" \
+                  "  execute: async () => 'x',\n" + options + "});\n"
+
+
+FATAL = {
+    "errorFunction: null": ("  errorFunction: null,\n", "SIB201"),
+    "rethrowing arrow": ("  errorFunction: (_, error) => { throw error; },\n", "SIB201"),
+    "rethrowing method": ("  errorFunction(ctx, err) { throw err; },\n", "SIB201"),
+    "outputSchema alone": ("  outputSchema: z.object({ a: z.string() }),\n", "SIB201"),
+    "raise_exception": ("  timeoutMs: 50,\n  timeoutBehavior: 'raise_exception',\n", "SIB203"),
+    "raise_exception as const": ("  timeoutMs: 50,\n  timeoutBehavior: 'raise_exception' as const,\n", "SIB203"),
+}
+
+
+@pytest.mark.parametrize("spelling", list(FATAL))
+def test_fatal_spellings(spelling, tmp_path):
+    options, code = FATAL[spelling]
+    assert code in _code_set(tmp_path, {"main.ts": _lookup(options)})
+
+
+def test_named_rethrowing_handler(tmp_path):
+    src = _lookup("  errorFunction: rethrow,\n").replace("export const lookup", "function rethrow(_c: unknown, e: unknown): string {\n  throw e;\n}\nexport const lookup")
+    assert "SIB201" in _code_set(tmp_path, {"main.ts": src})
+
+
+@pytest.mark.parametrize("options", ["", "  errorFunction: () => 'failed',\n", "  errorFunction: undefined,\n",
+                                     "  outputSchema: z.object({}),\n  errorFunction: () => 'no',\n", "  timeoutMs: 50,\n"])
+def test_not_fatal(options, tmp_path):
+    assert _code_set(tmp_path, {"main.ts": _lookup(options)}) == set()
+
+
+def test_mcp_server_handler_wins_over_mcp_config_null(tmp_path):
+    base = ("import { Agent, MCPServerStdio } from '@openai/agents';\n"
+            "const server = new MCPServerStdio({ fullCommand: 'x'{own} });\n"
+            "export const agent = new Agent({ name: 'a', mcpServers: [server], mcpConfig: { errorFunction: null } });\n")
+    assert "SIB201" in _code_set(tmp_path, {"main.ts": base.replace("{own}", "")})
+    server_null = base.replace("{own}", ", errorFunction: null").replace(", mcpConfig: { errorFunction: null }", "")
+    assert _codes(tmp_path, {"main.ts": server_null}) == [("SIB201", 2)]
+
+
+# ---- SIB301: groups in every spelling ----------------------------------------------------------------
+CHARGE = ("export const charge = tool({\n  name: 'charge',\n  parameters: z.object({}),\n"
+          "  execute: async () => {\n" + CHARGE_BODY + "  },\n});\n")
+FATAL_TOOL = ("export const lookup = tool({\n  name: 'lookup',\n  parameters: z.object({}),\n"
+              "  execute: async () => { throw new Error('down'); },\n  errorFunction: null,\n});\n")
+
+GROUPS = {
+    "new Agent": "const agent = new Agent({ name: 'a', tools: [charge, lookup] });\n",
+    "Agent.create": "const agent = Agent.create({ name: 'a', tools: [charge, lookup] });\n",
+    "clone with tools": "const base = new Agent({ name: 'b', tools: [lookup] });\nconst agent = base.clone({ tools: [lookup, charge] });\n",
+    "clone with spread": "const base = new Agent({ name: 'b', tools: [lookup] });\nconst agent = base.clone({ tools: [...base.tools, charge] });\n",
+    "tools.push": "const agent = new Agent({ name: 'a', tools: [lookup] });\nagent.tools.push(charge);\n",
+    "reassignment": "const agent = new Agent({ name: 'a', tools: [] });\nagent.tools = [charge, lookup];\n",
+    "tools array": "const all = [charge, lookup];\nconst agent = new Agent({ name: 'a', tools: all });\n",
+    "parallelToolCalls false": "const agent = new Agent({ name: 'a', tools: [charge, lookup], modelSettings: { parallelToolCalls: false } });\n",
+}
+
+
+@pytest.mark.parametrize("spelling", list(GROUPS))
+def test_sib301_group_spellings(spelling, tmp_path):
+    src = HEAD + CHARGE + FATAL_TOOL + GROUPS[spelling]
+    assert "SIB301" in _code_set(tmp_path, {"main.ts": src}), src
+
+
+@pytest.mark.parametrize("imports", [
+    "import { Agent, tool as defineTool } from '@openai/agents';\nimport { z } from 'zod';\n",
+    "import * as agents from '@openai/agents';\nimport { z } from 'zod';\nconst { Agent } = agents;\n",
+    "const { Agent, tool: defineTool } = require('@openai/agents');\nconst { z } = require('zod');\n",
+    "import { Agent, tool as defineTool } from '@openai/agents-core';\nimport { z } from 'zod';\n",
+])
+def test_sib301_aliased_namespaced_commonjs(imports, tmp_path):
+    maker = "agents.tool" if "* as agents" in imports else "defineTool"
+    src = imports + (CHARGE + FATAL_TOOL).replace("tool({", f"{maker}({{") + \
+        "const agent = new Agent({ name: 'a', tools: [charge, lookup] });\n"
+    assert "SIB301" in _code_set(tmp_path, {"main.ts": src}), src
+
+
+def test_sib301_one_fatal_side_effecting_tool_is_its_own_sibling(tmp_path):
+    src = HEAD + CHARGE.replace("  execute: async", "  errorFunction: null,\n  execute: async") + \
+        "const agent = new Agent({ name: 'a', tools: [charge] });\n"
+    assert "SIB301" in _code_set(tmp_path, {"main.ts": src})
+
+
+@pytest.mark.parametrize("run_call", [
+    "run(agent, 'x', { toolExecution: { maxFunctionToolConcurrency: 1 } });\n",
+    "const runner = new Runner({ toolExecution: { maxFunctionToolConcurrency: 1 } });\nrunner.run(agent, 'x');\n",
+])
+def test_sib301_concurrency_cap_serialises(run_call, tmp_path):
+    src = HEAD + CHARGE + FATAL_TOOL + "const agent = new Agent({ name: 'a', tools: [charge, lookup] });\n" + run_call
+    assert "SIB301" not in _code_set(tmp_path, {"main.ts": src})
+
+
+def test_sib301_uncapped_run_still_flags(tmp_path):
+    src = HEAD + CHARGE + FATAL_TOOL + "const agent = new Agent({ name: 'a', tools: [charge, lookup] });\nrun(agent, 'x');\n"
+    assert "SIB301" in _code_set(tmp_path, {"main.ts": src})
+
+
+def test_handoffs_are_separate_groups(tmp_path):
+    src = HEAD + CHARGE + FATAL_TOOL + ("const billing = new Agent({ name: 'billing', tools: [charge] });\n"
+                                        "const agent = new Agent({ name: 'a', tools: [lookup], handoffs: [billing] });\n")
+    assert "SIB301" not in _code_set(tmp_path, {"main.ts": src})
+
+
+def test_tools_across_files_index_reexport(tmp_path):
+    files = {
+        "tools/charge.ts": HEAD + CHARGE,
+        "tools/lookup.ts": HEAD + FATAL_TOOL,
+        "tools/index.ts": "export { charge } from './charge.js';\nexport * from './lookup';\n",
+        "main.ts": "import { Agent } from '@openai/agents';\nimport { charge, lookup } from './tools';\n"
+                   "export const agent = new Agent({ name: 'a', tools: [charge, lookup] });\n",
+    }
+    assert _codes(tmp_path, files, select=("SIB301",)) == [("SIB301", 3)]
+
+
+# ---- name traps ---------------------------------------------------------------------------------------
+TRAPS = {
+    "tool from ai": "import { tool } from 'ai';\nimport { Agent } from '@openai/agents';\n",
+    "tool from langchain": "import { tool } from '@langchain/core/tools';\nimport { Agent } from '@openai/agents';\n",
+}
+
+
+@pytest.mark.parametrize("trap", list(TRAPS))
+def test_name_traps_tool(trap, tmp_path):
+    src = TRAPS[trap] + "import { z } from 'zod';\n" + CHARGE + FATAL_TOOL + \
+        "const agent = new Agent({ name: 'a', tools: [charge, lookup] });\n"
+    assert _code_set(tmp_path, {"main.ts": src}) == set()
+
+
+def test_name_traps_mcp_server_tool_and_undici_agent(tmp_path):
+    src = ("import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { Agent } from 'undici';\n"
+           "import { tool } from '@openai/agents';\n"
+           "const mcpServer = new McpServer({ name: 'x', version: '1' });\n"
+           "mcpServer.tool('charge', {}, async () => { await fetch('https://p.example.com', { method: 'POST' }); return {}; });\n"
+           "const pool = new Agent({ connections: 1, tools: [] });\n")
+    assert _code_set(tmp_path, {"main.ts": src}) == set()
+
+
+# ---- suppression comments --------------------------------------------------------------------------------
+def test_js_noqa_and_disable_next_line(tmp_path):
+    flagged = HEAD + CHARGE
+    line = flagged.splitlines().index("export const charge = tool({") + 1
+    lines = flagged.splitlines()
+    inline = lines.copy()
+    inline[line - 1] += "  // noqa: SIB101"
+    assert _code_set(tmp_path, {"main.ts": "\n".join(inline) + "\n"}) == set()
+    above = lines[: line - 1] + ["// siblint-disable-next-line SIB101"] + lines[line - 1:]
+    assert _code_set(tmp_path, {"main.ts": "\n".join(above) + "\n"}) == set()
+    other = lines[: line - 1] + ["// siblint-disable-next-line SIB201"] + lines[line - 1:]
+    assert _code_set(tmp_path, {"main.ts": "\n".join(other) + "\n"}) == {"SIB101"}
+
+
+@pytest.mark.parametrize("ext", [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"])
+def test_every_extension_is_linted(ext, tmp_path):
+    src = (HEAD + CHARGE).replace("parameters: z.object({}),\n", "")
+    if ext in (".js", ".jsx", ".mjs", ".cjs"):
+        src = src.replace("(r) =>", "r =>")
+    assert "SIB101" in _code_set(tmp_path, {"main" + ext: src}, target="main" + ext)
