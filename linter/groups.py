@@ -34,6 +34,9 @@ from siblint.tools import Tool, class_tool, plain_tool, tool_for_call, tool_name
 class Member:
     tool: Tool
     facts: ModuleFacts  # the module that makes the tool
+    # A class-based tool's instantiation (`Search(tool_failure_policy="raise")`) and its module.
+    instance: Call | None = None
+    instance_facts: ModuleFacts | None = None
 
 
 @dataclass
@@ -88,7 +91,7 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
             return [Member(tool, facts)]
         made = class_tool(facts, item, project)
         if made is not None:
-            return [Member(*made)]
+            return [Member(*made, instance=item, instance_facts=facts)]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
         return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
@@ -101,6 +104,10 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
                 named = tool_named(target[0], target[1], "", project)
         if named is not None:
             return [Member(*named)]
+        bound = where.value(item.text) if "." not in item.text else None
+        made = class_tool(facts, bound, project) if isinstance(bound, Call) else None
+        if made is not None and isinstance(bound, Call):  # `tax = StrictTax(); Agent(tools=[tax])`
+            return [Member(*made, instance=bound, instance_facts=facts)]
         if plain:
             fn = where.function(item)
             if fn is not None and not fn.class_name:

@@ -459,6 +459,11 @@ def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[T
     return None
 
 
+def framework_of(tool: Tool) -> Framework | None:
+    """The framework whose maker made `tool`."""
+    return next((fw for fw in FRAMEWORKS if fw.name == tool.framework), None)
+
+
 def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
     """A plain function that a framework turns into a tool where it is listed."""
     prefix = f"{facts.module}." if facts.module else ""

@@ -31,7 +31,12 @@ class _FatalArgumentRule(Rule):
                     related += (Related(reason.origin[0], reason.origin[1], "the handler behind it"),)
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
-                yield self.finding(ctx, reason.loc, related, setting=reason.label)
+                if reason.fix:  # the framework's own advice (crewai): "{setting}: {fix}"
+                    yield self.finding(ctx, reason.loc, related, template="{setting}: {fix}", concise="{setting}: {fix}",
+                                       setting=reason.label,
+                                       fix=reason.fix)
+                else:
+                    yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
 
 class FailureHandlerDisabled(_FatalArgumentRule):

@@ -211,6 +211,7 @@ class FatalToolBesideUnstoppableTool(Rule):
     def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
         from siblint.cancellation import side_effects, unstoppable
         from siblint.error_policy import fatal_causes, group_policy, is_serial
+        from siblint import fatal_hooks, policy_levels
         from siblint.fatality import fatal_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
@@ -218,12 +219,16 @@ class FatalToolBesideUnstoppableTool(Rule):
 
         def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
-                if is_serial(m.tool, group.framework):
+                if is_serial(m.tool, group.framework, m.facts, m.instance):
                     verdicts[m.tool.key] = ([], [])  # runs alone: neither orphans nor is orphaned
                     return verdicts[m.tool.key]
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
                                       importer=ctx.facts)
                 fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
+                if group.framework.failure.layered is not None:
+                    fatal += policy_levels.member_reasons(group, m, ctx.facts, ctx.project)
+                if group.framework.failure.hooks:
+                    fatal += fatal_hooks.member_reasons(m, ctx.facts, ctx.project)
                 victims = unstoppable(m.tool, ctx.project, ctx.config)
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.

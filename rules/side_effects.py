@@ -64,8 +64,15 @@ class _SideEffectRule(Rule):
                 Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
                 for h in mine
             )
-            yield self.finding(ctx, tool.loc, related, tool=tool.name, effect=first.effect + via + more,
-                               context=first.description.split(",", 1)[0])
+            fix = self.framework_fix(tool)
+            template = (self.message.rpartition(";")[0] + "; {fix}") if fix else None
+            yield self.finding(ctx, tool.loc, related, template=template, concise=template,
+                               tool=tool.name, effect=first.effect + via + more,
+                               context=first.description.split(",", 1)[0], fix=fix)
+
+    def framework_fix(self, tool: "Tool") -> str:
+        """The framework's own advice, where the rule's would not help there ("" keeps the rule's)."""
+        return ""
 
 
 class SyncToolSideEffect(_SideEffectRule):
@@ -115,6 +122,12 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
     )
+    def framework_fix(self, tool: "Tool") -> str:
+        from siblint.tools import framework_of
+
+        fw = framework_of(tool)
+        return fw.tools.sync_fix if fw is not None else ""
+
     VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
               "    return requests.get(f'https://wttr.in/{city}').text\n"),
