@@ -64,6 +64,31 @@ async def lookup_tax(region: str) -> str:
     raise RuntimeError("tax service down")
 '''
 
+_CREW_TOOLS = '''\
+import httpx
+from crewai import Agent, Crew, Task
+from crewai.tools import tool
+
+@tool
+async def charge_card(amount: int) -> str:
+    """Charge (awaiting, yet crewai cancels nothing in flight)."""
+    async with httpx.AsyncClient() as client:
+        await client.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+@tool(max_usage_count=1)
+async def refund(amount: int) -> str:
+    """Refund once: a turn calling it runs its calls one by one."""
+    async with httpx.AsyncClient() as client:
+        await client.post("https://payments.example.com/refunds", json={"amount": amount})
+    return "refunded"
+
+@tool
+def lookup_tax(region: str) -> str:
+    """Tax."""
+    return "0.2"
+'''
+
 _PA_TOOLS = '''\
 import requests
 from pydantic_ai import Agent, ModelRetry, Tool
@@ -142,6 +167,14 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
     `Agent.parallel_tool_call_execution_mode("sequential")`.
 
+    crewai cancels nothing in flight: every side-effecting member counts, awaiting async tools
+    included. Its effect lands after the failure and before `kickoff()` raises, and it is in neither
+    the crew's output nor the exception. Fatal members are those of SIB201 (the layered
+    `tool_failure_policy`) and SIB202 (after-tool hooks raising `HookAborted`, also from a module
+    the agent's module imports). A tool of the pair with `result_as_answer=True` or
+    `max_usage_count` set makes crewai run the turn's calls one by one, so that pair is not reported
+    (tests/runtime/test_crewai_runtime.py).
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -176,6 +209,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
+        Valid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[charge_card, lookup_tax])\n"),
+        Valid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[refund, lookup_tax], "
+              "tool_failure_policy='raise')\n"),
     ]
     INVALID = [
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
@@ -198,6 +234,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(_PA_TOOLS + "\nagent = Agent('test')\nagent.tool_plain(charge_card)\nagent.tool_plain(lookup_tax)\n",
                 lines=(17,)),
+        Invalid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[charge_card, lookup_tax])\n"
+                "job = Task(description='d', expected_output='x', agent=shop)\n"
+                "crew = Crew(agents=[shop], tasks=[job], tool_failure_policy='raise')\n", lines=(24,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:

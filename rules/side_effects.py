@@ -104,6 +104,10 @@ class SyncToolSideEffect(_SideEffectRule):
         return "charged"
     ```
 
+    crewai runs every call of a turn in a pool thread and cancels nothing in flight, so an
+    `async def` tool would land all the same: there the advice is to keep the agent's tools from
+    failing fatally (SIB201, SIB202), and SIB301 names the pair (tests/runtime/test_crewai_runtime.py).
+
     ## Options
     `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
     compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
