@@ -89,7 +89,7 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         tool = tool_for_call(facts, item, project)
         if tool is not None:
             return [Member(tool, facts)]
-        made = class_tool(facts, item, project)
+        made = class_tool(facts, item, project, where.name)
         if made is not None:
             return [Member(*made, instance=item, instance_facts=facts)]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
@@ -105,7 +105,7 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         if named is not None:
             return [Member(*named)]
         bound = where.value(item.text) if "." not in item.text else None
-        made = class_tool(facts, bound, project) if isinstance(bound, Call) else None
+        made = class_tool(facts, bound, project, where.name) if isinstance(bound, Call) else None
         if made is not None and isinstance(bound, Call):  # `tax = StrictTax(); Agent(tools=[tax])`
             return [Member(*made, instance=bound, instance_facts=facts)]
         if plain:

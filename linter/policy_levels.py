@@ -23,7 +23,7 @@ from siblint.facts import Call, Const, ModuleFacts, Ref, Value
 from siblint.fatality import FatalReason
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, LayeredPolicy
-from siblint.groups import Group, Member
+from siblint.groups import Group, Member, groups_in
 from siblint.project import ProjectIndex
 from siblint.semantic import Scope, canonical, elements, result_names
 from siblint.tools import class_tool, framework_of, names_of, tool_base, tool_named, visible
@@ -36,7 +36,7 @@ class _Level:
     rank: int
     call: Call
     scope: str
-    binding: str
+    binding: str  # the name its result is bound to ("" if none), in `scope`
 
 
 def _policy(fw: Framework | None) -> LayeredPolicy | None:
@@ -80,8 +80,8 @@ def _levels(facts: ModuleFacts) -> list[_Level]:
                 continue
             for rank, level in enumerate(policy.levels):
                 if level.maker == canon:
-                    names = result_names(facts).get(call.loc, ())
-                    out.append(_Level(rank, call, scope, names[0][0] if names else ""))
+                    names = [n for n, _ in result_names(facts).get(call.loc, ()) if "." not in n]
+                    out.append(_Level(rank, call, scope, names[0] if names else ""))
         return out
 
     return facts.derived("policy_levels.levels", compute)
@@ -98,8 +98,9 @@ def _links(facts: ModuleFacts, policy: LayeredPolicy, holder: _Level, other: _Le
         for _, item in elements(Scope(facts, holder.scope), value, ProjectIndex()):
             if isinstance(item, Call) and item.loc == other.call.loc:
                 return True
-            if isinstance(item, Ref) and other.binding and item.text == other.binding:
-                return True
+            if (isinstance(item, Ref) and other.binding and item.text == other.binding
+                    and visible(facts, item.text, other.scope, holder.scope)):
+                return True  # the same binding, not another function's variable of that name
     return False
 
 
@@ -119,10 +120,19 @@ def _paths(facts: ModuleFacts, policy: LayeredPolicy, start: _Level) -> list[lis
     return [sorted(p, key=lambda lv: lv.rank) for p in paths]
 
 
-def _decides(policy: LayeredPolicy, path: list[_Level]) -> tuple[_Level, Value] | None:
+def _level_setting(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level) -> Value | None:
+    """What the level object sets: a later `crew.tool_failure_policy = ...`, else its constructor keyword."""
+    if lv.binding:
+        assigned = _assigned(facts, policy.param.keyword, [(lv.binding, lv.scope)])
+        if assigned is not None:
+            return None if isinstance(assigned, Const) and assigned.value is None else assigned
+    return _setting(policy, lv.call)
+
+
+def _decides(facts: ModuleFacts, policy: LayeredPolicy, path: list[_Level]) -> tuple[_Level, Value] | None:
     """The most specific level of the path that sets the policy, with its value."""
     for lv in path:
-        value = _setting(policy, lv.call)
+        value = _level_setting(facts, policy, lv)
         if value is not None:
             return lv, value
     return None
@@ -192,7 +202,7 @@ def member_reasons(group: Group, member: Member, facts: ModuleFacts, project: Pr
         return []
     out: list[FatalReason] = []
     for path in _paths(facts, policy, start):
-        decided = _decides(policy, path)
+        decided = _decides(facts, policy, path)
         if decided is not None and is_fatal(policy, decided[1], facts, decided[0].scope):
             reason = _reason(policy, decided[1], facts, via="" if decided[0] is start else "its run's settings")
             if reason not in out:
@@ -206,21 +216,34 @@ def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReaso
     for lv in _levels(facts):
         fw, _ = canonical(lv.call.func.name) if isinstance(lv.call.func, Ref) else (None, "")
         policy = _policy(fw)
-        value = _setting(policy, lv.call) if policy is not None else None
+        value = _level_setting(facts, policy, lv) if policy is not None else None
         if policy is None or value is None or not is_fatal(policy, value, facts, lv.scope):
             continue
-        if _overridden(facts, policy, lv):
+        if _overridden(facts, policy, lv, project):
             continue
         out.append(_reason(policy, value, facts))
     out.extend(_tool_level_reasons(facts, project))
     return out
 
 
-def _overridden(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level) -> bool:
-    """A more specific level decides every path through `lv` (`Crew` raise with `Agent` warn)."""
-    decided = [_decides(policy, path) for start in _levels(facts) for path in _paths(facts, policy, start)
-               if lv in path]
-    return bool(decided) and all(d is not None and d[0] != lv for d in decided)
+def _overridden(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level, project: ProjectIndex) -> bool:
+    """A more specific level decides every path through `lv` (`Crew` raise with `Agent` warn): another
+    level, or, on a path through a group, every member's own setting (`Agent` raise whose tools all
+    set "ignore")."""
+    groups = {g.call.loc: g for g in groups_in(facts, project)}
+    seen = False
+    for start in _levels(facts):
+        for path in _paths(facts, policy, start):
+            if lv not in path:
+                continue
+            seen = True
+            decided = _decides(facts, policy, path)
+            if decided is not None and decided[0] != lv:
+                continue
+            members = [m for p in path if p.call.loc in groups for m in groups[p.call.loc].members()]
+            if not members or any(tool_setting(policy, m) is None for m in members):
+                return False
+    return seen
 
 
 def _tool_level_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:

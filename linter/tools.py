@@ -8,7 +8,7 @@ servers are tools too: every tool they serve joins the group of the agent they a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from siblint.diagnostics import Loc
@@ -443,19 +443,35 @@ def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool
     return None
 
 
-def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
-    """`Search()` where `Search` subclasses a framework's tool base class, here or in another module."""
+def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex, scope: str = "") -> tuple[Tool, ModuleFacts] | None:
+    """`Search()` where `Search` subclasses a framework's tool base class, here (also a class defined
+    in the enclosing function `scope`) or in another module."""
     if not isinstance(call.func, Ref):
         return None
     where: tuple[ModuleFacts, str] | None = (facts, call.func.text) if call.func.text in facts.classes else None
+    while where is None and scope:
+        if f"{scope}.{call.func.text}" in facts.classes:
+            where = (facts, f"{scope}.{call.func.text}")
+        scope = scope.rpartition(".")[0]
     if where is None and call.func.name != call.func.text:
         where = project.resolve(call.func.name)
     if where is None:
         return None
     other, cls = where
-    for tool in tools_in(other):
-        if tool.class_name and tool.class_name == cls:
-            return tool, other
+    by_class = {t.class_name: t for t in tools_in(other) if t.class_name}
+    # A subclass that inherits the method that runs (`class Chatty(SlackTool)`) is that tool, with its
+    # own class attributes (read through `class_name`).
+    todo, seen = [cls], set()
+    while todo:
+        current = todo.pop(0)
+        if current in by_class:
+            found = by_class[current]
+            return (found if current == cls else replace(found, name=cls.rsplit(".", 1)[-1], class_name=cls)), other
+        seen.add(current)
+        for base in other.classes.get(current, ()):
+            local = base[len(other.module) + 1:] if other.module and base.startswith(other.module + ".") else base
+            if local in other.classes and local not in seen:
+                todo.append(local)
     return None
 
 

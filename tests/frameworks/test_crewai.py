@@ -340,3 +340,53 @@ def test_policy_on_a_look_alike_object_is_not_reported(codes):
     text = ("class Settings:\n    tool_failure_policy = 'raise'\n\ns = Settings()\ns.tool_failure_policy = 'raise'\n"
             "from crewai import Agent\n")
     assert codes(text) == []
+
+
+def test_levels_link_by_binding_not_by_a_name_reused_in_another_function(codes):
+    # Each function has its own `shop`: the second function's task does not override the first's agent.
+    text = HEAD + ('''
+def first():
+    shop = Agent(role="r", goal="g", backstory="b", tools=[charge_card, lookup_rate], tool_failure_policy="raise")
+    return shop
+
+
+def second(shop):
+    return Task(description="d", expected_output="x", agent=shop, tool_failure_policy="warn")
+''')
+    found = codes(text)
+    assert only(found, "SIB201") == [line_of(text, 'tool_failure_policy="raise"')]
+    assert only(found, "SIB301") == [line_of(text, 'tool_failure_policy="raise"')]
+
+
+def test_an_agent_raise_every_member_overrides_is_not_reported(codes):
+    text = HEAD + STRICT.replace("ToolFailurePolicy.RAISE", "ToolFailurePolicy.IGNORE") + (
+        "\nshop = Agent(role='r', goal='g', backstory='b', tools=[StrictTax()], tool_failure_policy='raise')\n")
+    assert only(codes(text), "SIB201") == []
+    mixed = text.replace("tools=[StrictTax()]", "tools=[StrictTax(), notify]")
+    assert only(codes(mixed), "SIB201") == [mixed.count("\n")]
+
+
+def test_level_attribute_assignment(codes):
+    text = HEAD + ("shop = Agent(role='r', goal='g', backstory='b', tools=[notify, lookup_rate])\n"
+                   "job = Task(description='d', expected_output='x', agent=shop)\n"
+                   "job.tool_failure_policy = ToolFailurePolicy.RAISE\n")
+    found = codes(text)
+    assert only(found, "SIB201") == [FIRST + 2]
+    assert only(found, "SIB301") == [FIRST]
+    later_warn = text + "job.tool_failure_policy = 'warn'\n"
+    assert only(codes(later_warn), "SIB201") == [] and only(codes(later_warn), "SIB301") == []
+
+
+def test_a_subclass_inheriting_the_run_method_is_that_tool_with_its_own_attributes(codes):
+    # As crewai's own tests write it: the subclass is defined inside the test function.
+    text = HEAD + STRICT.replace("    tool_failure_policy: ToolFailurePolicy = ToolFailurePolicy.RAISE\n", "") + ('''
+def test_exempt():
+    class Chatty(StrictTax):
+        tool_failure_policy: ToolFailurePolicy = ToolFailurePolicy.IGNORE
+
+    shop = Agent(role="r", goal="g", backstory="b", tools=[Chatty()], tool_failure_policy=ToolFailurePolicy.RAISE)
+''')
+    assert codes(text, select=("SIB201", "SIB301")) == []
+    strict = text.replace("ToolFailurePolicy.IGNORE", "ToolFailurePolicy.RAISE").replace("tools=[Chatty()]",
+                                                                                        "tools=[Chatty(), notify]")
+    assert only(codes(strict), "SIB301") == [strict.count("\n")]
