@@ -5,7 +5,7 @@ subclass, constructor keyword, `t.tool_failure_policy = ...`), then the task, th
 Which constructors are levels, and how they link to each other, is framework data; this module
 reads it:
 
-* `member_reasons(group, member, project)`: what makes one member of a group fatal. Every way the
+* `member_reasons(group, member, facts, project)`: what makes one member of a group fatal. Every way the
   group can run is a *path*: the group's own call plus, per level, one object linked to the path
   (a task naming the agent, a crew listing the agent or that task). On each path the first level
   that sets the policy decides; the member is fatal when some path decides "raise";
@@ -37,6 +37,10 @@ class _Level:
     call: Call
     scope: str
     binding: str  # the name its result is bound to ("" if none), in `scope`
+
+
+# Links are read within the module: list items by name or inline call, never through imports.
+_NO_PROJECT = ProjectIndex()
 
 
 def _policy(fw: Framework | None) -> LayeredPolicy | None:
@@ -95,7 +99,7 @@ def _links(facts: ModuleFacts, policy: LayeredPolicy, holder: _Level, other: _Le
         if isinstance(value, Ref) and value.text.startswith("self.") and holder.scope and other.scope:
             if holder.scope.split(".")[0] == other.scope.split(".")[0]:
                 return True
-        for _, item in elements(Scope(facts, holder.scope), value, ProjectIndex()):
+        for _, item in elements(Scope(facts, holder.scope), value, _NO_PROJECT):
             if isinstance(item, Call) and item.loc == other.call.loc:
                 return True
             if (isinstance(item, Ref) and other.binding and item.text == other.binding
