@@ -19,12 +19,11 @@ from siblint.effects.checks import shown_name
 from siblint.effects.resolve import method_name
 from siblint.effects.timeouts import child_timeout
 from siblint.facts import Call, Const, ModuleFacts, Ref, Value
-from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import NodeBudget
 from siblint.groups import Group, groups_in
 from siblint.project import ProjectIndex
 from siblint.semantic import UNBOUNDED, Scope, canonical, seconds
-from siblint.tools import Tool, tool_function, tools_in
+from siblint.tools import Tool, framework_of, tool_function, tools_in
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ def budget_of(tool: Tool, facts: ModuleFacts, groups: Callable[[], dict[tuple, l
     """The tool's time budget in seconds, when spelled as a number: its own (`timeout=` on the call
     that makes it), else its groups' default for members (`Agent(tool_timeout=...)`, a LangGraph
     node's `timeout=`), found among `groups()` (this module's groups, by member tool key)."""
-    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    fw = framework_of(tool)
     if fw is None:
         return None
     if tool.options is not None:

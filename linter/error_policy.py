@@ -233,13 +233,34 @@ def _middleware_covers(fw: Framework, value: Value | None, facts: ModuleFacts, s
 
 
 # ---- what a member can raise ------------------------------------------------------------------
-def is_serial(tool: Tool, framework: Framework) -> bool:
-    """The tool is declared to run alone (`sequential=True`)."""
-    if framework.concurrency.tool_serial is None or tool.options is None:
-        return False
-    keyword, literal = framework.concurrency.tool_serial
-    value = tool.options.kwarg(keyword)
-    return isinstance(value, Const) and value.value == literal and type(value.value) is type(literal)
+def is_serial(tool: Tool, framework: Framework, facts: ModuleFacts | None = None, instance: Call | None = None) -> bool:
+    """The tool is declared to run alone (`sequential=True`), or to serialise every turn that calls it
+    (`max_usage_count=3`): on the call that makes it, on a tool class's instantiation (`instance`),
+    or as a class attribute of the tool class (given the class's module `facts`)."""
+    conc = framework.concurrency
+    wanted = ([conc.tool_serial[0]] if conc.tool_serial else []) + list(conc.tool_serial_when_set)
+    for keyword in wanted:
+        value = _serial_option(tool, keyword, facts, instance)
+        if value is None or (isinstance(value, Const) and value.value is None):
+            continue
+        if keyword in conc.tool_serial_when_set:
+            return True
+        assert conc.tool_serial is not None
+        literal = conc.tool_serial[1]
+        if isinstance(value, Const) and value.value == literal and type(value.value) is type(literal):
+            return True
+    return False
+
+
+def _serial_option(tool: Tool, keyword: str, facts: ModuleFacts | None, instance: Call | None) -> Value | None:
+    for call in (instance, tool.options):
+        value = call.kwarg(keyword) if call is not None else None
+        if value is not None:
+            return value
+    if facts is not None and tool.class_name:
+        return next((a.value for a in facts.assignments
+                     if a.scope == tool.class_name and a.target == keyword and a.op == "="), None)
+    return None
 
 
 def _visible_names(tool: Tool, framework: Framework) -> tuple[str, ...]:

@@ -48,6 +48,7 @@ class FatalReason:
     # Reported where a shared options dict is used (`function_tool(**STRICT)`), once per tool:
     # where the fatal value itself is written (`STRICT = {"failure_error_function": None}`).
     written_at: tuple[str, Loc] | None = None
+    fix: str = ""  # the framework's own advice, replacing the rule's (crewai: keep tool_failure_policy "warn")
 
 
 @dataclass(frozen=True)
@@ -460,12 +461,16 @@ def fatal_reasons(tool: Tool, facts: ModuleFacts, project: ProjectIndex, *, agen
 
 
 def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:
-    """Every fatal setting written in this module, whichever tool it belongs to (for SIB201-SIB204).
+    """Every fatal setting written in this module, whichever tool it belongs to (for SIB201-SIB204),
+    with the layered policies (`siblint.policy_levels`) and fatal hooks (`siblint.fatal_hooks`).
 
     Field assignments and `dataclasses.replace` keywords count only on names bound to a known tool
     (here or imported), so look-alike objects of other libraries are not reported.
     """
-    out: list[FatalReason] = []
+    # Those modules read FatalReason from here: imported at call time.
+    from siblint import fatal_hooks, policy_levels
+
+    out: list[FatalReason] = [*policy_levels.module_reasons(facts, project), *fatal_hooks.module_reasons(facts, project)]
     for scope, call in facts.all_calls():
         out.extend(_call_reasons(call, facts, scope, project))  # includes tool setters
         how = copier(call)

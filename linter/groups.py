@@ -49,6 +49,9 @@ from siblint.tools import (
 class Member:
     tool: Tool
     facts: ModuleFacts  # the module that makes the tool
+    # A class-based tool's instantiation (`Search(tool_failure_policy="raise")`) and its module.
+    instance: Call | None = None
+    instance_facts: ModuleFacts | None = None
 
 
 @dataclass
@@ -117,9 +120,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         tool = tool_for_call(facts, item, project)
         if tool is not None:
             return [Member(tool, facts)]
-        made = class_tool(facts, item, project)
+        made = class_tool(facts, item, project, where.name)
         if made is not None:
-            return [Member(*made)]
+            return [Member(*made, instance=item, instance_facts=facts)]
         listed = method_toolset_members(facts, item, where.name, project)
         if listed is not None:
             return [Member(*t) for t in listed]
@@ -137,6 +140,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
             return [Member(*named)]
         bound = where.value(item.text) if "." not in item.text else None
         if isinstance(bound, Call):
+            made = class_tool(facts, bound, project, where.name)
+            if made is not None:  # `tax = StrictTax(); Agent(tools=[tax])`
+                return [Member(*made, instance=bound, instance_facts=facts)]
             # `tools = Shop().to_tool_list()` read back through its name.
             listed = method_toolset_members(facts, bound, where.name, project)
             if listed is not None:

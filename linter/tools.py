@@ -8,7 +8,7 @@ servers are tools too: every tool they serve joins the group of the agent they a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 from siblint.diagnostics import Loc
@@ -495,25 +495,48 @@ def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool
     return None
 
 
-def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
-    """`Search()` where `Search` subclasses a framework's tool base class, here or in another module."""
-    where = _class_called(facts, call, project)
+def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex, scope: str = "") -> tuple[Tool, ModuleFacts] | None:
+    """`Search()` where `Search` subclasses a framework's tool base class, here (also a class defined
+    in the enclosing function `scope`) or in another module."""
+    where = _class_called(facts, call, project, scope)
     if where is None:
         return None
     other, cls = where
-    for tool in tools_in(other):
-        if tool.class_name and tool.class_name == cls:
-            return tool, other
+    by_class = {t.class_name: t for t in tools_in(other) if t.class_name}
+    # A subclass that inherits the method that runs (`class Chatty(SlackTool)`) is that tool, with its
+    # own class attributes (read through `class_name`).
+    todo, seen = [cls], set()
+    while todo:
+        current = todo.pop(0)
+        if current in by_class:
+            found = by_class[current]
+            return (found if current == cls else replace(found, name=cls.rsplit(".", 1)[-1], class_name=cls)), other
+        seen.add(current)
+        for base in other.classes.get(current, ()):
+            local = base[len(other.module) + 1:] if other.module and base.startswith(other.module + ".") else base
+            if local in other.classes and local not in seen:
+                todo.append(local)
     return None
 
 
-def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
-    """(module, class) of the project class `call` instantiates (`Search()`), here or imported."""
+def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex,
+                  scope: str = "") -> tuple[ModuleFacts, str] | None:
+    """(module, class) of the project class `call` instantiates (`Search()`): here, in a function
+    around `scope` (a class defined inside it), or imported."""
     if not isinstance(call.func, Ref):
         return None
     if call.func.text in facts.classes:
         return facts, call.func.text
+    while scope:
+        if f"{scope}.{call.func.text}" in facts.classes:
+            return facts, f"{scope}.{call.func.text}"
+        scope = scope.rpartition(".")[0]
     return project.resolve(call.func.name) if call.func.name != call.func.text else None
+
+
+def framework_of(tool: Tool) -> Framework | None:
+    """The framework whose maker made `tool`."""
+    return next((fw for fw in FRAMEWORKS if fw.name == tool.framework), None)
 
 
 def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:

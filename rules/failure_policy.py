@@ -32,7 +32,12 @@ class _FatalArgumentRule(Rule):
                     related += (Related(reason.origin[0], reason.origin[1], "the handler behind it"),)
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
-                yield self.finding(ctx, reason.loc, related, setting=reason.label)
+                if reason.fix:  # the framework's own advice (crewai): "{setting}: {fix}"
+                    yield self.finding(ctx, reason.loc, related, template="{setting}: {fix}", concise="{setting}: {fix}",
+                                       setting=reason.label,
+                                       fix=reason.fix)
+                else:
+                    yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
 
 class FailureHandlerDisabled(_FatalArgumentRule):
@@ -70,6 +75,15 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     ```
     The default handler turns the exception into a message the model sees, and the run goes on.
 
+    In crewai: `tool_failure_policy="raise"` (or `ToolFailurePolicy.RAISE`) on `Agent(...)`,
+    `Task(...)` or `Crew(...)`, as a class attribute of a `BaseTool` subclass, on a tool class's
+    constructor, or assigned to a tool (`t.tool_failure_policy = "raise"`). The most specific level
+    that sets it wins (tool, task, agent, crew), so a crew-level "raise" that every agent or task
+    under it overrides with "warn" or "ignore" is not reported. It is SIB201 because it is the same
+    switch as `failure_error_function=None`: the default lets the model see the error, and the user
+    turned that off. The crew raises once every call in flight has finished, and none of their
+    results is in the output or the exception (tests/runtime/test_crewai_runtime.py).
+
     In TypeScript (`@openai/agents`): `errorFunction: null`, an `errorFunction` that throws, and
     `outputSchema` without `errorFunction` (the SDK then sets the handler to null: fatal on the
     Responses API, the default); `errorFunction: null` on an MCP server, and `mcpConfig: {
@@ -104,6 +118,9 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         Valid("class Cfg:\n    pass\n\nc = Cfg()\nc._use_default_failure_error_function = False\n"),
         Valid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=True)\n"),
         Valid("from pydantic_ai import Agent\n\nagent = Agent('test', tools=tools)\n"),
+        # crewai: the most specific level that sets the policy wins.
+        Valid("from crewai import Agent, Crew\n\nshop = Agent(role='r', goal='g', backstory='b', tools=tools, "
+              "tool_failure_policy='warn')\ncrew = Crew(agents=[shop], tasks=tasks, tool_failure_policy='raise')\n"),
     ] + examples_js.VALID["SIB201"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -119,6 +136,12 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         ),
         Invalid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=False)\n", lines=(3,)),
         Invalid("from langchain.tools import ToolNode\n\nnode = ToolNode(tools, **{'handle_tool_errors': False})\n", lines=(3,)),
+        Invalid("from crewai import Agent, Crew\n\nshop = Agent(role='r', goal='g', backstory='b', tools=tools, "
+                "tool_failure_policy='raise')\nclerk = Agent(role='c', goal='g', backstory='b', tools=tools)\n"
+                "crew = Crew(agents=[shop, clerk], tasks=tasks, tool_failure_policy='raise')\n", lines=(3, 5)),
+        Invalid("from crewai.tools import BaseTool, ToolFailurePolicy\n\nclass Tax(BaseTool):\n    name: str = 'tax'\n"
+                "    tool_failure_policy: ToolFailurePolicy = ToolFailurePolicy.RAISE\n\n    def _run(self, region: str) -> str:\n"
+                "        return '0.2'\n\nstrict = Tax()\nstrict.tool_failure_policy = 'raise'\n", lines=(5, 11)),
     ] + examples_js.INVALID["SIB201"]
 
 
@@ -167,6 +190,14 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
         return f"lookup failed: {error}"
     ```
 
+    In crewai: an after-tool hook that raises `HookAborted` (`@after_tool_call`,
+    `@on(InterceptionPoint.POST_TOOL_CALL)`, `register_after_tool_call_hook(fn)`,
+    `register_hook(InterceptionPoint.POST_TOOL_CALL, fn)`), reported at the hook's `def` (or at the
+    registration call), with its `raise` as the related location. It is SIB202 rather than SIB201
+    because, as with a failure handler that raises, the fatal failure is code the user wrote, not a
+    switch. A before-tool hook that raises `HookAborted` or returns `False` only blocks the call
+    (the model is told), and any other exception raised in a hook is swallowed: neither is reported.
+
     ## Options
     None.
     """
@@ -190,6 +221,9 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
               "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from google.adk.agents import Agent\n\ndef on_error(tool, args, tool_context, error):\n"
               "    return {'error': str(error)}\n\nagent = Agent(name='a', tools=[], on_tool_error_callback=on_error)\n"),
+        # crewai: before the call, HookAborted only blocks it.
+        Valid("from crewai.hooks import HookAborted, InterceptionPoint, on\n\n@on(InterceptionPoint.PRE_TOOL_CALL)\n"
+              "def guard(ctx):\n    raise HookAborted('not allowed')\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
@@ -203,6 +237,8 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
                 "other = Agent(name='o')\nt = other.as_tool('o', 'd', failure_error_function=h)\n", lines=(7,)),
         Invalid("from google.adk.agents import Agent\n\ndef on_error(tool, args, tool_context, error):\n    print(error)\n\n"
                 "agent = Agent(name='a', tools=[], on_tool_error_callback=on_error)\n", lines=(6,)),
+        Invalid("from crewai.hooks import HookAborted, InterceptionPoint, on\n\n@on(InterceptionPoint.POST_TOOL_CALL)\n"
+                "def guard(ctx):\n    if 'secret' in ctx.tool_result:\n        raise HookAborted('leak')\n", lines=(4,)),
     ]
 
 

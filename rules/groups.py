@@ -78,6 +78,31 @@ async def lookup_rate(region: str) -> str:
     raise RuntimeError("rate service down")
 '''
 
+_CREW_TOOLS = '''\
+import httpx
+from crewai import Agent, Crew, Task
+from crewai.tools import tool
+
+@tool
+async def charge_card(amount: int) -> str:
+    """Charge (awaiting, yet crewai cancels nothing in flight)."""
+    async with httpx.AsyncClient() as client:
+        await client.post("https://payments.example.com/charges", json={"amount": amount})
+    return "charged"
+
+@tool(max_usage_count=1)
+async def refund(amount: int) -> str:
+    """Refund once: a turn calling it runs its calls one by one."""
+    async with httpx.AsyncClient() as client:
+        await client.post("https://payments.example.com/refunds", json={"amount": amount})
+    return "refunded"
+
+@tool
+def lookup_tax(region: str) -> str:
+    """Tax."""
+    return "0.2"
+'''
+
 _PA_TOOLS = '''\
 import requests
 from pydantic_ai import Agent, ModelRetry, Tool
@@ -225,6 +250,14 @@ class FatalToolBesideUnstoppableTool(Rule):
     await run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } });
     ```
 
+    crewai cancels nothing in flight: every side-effecting member counts, awaiting async tools
+    included. Its effect lands after the failure and before `kickoff()` raises, and it is in neither
+    the crew's output nor the exception. Fatal members are those of SIB201 (the layered
+    `tool_failure_policy`) and SIB202 (after-tool hooks raising `HookAborted`, also from a module
+    the agent's module imports). A tool of the pair with `result_as_answer=True` or
+    `max_usage_count` set makes crewai run the turn's calls one by one, so that pair is not reported
+    (tests/runtime/test_crewai_runtime.py).
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -269,6 +302,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax], on_tool_error_callback=lambda t, a, c, e: {})\n"),
         Valid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"),
         Valid(_LI_TOOLS + "\nagent = ReActAgent(tools=[charge_card, lookup_rate], timeout=60)\n"),
+        Valid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[charge_card, lookup_tax])\n"),
+        Valid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[refund, lookup_tax], "
+              "tool_failure_policy='raise')\n"),
     ] + examples_js.VALID["SIB301"]
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
@@ -298,6 +334,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate], timeout=60)\n", lines=(11,)),
         Invalid(_LI_TOOLS + "\nagent = FunctionAgent(tools=[charge_card, lookup_rate])\n"
                 "flow = AgentWorkflow(agents=[agent], timeout=60)\n", lines=(11,)),
+        Invalid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[charge_card, lookup_tax])\n"
+                "job = Task(description='d', expected_output='x', agent=shop)\n"
+                "crew = Crew(agents=[shop], tasks=[job], tool_failure_policy='raise')\n", lines=(24,)),
     ] + examples_js.INVALID["SIB301"]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
@@ -311,6 +350,7 @@ class FatalToolBesideUnstoppableTool(Rule):
     def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
         from siblint.cancellation import side_effects, unstoppable
         from siblint.error_policy import fatal_causes, group_policy, hook_reasons, is_serial
+        from siblint import fatal_hooks, policy_levels
         from siblint.fatality import fatal_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
@@ -319,7 +359,7 @@ class FatalToolBesideUnstoppableTool(Rule):
 
         def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
-                if is_serial(m.tool, group.framework):
+                if is_serial(m.tool, group.framework, m.facts, m.instance):
                     verdicts[m.tool.key] = ([], [])  # runs alone: neither orphans nor is orphaned
                     return verdicts[m.tool.key]
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
@@ -328,6 +368,10 @@ class FatalToolBesideUnstoppableTool(Rule):
                 kept = group.framework.groups.kept_reasons
                 victims = [h for h in unstoppable(m.tool, ctx.project, ctx.config, group.sync_threads)
                            if h.reason not in kept]  # finished during the drain and recorded: not lost
+                if group.framework.failure.layered is not None:
+                    fatal += policy_levels.member_reasons(group, m, ctx.facts, ctx.project)
+                if group.framework.failure.hooks:
+                    fatal += fatal_hooks.member_reasons(m, ctx.facts, ctx.project)
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.
                     known = {(h.path, h.loc) for h in victims}

@@ -93,8 +93,16 @@ class _SideEffectRule(Rule):
                 Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
                 for h in mine
             )
-            yield self.finding(ctx, tool.loc, related, template=template, concise=concise, tool=tool.name,
-                               effect=first.effect + via + more, context=first.description.split(",", 1)[0])
+            fix = self.framework_fix(tool)
+            if fix and template is None:  # the framework's own advice replaces the rule's
+                template = concise = self.message.rpartition(";")[0] + "; {fix}"
+            yield self.finding(ctx, tool.loc, related, template=template, concise=concise,
+                               tool=tool.name, effect=first.effect + via + more,
+                               context=first.description.split(",", 1)[0], fix=fix)
+
+    def framework_fix(self, tool: "Tool") -> str:
+        """The framework's own advice, where the rule's would not help there ("" keeps the rule's)."""
+        return ""
 
 
 class SyncToolSideEffect(_SideEffectRule):
@@ -131,6 +139,10 @@ class SyncToolSideEffect(_SideEffectRule):
             await client.post("https://payments.example.com/charges", json={"amount": amount})
         return "charged"
     ```
+
+    crewai runs every call of a turn in a pool thread and cancels nothing in flight, so an
+    `async def` tool would land all the same: there the advice is to keep the agent's tools from
+    failing fatally (SIB201, SIB202), and SIB301 names the pair (tests/runtime/test_crewai_runtime.py).
 
     In TypeScript (`@openai/agents`), the SDK aborts the sibling's `details.signal` instead: a
     side-effecting `execute` that never takes `details`, or never checks, listens to or passes on
@@ -182,6 +194,12 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
     )
+    def framework_fix(self, tool: "Tool") -> str:
+        from siblint.tools import framework_of
+
+        fw = framework_of(tool)
+        return fw.tools.sync_fix if fw is not None else ""
+
     VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
               "    return requests.get(f'https://wttr.in/{city}').text\n"),

@@ -205,6 +205,9 @@ class ToolSpec:
     # Where a sync tool function runs: "thread" (a worker thread cancellation cannot stop) or "loop"
     # (inline on the event loop).
     sync_runs_in: Literal["thread", "loop"] = "thread"
+    # What SIB101 advises instead of "make it async" where an async tool is not stopped either (crewai
+    # cancels nothing in flight); "" keeps the rule's own advice.
+    sync_fix: str = ""
     # Generic wrappers a tool receives its run context in -> the attribute that holds the context
     # object its type argument names (`ctx: RunContextWrapper[AppCtx]`, `ctx.context.db`).
     context_attrs: dict[str, str] = field(default_factory=dict)
@@ -244,6 +247,46 @@ class GroupSpec:
 
 
 @dataclass(frozen=True)
+class PolicyLevel:
+    """One level above the tool that sets a `LayeredPolicy`: a constructor, and where it is given the
+    objects of the other levels it applies to (`Crew(agents=[...], tasks=[...])`, `Task(agent=a)`)."""
+
+    maker: str  # canonical constructor
+    links: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True)
+class LayeredPolicy:
+    """A failure policy that the tool and several levels above it set, the most specific set one
+    winning (read by `siblint.policy_levels`): the tool's own setting (a class attribute of a tool
+    class, its constructor keyword, an assignment to the tool), then `levels` in order. A level
+    applies to the objects it links to and to those that link to it (a task names its agent, a
+    crew lists agents and tasks)."""
+
+    param: Param  # the keyword (and class attribute / field) every level takes
+    fatal_literals: tuple[object, ...]  # literal values that make the tool's failures fatal ("raise")
+    fatal_members: tuple[str, ...]  # canonical enum members that do (`ToolFailurePolicy.RAISE`)
+    levels: tuple[PolicyLevel, ...]  # most specific first
+    label: str  # how messages name the setting
+    fix: str = ""  # what SIB201 tells the user
+
+
+@dataclass(frozen=True)
+class FatalHook:
+    """A registrar of a hook run around every tool call (a module-level decorator such as
+    `@after_tool_call`, or a registration call): raising one of `exceptions` in the hook ends the
+    run (read by `siblint.fatal_hooks`); any other exception is swallowed by the framework."""
+
+    exceptions: tuple[str, ...]  # canonical names
+    function: Param | None = None  # call form: where the hook is passed (decorators: the decorated function)
+    # Only when this argument names one of these canonical values (`on(InterceptionPoint.POST_TOOL_CALL)`).
+    point: tuple[Param, tuple[str, ...]] | None = None
+    tools: Param | None = None  # only for the tools this argument names (a list of name strings)
+    label: str = ""  # how messages name it; formatted with hook=, exception=
+    fix: str = ""  # what SIB202 tells the user
+
+
+@dataclass(frozen=True)
 class FailureSpec:
     """Which settings make a tool's failure end the run (read by `siblint.fatality`), and which
     exceptions reach the model whatever the group's policy (read by `siblint.error_policy`)."""
@@ -272,6 +315,10 @@ class FailureSpec:
     # Exceptions that reach the model whatever the group's policy (`ModelRetry`).
     visible_exceptions: tuple[str, ...] = ()
     middlewares: dict[str, Middleware] = field(default_factory=dict)
+    # A failure policy the tool and several levels above it set, the most specific winning.
+    layered: LayeredPolicy | None = None
+    # Hook registrars (canonical decorator or function name) whose hooks can end the run.
+    hooks: dict[str, FatalHook] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -300,6 +347,9 @@ class ConcurrencySpec:
     hint_note: str = ""  # what SIB301 adds when the hint is set
     # A tool option that makes the tool run alone (`sequential=True`): (keyword, literal).
     tool_serial: tuple[str, object] | None = None
+    # Tool options (keywords or class attributes) that, set to anything but None, make every turn
+    # that calls the tool run its calls one by one (`max_usage_count=3`).
+    tool_serial_when_set: tuple[str, ...] = ()
     # Methods that run a group object (or an object derived from it by `derive_methods` or handed
     # to a `graph_builders` method): method -> where its run config goes.
     run_methods: dict[str, Param] = field(default_factory=dict)
