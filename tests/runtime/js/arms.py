@@ -104,7 +104,9 @@ ARMS: tuple[Arm, ...] = (
     _arm("mcp_config_null", (("SIB101", "charge_card"), ("SIB201", "checkout"), ("SIB301", "checkout")),
          Outcome(raises="ToolCallError", charges=True),
          "`mcpConfig: { errorFunction: null }`: the MCP server's JSON-RPC error rethrows"),
-    _arm("mcp_server_handler", (("SIB101", "charge_card"),),
+    # SIB201 still reports the agent's `mcpConfig` null: it is the handler of every server that does
+    # not set its own (a server added later is fatal), as for Python's `mcp_config`.
+    _arm("mcp_server_handler", (("SIB101", "charge_card"), ("SIB201", "checkout")),
          Outcome(raises=None, charges=True, recorded=True),
          "the server's own `errorFunction` wins over `mcpConfig`'s null", model_requests=2),
     _arm("default_handler", (("SIB101", "charge_card"),),
