@@ -37,9 +37,11 @@ def test_seed_scenario_is_what_siblint_reports():
     assert [d.code for d in lint_text(code, str(ROOT / "seed.py"))] == ["SIB101", "SIB201", "SIB301"]
 
 
-def test_example_output_matches_the_real_run():
-    shown = block_after("<!-- example-output:start -->").splitlines()
-    proc = siblint(["check", "examples/checkout_agent.py"], ROOT)
+@pytest.mark.parametrize("marker, example", [("<!-- example-output:start -->", "examples/checkout_agent.py"),
+                                             ("<!-- example-output-ts:start -->", "examples/checkout_agent.ts")])
+def test_example_output_matches_the_real_run(marker, example):
+    shown = block_after(marker).splitlines()
+    proc = siblint(["check", example], ROOT)
     assert proc.returncode == 1
     actual = proc.stdout.splitlines()
     # Messages are abbreviated in the README; locations, codes and the summary must agree.
