@@ -48,6 +48,7 @@ class FatalReason:
     # Reported where a shared options dict is used (`function_tool(**STRICT)`), once per tool:
     # where the fatal value itself is written (`STRICT = {"failure_error_function": None}`).
     written_at: tuple[str, Loc] | None = None
+    fix: str = ""  # what to do instead, when the rule's own advice does not fit (a raising hook)
 
 
 @dataclass(frozen=True)

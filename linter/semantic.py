@@ -390,6 +390,27 @@ def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple
     return None
 
 
+def framework_bases(facts: ModuleFacts, cls: str, project: ProjectIndex) -> set[str]:
+    """Canonical names of the framework classes `cls` derives from, directly or through project
+    classes (here or in other modules)."""
+    out: set[str] = set()
+    todo: list[tuple[ModuleFacts, str]] = [(facts, cls)]
+    seen: set[tuple[str, str]] = set()
+    while todo and len(seen) <= MAX_DEPTH * 2:
+        where, name = todo.pop()
+        if (where.path, name) in seen:
+            continue
+        seen.add((where.path, name))
+        for base in where.classes.get(name, ()):
+            fw, canon = canonical(base)
+            if fw is not None:
+                out.add(canon)
+            found = project_class(where, base, project)
+            if found is not None:
+                todo.append(found)
+    return out
+
+
 def method_of(cls: tuple[ModuleFacts, str], method: str, project: ProjectIndex,
               depth: int = 0) -> tuple[ModuleFacts, FunctionFacts] | None:
     """`Cls.method`, or the method inherited from a project base class."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from siblint.diagnostics import Loc
-from siblint.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
+from siblint.facts import Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, Param, ToolMaker
 from siblint.project import ProjectIndex
@@ -189,6 +189,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
                 found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], server_fw.name, "server",
                                   facts.path, facts.module, call.loc, "", call, _binding_for(facts, call), scope))
     found.extend(_class_tools(facts))
+    found.extend(_module_spec_tools(facts))
     found.extend(_plain_function_tools(facts, found))
     found.extend(_copies(facts, found))
     found.sort(key=lambda t: (t.loc.line, t.loc.col))
@@ -230,6 +231,25 @@ def _class_tools(facts: ModuleFacts) -> list[Tool]:
             continue
         out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
                         prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+    return out
+
+
+def _module_spec_tools(facts: ModuleFacts) -> list[Tool]:
+    """A module that declares its own tool (`TOOL_SPEC = {"name": "x", ...}` and `def x(tool, **kw)`),
+    when it imports the framework whose convention that is."""
+    out: list[Tool] = []
+    for fw in FRAMEWORKS:
+        if not fw.tools.module_spec or not any(t.split(".", 1)[0] in fw.import_roots for t in facts.imports.values()):
+            continue
+        spec = next((a.value for a in facts.assignments
+                     if a.scope == "" and a.target == fw.tools.module_spec and a.op == "="), None)
+        if spec is None:
+            continue
+        named = _const_str(spec.get("name")) if isinstance(spec, Mapping) else ""
+        fn = facts.functions.get(named or facts.module.rpartition(".")[2])
+        if fn is not None and not fn.class_name:
+            prefix = f"{facts.module}." if facts.module else ""
+            out.append(Tool(fn.name, fw.name, "function", facts.path, facts.module, fn.loc, prefix + fn.name, None, fn.name))
     return out
 
 

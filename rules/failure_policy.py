@@ -20,18 +20,27 @@ class _FatalArgumentRule(Rule):
     """Shared check: report each fatal argument or assignment of this module with this rule's cause."""
 
     cause: ClassVar[str]  # the `siblint.fatality` cause this rule reports
+    # For a reason that carries its own fix (a raising tool-call hook, `siblint.hooks`).
+    fix_message: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call; {fix}"
+    fix_concise: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call"
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.fatality import module_reasons
+        from siblint.hooks import hook_reasons
 
-        for reason in ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project)):
+        reasons = ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project) + hook_reasons(ctx.facts, ctx.project))
+        for reason in reasons:
             if reason.cause == self.cause:
                 related: tuple[Related, ...] = ()
                 if reason.origin:
                     related += (Related(reason.origin[0], reason.origin[1], "the handler behind it"),)
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
-                yield self.finding(ctx, reason.loc, related, setting=reason.label)
+                if reason.fix:
+                    yield self.finding(ctx, reason.loc, related, template=self.fix_message, concise=self.fix_concise,
+                                       setting=reason.label, fix=reason.fix)
+                else:
+                    yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
 
 class FailureHandlerDisabled(_FatalArgumentRule):

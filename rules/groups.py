@@ -212,9 +212,11 @@ class FatalToolBesideUnstoppableTool(Rule):
         from siblint.cancellation import side_effects, unstoppable
         from siblint.error_policy import fatal_causes, group_policy, is_serial
         from siblint.fatality import fatal_reasons
+        from siblint.hooks import group_hooks, member_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
+        hooks = group_hooks(group, ctx.facts, ctx.project)
 
         def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
@@ -224,6 +226,7 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal = fatal_reasons(m.tool, m.facts, ctx.project, agent=group.call, agent_facts=ctx.facts,
                                       importer=ctx.facts)
                 fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config)
+                fatal += member_reasons(m, hooks, group, ctx.project, ctx.config)
                 victims = unstoppable(m.tool, ctx.project, ctx.config)
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.

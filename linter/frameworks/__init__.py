@@ -5,10 +5,11 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 
 from __future__ import annotations
 
-from siblint.frameworks import langchain, openai_agents, pydantic_ai
+from siblint.frameworks import langchain, openai_agents, pydantic_ai, strands
 from siblint.frameworks.spec import Framework
 
-FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK)
+FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
+                                     strands.FRAMEWORK)
 
 
 def import_roots() -> tuple[str, ...]:
