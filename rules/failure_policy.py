@@ -125,11 +125,28 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     return `None` (annotated `-> None`, a bare `return`, `return None`, falling off the end, a
     `lambda ctx, e: None`) or that raises. The handler may live in another module.
 
+    In strands, where a tool's exception reaches the model by default, the handler that can end
+    the run is a tool-call hook that raises (a `raise` it does not catch itself): an
+    `AfterToolCallEvent` or `BeforeToolCallEvent` callback in `Agent(hooks=[...])`, registered by
+    `agent.add_hook(cb)`, `agent.hooks.add_callback(Event, cb)` or a provider's
+    `register_hooks(registry)` (`registry.add_callback(Event, cb)`), reported at that
+    registration; a `Plugin` method decorated with `@hook`, reported at its `def`; an
+    `InterventionHandler`'s `before_tool_call` / `after_tool_call` that raises or can return
+    None (the SDK raises `TypeError` then), unless the handler's `on_error` is `"proceed"` or
+    `"deny"`, reported at its `def`. A callback for another event is not a tool-call hook.
+
     ## Why is this bad?
     The SDK re-raises the tool's exception when the handler returns `None`, and a handler that
     raises replaces it: either way the failure is as fatal as `failure_error_function=None`. The
     run ends and every sibling call of the turn is cancelled (runtime scenarios
     `handler_returns_none`, `handler_raises`).
+
+    In strands a raising hook ends the run (`EventLoopException`), cancels every other call of
+    the turn and drops every result of the turn from `agent.messages`, even under
+    `SequentialToolExecutor` (tests/runtime/test_strands_runtime.py). A before-call hook and an
+    intervention that raise are reported too, though the reference study left it open: they
+    end the run the same way (measured), and the user's fix is the same, `event.cancel_tool =
+    "..."` or `Deny(...)`, which the model sees.
 
     ## Example
     ```python
@@ -168,6 +185,9 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
               "async def f() -> str:\n    return 'x'\n"),
         Valid("from mylib import function_tool\n\ndef h(ctx, e):\n    pass\n\n"
               "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n"),
+        Valid("from strands import Agent\nfrom strands.hooks import BeforeToolCallEvent\n\n"
+              "def policy(event: BeforeToolCallEvent) -> None:\n    event.cancel_tool = 'not allowed'\n\n"
+              "agent = Agent(tools=tools, hooks=[policy])\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
@@ -179,6 +199,10 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
                 files={"handlers.py": "def h(ctx, e):\n    raise RuntimeError(str(e))\n"}),
         Invalid("from agents import Agent\n\nasync def h(ctx, e) -> None:\n    return\n\n"
                 "other = Agent(name='o')\nt = other.as_tool('o', 'd', failure_error_function=h)\n", lines=(7,)),
+        Invalid("from strands import Agent\nfrom strands.hooks import AfterToolCallEvent\n\n"
+                "def reraise(event: AfterToolCallEvent) -> None:\n    if event.exception is not None:\n"
+                "        raise event.exception\n\nagent = Agent(tools=tools, hooks=[reraise])\n"
+                "agent.hooks.add_callback(AfterToolCallEvent, reraise)\n", lines=(8, 9)),
     ]
 
 

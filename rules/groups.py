@@ -64,6 +64,29 @@ async def lookup_tax(region: str) -> str:
     raise RuntimeError("tax service down")
 '''
 
+_ST_TOOLS = '''\
+import requests
+from strands import Agent, tool
+from strands.hooks import AfterToolCallEvent
+from strands.tools.executors import SequentialToolExecutor
+
+@tool
+def charge_card(amount: int) -> str:
+    try:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+    except Exception as exc:
+        return f"charge failed: {exc}"
+    return "charged"
+
+@tool
+async def lookup_tax(region: str) -> str:
+    raise RuntimeError("tax service down")
+
+def reraise(event: AfterToolCallEvent) -> None:
+    if event.exception is not None:
+        raise event.exception
+'''
+
 _PA_TOOLS = '''\
 import requests
 from pydantic_ai import Agent, ModelRetry, Tool
@@ -142,11 +165,28 @@ class FatalToolBesideUnstoppableTool(Rule):
     `ModelRetry` / `ToolFailed`, declare the tool `sequential=True`, or run under
     `Agent.parallel_tool_call_execution_mode("sequential")`.
 
+    In strands a tool's exception reaches the model, so a group is fatal only when a hook run
+    around each call raises (SIB202): a before-call hook or an intervention makes every member
+    fatal; an after-call hook that re-raises makes every member fatal that can fail (a `raise`,
+    or I/O outside a `try` whose handler catches `Exception`). The default
+    `ConcurrentToolExecutor` runs each call as a task and a sync tool in `asyncio.to_thread`:
+    sync, thread-bound and shielded siblings land after the run raised; a blocking one lands
+    before it and a swallowing one hangs the run, and in both cases nothing is recorded. Every
+    result of the turn is dropped from `agent.messages` (measured:
+    tests/runtime/test_strands_runtime.py).
+
+    ```python
+    agent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])   # reraise re-raises event.exception
+    ```
+    Use instead `Agent(..., tool_executor=SequentialToolExecutor())`, or set `event.cancel_tool`
+    in the hook instead of raising.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
     the builder it was added to, once compiled) with `max_concurrency` 1, and on runs inside a
-    sequential execution-mode block; a group run anywhere without the cap stays concurrent.
+    sequential execution-mode block; a group run anywhere without the cap stays concurrent. A
+    strands `Agent(tool_executor=SequentialToolExecutor())` (or a name bound to one) is serial.
     """
 
     code = "SIB301"
@@ -176,6 +216,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_LG_TOOLS + "\nnode = ToolNode([send_receipt, lookup_tax], handle_tool_errors=True)\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_rate])\n"),
         Valid(_PA_TOOLS + "\nagent = Agent('test', tools=[Tool(charge_card, sequential=True), lookup_tax])\n"),
+        Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax])\n"),
+        Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise], "
+              "tool_executor=SequentialToolExecutor())\n"),
     ]
     INVALID = [
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
@@ -198,6 +241,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_PA_TOOLS + "\nagent = Agent('test', tools=[charge_card, lookup_tax])\n", lines=(17,)),
         Invalid(_PA_TOOLS + "\nagent = Agent('test')\nagent.tool_plain(charge_card)\nagent.tool_plain(lookup_tax)\n",
                 lines=(17,)),
+        Invalid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])\n", lines=(22,)),
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
