@@ -34,7 +34,16 @@ from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, HookSpec
 from siblint.groups import Group, Member
 from siblint.project import ProjectIndex
-from siblint.semantic import Scope, canonical, elements, framework_bases, method_of, project_class, target_functions
+from siblint.semantic import (
+    Scope,
+    canonical,
+    elements,
+    framework_bases,
+    imports_framework,
+    method_of,
+    project_class,
+    target_functions,
+)
 
 When = Literal["before", "after"]
 
@@ -184,7 +193,7 @@ def module_hooks(facts: ModuleFacts, project: ProjectIndex) -> list[RaisingHook]
     def compute() -> list[RaisingHook]:
         out: list[RaisingHook] = []
         for fw in FRAMEWORKS:
-            if not _hooked(fw):
+            if not _hooked(fw) or not imports_framework(facts, fw):
                 continue
             for scope_name, call in facts.all_calls():
                 scope = Scope(facts, scope_name)
@@ -265,11 +274,8 @@ def hook_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]
 
 
 def _unique(hooks: list[RaisingHook]) -> list[RaisingHook]:
-    seen: set[tuple[str, Loc, tuple[str, Loc]]] = set()
-    out: list[RaisingHook] = []
+    """Each hook once per registration (the first seen), in order."""
+    first: dict[tuple[str, Loc, tuple[str, Loc]], RaisingHook] = {}
     for h in hooks:
-        key = (h.path, h.loc, h.origin)
-        if key not in seen:
-            seen.add(key)
-            out.append(h)
-    return out
+        first.setdefault((h.path, h.loc, h.origin), h)
+    return list(first.values())

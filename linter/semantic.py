@@ -53,6 +53,11 @@ def canonical(name: str) -> tuple[Framework | None, str]:
     return None, name
 
 
+def imports_framework(facts: ModuleFacts, fw: Framework) -> bool:
+    """The module imports something from the framework (its conventions apply there)."""
+    return any(target.split(".", 1)[0] in fw.import_roots for target in facts.imports.values())
+
+
 def framework_roots() -> frozenset[str]:
     return frozenset(root for fw in FRAMEWORKS for root in fw.import_roots)
 

@@ -22,6 +22,7 @@ from siblint.semantic import (
     constructed_by,
     elements,
     first_result_name,
+    imports_framework,
     resolve_function,
     result_names,
 )
@@ -239,7 +240,7 @@ def _module_spec_tools(facts: ModuleFacts) -> list[Tool]:
     when it imports the framework whose convention that is."""
     out: list[Tool] = []
     for fw in FRAMEWORKS:
-        if not fw.tools.module_spec or not any(t.split(".", 1)[0] in fw.import_roots for t in facts.imports.values()):
+        if not fw.tools.module_spec or not imports_framework(facts, fw):
             continue
         spec = next((a.value for a in facts.assignments
                      if a.scope == "" and a.target == fw.tools.module_spec and a.op == "="), None)
