@@ -36,6 +36,7 @@ from siblint.groups import Group, Member
 from siblint.project import ProjectIndex
 from siblint.semantic import (
     Scope,
+    calls_by_text,
     canonical,
     elements,
     framework_bases,
@@ -242,10 +243,11 @@ def group_hooks(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list
             out.extend(_callback(fw, where, item, None, item.loc, project) if isinstance(item, Ref)
                        else _objects(fw, where, item, project))
     if group.binding:
-        receivers = {group.binding, *(f"{group.binding}.{a}" for a in spec.registries)}
-        for scope_name, call in facts.all_calls():
-            if isinstance(call.func, Ref) and call.func.text.rpartition(".")[0] in receivers:
-                out.extend(_registration(fw, Scope(facts, scope_name), call, project))
+        called = calls_by_text(facts)
+        for receiver in (group.binding, *(f"{group.binding}.{a}" for a in spec.registries)):
+            for method in spec.register:
+                for scope_name, call in called.get(f"{receiver}.{method}", ()):
+                    out.extend(_registration(fw, Scope(facts, scope_name), call, project))
     return _unique(out)
 
 
