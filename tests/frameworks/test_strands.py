@@ -317,3 +317,18 @@ def test_look_alike_registrations_are_not_hooks(found):
 def test_agent_as_a_tool_is_a_member_without_a_body(found):
     text = HEAD + "\nhelper = Agent(name='helper')\nagent = Agent(tools=[charge_card, helper, lookup_tax], hooks=[reraise])\n"
     assert lines(found(text), "SIB301") == [FIRST + 2]
+
+
+@pytest.mark.parametrize("event", [
+    "from strands.hooks.events import AfterToolCallEvent",
+    "from strands.experimental.hooks import AfterToolInvocationEvent as AfterToolCallEvent",
+])
+def test_event_spellings(found, event):
+    text = HEAD.replace("from strands.hooks import AfterToolCallEvent, BeforeToolCallEvent", event)
+    text += "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])\n"
+    assert lines(found(text), "SIB301") == [text.count("\n")]
+
+
+def test_plugin_hook_decorator_with_parentheses(found):
+    text = HEAD + PLUGIN.replace("    @hook\n", "    @hook()\n") + "\nagent = Agent(tools=[lookup_tax], plugins=[FailFast()])\n"
+    assert lines(found(text), "SIB202") == [FIRST + 8]
