@@ -291,6 +291,9 @@ class FatalToolBesideUnstoppableTool(Rule):
             self_sibling = not others
             if not self_sibling:
                 victim_tools = others
+                # Name first the fatal tools that are not also the victims (a before-call hook makes every member fatal).
+                victim_keys = {v[0].tool.key for v in victim_tools}
+                fatal_tools = sorted(fatal_tools, key=lambda f: f[0].tool.key in victim_keys)
             related = tuple(
                 Related(r.path, r.loc, f"{m.tool.name}: {r.label} makes its failure fatal") for m, r in fatal_tools
             ) + tuple(

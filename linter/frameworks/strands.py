@@ -99,7 +99,7 @@ FRAMEWORK = Framework(
         handlers={HANDLER: {"before_tool_call": "before", "after_tool_call": "after"}},
         handler_safe=("on_error", ("proceed", "deny")),
         fix=("set event.cancel_tool to a message (in an intervention: return Deny(...) or set on_error=\"deny\") "
-             "so the model sees the failure; raising ends the run, cancels every sibling call and drops the turn's results"),
+             "so the model sees the failure instead; every result of the turn is dropped as well"),
     ),
     concurrency=ConcurrencySpec(
         # Agent(tool_executor=SequentialToolExecutor()) runs the calls of a turn one after the other.
