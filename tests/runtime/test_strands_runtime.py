@@ -272,6 +272,11 @@ SCENARIOS = {
     "st_sync_log_hook": HEAD + SYNC_CHARGE + LOG_ONLY + _main(", hooks=[reraise]"),
     "st_sync_sequential": HEAD + SEQUENTIAL + SYNC_CHARGE + RERAISE + _main(
         ", hooks=[reraise], tool_executor=SequentialToolExecutor()"),
+    # An intervention whose before_tool_call can fall off its end: None makes the SDK raise TypeError.
+    "st_sync_intervention_none": HEAD + INTERVENTION.format(on_error="").replace(
+        '            raise ConnectionError("authz service down")\n        return Proceed()',
+        '            return None  # no decision for lookups\n        return Proceed()') + SYNC_CHARGE
+    + _main(", interventions=[Auth()]"),
     "st_sync_intervention_deny": HEAD + INTERVENTION.format(on_error='\n    on_error = "deny"') + SYNC_CHARGE
     + _main(", interventions=[Auth()]"),
     "st_async_hook": HEAD + AWAITING_CHARGE + RERAISE + _main(", hooks=[reraise]"),
@@ -321,6 +326,13 @@ def test_raising_before_call_hook_and_intervention_are_fatal_too(name, message, 
     assert r["exc_type"] == "EventLoopException" and message in r["message"], r
     assert lands_after_the_raise(r), r
     assert {"SIB101", "SIB202", "SIB301"} <= codes(name)
+
+
+def test_intervention_returning_none_is_fatal(results, codes):
+    r = results["st_sync_intervention_none"]
+    assert r["exc_type"] == "EventLoopException" and "returned None" in r["message"], r
+    assert lands_after_the_raise(r), r
+    assert {"SIB101", "SIB202", "SIB301"} <= codes("st_sync_intervention_none")
 
 
 @pytest.mark.parametrize("name, code", [("st_thread_hook", "SIB102"), ("st_shield_hook", "SIB105")])
