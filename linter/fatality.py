@@ -48,7 +48,7 @@ class FatalReason:
     # Reported where a shared options dict is used (`function_tool(**STRICT)`), once per tool:
     # where the fatal value itself is written (`STRICT = {"failure_error_function": None}`).
     written_at: tuple[str, Loc] | None = None
-    fix: str = ""  # the framework's own advice, replacing the rule's (crewai: keep tool_failure_policy "warn")
+    fix: str = ""  # the framework's own advice, where the rule's does not fit (crewai's "warn", a raising hook)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ from siblint.semantic import (
     canonical,
     constructed_by,
     elements,
+    framework_bases,
+    project_class,
     resolve_function,
     result_names,
     seconds,
@@ -220,7 +222,23 @@ def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, projec
             found = _collection(item)
             if found is not None:
                 out.extend(_collection_members(where.facts, item, found, where.name, project, bound_to=bound_to))
+            else:
+                out.extend(_class_members(where.facts, item, project))
     return out
+
+
+def _class_members(facts: ModuleFacts, call: Call, project: ProjectIndex) -> list[Member]:
+    """`Billing()` of a class deriving from a framework's member class (`Plugin`): its tool methods."""
+    if not isinstance(call.func, Ref):
+        return []
+    cls = project_class(facts, call.func.name, project)
+    if cls is None:
+        return []
+    other, name = cls
+    bases = framework_bases(other, name, project)
+    if not any(b in fw.tools.member_classes for fw in FRAMEWORKS for b in bases):
+        return []
+    return [Member(t, other) for t in tools_in(other) if t.scope == name]
 
 
 # ---- makers and runs -------------------------------------------------------------------------
@@ -454,6 +472,13 @@ def _is_capped(facts: ModuleFacts, fw: Framework, agent_binding: str, call: Call
     return seen
 
 
+def _serial_option(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -> bool:
+    """The group maker is given an option that serialises its calls (`tool_executor=SequentialToolExecutor()`)."""
+    where = Scope(facts, scope)
+    return any(constructed_by(where, call.kwarg(keyword)) == constructor
+               for keyword, constructor in fw.concurrency.serial_options.items())
+
+
 def _inside(inner: Loc, outer: Loc) -> bool:
     return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
@@ -500,7 +525,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
                       cancels_siblings=_cancels(call, maker))
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
-        group.capped = maker.one_call_per_turn or _is_capped(facts, fw, target, call)
+        group.capped = (maker.one_call_per_turn or _is_capped(facts, fw, target, call)
+                        or _serial_option(facts, fw, call, scope))
         if fw.concurrency.wrappers or fw.concurrency.sync_threads:
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)

@@ -54,6 +54,11 @@ def canonical(name: str) -> tuple[Framework | None, str]:
     return None, name
 
 
+def imports_framework(facts: ModuleFacts, fw: Framework) -> bool:
+    """The module imports something from the framework (its conventions apply there)."""
+    return any(target.split(".", 1)[0] in fw.import_roots for target in facts.imports.values())
+
+
 def framework_roots() -> frozenset[str]:
     return frozenset(root for fw in FRAMEWORKS for root in fw.import_roots)
 
@@ -389,6 +394,27 @@ def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple
         if found is not None and found[1] in found[0].classes:
             return found
     return None
+
+
+def framework_bases(facts: ModuleFacts, cls: str, project: ProjectIndex) -> set[str]:
+    """Canonical names of the framework classes `cls` derives from, directly or through project
+    classes (here or in other modules)."""
+    out: set[str] = set()
+    todo: list[tuple[ModuleFacts, str]] = [(facts, cls)]
+    seen: set[tuple[str, str]] = set()
+    while todo and len(seen) <= MAX_DEPTH * 2:
+        where, name = todo.pop()
+        if (where.path, name) in seen:
+            continue
+        seen.add((where.path, name))
+        for base in where.classes.get(name, ()):
+            fw, canon = canonical(base)
+            if fw is not None:
+                out.add(canon)
+            found = project_class(where, base, project)
+            if found is not None:
+                todo.append(found)
+    return out
 
 
 def method_of(cls: tuple[ModuleFacts, str], method: str, project: ProjectIndex,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 from siblint.diagnostics import Loc
-from siblint.facts import Attr, Call, Const, FunctionFacts, ModuleFacts, Ref, Seq, Value
+from siblint.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
 from siblint.frameworks import FRAMEWORKS
 from siblint.frameworks.spec import Framework, Param, ToolMaker
 from siblint.project import ProjectIndex
@@ -22,6 +22,7 @@ from siblint.semantic import (
     constructed_by,
     elements,
     first_result_name,
+    imports_framework,
     resolve_function,
     result_names,
 )
@@ -192,6 +193,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
                                   facts.path, facts.module, call.loc, "", call, _binding_for(facts, call), scope))
     found.extend(_class_tools(facts))
     found.extend(_method_toolset_tools(facts))
+    found.extend(_module_spec_tools(facts))
     found.extend(_plain_function_tools(facts, found))
     found.extend(_copies(facts, found))
     found.sort(key=lambda t: (t.loc.line, t.loc.col))
@@ -283,6 +285,25 @@ def method_toolset_members(facts: ModuleFacts, call: Call, scope: str,
     if found is None or found[1][1] != method:
         return None
     return [(t, other) for t in tools_in(other) if t.toolset_class == cls]
+
+
+def _module_spec_tools(facts: ModuleFacts) -> list[Tool]:
+    """A module that declares its own tool (`TOOL_SPEC = {"name": "x", ...}` and `def x(tool, **kw)`),
+    when it imports the framework whose convention that is."""
+    out: list[Tool] = []
+    for fw in FRAMEWORKS:
+        if not fw.tools.module_spec or not imports_framework(facts, fw):
+            continue
+        spec = next((a.value for a in facts.assignments
+                     if a.scope == "" and a.target == fw.tools.module_spec and a.op == "="), None)
+        if spec is None:
+            continue
+        named = _const_str(spec.get("name")) if isinstance(spec, Mapping) else ""
+        fn = facts.functions.get(named or facts.module.rpartition(".")[2])
+        if fn is not None and not fn.class_name:
+            prefix = f"{facts.module}." if facts.module else ""
+            out.append(Tool(fn.name, fw.name, "function", facts.path, facts.module, fn.loc, prefix + fn.name, None, fn.name))
+    return out
 
 
 def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:

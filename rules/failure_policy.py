@@ -21,21 +21,25 @@ class _FatalArgumentRule(Rule):
     """Shared check: report each fatal argument or assignment of this module with this rule's cause."""
 
     cause: ClassVar[str]  # the `siblint.fatality` cause this rule reports
+    # For a reason that carries its own fix (a raising tool-call hook, `siblint.hooks`).
+    fix_message: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call; {fix}"
+    fix_concise: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call"
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.fatality import module_reasons
+        from siblint.hooks import hook_reasons
 
-        for reason in ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project)):
+        reasons = ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project) + hook_reasons(ctx.facts, ctx.project))
+        for reason in reasons:
             if reason.cause == self.cause:
                 related: tuple[Related, ...] = ()
                 if reason.origin:
                     related += (Related(reason.origin[0], reason.origin[1], "the handler behind it"),)
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
-                if reason.fix:  # the framework's own advice (crewai): "{setting}: {fix}"
-                    yield self.finding(ctx, reason.loc, related, template="{setting}: {fix}", concise="{setting}: {fix}",
-                                       setting=reason.label,
-                                       fix=reason.fix)
+                if reason.fix:
+                    yield self.finding(ctx, reason.loc, related, template=self.fix_message, concise=self.fix_concise,
+                                       setting=reason.label, fix=reason.fix)
                 else:
                     yield self.finding(ctx, reason.loc, related, setting=reason.label)
 
@@ -168,11 +172,28 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     ```
     Use instead `return {"error": str(error)}` on every path.
 
+    In strands, where a tool's exception reaches the model by default, the handler that can end
+    the run is a tool-call hook that raises (a `raise` it does not catch itself): an
+    `AfterToolCallEvent` or `BeforeToolCallEvent` callback in `Agent(hooks=[...])`, registered by
+    `agent.add_hook(cb)`, `agent.hooks.add_callback(Event, cb)` or a provider's
+    `register_hooks(registry)` (`registry.add_callback(Event, cb)`), reported at that
+    registration; a `Plugin` method decorated with `@hook`, reported at its `def`; an
+    `InterventionHandler`'s `before_tool_call` / `after_tool_call` that raises or can return
+    None (the SDK raises `TypeError` then), unless the handler's `on_error` is `"proceed"` or
+    `"deny"`, reported at its `def`. A callback for another event is not a tool-call hook.
+
     ## Why is this bad?
     The SDK re-raises the tool's exception when the handler returns `None`, and a handler that
     raises replaces it: either way the failure is as fatal as `failure_error_function=None`. The
     run ends and every sibling call of the turn is cancelled (runtime scenarios
     `handler_returns_none`, `handler_raises`).
+
+    In strands a raising hook ends the run (`EventLoopException`), cancels every other call of
+    the turn and drops every result of the turn from `agent.messages`, even under
+    `SequentialToolExecutor` (tests/runtime/test_strands_runtime.py). A before-call hook and an
+    intervention that raise are reported too, though the reference study left it open: they
+    end the run the same way (measured), and the user's fix is the same, `event.cancel_tool =
+    "..."` or `Deny(...)`, which the model sees.
 
     ## Example
     ```python
@@ -224,6 +245,9 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
         # crewai: before the call, HookAborted only blocks it.
         Valid("from crewai.hooks import HookAborted, InterceptionPoint, on\n\n@on(InterceptionPoint.PRE_TOOL_CALL)\n"
               "def guard(ctx):\n    raise HookAborted('not allowed')\n"),
+        Valid("from strands import Agent\nfrom strands.hooks import BeforeToolCallEvent\n\n"
+              "def policy(event: BeforeToolCallEvent) -> None:\n    event.cancel_tool = 'not allowed'\n\n"
+              "agent = Agent(tools=tools, hooks=[policy])\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
@@ -239,6 +263,10 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
                 "agent = Agent(name='a', tools=[], on_tool_error_callback=on_error)\n", lines=(6,)),
         Invalid("from crewai.hooks import HookAborted, InterceptionPoint, on\n\n@on(InterceptionPoint.POST_TOOL_CALL)\n"
                 "def guard(ctx):\n    if 'secret' in ctx.tool_result:\n        raise HookAborted('leak')\n", lines=(4,)),
+        Invalid("from strands import Agent\nfrom strands.hooks import AfterToolCallEvent\n\n"
+                "def reraise(event: AfterToolCallEvent) -> None:\n    if event.exception is not None:\n"
+                "        raise event.exception\n\nagent = Agent(tools=tools, hooks=[reraise])\n"
+                "agent.hooks.add_callback(AfterToolCallEvent, reraise)\n", lines=(8, 9)),
     ]
 
 

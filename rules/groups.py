@@ -103,6 +103,29 @@ def lookup_tax(region: str) -> str:
     return "0.2"
 '''
 
+_ST_TOOLS = '''\
+import requests
+from strands import Agent, tool
+from strands.hooks import AfterToolCallEvent
+from strands.tools.executors import SequentialToolExecutor
+
+@tool
+def charge_card(amount: int) -> str:
+    try:
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+    except Exception as exc:
+        return f"charge failed: {exc}"
+    return "charged"
+
+@tool
+async def lookup_tax(region: str) -> str:
+    raise RuntimeError("tax service down")
+
+def reraise(event: AfterToolCallEvent) -> None:
+    if event.exception is not None:
+        raise event.exception
+'''
+
 _PA_TOOLS = '''\
 import requests
 from pydantic_ai import Agent, ModelRetry, Tool
@@ -258,11 +281,28 @@ class FatalToolBesideUnstoppableTool(Rule):
     `max_usage_count` set makes crewai run the turn's calls one by one, so that pair is not reported
     (tests/runtime/test_crewai_runtime.py).
 
+    In strands a tool's exception reaches the model, so a group is fatal only when a hook run
+    around each call raises (SIB202): a before-call hook or an intervention makes every member
+    fatal; an after-call hook that re-raises makes every member fatal that can fail (a `raise`,
+    or I/O outside a `try` whose handler catches `Exception`). The default
+    `ConcurrentToolExecutor` runs each call as a task and a sync tool in `asyncio.to_thread`:
+    sync, thread-bound and shielded siblings land after the run raised; a blocking one lands
+    before it and a swallowing one hangs the run, and in both cases nothing is recorded. Every
+    result of the turn is dropped from `agent.messages` (measured:
+    tests/runtime/test_strands_runtime.py).
+
+    ```python
+    agent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])   # reraise re-raises event.exception
+    ```
+    Use instead `Agent(..., tool_executor=SequentialToolExecutor())`, or set `event.cancel_tool`
+    in the hook instead of raising.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
     the builder it was added to, once compiled) with `max_concurrency` 1, and on runs inside a
-    sequential execution-mode block; a group run anywhere without the cap stays concurrent.
+    sequential execution-mode block; a group run anywhere without the cap stays concurrent. A
+    strands `Agent(tool_executor=SequentialToolExecutor())` (or a name bound to one) is serial.
     """
 
     code = "SIB301"
@@ -305,6 +345,9 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[charge_card, lookup_tax])\n"),
         Valid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[refund, lookup_tax], "
               "tool_failure_policy='raise')\n"),
+        Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax])\n"),
+        Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise], "
+              "tool_executor=SequentialToolExecutor())\n"),
     ] + examples_js.VALID["SIB301"]
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
@@ -337,6 +380,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Invalid(_CREW_TOOLS + "\nshop = Agent(role='r', goal='g', backstory='b', tools=[charge_card, lookup_tax])\n"
                 "job = Task(description='d', expected_output='x', agent=shop)\n"
                 "crew = Crew(agents=[shop], tasks=[job], tool_failure_policy='raise')\n", lines=(24,)),
+        Invalid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])\n", lines=(22,)),
     ] + examples_js.INVALID["SIB301"]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
@@ -352,10 +396,12 @@ class FatalToolBesideUnstoppableTool(Rule):
         from siblint.error_policy import fatal_causes, group_policy, hook_reasons, is_serial
         from siblint import fatal_hooks, policy_levels
         from siblint.fatality import fatal_reasons
+        from siblint.hooks import group_hooks, member_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
         hooks = hook_reasons(group, ctx.facts, ctx.project)  # a raising hook makes every call fatal
+        call_hooks = group_hooks(group, ctx.facts, ctx.project)  # raising tool-call hooks
 
         def verdict(m: "Member") -> tuple[list, list]:
             if m.tool.key not in verdicts:
@@ -372,6 +418,7 @@ class FatalToolBesideUnstoppableTool(Rule):
                     fatal += policy_levels.member_reasons(group, m, ctx.facts, ctx.project)
                 if group.framework.failure.hooks:
                     fatal += fatal_hooks.member_reasons(m, ctx.facts, ctx.project)
+                fatal += member_reasons(m, call_hooks, group, ctx.project, ctx.config)
                 if not group.cancels_siblings:
                     # Nothing is cancelled: every side effect, awaiting ones included, lands after the raise.
                     known = {(h.path, h.loc) for h in victims}
@@ -396,6 +443,9 @@ class FatalToolBesideUnstoppableTool(Rule):
             self_sibling = not others
             if not self_sibling:
                 victim_tools = others
+                # Name first the fatal tools that are not also the victims (a before-call hook makes every member fatal).
+                victim_keys = {v[0].tool.key for v in victim_tools}
+                fatal_tools = sorted(fatal_tools, key=lambda f: f[0].tool.key in victim_keys)
             related = tuple(
                 Related(r.path, r.loc, f"{m.tool.name}: {r.label} makes its failure fatal") for m, r in fatal_tools
             ) + tuple(

@@ -295,7 +295,9 @@ class BlockingSideEffect(_SideEffectRule):
     finishes before the failing sibling can even run, so the run still raises but this tool's
     call and output *are* kept in `exc.run_data.new_items`. The lost-record hazard of SIB101/102
     does not reproduce here; what remains is that nothing can stop the effect once the tool has
-    started, while every other call of the turn stalls behind it.
+    started, while every other call of the turn stalls behind it. In strands the record *is*
+    lost: the effect lands before the raise, but a fatal failure drops every result of the turn
+    from `agent.messages` (tests/runtime/test_strands_runtime.py).
 
     In google-adk a sync tool without the tool thread pool runs inline on the event loop: its
     blocking side effect is reported here too. Its result is kept (ADK awaits it before raising),
@@ -364,7 +366,9 @@ class SwallowedCancellation(_SideEffectRule):
     The SDK cancels the tool because a sibling failed fatally. Swallowing the `CancelledError` lets
     the tool carry on and land its side effect; when that takes longer than the SDK's 0.25 s drain
     window, it lands after the run has raised and nothing records it (runtime scenario
-    `swallow_base_exception`).
+    `swallow_base_exception`). In strands it is worse: the run never raises, it hangs, waiting
+    for the swallowing task to be consumed, and the effect lands unrecorded
+    (tests/runtime/test_strands_runtime.py).
 
     ## Example
     ```python

@@ -141,6 +141,8 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
         verb = next((w for w in words[1:] if w in ("INSERT", "UPDATE", "DELETE", "MERGE")), "")
     if verb not in databases.SQL_WRITE:
         return None
+    if verb == "CREATE" and "IF NOT EXISTS" in " ".join(words[:6]):
+        return None  # idempotent schema setup, as directory creation is (`CREATE TABLE IF NOT EXISTS`)
     table = _SQL_TABLE.search(sql)
     return Found(f"SQL {verb}", verb, table.group(1) if table else "")
 

@@ -11,7 +11,9 @@ A framework is one `Framework` value: how its names are spelled (`aliases`), and
 * `concurrency` (`ConcurrencySpec`, read by `siblint.groups`): what runs a group, and what
   serialises its tool calls;
 * `retries` (`RetrySpec`, read by `siblint.retries`): what makes the framework run a tool, a node
-  or a model call again.
+  or a model call again;
+* `hooks` (`HookSpec`, read by `siblint.hooks`): callbacks run around every tool call whose
+  raising ends the run.
 
 Rule codes never appear here: a fatal setting carries a `cause`, and the rule that reports that
 cause owns the code (`siblint.rules.failure_policy`).
@@ -223,6 +225,12 @@ class ToolSpec:
     # cancelling a task, and a tool must observe it (siblint.signal_flow). None: task cancellation.
     signal: Param | None = None
     signal_attr: str = "signal"
+    # A module-level dict under this name declares the module's own tool (`TOOL_SPEC = {"name": ...}`):
+    # the function its "name" key names, else the function named after the module, is a tool.
+    module_spec: str = ""
+    # Base classes whose instances, given to a group's `toolsets` parameter, bring the tools their
+    # methods declare (`class Billing(Plugin)` with `@tool` methods, in `Agent(plugins=[Billing()])`).
+    member_classes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -367,6 +375,35 @@ class ConcurrencySpec:
     # (serialising sync tools among themselves only; async tools still run beside them).
     sync_threads: tuple[str, ...] = ()
     sync_threads_cap: tuple[str, ...] = ()
+    # Group options whose value, an instance of this constructor, serialises every tool call of the
+    # group: keyword -> canonical constructor (`Agent(tool_executor=SequentialToolExecutor())`).
+    serial_options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """Callbacks the framework runs around every tool call of a group, outside the tools' own error
+    handling (read by `siblint.hooks`): one that raises ends the run, so it makes every member of
+    the group fatal that it can fail (any call, for a hook run before the call; a call that can
+    raise, for one run after it, which sees the call's exception). Empty: the framework has none."""
+
+    # Event classes a callback is registered for -> when it runs around the tool call.
+    events: dict[str, Literal["before", "after"]] = field(default_factory=dict)
+    group: Param | None = None  # where the group maker takes callbacks or provider objects (`hooks=[...]`)
+    # Where it takes objects whose class declares hooks (plugins, intervention handlers).
+    objects: tuple[Param, ...] = ()
+    # Methods that register one callback -> (callback, event type): on the group object, on its
+    # registry attributes (`registries`), or on the registry a provider's `provider_method` is given.
+    register: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    registries: tuple[str, ...] = ()
+    provider_method: str = ""  # `register_hooks(self, registry)`
+    decorators: tuple[str, ...] = ()  # make a method a hook for the event its parameter is annotated with
+    # Base classes whose methods are called around each call -> method -> when; such a method also
+    # ends the run when it can return None.
+    handlers: dict[str, dict[str, Literal["before", "after"]]] = field(default_factory=dict)
+    # A handler's class attribute (or property) under which its errors are not fatal: (name, literals).
+    handler_safe: tuple[str, tuple[object, ...]] | None = None
+    fix: str = ""  # how SIB202 tells the user to report a failure instead of raising
 
 
 @dataclass(frozen=True)
@@ -439,6 +476,7 @@ class Framework:
     failure: FailureSpec = FailureSpec()
     concurrency: ConcurrencySpec = ConcurrencySpec()
     retries: RetrySpec = RetrySpec()
+    hooks: HookSpec = HookSpec()
     # The import line and decorator that spell the SIB1xx rule examples in this framework (the
     # OpenAI Agents SDK's `from agents import function_tool` / `@function_tool` is the original).
     example: tuple[str, str] | None = None

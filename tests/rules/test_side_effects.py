@@ -329,6 +329,22 @@ def test_read_only_tools_are_not_flagged(sib1):
     """) == []
 
 
+def test_idempotent_schema_setup_is_not_a_side_effect():
+    # `CREATE TABLE IF NOT EXISTS` before a read (strands-agents/samples' get_agenda), as directory
+    # creation: repeating it changes nothing. A plain CREATE still writes.
+    code = """\
+        import sqlite3
+
+        def agenda(day):
+            cur = sqlite3.connect("a.db").cursor()
+            cur.execute("CREATE TABLE IF NOT EXISTS appointments (id TEXT PRIMARY KEY, date TEXT)")
+            cur.execute("create index if not exists by_date on appointments (date)")
+            cur.execute("CREATE TABLE appointments_copy (id TEXT)")
+            return cur.execute("SELECT * FROM appointments WHERE date = ?", (day,)).fetchall()
+    """
+    assert [(line, what) for line, what, _ in effects(code)] == [(7, "SQL CREATE")]
+
+
 def test_look_alike_decorator_and_local_names(sib1):
     assert sib1("""\
         import requests

@@ -52,6 +52,7 @@ async def one(path):
         out["recorded"] = bool(await mod.main())
     except Exception as exc:
         out.update(raised=True, exc_type=type(exc).__name__, message=str(exc)[:300])
+        out["recorded"] = bool(getattr(mod, "RECORDED", None))  # what the run kept although it raised
     end = time.monotonic()
     await asyncio.sleep(0.8)  # the loop stays alive: orphaned tasks and threads may land now
     out["after_end"] = [round(t - end, 3) for p, t in HITS if p.endswith("/" + name)]
@@ -64,8 +65,9 @@ print("RESULTS " + json.dumps(asyncio.run(run_all(sys.argv[1:]))))
 '''
 
 
-def run_scenarios(scenarios: dict[str, str], workdir: Path) -> dict[str, dict]:
-    """Run every scenario (name -> module text) in one fresh interpreter; results by name."""
+def run_scenarios(scenarios: dict[str, str], workdir: Path, python: str = sys.executable) -> dict[str, dict]:
+    """Run every scenario (name -> module text) in one fresh interpreter (`python`: another venv's,
+    for a framework that cannot share the test venv); results by name."""
     driver = workdir / "driver.py"
     driver.write_text(DRIVER, encoding="utf-8")
     paths = []
@@ -75,7 +77,7 @@ def run_scenarios(scenarios: dict[str, str], workdir: Path) -> dict[str, dict]:
         paths.append(str(path))
     env = {"NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost", "PATH": "/usr/bin:/bin",
            "LANGCHAIN_TRACING_V2": "false", "PYTHONWARNINGS": "ignore"}
-    proc = subprocess.run([sys.executable, str(driver), *paths], cwd=workdir, capture_output=True, text=True,
+    proc = subprocess.run([python, str(driver), *paths], cwd=workdir, capture_output=True, text=True,
                           timeout=120, env=env)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
     assert proc.returncode == 0 and lines, f"driver failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
