@@ -124,6 +124,16 @@ def answer_responses(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class LoopbackServer(ThreadingHTTPServer):
+    """A threading HTTP server for many clients at once. The standard listen backlog of 5 overflows
+    when a dozen runs connect together (drive.mjs runs every JS arm at once): the kernel then drops
+    the SYN and the client retries after a second, which reorders a run's requests on a loaded
+    machine (a failure answered after a charge it was meant to precede)."""
+
+    request_queue_size = 256
+    daemon_threads = True
+
+
 def send_json(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
     """Answer with `payload` as JSON; a client that has gone away (it aborted, or timed out) is no error:
     what the server did on arrival stays recorded."""
@@ -215,8 +225,7 @@ class FakeServer:
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 send_json(self, status, payload)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = LoopbackServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._httpd.serve_forever, name="fake-model", daemon=True).start()
         return self
 

@@ -1,6 +1,6 @@
 """A loopback payments API and a re-calling fake model, for the SIB4xx runtime tests.
 
-One `ThreadingHTTPServer` on 127.0.0.1 (ephemeral port, daemon threads); each run has its own
+One `LoopbackServer` (a ThreadingHTTPServer) on 127.0.0.1 (ephemeral port, daemon threads); each run has its own
 prefix `/runs/<id>/` and its own settings (`configure`):
 
 * `POST /runs/<id>/v1/<resource>` (JSON or Stripe's form encoding): records a charge *when the
@@ -21,11 +21,11 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .fake_model import answer, send_json
+from .fake_model import LoopbackServer, answer, send_json
 
 FAILURE_WORDS = re.compile(r"error|try again|timed out|unknown|failed", re.I)
 
@@ -56,7 +56,7 @@ class PaymentsAPI:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: LoopbackServer | None = None
 
     def configure(self, run_id: str, delay: float = 0.0, fail_status: int = 0) -> str:
         """Settings of one run; returns its base URL."""
@@ -132,8 +132,7 @@ class PaymentsAPI:
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 send_json(self, status, payload)  # a client that gave up (its timeout): the charge stays
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = LoopbackServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._httpd.serve_forever, name="payments-api", daemon=True).start()
         return self
 
