@@ -427,9 +427,11 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
             # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
             # _die_with_parent): it stops the workers and exits 130, with no worker traceback
             # and no race between a dying worker (a broken pool) and the interrupt.
-            with _sigint_ignored():  # with `fork`, the first submit forks every worker
+            with _sigint_deferred() as interrupted:  # with `fork`, the first submit forks every worker
                 futures = [pool.submit(_check_batch, b) for b in batches]
             try:
+                if interrupted:  # Ctrl-C came while the workers were forked: honour it now
+                    raise KeyboardInterrupt
                 for fut in as_completed(futures):
                     done = fut.result()
                     outcomes.extend(done)
@@ -449,13 +451,16 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
+def _sigint_deferred() -> Iterator[list[int]]:
+    """Hold Ctrl-C while the block runs (a worker forked meanwhile must not see KeyboardInterrupt);
+    the yielded list is non-empty afterwards when one came, so the caller can act on it."""
+    caught: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield caught
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
-        yield
+        yield caught
     finally:
         signal.signal(signal.SIGINT, old)
 

@@ -136,3 +136,21 @@ def test_cli_no_cache_and_cache_dir(tree: Path, tmp_path: Path) -> None:
     assert r.returncode == 1 and (tmp_path / "c" / "v1").is_dir() and not (tree / ".siblint_cache").exists()
     r = _siblint(["check", str(tree)], tmp_path, env={"SIBLINT_CACHE_DIR": str(tmp_path / "e")})
     assert r.returncode == 1 and (tmp_path / "e" / "v1").is_dir() and not (tree / ".siblint_cache").exists()
+
+
+def test_ctrl_c_while_workers_fork_is_held_not_lost():
+    """A Ctrl-C during the pool's forks is held (no KeyboardInterrupt in a half-forked pool) and
+    then reported to the caller, which stops the run (it was ignored before: exit 1, not 130)."""
+    import os
+    import signal
+
+    from siblint.runner import _sigint_deferred
+
+    before = signal.getsignal(signal.SIGINT)
+    with _sigint_deferred() as interrupted:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert interrupted == [signal.SIGINT]
+    assert interrupted and signal.getsignal(signal.SIGINT) is before
+    with _sigint_deferred() as quiet:
+        pass
+    assert quiet == []
