@@ -9,6 +9,7 @@ status 2. Which file applies to which checked file is `siblint.resolver`'s busin
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -130,10 +131,16 @@ class Config:
         }
 
 
+_JS_TEST = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$")
+
+
 def is_test_module(path: str) -> bool:
-    """A pytest test module or conftest, by pytest's default file names."""
+    """A test module by its runner's default names: pytest's (`test_*.py`, `*_test.py`, `conftest.py`),
+    and Jest's / Vitest's / Mocha's for TS/JS (`*.test.ts`, `*.spec.mjs`, any file under `__tests__/`)."""
     name = os.path.basename(path)
-    return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
+    if name.endswith(".py"):
+        return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+    return bool(_JS_TEST.search(name)) or "__tests__" in os.path.normpath(path).split(os.sep)[:-1]
 
 
 def _check_code(code: str, where: str) -> None:

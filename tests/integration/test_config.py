@@ -175,3 +175,21 @@ def test_test_file_ignores_takes_codes(tmp_path, monkeypatch):
     write(tmp_path, {"pyproject.toml": '[tool.siblint]\ntest-file-ignores = ["SIB9999"]\n'})
     code, _, err = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
     assert code == 2 and "unknown rule code or prefix 'SIB9999'" in err
+
+
+JS_FAILURE_PATH_TEST = (
+    "import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\n"
+    "export const boom = tool({ name: 'boom', description: 'd', parameters: z.object({}),\n"
+    "  errorFunction: null, async execute() { throw new Error('on purpose'); } });\n"
+)
+
+
+def test_js_test_modules_go_by_their_runners_names(tmp_path, monkeypatch):
+    """Jest / Vitest / Mocha names (`*.test.ts`, `*.spec.mjs`, `__tests__/`) are test modules too;
+    `tool.ts` and a `testing.ts` helper are not."""
+    write(tmp_path, {"src/tool.test.ts": JS_FAILURE_PATH_TEST, "src/tool.spec.mjs": JS_FAILURE_PATH_TEST,
+                     "src/__tests__/tool.ts": JS_FAILURE_PATH_TEST, "src/tool.ts": JS_FAILURE_PATH_TEST,
+                     "src/testing.ts": JS_FAILURE_PATH_TEST})
+    code, out, _ = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
+    assert code == 1
+    assert sorted(line.split(":")[0] for line in out.splitlines() if "SIB201" in line) == ["./src/testing.ts", "./src/tool.ts"]
