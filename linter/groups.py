@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from siblint.diagnostics import Loc
 from siblint.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
-from siblint.frameworks import FRAMEWORKS
+from siblint.frameworks import FRAMEWORKS, plain_function_roots
 from siblint.frameworks.spec import Deadline, Framework, GroupMaker, Param
 from siblint.project import ProjectIndex
 from siblint.semantic import (

@@ -260,7 +260,10 @@ def _tool_level_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[Fatal
             value = _class_setting(facts, policy.param.keyword, cls)
             if value is not None and is_fatal(policy, value, facts, cls):
                 out.append(_reason(policy, value, facts))
+    keywords = {fw.failure.layered.param.keyword for fw in FRAMEWORKS if fw.failure.layered is not None}
     for scope, call in facts.all_calls():
+        if not any(key in keywords for key, _ in call.kwargs):
+            continue  # resolving every call's class would load half the project (a tool class takes it by keyword)
         made = class_tool(facts, call, project) if isinstance(call.func, Ref) else None
         policy = _policy(framework_of(made[0])) if made else None
         value = _setting(policy, call) if policy is not None else None

@@ -198,12 +198,16 @@ class ProjectIndex:
         assert self._import_index is not None
         return self._import_index.get(module, [])
 
-    def importers_of(self, module: str) -> list[ModuleFacts]:
-        """Facts of the project modules that import `module` (or a name from it), from the text scan."""
+    def importers_of(self, module: str, mentioning: tuple[str, ...] = ()) -> list[ModuleFacts]:
+        """Facts of the project modules that import `module` (or a name from it), from the text scan;
+        with `mentioning`, only those whose text names one of these import roots (checked on the
+        bytes, before any parse)."""
         if self.trace is not None:
             self.trace.setdefault(f"{IMPORT_INDEX} {module}", self._importers_digest(module))
         out: list[ModuleFacts] = []
         for path in self._importer_paths(module):
+            if mentioning and not _mentions(path, mentioning):
+                continue
             facts = self.facts_for_path(path)
             if facts is not None:
                 out.append(facts)
@@ -291,3 +295,15 @@ def imported_modules(path: str, data: bytes) -> set[str]:
         if name:
             out.add(name)
     return out
+
+
+def _mentions(path: str, roots: tuple[str, ...]) -> bool:
+    """The file imports one of `roots` (the pre-filter's byte check)."""
+    from siblint.prefilter import may_matter
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_INDEXED_BYTES)
+    except OSError:
+        return False
+    return may_matter(data, roots)

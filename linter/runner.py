@@ -19,6 +19,7 @@ the pre-filter), and results are sorted, so output is byte-identical for any `-j
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 import signal
 import sys
 import threading
@@ -261,6 +262,13 @@ def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _plain_function_roots() -> tuple[str, ...]:
+    from siblint.frameworks import plain_function_roots
+
+    return plain_function_roots()
+
+
 def _imported_companions(failing: dict[str, int], imported: set[str]) -> dict[str, int]:
     """The files that failed the pre-filter but that a passing file imports (by module name)."""
     if not imported or not failing:
@@ -316,7 +324,8 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             continue
         matters = prefilter.may_matter(data, path=p)
         python = not p.lower().endswith(prefilter.JS_EXTENSIONS)  # imported companions are Python modules
-        if matters and python:
+        if matters and python and prefilter.may_matter(data, _plain_function_roots()):
+            # It may list plain functions of the modules it imports as tools: those are checked too.
             from siblint.project import imported_modules
 
             imported.update(imported_modules(p, data))

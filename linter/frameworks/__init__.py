@@ -17,3 +17,11 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
 def import_roots(language: str | None = None) -> tuple[str, ...]:
     """Top-level modules whose import makes a file worth parsing (of one language's frameworks when given)."""
     return tuple(sorted({root for fw in FRAMEWORKS if language in (None, fw.language) for root in fw.import_roots}))
+
+
+def plain_function_roots() -> tuple[str, ...]:
+    """Import roots of the frameworks whose groups make tools of plain functions (`Agent(tools=[f])`):
+    only a module importing one of them can make a tool of a function defined elsewhere."""
+    return tuple(sorted({root for fw in FRAMEWORKS
+                         if any(m.plain_functions_are_tools for m in fw.groups.makers.values())
+                         for root in fw.import_roots}))
