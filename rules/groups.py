@@ -260,19 +260,6 @@ class FatalToolBesideUnstoppableTool(Rule):
     Use instead an `async def charge_card` that awaits an async client (the deadline cancels it), or
     run without the deadline (`timeout=None`) and bound each slow call inside its tool.
 
-    In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
-    `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe
-    `details.signal`. `toolExecution: { maxFunctionToolConcurrency: 1 }` on `new Runner({...})` or
-    per run serialises the turn; `modelSettings.parallelToolCalls: false` is only a provider hint.
-    ```ts
-    const agent = new Agent({ name: 'checkout', tools: [chargeCard, lookupTax] });
-    ```
-
-    Use instead:
-    ```ts
-    await run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } });
-    ```
-
     crewai cancels nothing in flight: every side-effecting member counts, awaiting async tools
     included. Its effect lands after the failure and before `kickoff()` raises, and it is in neither
     the crew's output nor the exception. Fatal members are those of SIB201 (the layered
@@ -296,6 +283,19 @@ class FatalToolBesideUnstoppableTool(Rule):
     ```
     Use instead `Agent(..., tool_executor=SequentialToolExecutor())`, or set `event.cancel_tool`
     in the hook instead of raising.
+
+    In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
+    `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe
+    `details.signal`. `toolExecution: { maxFunctionToolConcurrency: 1 }` on `new Runner({...})` or
+    per run serialises the turn; `modelSettings.parallelToolCalls: false` is only a provider hint.
+    ```ts
+    const agent = new Agent({ name: 'checkout', tools: [chargeCard, lookupTax] });
+    ```
+
+    Use instead:
+    ```ts
+    await run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } });
+    ```
 
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
