@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from siblint.diagnostics import Loc
 from siblint.facts import Call, Const, ModuleFacts, Ref, Value
 from siblint.fatality import FatalReason
 from siblint.frameworks import FRAMEWORKS
@@ -91,41 +92,66 @@ def _levels(facts: ModuleFacts) -> list[_Level]:
     return facts.derived("policy_levels.levels", compute)
 
 
-def _links(facts: ModuleFacts, policy: LayeredPolicy, holder: _Level, other: _Level) -> bool:
-    """`holder` is given `other` (by name or inline), or, in a class, `self.<attr>` stands for
-    every object the class builds (a `@CrewBase` crew's `self.agents`, `self.tasks`)."""
-    for param in policy.levels[holder.rank].links:
-        value = holder.call.arg(param.position, param.keyword)
-        if isinstance(value, Ref) and value.text.startswith("self.") and holder.scope and other.scope:
-            if holder.scope.split(".")[0] == other.scope.split(".")[0]:
-                return True
-        for _, item in elements(Scope(facts, holder.scope), value, _NO_PROJECT):
-            if isinstance(item, Call) and item.loc == other.call.loc:
-                return True
-            if (isinstance(item, Ref) and other.binding and item.text == other.binding
-                    and visible(facts, item.text, other.scope, holder.scope)):
-                return True  # the same binding, not another function's variable of that name
-    return False
+def _adjacency(facts: ModuleFacts, policy: LayeredPolicy) -> dict[int, set[int]]:
+    """Level index -> the indexes of the levels it is given (by name or inline), or, in a class, every
+    level the class builds when it is given `self.<attr>` (a `@CrewBase` crew's `self.agents`).
+    Computed once per module: asked pair by pair, the paths of a module with many agents are cubic."""
+    def compute() -> dict[int, set[int]]:
+        levels = _levels(facts)
+        by_loc = {lv.call.loc: i for i, lv in enumerate(levels)}
+        by_binding: dict[str, list[int]] = {}
+        for i, lv in enumerate(levels):
+            if lv.binding:
+                by_binding.setdefault(lv.binding, []).append(i)
+        out: dict[int, set[int]] = {}
+        for h, holder in enumerate(levels):
+            linked: set[int] = set()
+            for param in policy.levels[holder.rank].links:
+                value = holder.call.arg(param.position, param.keyword)
+                if isinstance(value, Ref) and value.text.startswith("self.") and holder.scope:
+                    cls = holder.scope.split(".")[0]
+                    linked.update(i for i, o in enumerate(levels) if o.scope and o.scope.split(".")[0] == cls)
+                for _, item in elements(Scope(facts, holder.scope), value, _NO_PROJECT):
+                    if isinstance(item, Call) and item.loc in by_loc:
+                        linked.add(by_loc[item.loc])
+                    elif isinstance(item, Ref):
+                        # the same binding, not another function's variable of that name
+                        linked.update(i for i in by_binding.get(item.text, ())
+                                      if visible(facts, item.text, levels[i].scope, holder.scope))
+            out[h] = linked
+        return out
+
+    return facts.derived(f"policy_levels.links.{policy.param.keyword}", compute)
 
 
 def _paths(facts: ModuleFacts, policy: LayeredPolicy, start: _Level) -> list[list[_Level]]:
     """Every way `start` can run: one linked object (or none) per other level, most specific first."""
-    levels = _levels(facts)
-    paths: list[list[_Level]] = [[start]]
-    for rank in range(len(policy.levels)):
-        if rank == start.rank:
-            continue
-        grown: list[list[_Level]] = []
-        for path in paths:
-            linked = [lv for lv in levels if lv.rank == rank and any(
-                _links(facts, policy, lv, p) or _links(facts, policy, p, lv) for p in path)]
-            grown.extend([*path, lv] for lv in linked) if linked else grown.append(path)
-        paths = grown
-    return [sorted(p, key=lambda lv: lv.rank) for p in paths]
+    def compute() -> list[list[_Level]]:
+        levels = _levels(facts)
+        adj = _adjacency(facts, policy)
+        first = next(i for i, lv in enumerate(levels) if lv.call.loc == start.call.loc and lv.rank == start.rank)
+        paths: list[list[int]] = [[first]]
+        for rank in range(len(policy.levels)):
+            if rank == start.rank:
+                continue
+            candidates = [i for i, lv in enumerate(levels) if lv.rank == rank]
+            grown: list[list[int]] = []
+            for path in paths:
+                linked = [i for i in candidates if any(i in adj[p] or p in adj[i] for p in path)]
+                grown.extend([*path, i] for i in linked) if linked else grown.append(path)
+            paths = grown
+        return [sorted((levels[i] for i in path), key=lambda lv: lv.rank) for path in paths]
+
+    return facts.derived(f"policy_levels.paths.{policy.param.keyword}.{start.rank}.{start.call.loc}", compute)
 
 
 def _level_setting(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level) -> Value | None:
     """What the level object sets: a later `crew.tool_failure_policy = ...`, else its constructor keyword."""
+    return facts.derived(f"policy_levels.setting.{policy.param.keyword}.{lv.rank}.{lv.call.loc}",
+                         lambda: _read_level_setting(facts, policy, lv))
+
+
+def _read_level_setting(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level) -> Value | None:
     if lv.binding:
         assigned = _assigned(facts, policy.param.keyword, [(lv.binding, lv.scope)])
         if assigned is not None:
@@ -217,36 +243,48 @@ def member_reasons(group: Group, member: Member, facts: ModuleFacts, project: Pr
 def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:
     """Every fatal layered setting written in this module (SIB201)."""
     out: list[FatalReason] = []
+    groups: dict[Loc, Group] | None = None
     for lv in _levels(facts):
         fw, _ = canonical(lv.call.func.name) if isinstance(lv.call.func, Ref) else (None, "")
         policy = _policy(fw)
         value = _level_setting(facts, policy, lv) if policy is not None else None
         if policy is None or value is None or not is_fatal(policy, value, facts, lv.scope):
             continue
-        if _overridden(facts, policy, lv, project):
+        if groups is None:
+            groups = {g.call.loc: g for g in groups_in(facts, project)}
+        if _overridden(facts, policy, lv, groups):
             continue
         out.append(_reason(policy, value, facts))
     out.extend(_tool_level_reasons(facts, project))
     return out
 
 
-def _overridden(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level, project: ProjectIndex) -> bool:
+def _paths_through(facts: ModuleFacts, policy: LayeredPolicy) -> dict[tuple[int, Loc], list[list[_Level]]]:
+    """(rank, call) of each level -> every path (from any start) that runs through it, once per module."""
+    def compute() -> dict[tuple[int, Loc], list[list[_Level]]]:
+        out: dict[tuple[int, Loc], list[list[_Level]]] = {}
+        for start in _levels(facts):
+            for path in _paths(facts, policy, start):
+                for lv in path:
+                    out.setdefault((lv.rank, lv.call.loc), []).append(path)
+        return out
+
+    return facts.derived(f"policy_levels.through.{policy.param.keyword}", compute)
+
+
+def _overridden(facts: ModuleFacts, policy: LayeredPolicy, lv: _Level, groups: dict[Loc, Group]) -> bool:
     """A more specific level decides every path through `lv` (`Crew` raise with `Agent` warn): another
     level, or, on a path through a group, every member's own setting (`Agent` raise whose tools all
     set "ignore")."""
-    groups = {g.call.loc: g for g in groups_in(facts, project)}
     seen = False
-    for start in _levels(facts):
-        for path in _paths(facts, policy, start):
-            if lv not in path:
-                continue
-            seen = True
-            decided = _decides(facts, policy, path)
-            if decided is not None and decided[0] != lv:
-                continue
-            members = [m for p in path if p.call.loc in groups for m in groups[p.call.loc].members()]
-            if not members or any(tool_setting(policy, m) is None for m in members):
-                return False
+    for path in _paths_through(facts, policy).get((lv.rank, lv.call.loc), ()):
+        seen = True
+        decided = _decides(facts, policy, path)
+        if decided is not None and decided[0] != lv:
+            continue
+        members = [m for p in path if p.call.loc in groups for m in groups[p.call.loc].members()]
+        if not members or any(tool_setting(policy, m) is None for m in members):
+            return False
     return seen
 
 
