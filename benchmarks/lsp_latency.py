@@ -6,7 +6,7 @@ Starts `siblint server` (next to this Python) over stdio with pygls's client, op
 module (the one closest to 1,000 lines in TREE, by default the installed `agents` package), makes
 a few untimed edits so the server is warm (rules imported, the project's other modules loaded),
 then times each edit: from sending a full-text didChange (a comment line appended) to receiving the
-publishDiagnostics of that version. The server's debounce (siblint.server.DEBOUNCE_SECONDS) is part
+publishDiagnostics of that version. The server's debounce (siblint.interfaces.server.DEBOUNCE_SECONDS) is part
 of every figure. The module is copied to a temporary folder, so the tree is never written to.
 Target: a median of at most 100 ms. `--stages` also times, in this process, each step of one lint
 (where the server's time goes).
@@ -30,8 +30,7 @@ sys.path.insert(0, str(HERE))
 
 from lsp_client import SiblintClient  # noqa: E402
 from run import pick_agent_module  # noqa: E402
-
-from siblint.server import DEBOUNCE_SECONDS  # noqa: E402
+from siblint.interfaces.server import DEBOUNCE_SECONDS  # noqa: E402
 
 
 def default_tree() -> str:
@@ -82,10 +81,10 @@ def stages(module: Path, runs: int) -> dict[str, float]:
     """Median CPU seconds of each step of one lint, in this process, warm (--stages)."""
     import gc
 
-    from siblint import source
-    from siblint.analysis_session import AnalysisSession
-    from siblint.collector import collect
-    from siblint.gctune import THRESHOLD
+    from siblint.common.gctune import THRESHOLD
+    from siblint.interfaces.analysis_session import AnalysisSession
+    from siblint.syntax import source
+    from siblint.syntax.collector import collect
 
     gc.set_threshold(*THRESHOLD)  # as the server runs
     path = str(module)

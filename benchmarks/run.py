@@ -139,9 +139,9 @@ def peak_rss(argv: list[str], cwd: str) -> tuple[int, float]:
 
 
 def prefilter_counts(tree: str) -> tuple[int, int, int, int]:
-    from siblint.config import load
-    from siblint.discovery import discover
-    from siblint.prefilter import may_matter
+    from siblint.run.discovery import discover
+    from siblint.settings.config import load
+    from siblint.syntax.prefilter import may_matter
 
     files = discover([tree], load(tree)).files
     passed = size = total = 0
@@ -157,7 +157,7 @@ def prefilter_counts(tree: str) -> tuple[int, int, int, int]:
 
 def pick_agent_module(tree: str, lines: int = 1000) -> str | None:
     """An agent module (passes the pre-filter) whose length is closest to `lines` lines."""
-    from siblint.prefilter import may_matter
+    from siblint.syntax.prefilter import may_matter
 
     best: tuple[int, str] | None = None
     for folder, dirs, files in os.walk(tree):

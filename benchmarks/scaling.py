@@ -103,8 +103,8 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
 # Run in a fresh interpreter, from a folder of its own (nothing of the caller's cwd is imported).
 ANALYSE = """
 import os, sys, time
-from siblint.config import Config
-from siblint.engine import analyse, new_project
+from siblint.settings.config import Config
+from siblint.lint.engine import analyse, new_project
 path = sys.argv[1]
 data = open(path, "rb").read()
 config = Config(root=os.path.dirname(path), max_file_size=len(data) + 1)

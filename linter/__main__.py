@@ -1,3 +1,3 @@
-from siblint.cli import main
+from .interfaces.cli import main
 
 main()

@@ -1,6 +1,6 @@
 """SIB401: dependency timeouts that cannot fire before the tool's own budget.
 
-The analysis is in `siblint.deadlines`; which calls take a timeout is data in
+The analysis is in `siblint.analyses.deadlines`; which calls take a timeout is data in
 `siblint.effects.timeouts`; where a framework gives a tool its budget is framework data
 (`ToolSpec.budget`). Runtime evidence: tests/runtime/test_sib4_runtime.py (arms A1/A2).
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from siblint.diagnostics import Diagnostic, Related
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 _OPENAI = "import httpx\nfrom agents import function_tool\n\n"
 _PYDANTIC = "import httpx\nfrom pydantic_ai import Agent\nagent = Agent('test')\n"
@@ -127,7 +127,7 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.deadlines import overruns
+        from siblint.analyses.deadlines import overruns
 
         for o in overruns(ctx.facts, ctx.project, ctx.config, ctx.groups):
             related: tuple[Related, ...] = (Related(ctx.path, o.budget_loc, f"{o.tool}'s budget"),)

@@ -6,7 +6,7 @@ rule's JS reading cannot drift from its documentation. Line numbers are 1-based 
 
 from __future__ import annotations
 
-from siblint.rule import Invalid, Valid
+from siblint.rule_api.rule import Invalid, Valid
 
 _HEAD = "import { Agent, run, Runner, tool } from '@openai/agents';\nimport { z } from 'zod';\n\n"
 

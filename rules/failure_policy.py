@@ -2,32 +2,31 @@
 
 A fatal failure makes the SDK cancel every sibling call of the same turn and raise out of the run.
 Measured with openai-agents 0.24.0 by the runtime tests (tests/runtime/scenarios.py); every spelling
-is a case of tests/rules/test_failure_policy.py. What is fatal is framework data; `siblint.fatality`
+is a case of tests/rules/test_failure_policy.py. What is fatal is framework data; `siblint.analyses.fatality`
 reads it and gives each setting a cause; each rule here reports one cause.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from typing import ClassVar
 
-from siblint.diagnostics import Diagnostic, Related
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
 
 class _FatalArgumentRule(Rule):
     """Shared check: report each fatal argument or assignment of this module with this rule's cause."""
 
-    cause: ClassVar[str]  # the `siblint.fatality` cause this rule reports
-    # For a reason that carries its own fix (a raising tool-call hook, `siblint.hooks`).
+    cause: ClassVar[str]  # the `siblint.analyses.fatality` cause this rule reports
+    # For a reason that carries its own fix (a raising tool-call hook, `siblint.analyses.hooks`).
     fix_message: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call; {fix}"
     fix_concise: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call"
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.fatality import module_reasons
-        from siblint.hooks import hook_reasons
+        from siblint.analyses.fatality import module_reasons
+        from siblint.analyses.hooks import hook_reasons
 
         reasons = ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project) + hook_reasons(ctx.facts, ctx.project))
         for reason in reasons:
@@ -528,7 +527,7 @@ class ErrorEndsRunByDefault(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.error_policy import fatal_causes, group_policy
+        from siblint.analyses.error_policy import fatal_causes, group_policy
 
         for group in ctx.groups():
             policy = group_policy(group, ctx.facts, ctx.project)

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from typing import TYPE_CHECKING
 
-from siblint.diagnostics import Diagnostic, Loc, Related
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic, Loc, Related
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
 if TYPE_CHECKING:
-    from siblint.groups import Group, Member
-    from siblint.tools import Tool
+    from siblint.model.groups import Group, Member
+    from siblint.model.tools import Tool
 
 _TOOLS = '''\
 import requests
@@ -392,11 +391,16 @@ class FatalToolBesideUnstoppableTool(Rule):
                 yield found
 
     def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
-        from siblint.cancellation import side_effects, unstoppable
-        from siblint.error_policy import fatal_causes, group_policy, hook_reasons, is_serial
-        from siblint import fatal_hooks, policy_levels
-        from siblint.fatality import fatal_reasons
-        from siblint.hooks import group_hooks, member_reasons
+        from siblint.analyses import fatal_hooks, policy_levels
+        from siblint.analyses.cancellation import side_effects, unstoppable
+        from siblint.analyses.error_policy import (
+            fatal_causes,
+            group_policy,
+            hook_reasons,
+            is_serial,
+        )
+        from siblint.analyses.fatality import fatal_reasons
+        from siblint.analyses.hooks import group_hooks, member_reasons
 
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
@@ -489,7 +493,7 @@ class FatalToolBesideUnstoppableTool(Rule):
 
 
 def _runs_async(tool: "Tool", ctx: Context) -> bool:
-    from siblint.callgraph import walk
+    from siblint.model.callgraph import walk
 
     found = walk(tool, ctx.project, ctx.config)
     return found is not None and not found.sync_tool

@@ -1,6 +1,6 @@
 """SIB402 / SIB403: money moved without an idempotency key, and keys minted per call.
 
-The analysis is in `siblint.idempotency`; which calls move money, where a key is passed and what
+The analysis is in `siblint.analyses.idempotency`; which calls move money, where a key is passed and what
 mints one are data in `siblint.effects.keys`. Runtime evidence: tests/runtime/test_sib4_runtime.py
 (arms B1-B3, with the real stripe-python client against a loopback fake).
 """
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from siblint.diagnostics import Diagnostic, Related
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
 _HEAD = "import stripe\nfrom agents import function_tool\n\n"
 
 
 def _findings(ctx: Context, reason: str):
-    from siblint.idempotency import key_findings
+    from siblint.analyses.idempotency import key_findings
 
     return [f for f in ctx.once("sib4-keys", lambda: key_findings(ctx.facts, ctx.project, ctx.config))
             if f.reason == reason]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from siblint.diagnostics import Diagnostic
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 
 class UnparsableFile(Rule):

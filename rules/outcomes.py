@@ -1,6 +1,6 @@
 """SIB406: a tool whose failure path tells the model the same thing as its success path.
 
-The analysis is in `siblint.outcomes`, on the `return_sites` and `try_sites` facts. Runtime
+The analysis is in `siblint.analyses.outcomes`, on the `return_sites` and `try_sites` facts. Runtime
 evidence: tests/runtime/test_sib4_runtime.py (arms E1-E4).
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from siblint.diagnostics import Diagnostic, Related
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
 _HEAD = "import httpx, logging\nfrom agents import function_tool\nlog = logging.getLogger()\n"
@@ -107,7 +107,7 @@ class FailureReportedAsSuccess(Rule):
     ])
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.outcomes import same_text
+        from siblint.analyses.outcomes import same_text
 
         for s in same_text(ctx.facts, ctx.project, ctx.config):
             related = (Related(ctx.path, s.handler, "the handler that swallows the failure"),

@@ -5,7 +5,7 @@ timeout, a 5xx, a dropped connection after the request left), the server may alr
 and the repeat acts again. Measured with tenacity 9.2.1, backoff 2.2.1, stamina 26.1.0,
 langgraph 1.2.24 and openai-agents 0.24.0 by tests/runtime/test_retries_runtime.py.
 
-The analyses are `siblint.retries`, `siblint.framework_retries` and `siblint.model_retries`; library knowledge is `siblint.effects.retries`, framework
+The analyses are `siblint.analyses.retries`, `siblint.analyses.retries` and `siblint.analyses.retries`; library knowledge is `siblint.analyses.retries`, framework
 knowledge the `retries` part of each `siblint.frameworks` module.
 """
 
@@ -14,17 +14,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from siblint.diagnostics import Diagnostic, Related
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
 if TYPE_CHECKING:
-    from siblint.retries import Finding
+    from siblint.analyses.retries import Finding
 
 
 def _library(ctx: Context) -> list["Finding"]:
-    from siblint.framework_retries import middleware_retries
-    from siblint.retries import library_retries
+    from siblint.analyses.retries import library_retries, middleware_retries
 
     return ctx.once("retries.library", lambda: library_retries(ctx.facts, ctx.project, ctx.config)
                     + middleware_retries(ctx.facts, ctx.groups(), ctx.project, ctx.config))
@@ -331,7 +330,7 @@ class NodeRetryRerunsToolCalls(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.framework_retries import node_retries
+        from siblint.analyses.retries import node_retries
 
         for f in node_retries(ctx.facts, ctx.groups(), ctx.project, ctx.config):
             yield self.finding(ctx, f.loc, _related(f), node=repr(f.detail), effect=_effect(f))
@@ -404,7 +403,7 @@ class RetrySettingsWithoutPolicy(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.model_retries import model_retry_settings
+        from siblint.analyses.retries import model_retry_settings
 
         for f in model_retry_settings(ctx.facts):
             yield self.finding(ctx, f.loc)
@@ -454,7 +453,7 @@ class RetryOnPermanentStatus(Rule):
     ]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        from siblint.model_retries import permanent_status_retries
+        from siblint.analyses.retries import permanent_status_retries
 
         for f in permanent_status_retries(ctx.facts):
             yield self.finding(ctx, f.loc, codes=f.detail)

@@ -6,7 +6,7 @@ sent) after the run has raised, and the error records nothing (`exc.run_data.new
 Measured with openai-agents 0.24.0 by the runtime tests (tests/runtime/scenarios.py).
 
 Each rule reports at the tool's `def` line, with the side-effecting call (possibly in a helper of
-another module) as a related location. The analysis is in `siblint.cancellation` (each hazard has a
+another module) as a related location. The analysis is in `siblint.analyses.cancellation` (each hazard has a
 reason; each rule reports one reason); what counts as a side effect is `siblint.effects`.
 """
 
@@ -15,17 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-
 from typing import TYPE_CHECKING, ClassVar
 
-from siblint.diagnostics import Diagnostic, Related
+from siblint.common.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
-from siblint.rule import Context, Invalid, Rule, Valid
+from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
 if TYPE_CHECKING:
-    from siblint.cancellation import Hazard
-    from siblint.tools import Tool
+    from siblint.analyses.cancellation import Hazard
+    from siblint.model.tools import Tool
 
 
 def in_every_framework(examples: list) -> list:
@@ -55,12 +54,12 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
     """Hazards of every tool this module makes, computed once per file for the five rules. A tool of
     a group this module runs with sync tools in worker threads (`RunConfig(tool_thread_pool_config=...)`)
     is judged as running in one."""
-    from siblint.cancellation import unstoppable
-    from siblint.tools import tools_in
+    from siblint.analyses.cancellation import unstoppable
+    from siblint.model.tools import tools_in
 
     def compute() -> list[tuple["Tool", list["Hazard"]]]:
-        from siblint.groups import listed_by_importers
-        from siblint.semantic import canonical
+        from siblint.model.groups import listed_by_importers
+        from siblint.model.semantic import canonical
 
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
         tools = [(t, t.key in threaded) for t in tools_in(ctx.facts)]
@@ -75,7 +74,7 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
 class _SideEffectRule(Rule):
     """One finding per tool: at its `def` line, each effect call of this rule's reason as a related location."""
 
-    reason: ClassVar[str]  # the `siblint.cancellation` reason this rule reports
+    reason: ClassVar[str]  # the `siblint.analyses.cancellation` reason this rule reports
     # Other reasons it reports, each with its own (message, concise) templates: the same hazard in
     # another cancellation model (a JS tool that never observes its abort signal).
     also: ClassVar[dict[str, tuple[str, str]]] = {}
@@ -195,7 +194,7 @@ class SyncToolSideEffect(_SideEffectRule):
         "cannot stop; make it `async def` and await an async client"
     )
     def framework_fix(self, tool: "Tool") -> str:
-        from siblint.tools import framework_of
+        from siblint.model.tools import framework_of
 
         fw = framework_of(tool)
         return fw.tools.sync_fix if fw is not None else ""

@@ -8,10 +8,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from siblint.config import Config
-from siblint.diagnostics import Diagnostic
-from siblint.engine import filter_findings, analyse, new_project
+from siblint.common.diagnostics import Diagnostic
+from siblint.lint.engine import analyse, filter_findings, new_project
+from siblint.settings.config import Config
 
 
 def lint_files(root: Path, files: dict[str, str], target: str, config: Config | None = None) -> list[Diagnostic]:

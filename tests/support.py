@@ -12,8 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
-
-from siblint.config import Config
+from siblint.settings.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the venv whose siblint/flake8/pre-commit the tests drive
@@ -155,7 +154,7 @@ def every_rule_corpus(root: Path) -> set[str]:
     plus a file libcst rejects; returns the codes the corpus must produce (SIB901 needs a crash)."""
     import ast
 
-    from siblint.registry import all_rules
+    from siblint.rule_api.registry import all_rules
 
     codes = set()
     for rule in all_rules():

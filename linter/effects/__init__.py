@@ -22,7 +22,7 @@ A row's argument check (`checks`) reads what the call does from its arguments; t
 exemptions for calls that only read or only touch a scratch area are in `readonly`. Whether an
 effect *blocks* (sync I/O that holds its thread or the event loop) comes from the row; rows that
 serve both sync and async drivers (`execute`, `commit`) decide by whether the call is awaited.
-Names are resolved through a `Resolver` (`value`, `constructor`, `text`): `siblint.semantic.Scope`.
+Names are resolved through a `Resolver` (`value`, `constructor`, `text`): `siblint.model.semantic.Scope`.
 
 `failing.can_fail` answers the other question the policy analysis asks: does a call do I/O that
 can raise (a side effect, or a read of a network, file, database, SDK or chat-model client)?
@@ -36,11 +36,11 @@ every name under that prefix (`mylib.*`). `pure-calls` wins over the table and o
 
 from __future__ import annotations
 
-from siblint.effects.classify import Effect, effect_of, is_pure, names_of
-from siblint.effects.failing import can_fail
-from siblint.effects.resolve import Resolver, method_name, receiver_of
-from siblint.effects.rows import MUTATING_HTTP, Row
-from siblint.effects.table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE
+from .classify import Effect, effect_of, is_pure, names_of
+from .failing import can_fail
+from .resolve import Resolver, method_name, receiver_of
+from .rows import MUTATING_HTTP, Row
+from .table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE
 
 __all__ = ["CONSTRUCTORS", "LIBRARY_ROOTS", "MUTATING_HTTP", "TABLE", "Effect", "Resolver", "Row", "can_fail", "effect_of",
            "is_pure", "method_name", "names_of", "receiver_of"]

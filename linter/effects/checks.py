@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from siblint.effects import databases, files, google_apis
-from siblint.effects.readonly import in_memory, in_scratch, read_only_command, reads_only
-from siblint.effects.resolve import Resolver, method_name, receiver_of
-from siblint.effects.rows import MUTATING_HTTP, Found, Row
-from siblint.effects.table import LIBRARY_ROOTS
-from siblint.facts import Attr, Call, Const, Mapping, Ref, Value
+from ..syntax.facts import Attr, Call, Const, Mapping, Ref, Value
+from . import databases, files, google_apis
+from .readonly import in_memory, in_scratch, read_only_command, reads_only
+from .resolve import Resolver, method_name, receiver_of
+from .rows import MUTATING_HTTP, Found, Row
+from .table import LIBRARY_ROOTS
 
 
 def shown_name(call: Call) -> str:

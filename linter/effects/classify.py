@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from siblint.effects.checks import CHECKS, describe
-from siblint.effects.resolve import Resolver, method_name, no_names, receiver_of
-from siblint.effects.rows import Row, verb_matches
-from siblint.effects.table import ANY, CALLS, FAMILIES, METHODS
-from siblint.facts import Call
+from ..syntax.facts import Call
+from .checks import CHECKS, describe
+from .resolve import Resolver, method_name, no_names, receiver_of
+from .rows import Row, verb_matches
+from .table import ANY, CALLS, FAMILIES, METHODS
 
 
 @dataclass(frozen=True)

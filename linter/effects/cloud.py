@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, anys, methods
+from .rows import Row, anys, methods
 
 # boto3 writes. `invoke_model*` is a Bedrock model call (a read), unlike Lambda's `invoke`.
 _BOTO3_VERBS = (

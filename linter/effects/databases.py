@@ -7,7 +7,7 @@ SQLAlchemy Core in both spellings (`insert(orders)...` and `orders.insert()...`)
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, anys, methods
+from .rows import Row, anys, methods
 
 _BIGQUERY = "google.cloud.bigquery.Client google.cloud.bigquery.client.Client"
 

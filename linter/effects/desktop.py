@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, anys, calls, methods
+from .rows import Row, anys, calls, methods
 
 _PYAUTOGUI = ("click doubleClick tripleClick rightClick middleClick typewrite write press hotkey keyDown keyUp "
               "mouseDown mouseUp dragTo dragRel drag scroll hscroll vscroll")

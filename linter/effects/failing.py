@@ -7,11 +7,11 @@ Building a client (`httpx.AsyncClient()`, `ChatOpenAI(model=...)`) is not I/O; i
 
 from __future__ import annotations
 
-from siblint.effects.classify import effect_of
-from siblint.effects.resolve import Resolver, method_name, receiver_of
-from siblint.effects.table import TABLE_ROOTS
-from siblint.facts import Call
-from siblint.frameworks import import_roots
+from ..frameworks import import_roots
+from ..syntax.facts import Call
+from .classify import effect_of
+from .resolve import Resolver, method_name, receiver_of
+from .table import TABLE_ROOTS
 
 # Roots of the table's libraries that also hold pure helpers (`os.path.join`, `plt.plot`): their
 # calls count only through a row or `IO_CALLS`.

@@ -4,7 +4,7 @@ idempotent. Writes inside a scratch area the tool made (`tempfile.TemporaryDirec
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, anys, calls, methods
+from .rows import Row, anys, calls, methods
 
 ROWS: tuple[Row, ...] = (
     *calls("open builtins.open io.open codecs.open gzip.open bz2.open lzma.open", "a file write", True, "file", "open"),

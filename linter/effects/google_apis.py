@@ -3,7 +3,7 @@ effect is `.execute()` of a request whose verb writes (`check="google_api"`); `g
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, methods
+from .rows import Row, methods
 
 ROWS: tuple[Row, ...] = (
     *methods("googleapiclient.discovery.build googleapiclient.discovery.build_from_document", "execute",

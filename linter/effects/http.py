@@ -6,7 +6,7 @@ The read-only API data below exempts POSTs that only read: search, retrieval and
 
 from __future__ import annotations
 
-from siblint.effects.rows import MUTATING_HTTP, Row
+from .rows import MUTATING_HTTP, Row
 
 
 def _http(lib: str, blocking: bool) -> list[Row]:

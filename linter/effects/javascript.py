@@ -8,7 +8,7 @@ GET, a method that is not a literal may mutate.
 
 from __future__ import annotations
 
-from siblint.effects.rows import MUTATING_HTTP, Row, calls, methods
+from .rows import MUTATING_HTTP, Row, calls, methods
 
 _FS_MODULES = ("fs", "fs.promises", "fs/promises", "fs-extra", "graceful-fs")
 _FS_WRITES = ("writeFile writeFileSync appendFile appendFileSync rm rmSync rmdir rmdirSync unlink unlinkSync rename "

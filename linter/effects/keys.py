@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from siblint.effects.resolve import Resolver, method_name, receiver_of
-from siblint.facts import Attr, Call, Const, FString, Mapping, Ref, Seq, Starred, Value
+from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Seq, Starred, Value
+from .resolve import Resolver, method_name, receiver_of
 
 # Payment resources and the verbs that move money on them, by normalised resource name (lower
 # case, no underscores, no plural s): `stripe.PaymentIntent.create`, `client.v1.payment_intents.create_async`.

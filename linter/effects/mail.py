@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, anys, calls, methods
+from .rows import Row, anys, calls, methods
 
 ROWS: tuple[Row, ...] = (
     *methods("smtplib.SMTP smtplib.SMTP_SSL smtplib.LMTP", "sendmail send_message", "email via smtplib", True, "email"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, methods
+from .rows import Row, methods
 
 _VERBS = "add update delete delete_all batch_update batch_delete reset"
 

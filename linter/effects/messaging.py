@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, calls, methods
+from .rows import Row, calls, methods
 
 _SLACK_VERBS = ("chat_postMessage chat_postEphemeral chat_update chat_delete chat_scheduleMessage files_upload "
                 "files_upload_v2 conversations_create conversations_invite reactions_add")

@@ -3,7 +3,7 @@ in-memory buffer; `check="save_to"`: only when a path is given, else the call re
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, anys, calls, methods
+from .rows import Row, anys, calls, methods
 
 ROWS: tuple[Row, ...] = (
     # Pillow: `Image.open(p).convert("L").save(out)`, `Image.new(...).save(out)`.

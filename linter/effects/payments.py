@@ -3,7 +3,7 @@ without `v1`), and every verb has an `_async` twin (`create_async`)."""
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, methods
+from .rows import Row, methods
 
 _VERBS = ("create modify update delete cancel confirm capture pay refund void finalize_invoice send_invoice attach "
           "detach").split()

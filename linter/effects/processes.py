@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, calls
+from .rows import Row, calls
 
 _ARGV = ("subprocess.run subprocess.call subprocess.check_call subprocess.check_output subprocess.Popen "
          "subprocess.getoutput subprocess.getstatusoutput os.system os.popen")

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import shlex
 
-from siblint.effects import files, http, processes
-from siblint.effects.resolve import Resolver, method_name, receiver_of
-from siblint.facts import Call, Mapping, Ref, Seq, Starred, Value
+from ..syntax.facts import Call, Mapping, Ref, Seq, Starred, Value
+from . import files, http, processes
+from .resolve import Resolver, method_name, receiver_of
 
 _URL_WORD = re.compile(r"[/._\-]+")
 

@@ -1,11 +1,11 @@
-"""What the classifier asks about names: the `Resolver` protocol. `siblint.semantic.Scope` is its
+"""What the classifier asks about names: the `Resolver` protocol. `siblint.model.semantic.Scope` is its
 implementation on a function's facts; any object with the same three methods can stand in."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from siblint.facts import Attr, Ref, Value
+from ..syntax.facts import Attr, Ref, Value
 
 
 class Resolver(Protocol):
@@ -21,8 +21,8 @@ class Resolver(Protocol):
 
 def no_names() -> Resolver:
     """A resolver that knows no names: literals only (a call classified without its function)."""
-    from siblint.facts import ModuleFacts
-    from siblint.semantic import Scope
+    from ..model.semantic import Scope
+    from ..syntax.facts import ModuleFacts
 
     return Scope(ModuleFacts(path="", module=""))
 

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from siblint.effects import (cloud, databases, desktop, files, google_apis, http, javascript, mail, memory, messaging,
-                             office, payments, processes, ticketing)
-from siblint.effects.rows import Row
-from siblint.frameworks import import_roots
+from ..frameworks import import_roots
+from . import (
+    cloud,
+    databases,
+    desktop,
+    files,
+    google_apis,
+    http,
+    javascript,
+    mail,
+    memory,
+    messaging,
+    office,
+    payments,
+    processes,
+    ticketing,
+)
+from .rows import Row
 
 TABLE: tuple[Row, ...] = (
     *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siblint.effects.rows import Row, methods
+from .rows import Row, methods
 
 ROWS: tuple[Row, ...] = (
     *methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link",

@@ -7,8 +7,8 @@ Library defaults (httpx 5 s, openai 600 s, stripe 80 s) are not compared: only e
 
 from __future__ import annotations
 
-from siblint.effects.resolve import Resolver, method_name, receiver_of
-from siblint.facts import Call, Ref, Seq, Value
+from ..syntax.facts import Call, Ref, Seq, Value
+from .resolve import Resolver, method_name, receiver_of
 
 _HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options", "request", "stream")
 
@@ -36,7 +36,7 @@ PHASES: dict[str, tuple[str, ...]] = {
 
 def _phase_seconds(value: Value | None, r: Resolver, depth: int = 0) -> float | None:
     """Seconds a timeout argument allows: a number, a (connect, read) tuple or a phase object."""
-    from siblint.semantic import Scope, seconds
+    from ..model.semantic import Scope, seconds
 
     if value is None or depth > 3 or not isinstance(r, Scope):
         return None

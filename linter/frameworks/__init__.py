@@ -5,9 +5,17 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 
 from __future__ import annotations
 
-from siblint.frameworks import (crewai, google_adk, langchain, llama_index, openai_agents, openai_agents_js,
-                                pydantic_ai, strands)
-from siblint.frameworks.spec import Framework
+from . import (
+    crewai,
+    google_adk,
+    langchain,
+    llama_index,
+    openai_agents,
+    openai_agents_js,
+    pydantic_ai,
+    strands,
+)
+from .spec import Framework
 
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,

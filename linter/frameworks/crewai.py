@@ -15,7 +15,7 @@ the crew's output nor the exception records those results.
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     FailureSpec,
     FatalHook,

@@ -17,7 +17,7 @@ raise with no function response in the session.
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     ErrorPolicy,
     FailureSpec,

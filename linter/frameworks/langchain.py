@@ -14,7 +14,7 @@ ToolNode used directly as a graph node (and `create_react_agent(version="v1")`) 
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     ErrorPolicy,
     FailureSpec,
@@ -23,13 +23,13 @@ from siblint.frameworks.spec import (
     GroupMaker,
     GroupSpec,
     Middleware,
-    NodeRetry,
     NodeBudget,
+    NodeRetry,
     Param,
     RetryPolicyClass,
     RetrySpec,
-    ToolRetry,
     ToolMaker,
+    ToolRetry,
     ToolSpec,
 )
 

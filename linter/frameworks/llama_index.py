@@ -16,7 +16,7 @@ lands after the raise with no `ToolCallResult`. The deadline defaults to None fo
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     Deadline,
     Framework,

@@ -8,7 +8,7 @@ against the installed 0.24.0.
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     FailureSpec,
     FatalArg,

@@ -11,7 +11,7 @@ as keyword arguments (siblint.js.collector), so `Param("errorFunction")` reads t
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     FailureSpec,
     FatalArg,

@@ -11,7 +11,7 @@ anyio worker thread. Tool timeouts reach the model as a retry, so they are not f
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     ErrorPolicy,
     FailureSpec,

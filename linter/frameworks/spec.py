@@ -2,17 +2,17 @@
 
 A framework is one `Framework` value: how its names are spelled (`aliases`), and four parts:
 
-* `tools` (`ToolSpec`, read by `siblint.tools`): which calls, decorators, classes and methods make a
+* `tools` (`ToolSpec`, read by `siblint.model.tools`): which calls, decorators, classes and methods make a
   tool, and how a sync tool runs;
-* `groups` (`GroupSpec`, read by `siblint.groups`): which calls offer tools to the model together,
+* `groups` (`GroupSpec`, read by `siblint.model.groups`): which calls offer tools to the model together,
   and the run deadlines (`Deadline`) set where a group is made or on a workflow that runs it;
-* `failure` (`FailureSpec`, read by `siblint.fatality` and `siblint.error_policy`): which settings
+* `failure` (`FailureSpec`, read by `siblint.analyses.fatality` and `siblint.analyses.error_policy`): which settings
   make a tool's failure end the run, and which exceptions reach the model anyway;
-* `concurrency` (`ConcurrencySpec`, read by `siblint.groups`): what runs a group, and what
+* `concurrency` (`ConcurrencySpec`, read by `siblint.model.groups`): what runs a group, and what
   serialises its tool calls;
-* `retries` (`RetrySpec`, read by `siblint.retries`): what makes the framework run a tool, a node
+* `retries` (`RetrySpec`, read by `siblint.analyses.retries`): what makes the framework run a tool, a node
   or a model call again;
-* `hooks` (`HookSpec`, read by `siblint.hooks`): callbacks run around every tool call whose
+* `hooks` (`HookSpec`, read by `siblint.analyses.hooks`): callbacks run around every tool call whose
   raising ends the run.
 
 Rule codes never appear here: a fatal setting carries a `cause`, and the rule that reports that
@@ -185,7 +185,7 @@ class GroupMaker:
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """How tools are made (read by `siblint.tools`)."""
+    """How tools are made (read by `siblint.model.tools`)."""
 
     makers: dict[str, ToolMaker] = field(default_factory=dict)
     # (constructor of the receiver, method) -> ToolMaker, e.g. agent.as_tool(...), @agent.tool
@@ -222,7 +222,7 @@ class ToolSpec:
     call_ids: dict[str, str] = field(default_factory=dict)
     # Where the function a tool runs receives the abort signal that cancels it (`execute(input, ctx,
     # details)`, `details.signal`): the framework then cancels siblings by aborting that signal, not by
-    # cancelling a task, and a tool must observe it (siblint.signal_flow). None: task cancellation.
+    # cancelling a task, and a tool must observe it (siblint.analyses.signal_flow). None: task cancellation.
     signal: Param | None = None
     signal_attr: str = "signal"
     # A module-level dict under this name declares the module's own tool (`TOOL_SPEC = {"name": ...}`):
@@ -235,7 +235,7 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class GroupSpec:
-    """Which calls offer tools to the model together (read by `siblint.groups`)."""
+    """Which calls offer tools to the model together (read by `siblint.model.groups`)."""
 
     makers: dict[str, GroupMaker] = field(default_factory=dict)
     # (constructor of the receiver, method) -> GroupMaker, e.g. agent.clone(tools=[...])
@@ -246,7 +246,7 @@ class GroupSpec:
     # items of its first argument) or "items" (every argument: JS `agent.tools.push(a, b)`).
     add_methods: dict[str, str] = field(default_factory=lambda: {"append": "append", "extend": "add"})
     fix: str = ""  # how SIB301 tells the user to fix a mix; formatted with victim=, fatal=
-    # Hazard reasons (`siblint.cancellation`) whose effect completes before the run raises and whose
+    # Hazard reasons (`siblint.analyses.cancellation`) whose effect completes before the run raises and whose
     # result the run keeps (the framework awaits those siblings and records them): they are SIB1xx
     # findings, but not SIB301 victims. Empty: every reason loses the record.
     kept_reasons: tuple[str, ...] = ()
@@ -266,7 +266,7 @@ class PolicyLevel:
 @dataclass(frozen=True)
 class LayeredPolicy:
     """A failure policy that the tool and several levels above it set, the most specific set one
-    winning (read by `siblint.policy_levels`): the tool's own setting (a class attribute of a tool
+    winning (read by `siblint.analyses.policy_levels`): the tool's own setting (a class attribute of a tool
     class, its constructor keyword, an assignment to the tool), then `levels` in order. A level
     applies to the objects it links to and to those that link to it (a task names its agent, a
     crew lists agents and tasks)."""
@@ -283,7 +283,7 @@ class LayeredPolicy:
 class FatalHook:
     """A registrar of a hook run around every tool call (a module-level decorator such as
     `@after_tool_call`, or a registration call): raising one of `exceptions` in the hook ends the
-    run (read by `siblint.fatal_hooks`); any other exception is swallowed by the framework."""
+    run (read by `siblint.analyses.fatal_hooks`); any other exception is swallowed by the framework."""
 
     exceptions: tuple[str, ...]  # canonical names
     function: Param | None = None  # call form: where the hook is passed (decorators: the decorated function)
@@ -296,8 +296,8 @@ class FatalHook:
 
 @dataclass(frozen=True)
 class FailureSpec:
-    """Which settings make a tool's failure end the run (read by `siblint.fatality`), and which
-    exceptions reach the model whatever the group's policy (read by `siblint.error_policy`)."""
+    """Which settings make a tool's failure end the run (read by `siblint.analyses.fatality`), and which
+    exceptions reach the model whatever the group's policy (read by `siblint.analyses.error_policy`)."""
 
     # Canonical callable name -> arguments that make its tools fatal.
     args: dict[str, tuple[FatalArg, ...]] = field(default_factory=dict)
@@ -340,7 +340,7 @@ class Wrapper:
 
 @dataclass(frozen=True)
 class ConcurrencySpec:
-    """What runs a group and what serialises its tool calls (read by `siblint.groups`)."""
+    """What runs a group and what serialises its tool calls (read by `siblint.model.groups`)."""
 
     # Calls that run a group: canonical name -> (where the agent goes, where the run config goes).
     runners: dict[str, tuple[Param, Param]] = field(default_factory=dict)
@@ -383,7 +383,7 @@ class ConcurrencySpec:
 @dataclass(frozen=True)
 class HookSpec:
     """Callbacks the framework runs around every tool call of a group, outside the tools' own error
-    handling (read by `siblint.hooks`): one that raises ends the run, so it makes every member of
+    handling (read by `siblint.analyses.hooks`): one that raises ends the run, so it makes every member of
     the group fatal that it can fail (any call, for a hook run before the call; a call that can
     raise, for one run after it, which sees the call's exception). Empty: the framework has none."""
 
@@ -446,7 +446,7 @@ class ModelRetry:
 
 @dataclass(frozen=True)
 class RetrySpec:
-    """What makes the framework run a tool, a node or a model call again (read by `siblint.retries`)."""
+    """What makes the framework run a tool, a node or a model call again (read by `siblint.analyses.retries`)."""
 
     # Graph builders (`StateGraph`), and their methods that return the builder (`add_node(...).add_edge(...)`).
     builders: tuple[str, ...] = ()

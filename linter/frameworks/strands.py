@@ -13,7 +13,7 @@ dropped from `agent.messages`. `tool_executor=SequentialToolExecutor()` runs the
 
 from __future__ import annotations
 
-from siblint.frameworks.spec import (
+from .spec import (
     ConcurrencySpec,
     Framework,
     GroupMaker,

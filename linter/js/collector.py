@@ -21,9 +21,12 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from siblint.collector import _Frame, qualify  # the try/except context of a position: the same in both languages
-from siblint.diagnostics import Loc
-from siblint.facts import (
+from ..common.diagnostics import Loc
+from ..syntax.collector import (  # the try/except context of a position: the same in both languages
+    _Frame,
+    qualify,
+)
+from ..syntax.facts import (
     Assignment,
     Attr,
     Call,
@@ -42,7 +45,7 @@ from siblint.facts import (
     Starred,
     Value,
 )
-from siblint.js import modules
+from . import modules
 
 _FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
                         "arrow_function", "generator_function", "method_definition"})

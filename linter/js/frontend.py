@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from siblint.facts import ModuleFacts
-from siblint.js import parse
-from siblint.js.collector import collect
-from siblint.source import SourceError, run_isolated
+from ..syntax.facts import ModuleFacts
+from ..syntax.source import SourceError, run_isolated
+from . import parse
+from .collector import collect
 
 # The collector recurses once per syntax level; generated code can nest thousands deep.
 _RECURSION_LIMIT = 20_000

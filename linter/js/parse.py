@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import tree_sitter as ts
 
-from siblint.source import SourceError
+from ..syntax.source import SourceError
 
 # A tree whose ERROR/MISSING nodes cover more than this share of the file's bytes is not analysed.
 MAX_ERROR_SHARE = 0.2

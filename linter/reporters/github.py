@@ -3,8 +3,8 @@ the repository root (where the runner resolves them), whatever folder siblint ra
 
 from __future__ import annotations
 
-from siblint.diagnostics import Diagnostic
-from siblint.reporters.paths import repo_relative
+from ..common.diagnostics import Diagnostic
+from .paths import repo_relative
 
 
 def _escape_data(s: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from siblint.diagnostics import Diagnostic
-from siblint.reporters.paths import shown_path
+from ..common.diagnostics import Diagnostic
+from .paths import shown_path
 
 
 def as_dict(d: Diagnostic) -> dict:

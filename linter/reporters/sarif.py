@@ -12,10 +12,10 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
-from siblint import __version__
-from siblint.diagnostics import Diagnostic, Loc
-from siblint.docs import REPOSITORY_URL, rule_url
-from siblint.registry import all_rules
+from .. import __version__
+from ..common.diagnostics import Diagnostic, Loc
+from ..interfaces.docs import REPOSITORY_URL, rule_url
+from ..rule_api.registry import all_rules
 
 # Bump the suffix only if the algorithm changes: it re-opens every alert once.
 FINGERPRINT_KEY = "siblintContext/v1"

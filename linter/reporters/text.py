@@ -4,14 +4,14 @@ The default is one concise line per finding (what, and the fix); `full` adds the
 the locations that explain the finding, indented below it. Related locations in other modules are
 shown relative to the working folder, as the findings' own paths are.
 
-Paths and messages come from the checked tree: each is escaped (`siblint.escape`), so every line
+Paths and messages come from the checked tree: each is escaped (`siblint.common.escape`), so every line
 of the report is one that siblint started."""
 
 from __future__ import annotations
 
-from siblint.diagnostics import Diagnostic
-from siblint.escape import escape_text
-from siblint.reporters.paths import shown_path
+from ..common.diagnostics import Diagnostic
+from ..common.escape import escape_text
+from .paths import shown_path
 
 
 def render(diagnostics: list[Diagnostic], base: str, full: bool = False) -> str:

@@ -11,9 +11,8 @@ import re
 
 import libcst as cst
 import pytest
-
-from siblint.cst_walk import CHILDREN, Walker
-from siblint.positions import SKIPPED
+from siblint.syntax.cst_walk import CHILDREN, Walker
+from siblint.syntax.positions import SKIPPED
 
 # Fields that hold only whitespace or punctuation; the walk leaves them out on purpose.
 PRUNED = {

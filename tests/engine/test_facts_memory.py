@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 import pickle
 
-from siblint import engine, facts
-from siblint.cache import decode, encode
+from siblint.lint import engine
+from siblint.run.cache import decode, encode
+from siblint.syntax import facts
 
 TEXT = "import requests\n" + "".join(f"def f{i}(): pass\n" for i in range(200)) + \
        "def g():\n    requests.post('u')\n    raise ValueError\n"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from siblint.facts import Call, Const, Mapping, Ref, Seq, Starred
 from siblint.js import modules
 from siblint.js.frontend import facts_from_text
-from siblint.source import SourceError
+from siblint.syntax.facts import Call, Const, Mapping, Ref, Seq, Starred
+from siblint.syntax.source import SourceError
 
 
 def _facts(tmp_path, text: str, name: str = "main.ts", others: dict[str, str] | None = None):

@@ -10,9 +10,8 @@ import sys
 import textwrap
 
 import pytest
-
-from siblint import newer_syntax, source
-from siblint.config import Config
+from siblint.settings.config import Config
+from siblint.syntax import newer_syntax, source
 
 NEWER = sys.version_info < (3, 12)  # the host's `ast` rejects the syntax below
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from siblint.config import DEFAULT_EXCLUDE
-from siblint.pathmatch import Matcher, PatternError, compile_lenient, rebase
+from siblint.common.pathmatch import Matcher, PatternError, compile_lenient, rebase
+from siblint.settings.config import DEFAULT_EXCLUDE
 
 BASE = "/work/r[1]"  # glob characters in the folder itself must not act as globs
 PATTERNS = ["generated", "tests/*", "**/mig", "out/", "*.gen.py", "/top.py", "a/**/b", "x[ab]", "q?", *DEFAULT_EXCLUDE]

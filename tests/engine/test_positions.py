@@ -8,8 +8,7 @@ import sysconfig
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
-
-from siblint.positions import SKIPPED, positions
+from siblint.syntax.positions import SKIPPED, positions
 
 TRICKY = '''\
 from a.b import (

@@ -8,8 +8,7 @@ import sys
 import textwrap
 
 import pytest
-
-from siblint import prefilter
+from siblint.syntax import prefilter
 
 MATTERS = [
     "import agents\n",
@@ -69,13 +68,13 @@ def test_cli_on_a_tree_without_agent_code_imports_nothing_heavy(tmp_path) -> Non
     (tmp_path / "b.py").write_text("def f():\n    return 1\n")
     out = _run(f"""
         import sys
-        from siblint.cli import main
+        from siblint.interfaces.cli import main
         try:
             main(["check", {str(tmp_path)!r}, "-j2"])
         except SystemExit as e:
             assert e.code == 0, e.code
         heavy = sorted(m for m in sys.modules if m == "libcst" or m.startswith("siblint.rules.") or m in
-                       ("siblint.engine", "siblint.collector", "siblint.cache", "concurrent.futures.process"))
+                       ("siblint.lint.engine", "siblint.syntax.collector", "siblint.run.cache", "concurrent.futures.process"))
         print(",".join(heavy) or "none")
     """)
     assert out.splitlines()[-1] == "none"
@@ -85,10 +84,10 @@ def test_cli_on_a_tree_without_agent_code_imports_nothing_heavy(tmp_path) -> Non
 def test_flake8_plugin_skips_a_plain_file_without_importing_libcst(tmp_path) -> None:
     out = _run("""
         import ast, sys
-        from siblint.flake8_plugin import Plugin
+        from siblint.interfaces.flake8_plugin import Plugin
         lines = ["import os\\n", "x = os.sep\\n"]
         assert list(Plugin(ast.parse("".join(lines)), "plain.py", lines).run()) == []
-        print("libcst" in sys.modules, "siblint.engine" in sys.modules)
+        print("libcst" in sys.modules, "siblint.lint.engine" in sys.modules)
     """)
     assert out == "False False"
 
@@ -103,7 +102,7 @@ def test_a_flake8_run_on_plain_files_loads_no_rule(tmp_path) -> None:
         app.run(["--isolated", "--output-file", {str(tmp_path / "out.txt")!r}, {str(tmp_path / "plain.py")!r}])
         assert app.options._siblint_run_state.named_off == ()  # the plugin's options were parsed
         heavy = sorted(m for m in sys.modules if m == "libcst" or m.startswith("siblint.rules.") or m in
-                       ("siblint.engine", "siblint.registry", "siblint.facts"))
+                       ("siblint.lint.engine", "siblint.rule_api.registry", "siblint.syntax.facts"))
         print(",".join(heavy) or "none")
     """)
     assert out.splitlines()[-1] == "none"

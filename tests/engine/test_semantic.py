@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import lint_files
-
-from siblint.config import Config
+from siblint.settings.config import Config
 
 TOOLS = '''\
 import requests

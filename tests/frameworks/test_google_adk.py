@@ -9,9 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
-
-from siblint.config import Config
-
+from siblint.settings.config import Config
 from support import code_lines
 
 ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105", "SIB201", "SIB202", "SIB206", "SIB301")
@@ -400,7 +398,7 @@ def _tree(tmp_path, agent: str) -> list[str]:
 @pytest.mark.parametrize("imports", ["from .tools import charge, run_bqml, top_rows",
                                      "from pkg.tools import charge, run_bqml, top_rows"])
 def test_plain_tools_of_a_module_that_imports_no_framework(tmp_path, imports):
-    from siblint import runner
+    from siblint.run import runner
 
     agent = f"from google.adk.agents import Agent\n{imports}\n\nroot_agent = Agent(name='a', tools=[charge, run_bqml, top_rows])\n"
     result = runner.run(_tree(tmp_path, agent), Config(root=str(tmp_path), select=ALL))
@@ -411,7 +409,7 @@ def test_plain_tools_of_a_module_that_imports_no_framework(tmp_path, imports):
 
 
 def test_module_imported_by_no_agent_is_not_analysed(tmp_path):
-    from siblint import runner
+    from siblint.run import runner
 
     result = runner.run(_tree(tmp_path, "import os\n"), Config(root=str(tmp_path), select=ALL))
     assert result.files_passed == 0 and result.diagnostics == []

@@ -5,11 +5,9 @@ each arm does with the real SDK; this ties the rule claims to those programs (no
 from __future__ import annotations
 
 import pytest
-
-from siblint.config import Config
-from siblint.engine import analyse, filter_findings, new_project
-
 from runtime.js.arms import ARMS, EXAMPLES, Arm  # tests/ is on pytest's pythonpath
+from siblint.lint.engine import analyse, filter_findings, new_project
+from siblint.settings.config import Config
 
 
 def _findings(arm: Arm) -> list[tuple[str, int, str]]:

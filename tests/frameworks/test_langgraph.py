@@ -6,8 +6,7 @@ Measured behaviour behind these expectations: tests/runtime/test_langgraph_runti
 from __future__ import annotations
 
 import pytest
-
-from siblint.config import Config
+from siblint.settings.config import Config
 
 ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105", "SIB201", "SIB206", "SIB301")
 

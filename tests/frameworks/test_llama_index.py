@@ -8,9 +8,8 @@ Measured behaviour behind these expectations: tests/runtime/test_llama_index_run
 from __future__ import annotations
 
 import pytest
+from siblint.settings.config import Config
 from support import code_lines
-
-from siblint.config import Config
 
 ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105", "SIB201", "SIB202", "SIB203", "SIB204", "SIB206", "SIB301")
 

@@ -7,8 +7,8 @@ Runtime truth behind each expectation: /work/shared/reference/openai-agents-js.m
 from __future__ import annotations
 
 import pytest
+from siblint.settings.config import Config
 
-from siblint.config import Config
 from tests.conftest import lint_files
 
 HEAD = "import { Agent, run, Runner, tool } from '@openai/agents';\nimport { z } from 'zod';\n"

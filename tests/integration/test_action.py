@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from support import CLEAN, HAZARD, ROOT, copy_project, run, write
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))

@@ -11,8 +11,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from support import CHECKOUT_TOOLS, HAZARD, cli_findings, flake8_findings, script, siblint, write
+from support import (
+    CHECKOUT_TOOLS,
+    HAZARD,
+    cli_findings,
+    flake8_findings,
+    script,
+    siblint,
+    write,
+)
 
 # Every place a noqa can have to go: a merged comment, a multi-line call, a backslash
 # continuation ending in a multi-line string, CRLF endings (written as bytes below).

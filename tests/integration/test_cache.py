@@ -9,10 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
-
-from siblint import cache as cache_mod
-from siblint import engine, runner
-from siblint.config import Config
+from siblint.lint import engine
+from siblint.run import cache as cache_mod
+from siblint.run import runner
+from siblint.settings.config import Config
 from support import CHECKOUT_TOOLS
 
 TOOLS = CHECKOUT_TOOLS

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from siblint import __version__, runner
-from siblint.cli import main
-from siblint.registry import all_rules
+from siblint import __version__
+from siblint.interfaces.cli import main
+from siblint.rule_api.registry import all_rules
+from siblint.run import runner
 from support import CLEAN, HAZARD, ROOT, cli_runner, run, siblint, write
 
 
@@ -131,10 +131,10 @@ def test_interrupt_is_not_reported_as_findings(project, monkeypatch):
 
 def test_internal_failure_is_one_line_exit_2_in_a_real_process(project):
     # The console script's own entry point, with the engine broken underneath it.
-    code = ("import sys, siblint.runner as r\n"
+    code = ("import sys, siblint.run.runner as r\n"
             "def boom(*a, **k): raise KeyError('simulated')\n"
             "r.run = boom\n"
-            "from siblint.cli import main\n"
+            "from siblint.interfaces.cli import main\n"
             "sys.argv = ['siblint', 'check', 'bad.py']\n"
             "main()\n")
     proc = run([sys.executable, "-c", code], project)

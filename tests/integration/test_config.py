@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from siblint.cli import main
-from siblint.config import ConfigError, load
+from siblint.interfaces.cli import main
+from siblint.settings.config import ConfigError, load
 from support import CLEAN, HAZARD, cli_runner, siblint, write
 
 

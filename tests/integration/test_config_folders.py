@@ -9,8 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-from siblint.cli import main
+from siblint.interfaces.cli import main
 from support import CHECKOUT_TOOLS, CLEAN, HAZARD, cli_runner, git, siblint, write
 
 TIMEOUT_HAZARD = ("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='raise_exception')\n"

@@ -8,10 +8,9 @@ import os
 from pathlib import Path
 
 import pytest
-
-from siblint import cache as cache_mod
-from siblint import runner
-from siblint.config import Config
+from siblint.run import cache as cache_mod
+from siblint.run import runner
+from siblint.settings.config import Config
 from support import CHECKOUT_TOOLS, run, script
 
 TOOLS = CHECKOUT_TOOLS

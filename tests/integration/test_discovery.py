@@ -6,9 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-
-from siblint.config import DEFAULT_EXCLUDE, Config
-from siblint.discovery import discover
+from siblint.run.discovery import discover
+from siblint.settings.config import DEFAULT_EXCLUDE, Config
 from support import HAZARD, siblint, write
 
 

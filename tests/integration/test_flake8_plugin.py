@@ -8,14 +8,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import siblint.interfaces.flake8_plugin as plugin_module
 from flake8.main.application import Application
-
-import siblint.flake8_plugin as plugin_module
-from siblint import registry
-from siblint.diagnostics import Diagnostic, Loc
-from siblint.flake8_plugin import Plugin
-from siblint.rule import Context, Rule
-from support import CLEAN, HAZARD, ROOT, cli_findings, flake8_findings, run, script, write
+from siblint.common.diagnostics import Diagnostic, Loc
+from siblint.interfaces.flake8_plugin import Plugin
+from siblint.rule_api import registry
+from siblint.rule_api.rule import Context, Rule
+from support import (
+    CLEAN,
+    HAZARD,
+    ROOT,
+    cli_findings,
+    flake8_findings,
+    run,
+    script,
+    write,
+)
 
 TOOLS = """\
 import requests
@@ -178,13 +186,13 @@ class _OffByDefault(Rule):
 
 
 def test_default_off_codes_stay_off_unless_named_in_full(corpus, monkeypatch, tmp_path):
-    import siblint.engine
-    import siblint.flake8_plugin
+    import siblint.interfaces.flake8_plugin
+    import siblint.lint.engine
     import siblint.rules
 
     assert {r.code for r in registry.all_rules() if not r.default_enabled} == set(siblint.rules.OFF_BY_DEFAULT)
     real = registry.all_rules()
-    for module in (registry, siblint.engine):  # the engine imported the name itself
+    for module in (registry, siblint.lint.engine):  # the engine imported the name itself
         monkeypatch.setattr(module, "all_rules", lambda: (*real, _OffByDefault))
     monkeypatch.setattr(siblint.rules, "OFF_BY_DEFAULT", (*siblint.rules.OFF_BY_DEFAULT, "SIB998"))
     monkeypatch.chdir(corpus)
@@ -199,12 +207,12 @@ def test_default_off_codes_stay_off_unless_named_in_full(corpus, monkeypatch, tm
 
 
 def test_a_crash_inside_the_engine_is_one_finding_not_a_failed_flake8_run(corpus, monkeypatch, tmp_path):
-    import siblint.engine
+    import siblint.lint.engine
 
     def boom(*a, **k):
         raise RuntimeError("simulated")
 
-    monkeypatch.setattr(siblint.engine, "analyse", boom)
+    monkeypatch.setattr(siblint.lint.engine, "analyse", boom)
     shown, _ = flake8_in_process(["--select", "SIB", str(corpus / "bad.py")], tmp_path / "r.txt")
     assert shown == [f"{corpus / 'bad.py'}:1:1: SIB901 internal error while analysing this file (RuntimeError: simulated)"]
 
@@ -214,16 +222,16 @@ def test_flake8s_tree_is_the_guard_and_the_hosts_gc_settings_survive(corpus, mon
     thresholds of the analysis do not outlive it in the host process (an editor's)."""
     import gc
 
-    import siblint.source
+    import siblint.syntax.source
 
-    real = siblint.source.check_syntax
+    real = siblint.syntax.source.check_syntax
     given_trees: list[bool] = []
 
     def spy(text, filename, tree=None):
         given_trees.append(tree is not None)
         return real(text, filename, tree)
 
-    monkeypatch.setattr(siblint.source, "check_syntax", spy)
+    monkeypatch.setattr(siblint.syntax.source, "check_syntax", spy)
     before = gc.get_threshold()
     gc.set_threshold(321, 9, 8)
     try:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from siblint.noqa import Suppressions, physical_lines
+from siblint.lint.noqa import Suppressions, physical_lines
 from support import cli_findings, flake8_findings
 
 # (comment after the hazard, is SIB201 silenced?) - including flake8's surprising cases.

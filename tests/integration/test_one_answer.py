@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from siblint.rules import OFF_BY_DEFAULT
 from support import every_rule_corpus, findings_by_entry_point, git, write
 

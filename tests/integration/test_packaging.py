@@ -9,7 +9,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from support import HAZARD, ROOT, copy_project, run, write
 
 PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
@@ -17,7 +16,7 @@ PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
 # Runs inside the fresh venv: which module each import name resolves to, and what sits in site-packages.
 PROBE = """
 import importlib, importlib.metadata as md, json, os, site, sys
-import siblint, siblint.rules, siblint.cli, siblint.flake8_plugin, siblint.reporters, siblint.frameworks
+import siblint, siblint.rules, siblint.interfaces.cli, siblint.interfaces.flake8_plugin, siblint.reporters, siblint.frameworks
 import rules
 out = {"siblint": siblint.__file__, "siblint.rules": siblint.rules.__file__, "rules": rules.__file__,
        "rules_is_django_rules": hasattr(rules, "add_rule") and hasattr(rules, "predicate")}
@@ -70,8 +69,8 @@ def test_wheel_holds_only_siblint_and_every_module(build):
     assert not missing, f"modules missing from the wheel (list new subpackages in pyproject.toml): {sorted(missing)}"
     entry_points = configparser.ConfigParser()
     entry_points.read_string(zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode())
-    assert entry_points["console_scripts"]["siblint"] == "siblint.cli:main"
-    assert entry_points["flake8.extension"]["SIB"] == "siblint.flake8_plugin:Plugin"
+    assert entry_points["console_scripts"]["siblint"] == "siblint.interfaces.cli:main"
+    assert entry_points["flake8.extension"]["SIB"] == "siblint.interfaces.flake8_plugin:Plugin"
 
 
 def test_fresh_venv_install_beside_django_rules(build, tmp_path):

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from pre_commit.clientlib import load_manifest
-
 from support import CLEAN, HAZARD, ROOT, copy_project, git, git_repo, run, script, write
 
 
@@ -61,8 +60,7 @@ def test_readme_config_with_a_commit_as_rev(hook_repo, tmp_path):
     import re
 
     import yaml
-
-    from siblint.docs import REPOSITORY_URL
+    from siblint.interfaces.docs import REPOSITORY_URL
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.compile(r"```yaml\n(.*?)```", re.S).search(readme, readme.index("<!-- pre-commit-config -->")).group(1)

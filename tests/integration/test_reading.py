@@ -8,12 +8,11 @@ import os
 import threading
 
 import pytest
-
-from siblint import runner
-from siblint.config import Config, ConfigError, from_table
-from siblint.discovery import discover
-from siblint.escape import escape_text
-from siblint.reading import TooLarge, parse_size, read_bounded
+from siblint.common.escape import escape_text
+from siblint.common.reading import TooLarge, parse_size, read_bounded
+from siblint.run import runner
+from siblint.run.discovery import discover
+from siblint.settings.config import Config, ConfigError, from_table
 from support import HAZARD, siblint
 
 FIFO = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -8,16 +8,15 @@ import re
 import shlex
 import shutil
 import stat
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 import yaml
-
-from siblint.cli import main
-from siblint.config import from_table
-from siblint.engine import lint_text
-from siblint.registry import all_rules
+from siblint.interfaces.cli import main
+from siblint.lint.engine import lint_text
+from siblint.rule_api.registry import all_rules
+from siblint.settings.config import from_table
 from support import HAZARD, ROOT, cli_runner, run, script, siblint, write
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -141,7 +140,7 @@ def test_configuration_example_is_valid(tmp_path):
     config = from_table(toml["tool"]["siblint"], str(tmp_path))
     assert config.extend_side_effect_calls == ("crm.sync_contact",)
     documented = set(re.findall(r"^([a-z-]+) =", block_after("## Configuration"), re.M))
-    from siblint import config as config_module
+    from siblint.settings import config as config_module
 
     assert documented | {"exclude"} == config_module._KEYS  # every key is documented
 
@@ -176,7 +175,7 @@ def test_rule_table_lists_every_rule():
 
 
 def test_action_workflow_names_this_repository_and_real_inputs():
-    from siblint.docs import REPOSITORY_URL
+    from siblint.interfaces.docs import REPOSITORY_URL
 
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     workflow = yaml.safe_load(block_after("<!-- action-workflow -->"))
@@ -195,7 +194,7 @@ def test_action_workflow_names_this_repository_and_real_inputs():
 def test_editor_snippets_start_the_server_the_tests_drive():
     import json
 
-    from siblint.server import DEBOUNCE_SECONDS
+    from siblint.interfaces.server import DEBOUNCE_SECONDS
 
     vscode = json.loads(block_after("<!-- editor-vscode -->"))
     assert [vscode["glspc.server.command"], *vscode["glspc.server.commandArguments"]] == ["siblint", "server"]

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from siblint.diagnostics import Diagnostic, Loc, Related
-from siblint.registry import all_rules, by_code
-from siblint.reporters import FORMATS, text, report_base
+from siblint.common.diagnostics import Diagnostic, Loc, Related
+from siblint.reporters import FORMATS, report_base, text
+from siblint.rule_api.registry import all_rules, by_code
 from support import HAZARD, ROOT, siblint, write
 
 
@@ -144,7 +143,7 @@ def test_every_format_keeps_the_input_order(fmt, tmp_path):
 
 # ---- what code scanning reads beyond the basics: rule URLs, fingerprints, message links ------------
 def test_sarif_rules_link_to_their_checked_in_pages(tmp_path):
-    from siblint.docs import REPOSITORY_URL
+    from siblint.interfaces.docs import REPOSITORY_URL
 
     doc = json.loads(FORMATS["sarif"]([], str(tmp_path)))
     driver = doc["runs"][0]["tool"]["driver"]

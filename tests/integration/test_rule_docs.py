@@ -4,10 +4,17 @@ generate today (rule docstrings change, and helpUri links to these pages)."""
 from __future__ import annotations
 
 import os
-import tomllib
 
-from siblint.docs import DOCS_FOLDER, GENERATE_COMMAND, REPOSITORY_URL, pages, stale_pages, write_pages
-from siblint.registry import all_rules
+import tomllib
+from siblint.interfaces.docs import (
+    DOCS_FOLDER,
+    GENERATE_COMMAND,
+    REPOSITORY_URL,
+    pages,
+    stale_pages,
+    write_pages,
+)
+from siblint.rule_api.registry import all_rules
 from support import ROOT, siblint
 
 

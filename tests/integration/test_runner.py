@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from siblint import runner
-from siblint.config import Config
+from siblint.run import runner
+from siblint.settings.config import Config
 
 TOOL = """\
 from agents import function_tool
@@ -144,7 +143,7 @@ def test_ctrl_c_while_workers_fork_is_held_not_lost():
     import os
     import signal
 
-    from siblint.runner import _sigint_deferred
+    from siblint.run.runner import _sigint_deferred
 
     before = signal.getsignal(signal.SIGINT)
     with _sigint_deferred() as interrupted:

@@ -9,11 +9,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_client import SiblintClient
-from siblint.docs import rule_url
-from siblint.noqa import Suppressions, physical_lines, with_codes
+from lsprotocol import types
+from siblint.interfaces.docs import rule_url
+from siblint.lint.noqa import Suppressions, physical_lines, with_codes
 from support import CHECKOUT_TOOLS, ROOT, cli_findings, run, script, write
 
 AGENT = """\
@@ -94,7 +93,8 @@ def test_capabilities_and_the_same_findings_as_check(project):
 
 
 def test_typescript_documents_get_the_same_findings_as_check(tmp_path):
-    from test_js_cli import AGENT as TS_AGENT, MAIL
+    from test_js_cli import AGENT as TS_AGENT
+    from test_js_cli import MAIL
 
     write(tmp_path, {"app/agent.ts": TS_AGENT, "app/mail.ts": MAIL})
 
@@ -188,7 +188,7 @@ def test_hover_shows_the_rule_docs(project):
         return on, off
 
     on, off = serve(project, test)
-    from siblint.registry import by_code
+    from siblint.rule_api.registry import by_code
 
     assert on.contents.kind == types.MarkupKind.Markdown
     assert by_code()["SIB201"].doc() in on.contents.value and rule_url("SIB201") in on.contents.value
@@ -267,7 +267,7 @@ def test_config_files_are_followed_on_disk_and_errors_shown_once(tmp_path):
 
 
 def test_without_pygls_the_command_says_what_to_install(tmp_path):
-    code = ("import sys; sys.modules['pygls'] = None; from siblint.cli import main; "
+    code = ("import sys; sys.modules['pygls'] = None; from siblint.interfaces.cli import main; "
             "main(['server'], prog_name='siblint')")
     proc = run([str(Path(script("siblint")).parent / "python"), "-c", code], tmp_path)
     assert proc.returncode == 2

@@ -18,11 +18,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
-from siblint import source
-from siblint.config import Config
-from siblint.engine import analyse, filter_findings, new_project
-from siblint.registry import all_rules
+from siblint.lint.engine import analyse, filter_findings, new_project
+from siblint.rule_api.registry import all_rules
+from siblint.settings.config import Config
+from siblint.syntax import source
 from support import HAZARD, run, script
 
 H = "from agents import function_tool\n"
@@ -199,7 +198,7 @@ def test_empty_and_comment_only_files_parse_cleanly(text, tmp_path):
 
 # ---- a rule's bug: SIB901 for that file and rule, everything else still reports -----------------
 def test_rule_bug_is_sib901_for_that_rule_and_file_only(tmp_path, monkeypatch):
-    from siblint import runner
+    from siblint.run import runner
 
     victim = next(r for r in all_rules() if r.code == "SIB203")
 

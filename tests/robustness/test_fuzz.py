@@ -19,12 +19,11 @@ import hypothesmith
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from siblint.config import Config
-from siblint.engine import new_project
-from siblint.flake8_plugin import Plugin
-from siblint.registry import all_codes, all_rules
-from siblint.runner import check_file
+from siblint.interfaces.flake8_plugin import Plugin
+from siblint.lint.engine import new_project
+from siblint.rule_api.registry import all_codes, all_rules
+from siblint.run.runner import check_file
+from siblint.settings.config import Config
 from support import HAZARD, ROOT
 
 PER_FILE_SECONDS = 30.0  # a hang detector with room for a loaded 2-core machine, not a benchmark

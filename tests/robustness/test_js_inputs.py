@@ -4,9 +4,8 @@ run goes on to the next file."""
 from __future__ import annotations
 
 import pytest
-
-from siblint.config import Config
-from siblint.runner import run
+from siblint.run.runner import run
+from siblint.settings.config import Config
 
 GOOD = ("import { tool } from '@openai/agents';\n"
         "export const t = tool({ name: 't', execute: async () => { await new Promise((r) => setTimeout(r, 5));\n"

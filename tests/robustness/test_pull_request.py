@@ -18,10 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
-
-from siblint import cache as cache_mod
-from siblint.cache import Cache, Entry
-from siblint.config import load
+from siblint.run import cache as cache_mod
+from siblint.run.cache import Cache, Entry
+from siblint.settings.config import load
 from support import ROOT, git, run, script
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink") or shutil.which("git") is None or sys.platform == "win32",
@@ -127,7 +126,7 @@ CACHE_PLANTS = {
 
 def _index_name(ci_root: Path) -> str:
     """Where CI's run looks for its findings index: the clone's path is predictable."""
-    from siblint.config import from_table
+    from siblint.settings.config import from_table
 
     config = from_table({"select": ["SIB"]}, str(ci_root), str(ci_root / "pyproject.toml"))
     return os.path.relpath(Cache(str(ci_root / ".siblint_cache"), cache_mod.config_key(config)).index_path, ci_root)
@@ -204,7 +203,7 @@ def test_the_forgery_is_accepted_with_this_machines_key(tmp_path):
     honest(work, tmp_path)
     shutil.rmtree(work / ".git")
     env_home = tmp_path / "ci-home" / ".cache"
-    proc = run([sys.executable, "-c", "from siblint import cache; print(cache.machine_key().hex())"], work,
+    proc = run([sys.executable, "-c", "from siblint.run import cache; print(cache.machine_key().hex())"], work,
                env={"XDG_CACHE_HOME": str(env_home)})
     _forge(work, work, secret=bytes.fromhex(proc.stdout.strip()))
     proc = ci(["check", "."], work, tmp_path)

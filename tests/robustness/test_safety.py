@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from support import run, script
 
 MARKER_CODE = """\

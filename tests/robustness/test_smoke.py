@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import ast
 import json
+import multiprocessing
 import os
 import sys
-import multiprocessing
 import sysconfig
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +28,6 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 import pytest
-
 from support import run, script
 
 SAMPLE_FILES = 60
@@ -75,8 +74,8 @@ def _cpython_rejects(data: bytes) -> bool:
 
 def _analyse_one(path: str) -> tuple[str, list[tuple[str, str]]]:
     """In a worker: analyse the file like the CLI does, minus the pre-filter (and any size cap)."""
-    from siblint.config import Config
-    from siblint.engine import analyse, new_project
+    from siblint.lint.engine import analyse, new_project
+    from siblint.settings.config import Config
 
     with open(path, "rb") as fh:
         data = fh.read()

@@ -1,13 +1,13 @@
 """`siblint.effects.can_fail`: which calls do I/O that can raise (what makes a member of a
-default-fatal group able to end the run); `siblint.error_policy` reads it."""
+default-fatal group able to end the run); `siblint.analyses.error_policy` reads it."""
 
 from __future__ import annotations
 
 import textwrap
 
 from siblint.effects import can_fail
-from siblint.semantic import Scope
-from siblint.engine import facts_from_text
+from siblint.lint.engine import facts_from_text
+from siblint.model.semantic import Scope
 
 
 def failing(code: str, fn_name: str = "f") -> list[tuple[int, str]]:

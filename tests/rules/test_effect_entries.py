@@ -7,12 +7,12 @@ import ast
 import textwrap
 from pathlib import Path
 
-from siblint.config import Config
 from siblint.effects import LIBRARY_ROOTS, effect_of
-from siblint.semantic import Scope
-from siblint.engine import facts_from_text
-from siblint.facts import Call, Const, Value
 from siblint.frameworks import import_roots
+from siblint.lint.engine import facts_from_text
+from siblint.model.semantic import Scope
+from siblint.settings.config import Config
+from siblint.syntax.facts import Call, Const, Value
 
 
 def effects(code: str) -> list[tuple[int, str, str, str, str]]:

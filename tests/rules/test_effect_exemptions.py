@@ -6,11 +6,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
-from siblint.config import Config
 from siblint.effects import effect_of
-from siblint.semantic import Scope
-from siblint.engine import facts_from_text
+from siblint.lint.engine import facts_from_text
+from siblint.model.semantic import Scope
+from siblint.settings.config import Config
 
 
 def described(code: str) -> dict[int, str]:

@@ -12,13 +12,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from siblint.config import Config
-from siblint.engine import facts_from_text, new_project
-from siblint.facts import Call
-from siblint.fatality import FatalReason, fatal_reasons, module_reasons
-from siblint.registry import all_rules
-from siblint.tools import Tool, copies_in, tools_in
+from siblint.analyses.fatality import FatalReason, fatal_reasons, module_reasons
+from siblint.lint.engine import facts_from_text, new_project
+from siblint.model.tools import Tool, copies_in, tools_in
+from siblint.rule_api.registry import all_rules
+from siblint.settings.config import Config
+from siblint.syntax.facts import Call
 
 CODES = ("SIB201", "SIB202", "SIB203", "SIB204")
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from siblint.config import Config
+from siblint.settings.config import Config
 from support import CHECKOUT_TOOLS
 
 TOOLS = CHECKOUT_TOOLS + """

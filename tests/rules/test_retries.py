@@ -9,8 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
-from siblint.config import Config
+from siblint.settings.config import Config
 
 CODES = ("SIB404", "SIB405", "SIB407", "SIB408", "SIB409")
 

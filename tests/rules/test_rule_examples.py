@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from siblint.config import Config
-from siblint.registry import all_rules
+from siblint.rule_api.registry import all_rules
+from siblint.settings.config import Config
 
 RULES = all_rules()
 _SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Options")

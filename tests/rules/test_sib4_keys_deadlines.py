@@ -6,8 +6,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
-from siblint.config import Config
+from siblint.settings.config import Config
 
 
 def codes(found, code):

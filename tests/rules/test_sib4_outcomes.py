@@ -6,9 +6,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
-from siblint.config import Config
-from siblint.engine import facts_from_text
+from siblint.lint.engine import facts_from_text
+from siblint.settings.config import Config
 
 BASE = """\
 import httpx, logging

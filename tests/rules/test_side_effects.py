@@ -6,13 +6,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from siblint.cancellation import Hazard, unstoppable
-from siblint.config import Config, from_table
+from siblint.analyses.cancellation import Hazard, unstoppable
 from siblint.effects import effect_of
-from siblint.semantic import Scope
-from siblint.engine import facts_from_text, new_project
-from siblint.tools import tools_in
+from siblint.lint.engine import facts_from_text, new_project
+from siblint.model.semantic import Scope
+from siblint.model.tools import tools_in
+from siblint.settings.config import Config, from_table
 
 ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105")
 

@@ -34,9 +34,9 @@ import os
 import select
 import signal
 import sys
+import threading
 import time
 import traceback
-import threading
 import urllib.request
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any

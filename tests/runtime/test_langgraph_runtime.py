@@ -18,10 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-
-from siblint.config import Config
-from siblint.engine import lint_text
-from siblint.registry import all_codes
+from siblint.lint.engine import lint_text
+from siblint.rule_api.registry import all_codes
+from siblint.settings.config import Config
 
 pytestmark = pytest.mark.runtime
 

@@ -17,10 +17,9 @@ from functools import lru_cache
 from typing import Any
 
 import pytest
-
-from siblint.config import Config
-from siblint.engine import lint_text
-from siblint.registry import all_codes
+from siblint.lint.engine import lint_text
+from siblint.rule_api.registry import all_codes
+from siblint.settings.config import Config
 
 from .runner import run_cold
 from .scenarios import BY_NAME, SCENARIOS, Scenario

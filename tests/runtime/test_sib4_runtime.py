@@ -22,9 +22,8 @@ from textwrap import dedent
 from typing import Any
 
 import pytest
-
-from siblint.config import Config
-from siblint.engine import lint_text
+from siblint.lint.engine import lint_text
+from siblint.settings.config import Config
 
 from .payments_api import PaymentsAPI
 

@@ -1,0 +1,116 @@
+"""Side effects of a tool that cancellation cannot stop, read from the tool's call-graph walk.
+
+When a sibling call fails fatally, the SDK cancels the tool's task. Cancellation reaches an
+`async def` only at an await, so a side effect still lands when (each reason is reported by one
+rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/scenarios.py show it):
+
+* "sync_thread": the tool is a sync `def` that the framework runs in a worker thread (scenario
+  `sync_charge`);
+* "handoff": an async tool hands it to a thread or executor (`asyncio.to_thread`,
+  `run_in_executor`, `executor.submit`): cancelling the await leaves the thread running
+  (`to_thread_charge`);
+* "blocking": an async tool does it through a blocking call before any await, or a sync tool the
+  framework runs inline on the event loop does it: the loop cannot deliver the cancellation
+  (`blocking_async_charge`);
+* "swallowed": an async tool swallows `CancelledError` (`except CancelledError/BaseException/:`
+  without re-raising, `contextlib.suppress(CancelledError)`) around or before it
+  (`swallow_base_exception`);
+* "protected": it is shielded (`asyncio.shield`) or in `finally:` / `__exit__` / `__aexit__`: it
+  completes during cancellation while the run records nothing (`shielded_charge`, `charge_in_finally`).
+
+Each effect call gets one reason, the first that applies in the order above.
+
+A framework that cancels by aborting a signal it hands the tool (`ToolSpec.signal`: @openai/agents
+for JS) has none of these: there a side effect lands when the tool never observes that signal
+(reason "ignores_signal", `siblint.analyses.signal_flow`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..common.diagnostics import Loc
+from ..frameworks import FRAMEWORKS
+from ..model.callgraph import Site, walk
+from ..model.project import ProjectIndex
+from ..model.tools import Tool, tool_function
+from ..settings.config import Config
+from . import signal_flow
+
+Reason = Literal["sync_thread", "handoff", "blocking", "swallowed", "protected", "lands", "ignores_signal"]
+
+# How a hazard's context is worded in messages and related locations.
+CONTEXT_WORDS: dict[str, str] = {"sync_thread": "sync", "handoff": "in a worker thread", "blocking": "blocking",
+                                 "swallowed": "swallows cancellation"}
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """One side effect of `tool` that cancellation cannot stop, and why (`reason`)."""
+
+    reason: Reason
+    description: str  # "sync, POST via requests": the context, then the effect
+    path: str  # where the effect call is (possibly another module)
+    loc: Loc
+    tool: Tool
+    effect: str  # the effect alone: "POST via requests"
+    via: tuple[str, ...] = ()  # functions between the tool and the effect, outermost first
+
+
+def _reason(site: Site) -> tuple[Reason, str] | None:
+    ctx, eff = site.ctx, site.effect
+    if eff is None:
+        return None
+    if ctx.mode == "thread":
+        if ctx.inline:
+            return "blocking", ""  # handed off by a sync tool that holds the loop until it returns
+        return ("handoff" if ctx.handoff else "sync_thread"), ""
+    if ctx.mode == "loop_sync" and not eff.blocking:
+        return None  # a coroutine made in a sync helper runs (cancellably) where it is awaited
+    if ctx.swallowed:
+        return "swallowed", ""
+    if ctx.protected:
+        return "protected", ctx.protected
+    if eff.blocking and ctx.awaits == 0:
+        return "blocking", ""
+    return None
+
+
+def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
+                sync_in_thread: bool = False) -> list[Hazard]:
+    """Every side effect of `tool` that cancellation cannot stop ("protected" included), in walk order.
+    `sync_in_thread`: a run moves the framework's sync tools into worker threads (`siblint.model.callgraph.walk`)."""
+    found = walk(tool, project, config, sync_in_thread)
+    if found is None:
+        return []
+    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    if fw is not None and fw.tools.signal is not None:
+        own = tool_function(tool, project)
+        return signal_flow.hazards(fw, found, *own) if own is not None else []
+    out: list[Hazard] = []
+    seen: set[tuple[str, str, Loc]] = set()
+    for site in found.sites:
+        judged = _reason(site)
+        if judged is None or site.effect is None:
+            continue
+        reason, context = judged
+        key = (reason, site.facts.path, site.call.loc)
+        if key in seen:
+            continue
+        seen.add(key)
+        words = context or CONTEXT_WORDS[reason]
+        out.append(Hazard(reason, f"{words}, {site.effect.description}", site.facts.path, site.call.loc, tool,
+                          site.effect.description, site.ctx.via))
+    return out
+
+
+def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None) -> list[Hazard]:
+    """Every side effect of `tool`, cancellable or not (reason "lands"): in a group that cancels
+    nothing, each of them lands after the run raised."""
+    found = walk(tool, project, config)
+    if found is None:
+        return []
+    word = "sync" if found.sync_tool else "async"
+    return [Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
+                   site.effect.description, site.ctx.via) for site in found.effect_sites() if site.effect is not None]

@@ -1,0 +1,149 @@
+"""Does a tool observe the abort signal its framework cancels it with? (The JS cancellation model.)
+
+Where a framework cancels a turn's siblings by aborting a signal it hands each tool
+(`ToolSpec.signal`: `execute(input, ctx, details)` and `details.signal` in @openai/agents), nothing
+stops a tool that never looks at it: its side effect lands after the sibling failed, and the run's
+error keeps no record of it (measured at @openai/agents 0.18.0 and 0.20.0). A tool observes the
+signal when its function (or a function nested in it)
+
+* passes it on: as an argument of any call, inside an options object or `AbortSignal.any([...])`
+  included (`fetch(url, { signal })`, `helper(x, { signal: details?.signal })`, or `details` itself);
+* listens to it: `signal.addEventListener('abort', ...)` or `signal.onabort = ...`;
+* or checks it (`signal.throwIfAborted()`, `signal.aborted`) after the last await before the effect.
+  A check before an await protects nothing after it: the abort may come during that await
+  (measured: the early-check arm still charged).
+
+Each effect of the tool's call-graph walk that the function does not protect this way is a hazard
+with reason "ignores_signal". What observing does not do is said in SIB101's docs: a request
+already sent (a POST in flight when the abort comes) still reaches the server.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..common.diagnostics import Loc
+from ..frameworks.spec import Framework
+from ..model.callgraph import Site, Walk
+from ..syntax.facts import (
+    Call,
+    FunctionFacts,
+    Mapping,
+    ModuleFacts,
+    Ref,
+    Seq,
+    Starred,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from .cancellation import Hazard
+
+MAX_ALIAS_ROUNDS = 4  # `const s = details.signal; const t = s;`
+
+
+def _nested(facts: ModuleFacts, fn: FunctionFacts) -> list[FunctionFacts]:
+    """`fn` and the functions written inside it (callbacks, `new Promise((res, rej) => ...)`)."""
+    prefix = fn.name + "."
+    return [fn, *(f for name, f in facts.functions.items() if name.startswith(prefix))]
+
+
+def _signal_names(facts: ModuleFacts, fns: list[FunctionFacts], holder: str, attr: str) -> set[str]:
+    """Names that hold the signal: `details.signal`, and locals bound from it (`const { signal } = details`,
+    a destructured parameter `{ signal }`, `const s = details?.signal ?? other`)."""
+    names = {f"{holder}.{attr}"}
+    scopes = {f.name for f in fns}
+    for _ in range(MAX_ALIAS_ROUNDS):
+        grown = False
+        for a in facts.assignments:
+            if a.scope in scopes and a.op == "=" and a.target not in names and _mentions(a.value, names | {holder}, attr):
+                names.add(a.target)
+                grown = True
+        if not grown:
+            break
+    return names
+
+
+def _mentions(value: Value | None, names: set[str], attr: str) -> bool:
+    """Does `value` read one of `names` (or `<holder>.<attr>` of a holder in `names`)?"""
+    if isinstance(value, Ref):
+        return value.text in names or any(value.text == f"{n}.{attr}" for n in names)
+    if isinstance(value, Call):
+        return any(_mentions(a, names, attr) for a in value.args) or any(_mentions(v, names, attr) for _, v in value.kwargs)
+    if isinstance(value, Mapping):
+        return any(_mentions(v, names, attr) for _, v in value.items)
+    if isinstance(value, (Seq,)):
+        return any(_mentions(v, names, attr) for v in value.items)
+    if isinstance(value, Starred):
+        return _mentions(value.value, names, attr)
+    return False
+
+
+class _Observation:
+    """How the tool's function uses its signal: passed on or listened to anywhere, and where it checks it."""
+
+    def __init__(self, facts: ModuleFacts, fn: FunctionFacts, holder: str, attr: str) -> None:
+        fns = _nested(facts, fn)
+        names = _signal_names(facts, fns, holder, attr)
+        self.handled = False  # passed on or listened to
+        self.checks: list[tuple[int, Loc]] = []  # (awaits before, where) of checks in the tool's own body
+        passes = names | {holder}
+        for f in fns:
+            for site in f.calls:
+                func = site.call.func
+                text = func.text if isinstance(func, Ref) else ""
+                receiver, _, method = text.rpartition(".")
+                if receiver in names and method == "throwIfAborted":
+                    if f is fn:
+                        self.checks.append((site.awaits_before, site.call.loc))
+                    continue
+                if receiver in names and method == "addEventListener":
+                    self.handled = True
+                    continue
+                if any(_mentions(a, passes, attr) for a in site.call.args):
+                    self.handled = True
+            for read, awaits, loc in getattr(f, "state_reads", ()):
+                if f is fn and read.rpartition(".")[0] in names:
+                    self.checks.append((awaits, loc))
+        for a in facts.assignments:
+            if a.scope in {f.name for f in fns} and a.target.rpartition(".")[0] in names and a.target.endswith(".onabort"):
+                self.handled = True
+
+    def protects(self, awaits_before: int, at: Loc) -> bool:
+        """Is an effect reached at `at`, after `awaits_before` awaits of the tool's body, protected?"""
+        if self.handled:
+            return True
+        return any(awaits == awaits_before and (loc.line, loc.col) < (at.line, at.col) for awaits, loc in self.checks)
+
+
+def _position(site: Site, fn: FunctionFacts) -> tuple[int, Loc] | None:
+    """(awaits before, location) in the tool's own body of the call that performs or leads to the effect."""
+    if site.fn is fn:
+        return next(((s.awaits_before, s.call.loc) for s in fn.calls if s.call.loc == site.call.loc), None)
+    if site.ctx.entry is not None:
+        return next(((s.awaits_before, s.call.loc) for s in fn.calls if s.call.loc == site.ctx.entry), None)
+    return None
+
+
+def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -> list["Hazard"]:
+    """Every side effect of the walked tool that its function does not protect by observing its signal."""
+    from .cancellation import Hazard
+
+    spec = fw.tools.signal
+    if spec is None:
+        return []
+    position = spec.position if spec.position is not None else len(fn.params)
+    takes = position < len(fn.params)
+    observed = _Observation(facts, fn, fn.params[position], fw.tools.signal_attr) if takes else None
+    word = f"{spec.keyword}.{fw.tools.signal_attr}"
+    out: list[Hazard] = []
+    for site in found.effect_sites():
+        if site.effect is None:
+            continue
+        where = _position(site, fn)
+        if observed is not None and (where is None or observed.protects(*where)):
+            continue
+        context = f"never observes {word}" if takes else f"never takes {spec.keyword} (so never sees {word})"
+        out.append(Hazard("ignores_signal", f"{context}, {site.effect.description}", site.facts.path, site.call.loc,
+                          found.tool, site.effect.description, site.ctx.via))
+    return out

@@ -1,0 +1,122 @@
+"""`siblint check --add-noqa`: silence today's findings in the source, so only new ones fail.
+
+Each finding gets `# noqa: CODE` where noqa.py looks for it (the last line of a multi-line string
+or backslash continuation, else the reported line); an existing `# noqa: X` there gains the code.
+A file is rewritten only when the result still parses (if it did before) and every finding is
+then silenced; otherwise it is left as it was and reported. Symbolic links are never written
+through (the checked tree may come from a pull request), and the write is an atomic replace that
+keeps the file's mode, encoding and line endings.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import stat
+import tokenize
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..common.diagnostics import Diagnostic
+from ..common.writing import replace_file
+from ..js import is_js
+from ..lint.noqa import Suppressions, with_codes
+
+# SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
+NOT_SILENCED = ("SIB9",)
+
+
+@dataclass
+class Outcome:
+    added: int = 0
+    files: int = 0
+    skipped: list[str] = field(default_factory=list)  # "path: reason"
+
+
+def edit(text: str, findings: list[Diagnostic]) -> tuple[str, int]:
+    """The text with noqa comments for `findings`, and how many codes were added."""
+    sup = Suppressions(text)
+    lines = list(sup.lines)
+    wanted: dict[int, list[str]] = defaultdict(list)
+    for d in findings:
+        if d.code.startswith(NOT_SILENCED) or sup.suppressed(d.code, d.loc.line):
+            continue
+        target = sup.comment_line(d.loc.line)
+        if 0 < target <= len(lines) and d.code not in wanted[target]:
+            wanted[target].append(d.code)
+    for number, codes in wanted.items():
+        lines[number - 1] = with_codes(lines[number - 1], codes)
+    return "".join(lines), sum(len(c) for c in wanted.values())
+
+
+def _encoding(data: bytes) -> str:
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except (SyntaxError, LookupError):
+        return "utf-8"
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+        return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
+def _replace(path: str, data: bytes) -> None:
+    """The edited source in place of `path`, keeping its permissions."""
+    replace_file(path, data, mode=stat.S_IMODE(os.stat(path).st_mode), prefix=".siblint-noqa-")
+
+
+def _through_a_link(path: str) -> bool:
+    """Is `path`, or a folder on the way to it from the working folder, a symbolic link?"""
+    cwd = os.getcwd()
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full, cwd)
+    base, parts = (cwd, rel.split(os.sep)) if not rel.startswith(os.pardir) else (os.sep, full.split(os.sep)[1:])
+    for part in parts:
+        base = os.path.join(base, part)
+        if os.path.islink(base):
+            return True
+    return False
+
+
+def add_noqa(findings: list[Diagnostic]) -> Outcome:
+    """Edit every file that has findings; returns what was added and what was left alone."""
+    outcome = Outcome()
+    by_file: dict[str, list[Diagnostic]] = defaultdict(list)
+    for d in findings:
+        by_file[d.path].append(d)
+    for path, mine in sorted(by_file.items()):
+        if not any(not d.code.startswith(NOT_SILENCED) for d in mine):
+            continue
+        if _through_a_link(path):
+            outcome.skipped.append(f"{path}: a symbolic link (or in a linked folder), not edited")
+            continue
+        if is_js(path):
+            outcome.skipped.append(f"{path}: TypeScript/JavaScript, not edited (write `// noqa: CODE` by hand)")
+            continue
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+            encoding = _encoding(data)
+            text = data.decode(encoding)  # utf-8-sig drops the BOM here and writes it back below
+            new, count = edit(text, mine)
+            if not count:
+                continue
+            after = Suppressions(new)
+            if _parses(text) and not _parses(new):
+                outcome.skipped.append(f"{path}: a comment would break the file, not edited")
+                continue
+            if not all(after.suppressed(d.code, d.loc.line) for d in mine if not d.code.startswith(NOT_SILENCED)):
+                outcome.skipped.append(f"{path}: a comment would not silence every finding, not edited")
+                continue
+            _replace(path, new.encode(encoding))
+        except (OSError, UnicodeError, LookupError) as exc:
+            outcome.skipped.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
+            continue
+        outcome.added += count
+        outcome.files += 1
+    return outcome

@@ -1,0 +1,502 @@
+"""The `siblint` command: check, rules, explain, server.
+
+Exit status: 0 no findings (also when the paths hold no file to check: a warning says so), 1
+findings, 2 usage or configuration error, a missing path, or an internal failure. An unexpected exception anywhere becomes one line on stderr and exit 2 (see
+`SiblintGroup`), never a traceback.
+
+To add an option to `check`: add a `click.option` to `check`, a field to `CheckOptions`, and use it
+in `run_check`; the command function itself only converts arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import click
+
+from .. import __version__
+from ..common.diagnostics import Diagnostic
+from ..common.escape import escape_text
+from ..common.reading import parse_size
+from ..common.writing import replace_file
+from ..reporters import FORMATS, report_base
+from ..run.discovery import discover
+from ..settings.config import Config, ConfigError
+from ..settings.resolver import Resolver, project_root
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+STDIN = "-"
+
+
+class SiblintGroup(click.Group):
+    """A click group that turns any unexpected exception into one line and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrokenPipeError:  # `siblint check | head`: the reader left, nothing to report
+            _silence_stdout()
+            ctx.exit(EXIT_ERROR)
+        except KeyboardInterrupt:  # not "findings" (1): the conventional 128 + SIGINT
+            click.echo("siblint: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except Exception as exc:  # noqa: BLE001 - the one place every other exception ends up
+            click.echo(escape_text(f"siblint: internal error: {type(exc).__name__}: {exc} "
+                                   "(this is a bug in siblint; please report it)"), err=True)
+            ctx.exit(EXIT_ERROR)
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout at exit; pointing it at /dev/null avoids a second BrokenPipeError.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+class SiblintError(click.ClickException):
+    """A configuration or environment error: one line on stderr, exit 2."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: Any = None) -> None:
+        click.echo(escape_text(f"siblint: error: {self.format_message()}"), err=True)
+
+
+def _fail(message: str) -> NoReturn:
+    raise SiblintError(message)
+
+
+def warn(message: str) -> None:
+    """`siblint: warning: ...` on stderr, escaped: messages carry names from the checked tree."""
+    click.echo(f"siblint: warning: {escape_text(message)}", err=True)
+
+
+def _codes(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(c.strip().upper() for c in value.split(",") if c.strip())
+
+
+@click.group(cls=SiblintGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="siblint")
+def main() -> None:
+    """Find agent tools whose side effects outlive a sibling tool's fatal failure.
+
+    \b
+    Exit status: 0 no findings, 1 findings, 2 usage, configuration or internal error.
+
+    \b
+    Examples:
+      siblint check src/
+      siblint check --format sarif -o siblint.sarif .
+      cat agent.py | siblint check - --stdin-filename agent.py
+      siblint rules
+      siblint explain SIB201
+      siblint server            (a language server on stdio, for editors)
+    """
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Everything `check` was asked to do, after argument parsing."""
+
+    paths: tuple[str, ...]
+    fmt: str = "text"
+    output: str | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    stdin_filename: str | None = None
+    config_path: str | None = None
+    exit_zero: bool = False
+    statistics: bool = False
+    jobs: int | None = None
+    no_cache: bool = False
+    cache_dir: str | None = None
+    respect_gitignore: bool = True
+    show_settings: bool = False
+    show_files: bool = False
+    quiet: bool = False
+    color: str = "auto"
+    add_noqa: bool = False
+    write_baseline: str | None = None
+    baseline: str | None = None
+    max_file_size: int | None = None
+    follow_symlinks: bool = False
+    output_format: str = "concise"
+    fail_on: str = "warning"
+
+    @property
+    def reads_stdin(self) -> bool:
+        return self.paths == (STDIN,)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
+              help="Output format (sarif: for GitHub code scanning; github: workflow annotations).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str),
+              help="Write the report to FILE instead of stdout.")
+@click.option("--select", metavar="CODES", help="Comma-separated codes or prefixes to check, replacing the default set.")
+@click.option("--ignore", metavar="CODES", help="Comma-separated codes or prefixes to skip.")
+@click.option("--extend-select", metavar="CODES", help="Comma-separated codes or prefixes to add to the selection.")
+@click.option("--stdin-filename", metavar="PATH",
+              help="Path to report (and to match per-file-ignores) for source read from stdin (`-`).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=str),
+              help="Use this config file for every checked file, instead of the nearest one above each.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", is_flag=True, help="Also print a count per code (stderr for non-text formats).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Parallel worker processes  [default: number of CPUs]")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+              help="Cache folder  [default: $SIBLINT_CACHE_DIR, else .siblint_cache in the project root]")
+@click.option("--no-respect-gitignore", "no_respect_gitignore", is_flag=True,
+              help="Check files that .gitignore (and .git/info/exclude) would skip.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings for the first path and exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line, no warnings.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text report (auto: only on a terminal, and never when NO_COLOR is set).")
+@click.option("--add-noqa", is_flag=True,
+              help="Add `# noqa: CODE` comments that silence every current finding, and exit.")
+@click.option("--write-baseline", metavar="FILE", type=click.Path(dir_okay=False, path_type=str),
+              help="Record every current finding in FILE (JSON), and exit 0.")
+@click.option("--baseline", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=str),
+              help="Report (and fail on) only findings that are not in FILE.")
+@click.option("--output-format", "output_format", type=click.Choice(["concise", "full"]), default="concise",
+              show_default=True,
+              help="Text format: one line per finding, or with the explanation and the related locations.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["warning", "error"]), default="warning", show_default=True,
+              help="Exit 1 on findings of this severity or worse (error: only certain losses such as SIB301).")
+@click.option("--max-file-size", metavar="SIZE",
+              help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 10MB]")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Follow symbolic links to folders, and links that lead outside the project, while walking folders.")
+def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
+          extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
+          statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
+          show_settings: bool, show_files: bool, quiet: bool, color: str, add_noqa: bool,
+          write_baseline: str | None, baseline: str | None, output_format: str, fail_on: str, max_file_size: str | None,
+          follow_symlinks: bool) -> None:
+    """Check PATHS: files or folders (default `.`); `-` reads stdin.
+
+    \b
+    Each file uses the nearest pyproject.toml with [tool.siblint] (or siblint.toml,
+    .siblint.toml) at or above it; command-line options add to it.
+    """
+    if not paths and stdin_filename:
+        paths = (STDIN,)
+    if STDIN in paths and len(paths) > 1:
+        raise click.UsageError("`-` (stdin) cannot be combined with other paths")
+    if stdin_filename and paths != (STDIN,):
+        raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
+    if paths == (STDIN,) and (add_noqa or write_baseline):
+        raise click.UsageError("--add-noqa and --write-baseline need files, not stdin (`-`)")
+    try:
+        size = parse_size(max_file_size, "--max-file-size") if max_file_size is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc).split(": ", 1)[1], param_hint="--max-file-size") from None
+    opts = CheckOptions(
+        paths=paths or (".",), fmt=fmt, output=output, select=_codes(select), ignore=_codes(ignore) or (),
+        extend_select=_codes(extend_select) or (), stdin_filename=stdin_filename, config_path=config_path,
+        exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
+        respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
+        quiet=quiet, color=color, add_noqa=add_noqa, write_baseline=write_baseline, baseline=baseline,
+        max_file_size=size, follow_symlinks=follow_symlinks, output_format=output_format, fail_on=fail_on,
+    )
+    click.get_current_context().exit(run_check(opts))
+
+
+def _default_root(opts: CheckOptions) -> str:
+    """The root of the default settings (files with no config above them): the working folder when
+    it holds every path, as under pre-commit, so what else is checked never changes it."""
+    cwd = os.getcwd()
+    given = [opts.stdin_filename or "stdin.py"] if opts.reads_stdin else list(opts.paths)
+    absolute = [os.path.abspath(p) for p in given]
+    try:
+        if all(os.path.commonpath([cwd, p]) == cwd for p in absolute):
+            return cwd
+        common = os.path.commonpath(absolute)
+    except ValueError:  # paths on different drives (Windows)
+        return cwd
+    return common if os.path.isdir(common) else os.path.dirname(common)
+
+
+def make_resolver(opts: CheckOptions) -> Resolver:
+    def adjust(config: Config) -> Config:
+        return config.with_cli(opts.select, opts.ignore, opts.extend_select,
+                               None if opts.respect_gitignore else False, opts.max_file_size)
+    try:
+        return Resolver(_default_root(opts), opts.config_path, adjust)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def discover_files(opts: CheckOptions, resolver: Resolver) -> list[str]:
+    try:
+        found = discover(list(opts.paths), resolver.for_folder, follow_symlinks=opts.follow_symlinks)
+    except ConfigError as exc:
+        _fail(str(exc))
+    if not opts.quiet:
+        for w in found.warnings:
+            warn(w)
+    if found.missing:
+        for m in found.missing:
+            click.echo(f"siblint: error: {escape_text(m)}: no such file or directory", err=True)
+        raise click.exceptions.Exit(EXIT_ERROR)
+    return found.files
+
+
+def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnostic]:
+    from ..run import runner
+
+    if opts.reads_stdin:
+        from ..lint.engine import new_project
+
+        config = _config_of(resolver, opts.stdin_filename or "stdin.py")
+        data = sys.stdin.buffer.read(config.max_file_size + 1)  # one byte more tells "too large"
+        return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
+    files = discover_files(opts, resolver)
+    if not files and not opts.quiet:
+        warn("no Python files found under the given paths")
+    groups: dict[Config, list[str]] = {}
+    for f in files:
+        groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
+    cache = _open_cache(opts, project_root(resolver.used()))
+    progress = runner.Progress(len(files)) if runner.progress_wanted() else None
+    diagnostics: list[Diagnostic] = []
+    for config, group in groups.items():  # one project index per config, as each file's own run would have
+        diagnostics += runner.run(group, config, opts.jobs or runner.default_jobs(), cache=cache and cache(config),
+                                  progress=progress).diagnostics
+    return sorted(diagnostics, key=Diagnostic.sort_key)
+
+
+def _config_of(resolver: Resolver, path: str) -> Config:
+    try:
+        return resolver.config_for(path)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of siblint.run.cache.Cache, or None
+    if opts.no_cache:
+        return None
+
+    def for_config(config: Config):
+        def open_cache():  # called only once a file passes the pre-filter
+            from ..run import cache
+
+            folder = opts.cache_dir or cache.default_dir("", root, None)
+            found = cache.Cache(folder, cache.config_key(config))
+            refusal = found.refusal()
+            if refusal:
+                warn(refusal)
+                return None
+            return found
+
+        return open_cache
+
+    return for_config
+
+
+def show_settings(opts: CheckOptions, resolver: Resolver) -> str:
+    target = opts.stdin_filename if opts.reads_stdin else opts.paths[0]
+    settings = {"file": target, **_config_of(resolver, target or ".").settings()}
+    return json.dumps(settings, indent=2) + "\n"
+
+
+def run_check(opts: CheckOptions) -> int:
+    """Lint, write the report, and return the exit status."""
+    resolver = make_resolver(opts)
+    if opts.show_settings:
+        write_report(show_settings(opts, resolver), opts.output)
+        return EXIT_CLEAN
+    if opts.show_files:
+        write_report("".join(f"{escape_text(f)}\n" for f in discover_files(opts, resolver)), opts.output)
+        return EXIT_CLEAN
+    diagnostics = collect_diagnostics(opts, resolver)
+    if opts.write_baseline:
+        return write_baseline(opts, diagnostics)
+    if opts.baseline:
+        diagnostics = apply_baseline(opts, diagnostics)
+    if opts.add_noqa:
+        return add_noqa(opts, diagnostics)
+    if opts.fmt == "text":
+        from ..reporters import text
+
+        report = text.render(diagnostics, report_base(), full=opts.output_format == "full")
+    else:
+        report = FORMATS[opts.fmt](diagnostics, report_base())
+    painted = False
+    if opts.fmt == "text":
+        from ..common import colour
+
+        if opts.quiet:
+            report = colour.without_summary(report)
+        painted = colour.wanted(opts.color, to_file=bool(opts.output))
+        if painted:
+            report = colour.paint(report)
+    stats = statistics_table(diagnostics) if opts.statistics else ""
+    if stats and opts.fmt == "text":
+        report, stats = report + stats, ""
+    write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None)
+    if stats:
+        click.echo(stats, err=True, nl=False)
+    failing = [d for d in diagnostics if opts.fail_on == "warning" or d.severity == "error"]
+    return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
+
+
+def write_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
+    from . import baseline
+
+    assert opts.write_baseline
+    try:
+        n = baseline.write(opts.write_baseline, diagnostics)
+    except OSError as exc:
+        _fail(f"cannot write the baseline to {opts.write_baseline}: {exc.strerror or exc}")
+    if not opts.quiet:
+        click.echo(f"siblint: wrote {n} finding{'s' if n != 1 else ''} to the baseline {opts.write_baseline}", err=True)
+    return EXIT_CLEAN
+
+
+def apply_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    from . import baseline
+
+    assert opts.baseline
+    try:
+        fresh, matched = baseline.new_findings(opts.baseline, diagnostics)
+    except baseline.BaselineError as exc:
+        _fail(str(exc))
+    if matched and not opts.quiet:
+        click.echo(f"siblint: {matched} finding{'s' if matched != 1 else ''} in the baseline not shown", err=True)
+    return fresh
+
+
+def add_noqa(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
+    from .add_noqa import add_noqa as edit_files
+
+    outcome = edit_files(diagnostics)
+    for reason in outcome.skipped:
+        warn(reason)
+    n = outcome.added
+    click.echo(f"Added {n} noqa directive{'s' if n != 1 else ''} in {outcome.files} file{'s' if outcome.files != 1 else ''}.",
+               err=True)
+    return EXIT_FINDINGS if outcome.skipped else EXIT_CLEAN
+
+
+def write_report(report: str, output: str | None, color: bool | None = None) -> None:
+    """To stdout, or to `output` without ever writing through a symlink (a pull request can commit
+    one at the report's path): a symlink is refused, a regular file is replaced by a complete
+    new one (a temporary file in the same folder, renamed over it), and a device such as
+    /dev/null is written in place."""
+    if not output:
+        click.echo(report, nl=False, color=color)  # color=True: click keeps ANSI codes on a pipe
+        return
+    data = report.encode("utf-8")
+    try:
+        st = os.lstat(output)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        _fail(f"cannot write the report to {output}: it is a symbolic link, and siblint does not write "
+              "through links (remove it, or name another path)")
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            fd = os.open(output, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        else:
+            replace_file(output, data, prefix=".siblint-report-")
+    except OSError as exc:
+        _fail(f"cannot write the report to {output}: {exc.strerror or exc}")
+
+
+def statistics_table(diagnostics: list[Diagnostic]) -> str:
+    """`count<TAB>CODE<TAB>name` per code, most frequent first (ruff's --statistics layout)."""
+    from ..rule_api.registry import (
+        by_code,  # the rules load only when a command needs them
+    )
+
+    counts = Counter(d.code for d in diagnostics)
+    rules = by_code()
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return "".join(f"{n}\t{code}\t{rules[code].name if code in rules else ''}\n" for code, n in rows)
+
+
+def rules_markdown() -> str:
+    """The rule table of the README (`siblint rules --format markdown`)."""
+    from ..rule_api.registry import all_rules
+
+    rows = ["| Code | Name | Default | What it finds |", "| --- | --- | --- | --- |"]
+    for r in all_rules():
+        rows.append(f"| `{r.code}` | `{r.name}` | {'on' if r.default_enabled else 'off'} | {r.summary} |")
+    return "\n".join(rows) + "\n"
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "docs"]), default="text", show_default=True,
+              help="markdown: the README's rule table; docs: one page per rule, written to --output.")
+@click.option("--output", "output_dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+              help="With --format docs: the folder for the pages (docs/rules in this repository).")
+def list_rules(fmt: str, output_dir: str | None) -> None:
+    """List every rule: code, name, default on/off, one line."""
+    from ..rule_api.registry import all_rules
+
+    if (fmt == "docs") != (output_dir is not None):
+        raise click.UsageError("--format docs and --output DIR go together")
+    if fmt == "docs":
+        from .docs import write_pages
+
+        assert output_dir is not None
+        changed = write_pages(output_dir)
+        click.echo(f"{output_dir}: {len(changed)} page(s) written or removed" if changed else f"{output_dir}: up to date")
+    elif fmt == "markdown":
+        click.echo(rules_markdown(), nl=False)
+    elif fmt == "json":
+        click.echo(json.dumps([{"code": r.code, "name": r.name, "default_enabled": r.default_enabled,
+                                "severity": r.severity, "summary": r.summary} for r in all_rules()], indent=2))
+    else:
+        for r in all_rules():
+            state = "on" if r.default_enabled else "off"
+            click.echo(f"{r.code}  {r.name:<40} {state:<4} {r.summary}")
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Print the documentation of rule CODE (e.g. SIB201)."""
+    from ..rule_api.registry import by_code
+
+    rule = by_code().get(code.upper())
+    if rule is None:
+        raise click.UsageError(f"unknown rule {code!r}; `siblint rules` lists them")
+    default = "on by default" if rule.default_enabled else "off by default (enable with --extend-select)"
+    click.echo(f"# {rule.name} ({rule.code})\n\n{default}\n\n{rule.doc()}")
+
+
+@main.command()
+@click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only transport; accepted for editors that pass it).")
+def server(stdio: bool) -> None:
+    """Run the language server (diagnostics, rule docs on hover, a noqa quick fix) on stdio."""
+    try:
+        from .server import serve
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("pygls", "lsprotocol"):
+            raise
+        _fail(f"`siblint server` needs {missing}, which is not installed: pip install 'siblint[server]'")
+    serve()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

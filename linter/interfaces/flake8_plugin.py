@@ -1,0 +1,210 @@
+"""flake8 tree plugin: the same engine and the same answer as `siblint check`, one file at a time.
+
+The plugin applies what `siblint check` applies before `# noqa`: the file's own `[tool.siblint]`
+(nearest config per folder: select, ignore, extend-select, per-file-ignores), its excludes and
+.gitignore (a file `siblint check .` would not walk into gets no findings; stdin is checked, as
+`siblint check -` checks it). flake8 then applies `# noqa` and its own options on top, which can
+only hide more. Default-off codes stay off unless siblint's config or flake8's `--select` /
+`--extend-select` names them in full, so `flake8 --select SIB` shows what `siblint check` shows
+(flake8's `extend_default_ignore` cannot do that: an explicit `--select SIB` overrides it).
+Only `# siblint: noqa`, which flake8 does not know, is honoured here. Nothing goes to stdout.
+
+Editors run flake8 in-process again and again, so nothing about a run lives in module globals or
+on the class: `parse_options` hangs a `_RunState` on the options namespace flake8 creates for each
+run, and every plugin instance receives that namespace (flake8 fills `__init__` parameters from
+`FileProcessor` attributes by name, and `options` is one of them).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import sys
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from ..common.escape import escape_text
+
+if TYPE_CHECKING:  # flake8 and the engine stay out of import time
+    from ..model.project import ProjectIndex
+    from ..settings.config import Config
+
+_STATE_ATTR = "_siblint_run_state"
+
+
+@dataclass
+class _RunState:
+    """What one flake8 run shares between files: options and one project index per config root."""
+
+    extend_side_effect_calls: tuple[str, ...] = ()
+    pure_calls: tuple[str, ...] = ()
+    disable_noqa: bool = False
+    named_off: tuple[str, ...] = ()  # default-off codes flake8's --select / --extend-select name in full
+    reads_stdin: bool = False
+    projects: dict["Config", tuple["Config", "ProjectIndex"]] = field(default_factory=dict)
+    reported_config_errors: set[str] = field(default_factory=set)
+    resolver: Any = None  # siblint.settings.resolver.Resolver, made on first use
+    skip: Any = None  # siblint.run.discovery.Skip
+
+    @classmethod
+    def from_options(cls, options: Any) -> "_RunState":
+        from ..rule_api.rule import catalog
+
+        named = {c.strip().upper() for key in ("select", "extend_select") for c in (getattr(options, key, None) or ())
+                 if isinstance(c, str)}
+        return cls(
+            extend_side_effect_calls=_as_tuple(getattr(options, "siblint_extend_side_effect_calls", None)),
+            pure_calls=_as_tuple(getattr(options, "siblint_pure_calls", None)),
+            disable_noqa=bool(getattr(options, "disable_noqa", False)),
+            named_off=tuple(c for c in catalog().OFF_BY_DEFAULT if c in named),
+            reads_stdin="-" in (getattr(options, "filenames", None) or ()),
+        )
+
+    def _warn(self, exc: Exception) -> None:
+        # flake8 owns the run: warn once on stderr and carry on with the defaults.
+        if str(exc) not in self.reported_config_errors:
+            self.reported_config_errors.add(str(exc))
+            print(escape_text(f"siblint: warning: {exc}; using defaults"), file=sys.stderr)
+
+    def _lookup(self, folder: str) -> "Config":
+        """The settings `siblint check` uses in `folder` (the nearest config at or above it)."""
+        from ..settings.config import Config, ConfigError
+        from ..settings.resolver import Resolver
+
+        if self.resolver is None:
+            self.resolver = Resolver(os.getcwd())
+        try:
+            return self.resolver.for_folder(folder)
+        except ConfigError as exc:
+            self._warn(exc)
+            return Config(root=os.getcwd())
+
+    def base_config(self, path: str) -> "Config":
+        return self._lookup(os.path.dirname(os.path.abspath(path)))
+
+    def skipped(self, path: str) -> bool:
+        """Excluded or git-ignored, as a walk of the working folder would decide (not for stdin)."""
+        if self.reads_stdin:
+            return False
+        if self.skip is None:
+            from ..run.discovery import Skip
+
+            self.skip = Skip(self._lookup)
+        return self.skip.walk_would_skip(path, os.getcwd())
+
+    def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
+        """The config (the file's settings, plus flake8's options) and the shared index."""
+        base = self.base_config(path)
+        if base not in self.projects:
+            config = replace(
+                base, extend_select=base.extend_select + self.named_off,
+                extend_side_effect_calls=base.extend_side_effect_calls + self.extend_side_effect_calls,
+                pure_calls=base.pure_calls + self.pure_calls,
+            )
+            self.projects[base] = (config, _project(config))
+        return self.projects[base]
+
+
+def _project(config: "Config") -> "ProjectIndex":
+    """The run's index; modules it parses on demand come from (and go to) the siblint cache when
+    there is a place for one: $SIBLINT_CACHE_DIR, or `.siblint_cache` next to the pyproject.toml."""
+    from ..lint.engine import new_project
+    from ..run import cache as cache_mod
+    from ..run.runner import cached_project
+
+    if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
+        return new_project(config)
+    folder = cache_mod.default_dir(config.source, config.root, None)
+    cache = cache_mod.Cache(folder, cache_mod.config_key(config))
+    refusal = cache.refusal()
+    if refusal:
+        print(f"siblint: warning: {escape_text(refusal)}", file=sys.stderr)
+        return new_project(config)
+    return cached_project(config, cache)
+
+
+def _as_tuple(value: object) -> tuple[str, ...]:
+    if not value:
+        return ()
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())  # type: ignore[attr-defined]
+
+
+def _source_bytes(lines: list[str]) -> bytes:
+    """flake8 hands over decoded lines; re-encode them as their coding cookie says."""
+    text = "".join(lines)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(text.encode("utf-8")).readline)
+        return text.encode(encoding)
+    except (SyntaxError, LookupError, UnicodeError):
+        return text.encode("utf-8")
+
+
+class Plugin:
+    name = "siblint"
+    version = __version__
+
+    def __init__(self, tree: ast.AST, filename: str, lines: list[str], options: Any = None) -> None:
+        self.tree = tree
+        self.filename = filename
+        self.lines = lines
+        self.options = options
+
+    @classmethod
+    def add_options(cls, option_manager: Any) -> None:
+        # Runs in every flake8 run, agent code or not: no rule (and nothing they import) loads here.
+        option_manager.add_option(
+            "--siblint-extend-side-effect-calls", default="", parse_from_config=True, comma_separated_list=True,
+            help="Extra call names siblint treats as side effects (comma-separated).",
+        )
+        option_manager.add_option(
+            "--siblint-pure-calls", default="", parse_from_config=True, comma_separated_list=True,
+            help="Call names siblint treats as free of side effects (comma-separated).",
+        )
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        # Stored on this run's options namespace, never on the class: the next run gets a new one.
+        setattr(options, _STATE_ATTR, _RunState.from_options(options))
+
+    def _state(self) -> _RunState:
+        state = getattr(self.options, _STATE_ATTR, None)
+        if state is None:  # parse_options did not run (a bare API call): this instance's own state
+            state = _RunState.from_options(self.options)
+        return state
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        from ..syntax import prefilter
+
+        # The CLI's byte pre-filter, on flake8's lines: a file that imports no framework costs a
+        # substring search, and libcst, the engine and the rules are never imported for it.
+        if not prefilter.may_matter_lines(self.lines):
+            return
+        from ..common.gctune import analysis_thresholds
+        from ..lint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
+
+        state = self._state()
+        if not state.disable_noqa and file_is_ignored(self.lines, SIBLINT_NOQA_FILE):
+            return
+        path = self.filename if self.filename not in ("-", "stdin") else "stdin.py"
+        try:
+            if state.skipped(path):
+                return
+            with analysis_thresholds():
+                from ..lint.engine import analyse, filter_findings
+
+                config, project = state.project_for(path)
+                # flake8's own tree stands in for the engine's CPython parse of the same lines.
+                tree = self.tree if isinstance(self.tree, ast.Module) else None
+                result = analyse(path, _source_bytes(self.lines), config, project, tree=tree)
+                diagnostics = filter_findings(result, config, honour_noqa=False)
+        except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
+            yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
+            return
+        for d in sorted(set(diagnostics), key=lambda d: d.sort_key()):
+            yield d.loc.line, d.loc.col, f"{d.code} {escape_text(d.message)}", type(self)

@@ -1,0 +1,219 @@
+"""`siblint server`: a language server on stdio, built on pygls and lsprotocol.
+
+Diagnostics on open and save at once, on change after a short debounce (typing a word lints once);
+documents that import an edited module are linted again. Each diagnostic links to its rule's page
+(`codeDescription`), hovering it shows the rule's documentation, and a quick fix adds
+`# noqa: CODE` where `siblint check` reads it. What is kept between requests is in
+siblint.interfaces.analysis_session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
+from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
+
+from .. import __version__
+from ..common.diagnostics import Diagnostic, Loc
+from ..js import EXTENSIONS as JS_EXTENSIONS
+from ..lint import noqa
+from .analysis_session import AnalysisSession
+from .docs import rule_url
+
+# Long enough that a burst of keystrokes lints once, short enough to stay inside the 100 ms target
+# (benchmarks/lsp_latency.py measures didChange -> publishDiagnostics with it included).
+DEBOUNCE_SECONDS = 0.01
+SOURCE = "siblint"
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
+
+log = logging.getLogger(__name__)
+
+
+_LANGUAGES = frozenset({"python", "typescript", "typescriptreact", "javascript", "javascriptreact"})
+
+
+def _is_linted(doc: TextDocument) -> bool:
+    """A document siblint lints: Python, or TypeScript/JavaScript (the tree-sitter front end)."""
+    return doc.language_id in _LANGUAGES or doc.path.endswith((".py", ".pyi", *JS_EXTENSIONS))
+
+
+class SiblintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("siblint", __version__)
+        self.session = AnalysisSession()
+        self.findings: dict[str, list[Diagnostic]] = {}  # uri -> last published findings
+        self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._uris: dict[str, str] = {}  # absolute path -> the URI the client opened it as
+
+    # ---- diagnostics --------------------------------------------------------------------------
+    def lint_and_publish(self, uri: str, *, with_dependents: bool = False) -> None:
+        self._pending.pop(uri, None)
+        path = to_fs_path(uri)
+        if path is None or uri not in self.workspace.text_documents:
+            return
+        doc = self.workspace.get_text_document(uri)
+        if not _is_linted(doc):
+            return  # a config file or another language: siblint reads configs from disk
+        self._uris[os.path.abspath(path)] = uri
+        self.session.update(path, doc.source)
+        try:
+            found = self.session.lint(path)
+        except Exception as exc:  # noqa: BLE001 - the editor's server must outlive a siblint bug
+            log.exception("siblint failed on %s", path)
+            self.window_log_message(types.LogMessageParams(
+                type=types.MessageType.Error, message=f"siblint: internal error on {path}: {exc!r}"))
+            found = []
+        self._report_config_errors()
+        self.findings[uri] = found
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=doc.version, diagnostics=[self._to_lsp(d, doc) for d in found]))
+        if with_dependents:
+            self.lint_dependents(path)
+
+    def lint_dependents(self, path: str) -> None:
+        for other in self.session.dependents(path):
+            if other in self._uris:
+                self.lint_and_publish(self._uris[other])
+
+    def forget_uri(self, path: str) -> None:
+        self._uris.pop(os.path.abspath(path), None)
+
+    def uri_of(self, path: str) -> str:
+        return self._uris.get(os.path.abspath(path)) or from_fs_path(path) or path
+
+    def schedule(self, uri: str) -> None:
+        self.cancel(uri)
+        self._pending[uri] = asyncio.get_running_loop().call_later(
+            DEBOUNCE_SECONDS, lambda: self.lint_and_publish(uri, with_dependents=True))
+
+    def cancel(self, uri: str) -> None:
+        handle = self._pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _report_config_errors(self) -> None:
+        for message in self.session.config_errors:
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"siblint: {message}"))
+        self.session.config_errors.clear()
+
+    def _range(self, loc: Loc, path: str) -> types.Range:
+        """libcst's 1-based lines and code-point columns in the client's units (UTF-16 by default)."""
+        line, col, end_line, end_col = (max(0, v) for v in (loc.line - 1, loc.col, loc.end_line - 1, loc.end_col))
+        server_range = ServerTextRange(ServerTextPosition(line, col), ServerTextPosition(end_line, end_col))
+        uri = self.uri_of(path)
+        if uri in self.workspace.text_documents:
+            return self.workspace.get_text_document(uri).range_to_client_units(server_range)
+        # A closed module: code points, which differ only after a character outside the BMP.
+        return types.Range(types.Position(line=line, character=col), types.Position(line=end_line, character=end_col))
+
+    def _to_lsp(self, d: Diagnostic, doc: TextDocument) -> types.Diagnostic:
+        related = [types.DiagnosticRelatedInformation(
+            location=types.Location(uri=self.uri_of(r.path), range=self._range(r.loc, r.path)),
+            message=r.message) for r in d.related]
+        return types.Diagnostic(
+            range=self._range(d.loc, doc.path), message=d.message, severity=_SEVERITY.get(d.severity),
+            code=d.code, code_description=types.CodeDescription(href=rule_url(d.code)), source=SOURCE,
+            related_information=related or None)
+
+    # ---- hover and quick fix ------------------------------------------------------------------
+    def hover(self, params: types.HoverParams) -> types.Hover | None:
+        from ..rule_api.registry import by_code
+
+        if params.text_document.uri not in self.workspace.text_documents:
+            return None
+        doc = self.workspace.get_text_document(params.text_document.uri)
+        line, col = params.position.line + 1, doc.position_from_client_units(params.position).character
+        codes = dict.fromkeys(d.code for d in self.findings.get(params.text_document.uri, [])
+                              if (d.loc.line, d.loc.col) <= (line, col) <= (d.loc.end_line, d.loc.end_col))
+        rules = [by_code()[c] for c in codes if c in by_code()]
+        if not rules:
+            return None
+        text = "\n\n---\n\n".join(f"**{r.code}** `{r.name}` ([rule page]({rule_url(r.code)}))\n\n{r.doc()}" for r in rules)
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        if uri not in self.workspace.text_documents:
+            return []
+        doc = self.workspace.get_text_document(uri)
+        lines = noqa.physical_lines(doc.source)
+        actions = []
+        for diag in params.context.diagnostics:
+            if diag.source != SOURCE or not isinstance(diag.code, str):
+                continue
+            edit = self._noqa_edit(doc, lines, diag.range.start.line + 1, diag.code)
+            if edit is None:
+                continue
+            actions.append(types.CodeAction(
+                title=f"Add `# noqa: {diag.code}`", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
+                edit=types.WorkspaceEdit(changes={uri: [edit]})))
+        return actions
+
+    @staticmethod
+    def _noqa_edit(doc: TextDocument, lines: list[str], line: int, code: str) -> types.TextEdit | None:
+        if not 0 < line <= len(lines) or doc.path.endswith(JS_EXTENSIONS):
+            return None  # the quick fix writes Python's `# noqa`; TS/JS suppressions are written by hand
+        suppressions = noqa.Suppressions("".join(lines))
+        if suppressions.suppressed(code, line):
+            return None  # a bare noqa comment (or one listing the code) already silences it
+        target = suppressions.comment_line(line)
+        old = lines[target - 1].rstrip("\r\n")
+        new = noqa.with_codes(old, [code])
+        end = doc.position_to_client_units(ServerTextPosition(target - 1, len(old)))
+        return types.TextEdit(range=types.Range(types.Position(target - 1, 0), end), new_text=new)
+
+
+def build() -> SiblintServer:
+    server = SiblintServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SiblintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.lint_and_publish(params.text_document.uri, with_dependents=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SiblintServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(ls: SiblintServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.cancel(params.text_document.uri)
+        ls.lint_and_publish(params.text_document.uri, with_dependents=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: SiblintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.cancel(uri)
+        ls.findings.pop(uri, None)
+        path = to_fs_path(uri)
+        if path is not None:
+            ls.session.update(path, None)
+            ls.lint_dependents(path)
+            ls.forget_uri(path)
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: SiblintServer, params: types.HoverParams) -> types.Hover | None:
+        return ls.hover(params)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_action(ls: SiblintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return ls.code_actions(params)
+
+    return server
+
+
+def serve() -> None:
+    """Serve one client on stdin/stdout until it exits."""
+    import gc
+
+    from ..common.gctune import THRESHOLD
+
+    gc.set_threshold(*THRESHOLD)  # this process only analyses (as the CLI's pool workers do)
+    build().start_io()

@@ -1,0 +1,146 @@
+"""Analyse one file: bytes -> facts -> findings, with every failure turned into a diagnostic.
+
+The order is the cost order: the byte pre-filter, CPython's parser as a guard, one libcst parse,
+one traversal for facts, then every enabled rule over those facts.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from ..common.diagnostics import Diagnostic, Loc
+from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
+from ..js import is_js
+from ..model.groups import groups_in
+from ..model.project import ProjectIndex, module_name_for
+from ..rule_api.registry import all_rules, by_code
+from ..rule_api.rule import Context
+from ..settings.config import Config
+from ..syntax import prefilter, source
+from ..syntax.collector import collect
+from ..syntax.facts import ModuleFacts
+from .noqa import Suppressions
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    facts: ModuleFacts | None = None
+    text: str | None = None
+
+
+def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
+    rule = by_code()["SIB900"]
+    return Diagnostic(path, Loc(err.line, err.col, err.line, err.col), rule.code,
+                      rule.message.format(reason=err.reason), rule.name, rule.severity)
+
+
+def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> ModuleFacts:
+    """Parse and collect; raises SourceError when the text cannot be analysed. `tree`, when given,
+    is CPython's parse of `text` (flake8's), used for the guard instead of parsing again.
+    A TypeScript/JavaScript file goes to the tree-sitter front end (siblint.js)."""
+    if is_js(path):
+        from ..js.frontend import facts_from_text as js_facts
+
+        return js_facts(text, path)
+    source.check_syntax(text, path, tree)
+    name, is_package, _ = module_name_for(path)
+    return source.with_deep_recursion(lambda: collect(source.parse(text), path, name, is_package))
+
+
+def decode(data: bytes, path: str) -> str:
+    """The text of a file: as Python decodes it (BOM, coding cookie, UTF-8), or UTF-8 for TS/JS."""
+    if is_js(path):
+        from ..js.parse import decode as js_decode
+
+        return js_decode(data)
+    return source.decode(data)
+
+
+def load_facts(path: str, max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> ModuleFacts | None:
+    """Facts of a file reached through an import (None when it cannot be read or parsed)."""
+    try:
+        return facts_from_text(decode(read_bounded(path, max_bytes), path), path)
+    except (OSError, source.SourceError):
+        return None
+
+
+def new_project(config: Config) -> ProjectIndex:
+    return ProjectIndex([config.root], loader=lambda path: load_facts(path, config.max_file_size))
+
+
+def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
+            facts: ModuleFacts | None = None, tree: ast.Module | None = None) -> FileResult:
+    """All findings for one file, before suppression comments are applied.
+
+    `facts`, when given, are this file's facts from the cache: the rules run without a parse.
+    `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
+    result = FileResult(path)
+    if prefiltered and not prefilter.may_matter(data, path=path):
+        return result
+    try:
+        result.text = decode(data, path)
+        if facts is None:
+            facts = facts_from_text(result.text, path, tree)
+    except source.SourceError as err:
+        result.diagnostics.append(_unparsable(path, err))
+        return result
+    except Exception as exc:  # noqa: BLE001 - a parser or collector bug must not end the run
+        crashed = source.SourceError(f"internal error while parsing ({type(exc).__name__}: {exc}); please report this file")
+        result.diagnostics.append(_unparsable(path, crashed))
+        return result
+    result.facts = facts
+    project.add_root(module_name_for(path)[2])
+    project.add(facts)
+    ctx = Context(facts, project, config, find_groups=lambda: groups_in(facts, project))
+    for rule_cls in all_rules():
+        if not config.enabled(rule_cls.code):
+            continue
+        rule = rule_cls()
+        try:
+            found = list(rule.check(ctx))
+        except Exception as exc:  # one rule's bug must not hide the other rules' findings
+            internal = by_code()["SIB901"]
+            found = [Diagnostic(path, Loc(1, 0, 1, 0), internal.code,
+                                internal.message.format(rule=rule_cls.code, error=f"{type(exc).__name__}: {exc}"),
+                                internal.name, internal.severity)]
+        result.diagnostics.extend(found)
+    return result
+
+
+UNUSED_NOQA = "SIB902"
+
+
+def unused_noqa(result: FileResult, config: Config, findings: list[Diagnostic]) -> list[Diagnostic]:
+    """SIB902 for `# noqa: SIB...` codes that silence none of `findings` (before suppression)."""
+    if result.text is None or not config.enabled(UNUSED_NOQA) or config.ignored_for_file(UNUSED_NOQA, result.path):
+        return []
+    rule = by_code()[UNUSED_NOQA]
+    out = []
+    for line, col, codes in Suppressions(result.text, result.path).unused([(d.code, d.loc.line) for d in findings]):
+        message = rule.message.format(codes=", ".join(codes), them="it" if len(codes) == 1 else "them")
+        out.append(Diagnostic(result.path, Loc(line, col, line, col), rule.code, message, rule.name, rule.severity))
+    return out
+
+
+def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = True) -> list[Diagnostic]:
+    """Apply selection, per-file-ignores, SIB902 and (in the CLI) `# noqa`; sorted and de-duplicated.
+
+    Without `honour_noqa` (the flake8 plugin: flake8 applies `# noqa`), SIB902 is still computed."""
+    kept = [d for d in result.diagnostics if config.enabled(d.code) and not config.ignored_for_file(d.code, d.path)]
+    kept += unused_noqa(result, config, kept)
+    if honour_noqa and kept and result.text is not None:
+        sup = Suppressions(result.text, result.path)
+        kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]
+    return sorted(set(kept), key=Diagnostic.sort_key)
+
+
+def lint_text(text: str, path: str = "example.py", config: Config | None = None,
+              project: ProjectIndex | None = None) -> list[Diagnostic]:
+    """Lint source text as if it were the file at `path` (noqa honoured)."""
+    config = config or Config(root=os.path.dirname(os.path.abspath(path)))
+    project = project or new_project(config)
+    return filter_findings(analyse(path, text.encode("utf-8"), config, project), config)

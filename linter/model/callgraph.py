@@ -1,0 +1,358 @@
+"""One walk of a tool's call graph: every call it can reach, once, with the context it runs in.
+
+The walk starts at the function a tool runs and follows calls into project functions (other
+modules too, through `siblint.model.semantic.callees`) up to `MAX_DEPTH` levels, once per function and
+context. For each call it records the context that decides what cancellation and failures do to it:
+
+* `mode`: "thread" (a sync tool in its worker thread, or a function handed to `asyncio.to_thread`,
+  `run_in_executor`, `executor.submit`: nothing can stop it), "loop" (async code on the event loop,
+  cancellable at its awaits), "loop_sync" (sync code called from async code: it blocks the loop);
+* `handoff`: the thread was entered through such a handoff (not because the tool itself is sync);
+* `awaits`: awaits on the way here, at which cancellation can be delivered;
+* `swallowed`: a caller swallows cancellation around or before this point;
+* `protected`: "shielded" / "in finally" / "in __exit__" / "in __aexit__": it runs during cancellation;
+* `guarded`: inside a `try` whose handler catches `Exception` or broader (its errors do not escape).
+
+A callable passed as an argument is followed where it is called (`await in_thread(insert)` where
+`in_thread(work)` runs `asyncio.to_thread(lambda: work(conn))`). The effects (`siblint.effects`) of
+the calls that are not followed are classified once, here. SIB1xx (`siblint.analyses.cancellation`),
+SIB206 and SIB301 (`siblint.analyses.error_policy`) read the same walk.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..common.diagnostics import Loc
+from ..effects import Effect, effect_of, is_pure, method_name, receiver_of
+from ..settings.config import Config
+from ..syntax.facts import (
+    Call,
+    CallSite,
+    FunctionFacts,
+    Handler,
+    Lambda,
+    ModuleFacts,
+    Ref,
+    Value,
+)
+from .project import ProjectIndex
+from .semantic import Scope, callees, classes_of, method_of
+from .tools import Tool, tool_function
+
+MAX_DEPTH = 3  # project functions followed below the tool
+
+# Calls that run a function in another thread: callee or method name -> position of the function.
+THREAD_HANDOFFS: dict[str, int] = {
+    "asyncio.to_thread": 0,
+    "anyio.to_thread.run_sync": 0,
+    "starlette.concurrency.run_in_threadpool": 0,
+    "fastapi.concurrency.run_in_threadpool": 0,
+    "asgiref.sync.sync_to_async": 0,
+}
+THREAD_HANDOFF_METHODS: dict[str, int] = {"run_in_executor": 1, "submit": 0}  # loop.run_in_executor, executor.submit
+SHIELDS = frozenset({"asyncio.shield"})
+TASK_MAKERS = frozenset({"asyncio.create_task", "asyncio.ensure_future"})
+PARTIALS = frozenset({"functools.partial"})
+SUPPRESSORS = frozenset({"contextlib.suppress"})
+# What `except X:` must name to catch cancellation ("*" is a bare `except:`). `Exception` does not.
+CATCHES_CANCELLATION = frozenset({
+    "asyncio.CancelledError", "asyncio.exceptions.CancelledError", "BaseException", "builtins.BaseException", "*",
+})
+# What `except X:` must name to keep every failure of the guarded calls inside the function.
+BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*"})
+
+Mode = Literal["thread", "loop", "loop_sync"]
+
+
+@dataclass(frozen=True)
+class Context:
+    mode: Mode
+    handoff: bool = False
+    awaits: int = 0
+    swallowed: bool = False
+    protected: str = ""
+    guarded: bool = False
+    via: tuple[str, ...] = ()  # functions between the tool and here, outermost first
+    depth: int = 0
+    # The call in the tool's own function this was reached through (None in the tool's function):
+    # where a finding about a helper in another module is reported (SIB4xx).
+    entry: Loc | None = None
+    # Under a sync tool the framework runs inline on the event loop: nothing in it can be
+    # cancelled, and a thread it hands work to runs while the tool itself still holds the loop.
+    inline: bool = False
+
+
+@dataclass(frozen=True)
+class Site:
+    """A call the walk did not follow into a project function: an effect, I/O, or anything else."""
+
+    facts: ModuleFacts
+    fn: FunctionFacts
+    call: Call
+    ctx: Context
+    effect: Effect | None
+    awaited: bool
+    scope: Scope
+
+    def reported_at(self, path: str) -> Loc | None:
+        """Where a finding about this call goes in the tool's module `path`: the call itself when it
+        is there, else the call of the tool's own function that leads to it."""
+        return self.call.loc if self.facts.path == path else self.ctx.entry
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A function the walk entered, with the context it runs in (its raise sites are read from it)."""
+
+    facts: ModuleFacts
+    fn: FunctionFacts
+    ctx: Context
+    entered_at: Loc | None = None  # the caller's call that entered it (None for the tool's own function)
+
+
+@dataclass
+class Walk:
+    tool: Tool
+    events: list[Visit | Site]  # in walk order: a function entered, then its calls (and callees) in turn
+    sync_tool: bool  # the tool's own function is sync
+
+    @property
+    def sites(self) -> list[Site]:
+        return [e for e in self.events if isinstance(e, Site)]
+
+    def effect_sites(self) -> list[Site]:
+        """The sites that perform a side effect, one per call (a helper reached twice counts once)."""
+        out: list[Site] = []
+        seen: set[tuple[str, Loc]] = set()
+        for site in self.sites:
+            if site.effect is not None and (site.facts.path, site.call.loc) not in seen:
+                seen.add((site.facts.path, site.call.loc))
+                out.append(site)
+        return out
+
+
+def walk(tool: Tool, project: ProjectIndex, config: Config | None = None, sync_in_thread: bool = False) -> Walk | None:
+    """The walk of `tool`'s call graph, or None for tools without a local body (`as_tool`, MCP
+    servers, a function that cannot be found). Cached per project, tool and configuration.
+    `sync_in_thread`: the run moves sync tools into worker threads whatever the framework's default
+    (`ConcurrencySpec.sync_threads`)."""
+    config = config or Config()
+    cache = _CACHE.setdefault(project, {})
+    key = (tool.key, tool.function, tool.kind, config.extend_side_effect_calls, config.pure_calls, sync_in_thread)
+    if key not in cache:
+        cache[key] = _Walker(tool, project, config, sync_in_thread).run()
+    return cache[key]
+
+
+_CACHE: "weakref.WeakKeyDictionary[ProjectIndex, dict[tuple, Walk | None]]" = weakref.WeakKeyDictionary()
+
+Arguments = dict[str, tuple[Scope, Value]]
+
+
+class _Walker:
+    def __init__(self, tool: Tool, project: ProjectIndex, config: Config, sync_in_thread: bool = False) -> None:
+        self.tool = tool
+        self.sync_in_thread = sync_in_thread
+        self.project = project
+        self.extend = config.extend_side_effect_calls
+        self.pure = config.pure_calls
+        self.events: list[Visit | Site] = []
+        self.visited: set[tuple] = set()
+
+    def run(self) -> Walk | None:
+        if self.tool.kind not in ("function", "constructed"):
+            return None
+        found = tool_function(self.tool, self.project)
+        if found is None:
+            return None
+        facts, fn = found
+        from ..frameworks import FRAMEWORKS
+
+        thread = self.sync_in_thread or next(
+            (fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == self.tool.framework), True)
+        if self.tool.kind == "function" and not fn.is_async:
+            ctx = Context("thread") if thread else Context("loop_sync", inline=True)
+        else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
+            ctx = Context("loop" if fn.is_async else "loop_sync")
+        self.enter(facts, fn, ctx, {})
+        return Walk(self.tool, self.events, not fn.is_async)
+
+    # ---- one function --------------------------------------------------------------------------
+    def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments, at: Loc | None = None) -> None:
+        key = (facts.path, fn.name, ctx.mode, ctx.handoff, ctx.swallowed, ctx.protected, ctx.guarded, ctx.awaits > 0,
+               ctx.entry, tuple(sorted((k, v[1].loc) for k, v in args.items())))
+        if key in self.visited:
+            return
+        self.visited.add(key)
+        self.events.append(Visit(facts, fn, ctx, at))
+        scope = Scope(facts, fn.name)
+        shielded = _shielded_locs(fn, scope)
+        swallowers = _swallowing_handlers(fn)
+        thread_lambdas = [t.loc for t in (_handoff_target(s.call) for s in fn.calls) if isinstance(t, Lambda)]
+        for site in fn.calls:
+            call = site.call
+            if is_pure(call, scope, self.pure):
+                continue
+            here = _context_at(site, ctx, shielded, swallowers)
+            if any(_inside(call.loc, r) for r in thread_lambdas):
+                here = _threaded(here)
+            target = _handoff_target(call)
+            if target is not None and not isinstance(target, Lambda):
+                self.handoff(facts, fn, scope, site, target, _threaded(here), args)
+                continue
+            awaited = site.awaited or call.loc in shielded
+            self.call(facts, fn, scope, call, here, awaited, args)
+        for cm in _with_items(fn):
+            for name, word in (("__exit__", "in __exit__"), ("__aexit__", "in __aexit__")):
+                for cls in classes_of(scope, cm, self.project):
+                    method = method_of(cls, name, self.project)
+                    if method is not None:
+                        self.follow(method, replace(ctx, protected=ctx.protected or word), {})
+
+    def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
+             args: Arguments) -> None:
+        eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure)
+        targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
+        if targets:
+            inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
+            for target in targets:
+                self.follow(target, inner, _bind(target[1], call, scope), call.loc)
+        else:
+            self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
+
+    def handoff(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, site: CallSite, target: Value,
+                ctx: Context, args: Arguments) -> None:
+        """`asyncio.to_thread(f, *a)`: the call `f(*a)` runs in the thread."""
+        if not isinstance(target, Ref):
+            return
+        given = site.call.args
+        index = given.index(target) if target in given else -1
+        as_call = Call(target, given[index + 1:] if index >= 0 else (), site.call.kwargs, site.call.loc)
+        if is_pure(as_call, scope, self.pure):
+            return
+        self.call(facts, fn, scope, as_call, ctx, False, args)
+
+    def follow(self, callee: tuple[ModuleFacts, FunctionFacts], ctx: Context, args: Arguments,
+               at: Loc | None = None) -> None:
+        facts, fn = callee
+        if ctx.depth >= MAX_DEPTH:
+            return
+        if ctx.mode == "loop" and not fn.is_async:
+            mode: Mode = "loop_sync"
+        elif ctx.mode == "loop_sync" and fn.is_async:
+            return  # calling an async function from sync code only makes a coroutine
+        else:
+            mode = ctx.mode
+        self.enter(facts, fn, replace(ctx, mode=mode, via=ctx.via + (fn.name,), depth=ctx.depth + 1), args, at)
+
+
+def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
+    """The callee's parameters bound to the caller's argument values, where they are names or
+    lambdas (what a callable passed in can be)."""
+    params = list(fn.params)
+    if fn.class_name and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    out: Arguments = {}
+    for i, value in enumerate(call.args):
+        if i < len(params) and i not in call.starred and isinstance(value, (Ref, Lambda, Call)):
+            out[params[i]] = (scope, value)
+    for key, value in call.kwargs:
+        if key in fn.params and isinstance(value, (Ref, Lambda, Call)):
+            out[key] = (scope, value)
+    return out
+
+
+def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler]) -> Context:
+    protected = ctx.protected
+    if not protected and site.call.loc in shielded:
+        protected = "shielded"
+    if not protected and site.in_finally:
+        protected = "in finally"
+    swallowed = ctx.swallowed or _swallowed(site, swallowers)
+    guarded = ctx.guarded or any(any(c in BROAD for c in h.catches) for h in site.guarded_by)
+    return replace(ctx, awaits=ctx.awaits + site.awaits_before, swallowed=swallowed, protected=protected,
+                   guarded=guarded)
+
+
+def _threaded(ctx: Context) -> Context:
+    return ctx if ctx.mode == "thread" else replace(ctx, mode="thread", handoff=True)
+
+
+def _handoff_target(call: Call) -> Value | None:
+    """The function `call` runs in another thread (unwrapping `functools.partial`), else None."""
+    index = THREAD_HANDOFFS.get(call.callee)
+    if index is None and receiver_of(call.func) is not None:
+        index = THREAD_HANDOFF_METHODS.get(method_name(call.func))
+    if index is None:
+        return None
+    target = call.arg(index, None)
+    while isinstance(target, Call) and target.callee in PARTIALS and target.args:
+        target = target.args[0]
+    return target
+
+
+# ---- per-function context ------------------------------------------------------------------------
+def _inside(loc: Loc, outer: Loc) -> bool:
+    return (outer.line, outer.col) <= (loc.line, loc.col) and (loc.end_line, loc.end_col) <= (outer.end_line, outer.end_col)
+
+
+def _shielded_locs(fn: FunctionFacts, scope: Scope) -> set[Loc]:
+    """Locations of calls whose result is passed to `asyncio.shield`, directly or as a task."""
+    out: set[Loc] = set()
+    for site in fn.calls:
+        if site.call.callee not in SHIELDS or not site.call.args:
+            continue
+        value: Value | None = site.call.args[0]
+        for _ in range(3):
+            if isinstance(value, Ref):
+                value = scope.value(value.text)
+            elif isinstance(value, Call) and (value.callee in TASK_MAKERS or method_name(value.func) == "create_task") and value.args:
+                out.add(value.loc)
+                value = value.args[0]
+            else:
+                break
+        if isinstance(value, Call):
+            out.add(value.loc)
+    return out
+
+
+def _catches_cancellation(h: Handler) -> bool:
+    return not h.reraises and any(c in CATCHES_CANCELLATION for c in h.catches)
+
+
+def _swallowing_handlers(fn: FunctionFacts) -> list[Handler]:
+    """Handlers that swallow cancellation and guard an await (where cancellation is delivered)."""
+    out: list[Handler] = []
+    for site in fn.calls:
+        if site.awaited:
+            out.extend(h for h in site.guarded_by if _catches_cancellation(h) and h not in out)
+    return out
+
+
+def _suppresses_cancellation(cm: Call) -> bool:
+    return cm.callee in SUPPRESSORS and any(isinstance(a, Ref) and a.name in CATCHES_CANCELLATION for a in cm.args)
+
+
+def _swallowed(site: CallSite, swallowers: list[Handler]) -> bool:
+    """Cancellation is swallowed around this call, or by an earlier `try` of the same function."""
+    if site.in_handler is not None and _catches_cancellation(site.in_handler):
+        return True
+    if any(h in swallowers for h in site.guarded_by):
+        return True
+    if any(_suppresses_cancellation(cm) for cm in site.with_items):
+        return True
+    return any(site.call.loc.line > h.loc.end_line for h in swallowers)
+
+
+def _with_items(fn: FunctionFacts) -> list[Call]:
+    seen: dict[Loc, Call] = {}
+    for site in fn.calls:
+        for cm in site.with_items:
+            seen.setdefault(cm.loc, cm)
+    for value in fn.with_bindings.values():
+        if isinstance(value, Call):
+            seen.setdefault(value.loc, value)
+    return list(seen.values())

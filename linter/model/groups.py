@@ -1,0 +1,663 @@
+"""Concurrent tool groups: the tools one agent offers the model in a turn.
+
+A group starts at a group maker (`Agent(tools=[...], mcp_servers=[...])`, `agent.clone(tools=...)`)
+and changes with later mutations (`agent.tools = [...]`, `agent.tools.append(t)`,
+`agent.tools += [...]`). Members are resolved by the semantic model (`siblint.model.semantic.elements`):
+names, closures, lists, `*spread`, copies of lists, factories' return values, builder functions'
+parameters and imports from other project modules. A group whose every run caps tool concurrency
+at 1, or whose model is asked for one call per step, is not concurrent.
+
+A run deadline (`timeout=` where the group is made, or on a workflow that runs it) makes whichever
+call is still running when it fires a fatal failure: `Group.deadline` says where it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..common.diagnostics import Loc
+from ..frameworks import FRAMEWORKS, plain_function_roots
+from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
+from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
+from .project import ProjectIndex
+from .semantic import (
+    UNBOUNDED,
+    Scope,
+    argument_values,
+    calls_by_text,
+    canonical,
+    constructed_by,
+    elements,
+    framework_bases,
+    project_class,
+    resolve_function,
+    result_names,
+    seconds,
+)
+from .tools import (
+    Tool,
+    class_tool,
+    method_toolset_members,
+    plain_tool,
+    tool_for_call,
+    tool_named,
+    tools_in,
+    visible,
+)
+
+
+@dataclass(frozen=True)
+class Member:
+    tool: Tool
+    facts: ModuleFacts  # the module that makes the tool
+    # A class-based tool's instantiation (`Search(tool_failure_policy="raise")`) and its module.
+    instance: Call | None = None
+    instance_facts: ModuleFacts | None = None
+
+
+@dataclass
+class Snapshot:
+    """The group's members after one statement, and where that statement is."""
+
+    loc: Loc
+    members: list[Member]
+
+
+@dataclass
+class Group:
+    framework: Framework
+    path: str
+    name: str  # the agent's name= literal, else its variable, else "agent"
+    binding: str
+    scope: str
+    call: Call
+    snapshots: list[Snapshot] = field(default_factory=list)  # in source order
+    parallel_hint_off: bool = False  # the group asks the provider for one call per turn (a hint only)
+    capped: bool = False  # every run of this group serialises tool calls
+    maker: GroupMaker | None = None
+    # A fatal failure cancels the other calls of the turn (False: they run on, even awaiting ones).
+    cancels_siblings: bool = True
+    # A run of this group moves its sync tools into worker threads (`ConcurrencySpec.sync_threads`);
+    # `sync_threads_serial`: every such run caps those threads at 1 (sync tools then run one at a time).
+    sync_threads: bool = False
+    sync_threads_serial: bool = False
+    # The wrapper calls that run this group (`Runner(agent=...)`, `App(root_agent=...)`), with their scopes.
+    wrappers: tuple[tuple[str, Call], ...] = ()
+    deadline: "RunDeadline | None" = None  # a run deadline: any call still running when it fires is fatal
+
+    @property
+    def fix(self) -> str:
+        """How SIB301 tells the user to fix a mix (formatted with victim=, fatal=)."""
+        return self.maker.fix if self.maker is not None and self.maker.fix else self.framework.groups.fix
+
+    def members(self) -> list[Member]:
+        """Every tool that is a member at some point, once."""
+        return list({m.tool.key: m for snap in self.snapshots for m in snap.members}.values())
+
+
+@dataclass(frozen=True)
+class RunDeadline:
+    """Where a group's run deadline is set, and how messages name it (`timeout=60`)."""
+
+    path: str
+    loc: Loc
+    label: str
+
+
+# ---- members ---------------------------------------------------------------------------------
+def resolve_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex,
+                    plain: str = "") -> list[Member]:
+    """The tools a tools-list expression denotes, across modules. With `plain` (a framework name),
+    a plain function in the list is a tool of that framework (frameworks that wrap callables themselves)."""
+    out: list[Member] = []
+    for where, item in elements(Scope(facts, scope), value, project):
+        out.extend(_item_members(where, item, project, plain))
+    return out
+
+
+def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) -> list[Member]:
+    facts = where.facts
+    if isinstance(item, Call):
+        tool = tool_for_call(facts, item, project)
+        if tool is not None:
+            return [Member(tool, facts)]
+        made = class_tool(facts, item, project, where.name)
+        if made is not None:
+            return [Member(*made, instance=item, instance_facts=facts)]
+        listed = method_toolset_members(facts, item, where.name, project)
+        if listed is not None:
+            return [Member(*t) for t in listed]
+        # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
+        inner = _collection(item)
+        return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
+    if isinstance(item, Ref):
+        named = tool_named(facts, item.text, where.name, project)
+        if named is None and "." in item.text and item.name != item.text:
+            # `tools.charge_card` through `import app.tools as tools`.
+            target = project.resolve(item.name)
+            if target is not None and target[0] is not facts:
+                named = tool_named(target[0], target[1], "", project)
+        if named is not None:
+            return [Member(*named)]
+        bound = where.value(item.text) if "." not in item.text else None
+        if isinstance(bound, Call):
+            made = class_tool(facts, bound, project, where.name)
+            if made is not None:  # `tax = StrictTax(); Agent(tools=[tax])`
+                return [Member(*made, instance=bound, instance_facts=facts)]
+            # `tools = Shop().to_tool_list()` read back through its name.
+            listed = method_toolset_members(facts, bound, where.name, project)
+            if listed is not None:
+                return [Member(*t) for t in listed]
+        if plain:
+            fn = where.function(item)
+            if fn is not None and not fn.class_name:
+                return [Member(plain_tool(facts, fn, plain), facts)]
+            found = resolve_function(item.name, project) if item.name != item.text else None
+            if found is not None and not found[1].class_name:
+                return [Member(plain_tool(found[0], found[1], plain), found[0])]
+    return []
+
+
+def _collection(call: Call) -> tuple[Framework, Param, str] | None:
+    """(framework, where its tools go, plain functions allowed) for a toolset or nested group call."""
+    if not isinstance(call.func, Ref):
+        return None
+    fw, canon = canonical(call.func.name)
+    if fw is None:
+        return None
+    if canon in fw.tools.toolsets:
+        return fw, fw.tools.toolsets[canon], fw.name
+    maker = fw.groups.makers.get(canon)
+    if maker is not None and maker.tools is not None:
+        return fw, maker.tools, fw.name if maker.plain_functions_are_tools else ""
+    return None
+
+
+def _collection_members(facts: ModuleFacts, call: Call, found: tuple[Framework, Param, str], scope: str,
+                        project: ProjectIndex, bound_to: str = "") -> list[Member]:
+    """The tools a toolset (or nested group) call holds, plus those registered on its name by decorators."""
+    _, where, plain = found
+    members = resolve_members(facts, call.arg(where.position, where.keyword), scope, project, plain)
+    bound_to = bound_to or _assigned_target(facts, call)[0]
+    if bound_to:
+        members += _registered_on(facts, bound_to, scope)
+    return members
+
+
+def _registered_on(facts: ModuleFacts, name: str, scope: str) -> list[Member]:
+    """Tools registered by a method decorator on `name` as bound in `scope` (not another function's
+    object of the same name)."""
+    return [Member(t, facts) for t in _registered(facts).get(name, ()) if visible(facts, name, scope, t.scope)]
+
+
+def _registered(facts: ModuleFacts) -> dict[str, list[Tool]]:
+    """Receiver name -> tools registered on it by a method decorator (`@agent.tool`)."""
+
+    def compute() -> dict[str, list[Tool]]:
+        table: dict[str, list[Tool]] = {}
+        for t in tools_in(facts):
+            if t.receiver:
+                table.setdefault(t.receiver, []).append(t)
+        return table
+
+    return facts.derived("groups.registered", compute)
+
+
+def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex) -> list[Member]:
+    """`toolsets=[ts, FunctionToolset([...])]`: the tools of each toolset, across modules."""
+    out: list[Member] = []
+    for where, item in elements(Scope(facts, scope), value, project):
+        bound_to = ""
+        if isinstance(item, Ref) and "." not in item.text:
+            bound = where.value(item.text)
+            if isinstance(bound, Call):
+                bound_to, item = item.text, bound
+            elif item.name != item.text:
+                target = project.resolve(item.name)
+                if target is not None and target[0] is not where.facts:
+                    out.extend(_toolset_members(target[0], Ref(target[1], target[1], item.loc), "", project))
+                continue
+        if isinstance(item, Call):
+            found = _collection(item)
+            if found is not None:
+                out.extend(_collection_members(where.facts, item, found, where.name, project, bound_to=bound_to))
+            else:
+                out.extend(_class_members(where.facts, item, project))
+    return out
+
+
+def _class_members(facts: ModuleFacts, call: Call, project: ProjectIndex) -> list[Member]:
+    """`Billing()` of a class deriving from a framework's member class (`Plugin`): its tool methods."""
+    if not isinstance(call.func, Ref):
+        return []
+    cls = project_class(facts, call.func.name, project)
+    if cls is None:
+        return []
+    other, name = cls
+    bases = framework_bases(other, name, project)
+    if not any(b in fw.tools.member_classes for fw in FRAMEWORKS for b in bases):
+        return []
+    return [Member(t, other) for t in tools_in(other) if t.scope == name]
+
+
+# ---- makers and runs -------------------------------------------------------------------------
+def _group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, GroupMaker, str] | None:
+    """(framework, maker, receiver) when `call` makes a group; receiver is set for methods (clone)."""
+    if not isinstance(call.func, Ref):
+        return None
+    fw, canon = canonical(call.func.name)
+    if fw is not None and canon in fw.groups.makers:
+        return fw, fw.groups.makers[canon], ""
+    receiver, _, method = call.func.text.rpartition(".")
+    if receiver:
+        built = constructed_by(Scope(facts, scope), Ref(receiver, receiver, call.func.loc))
+        for fw in FRAMEWORKS:
+            maker = fw.groups.methods.get((built, method))
+            if maker is not None:
+                return fw, maker, receiver
+    return None
+
+
+def _path(value: Value | None, keys: tuple[str, ...], facts: ModuleFacts, scope: str) -> Value | None:
+    """Follow keyword arguments or dict keys: `RunConfig(tool_execution=X(max...=1))` or dicts."""
+    where = Scope(facts, scope)
+    for key in keys:
+        if isinstance(value, Ref):
+            value = where.value(value.text)
+        if isinstance(value, Call):
+            value = value.kwarg(key)
+        elif isinstance(value, Mapping):
+            value = value.get(key)
+        else:
+            return None
+    return value
+
+
+def _assigned_target(facts: ModuleFacts, call: Call) -> tuple[str, str]:
+    """The (target, scope) the call's result is first assigned to, or ("", "")."""
+    found = result_names(facts).get(call.loc)
+    return found[0] if found else ("", "")
+
+
+def _is_cap(value: Value | None) -> bool:
+    return isinstance(value, Const) and value.value == 1 and not isinstance(value.value, bool)
+
+
+def _run_spec(facts: ModuleFacts, fw: Framework, scope: str, call: Call) -> tuple[Param, Param, Value | None] | None:
+    """(where the agent goes, where the per-run config goes, the runner object's own config) when
+    `call` runs an agent: `Runner.run(agent, ...)`, or a run method of a runner object."""
+    if not isinstance(call.func, Ref):
+        return None
+    spec = fw.concurrency.runners.get(canonical(call.func.name)[1])
+    if spec is not None:
+        return spec[0], spec[1], None
+    receiver, _, method = call.func.text.rpartition(".")
+    if not receiver or not fw.concurrency.runner_objects:
+        return None
+    where = Scope(facts, scope)
+    built = constructed_by(where, Ref(receiver, receiver, call.loc))
+    runner = fw.concurrency.runner_objects.get(built)
+    if runner is None or method not in runner[1]:
+        return None
+    made = where.value(receiver)
+    own = made.arg(runner[0].position, runner[0].keyword) if isinstance(made, Call) else None
+    return runner[1][method][0], runner[1][method][1], own
+
+
+def _runner_calls(facts: ModuleFacts, fw: Framework) -> dict[str, list[tuple[str, Call, tuple[Param, Param, Value | None]]]]:
+    """Agent name -> the calls that run it (`Runner.run(agent, ...)`), indexed once per module."""
+
+    def compute() -> dict[str, list[tuple[str, Call, tuple[Param, Param, Value | None]]]]:
+        table: dict[str, list[tuple[str, Call, tuple[Param, Param, Value | None]]]] = {}
+        for scope, call in facts.all_calls():
+            spec = _run_spec(facts, fw, scope, call)
+            if spec is None:
+                continue
+            agent = call.arg(spec[0].position, spec[0].keyword)
+            if isinstance(agent, Ref):
+                table.setdefault(agent.text, []).append((scope, call, spec))
+        return table
+
+    return facts.derived(f"groups.runner_calls.{fw.name}", compute)
+
+
+def _method_runs(facts: ModuleFacts, fw: Framework) -> dict[str, list[tuple[str, Call, tuple[Call, ...]]]]:
+    """Object name -> (scope, call, context managers around it) of `name.invoke(...)`-style runs."""
+
+    def compute() -> dict[str, list[tuple[str, Call, tuple[Call, ...]]]]:
+        table: dict[str, list[tuple[str, Call, tuple[Call, ...]]]] = {}
+        methods = fw.concurrency.run_methods
+        if not methods:
+            return table
+        for fn in facts.functions.values():
+            for site in fn.calls:
+                if isinstance(site.call.func, Ref):
+                    head, _, method = site.call.func.text.rpartition(".")
+                    if head and method in methods:
+                        table.setdefault(head, []).append((fn.name, site.call, site.with_items))
+        for call in facts.module_calls:
+            if isinstance(call.func, Ref):
+                head, _, method = call.func.text.rpartition(".")
+                if head and method in methods:
+                    table.setdefault(head, []).append(("", call, ()))
+        return table
+
+    return facts.derived(f"groups.method_runs.{fw.name}", compute)
+
+
+def _derivations(facts: ModuleFacts, fw: Framework) -> tuple[dict[str, list[str]], dict[object, list[str]]]:
+    """Indexes for `_aliases`: name -> names derived from it (`graph = builder.compile()`), and a
+    graph-builder argument (a name or a call's location) -> the holders it was added to."""
+
+    def compute() -> tuple[dict[str, list[str]], dict[object, list[str]]]:
+        derived: dict[str, list[str]] = {}
+        holders: dict[object, list[str]] = {}
+        for a in facts.assignments:
+            v = a.value
+            if a.op == "=" and isinstance(v, Call) and isinstance(v.func, Ref):
+                head, _, method = v.func.text.rpartition(".")
+                if method in fw.concurrency.derive_methods and head:
+                    derived.setdefault(head, []).append(a.target)
+                wrapped = _wrapped(fw, v)
+                if isinstance(wrapped, Ref):  # `runner = Runner(agent=agent)`
+                    derived.setdefault(wrapped.text, []).append(a.target)
+                elif isinstance(wrapped, Call):  # `runner = Runner(agent=Agent(...))`
+                    holders.setdefault(wrapped.loc, []).append(a.target)
+        for builder in fw.concurrency.graph_builders:
+            for texts in (t for t in calls_by_text(facts) if t.rpartition(".")[2] == builder):
+                for _, other in calls_by_text(facts)[texts]:
+                    holder = texts.rpartition(".")[0]
+                    for arg in other.args:
+                        holders.setdefault(arg.text if isinstance(arg, Ref) else arg.loc, []).append(holder)
+        return derived, holders
+
+    return facts.derived(f"groups.derivations.{fw.name}", compute)
+
+
+def _aliases(facts: ModuleFacts, fw: Framework, call: Call, target: str) -> set[str]:
+    """Names that run the group's tools: its binding, a graph it was added to (`builder.add_node(...,
+    group)`), and objects derived from those (`graph = builder.compile()`)."""
+    derived, holders = _derivations(facts, fw)
+    names = {target} if target else set()
+    names.update(holders.get(call.loc, ()))
+    if target:
+        names.update(holders.get(target, ()))
+    todo = list(names)
+    while todo:
+        for new in derived.get(todo.pop(), ()):
+            if new not in names:
+                names.add(new)
+                todo.append(new)
+    return names
+
+
+def _wrapped(fw: Framework, call: Call) -> Value | None:
+    """What a wrapper constructor call (`Runner(agent=a)`) wraps: the group or an inner wrapper."""
+    if not fw.concurrency.wrappers or not isinstance(call.func, Ref):
+        return None
+    spec = fw.concurrency.wrappers.get(canonical(call.func.name)[1])
+    if spec is None:
+        return None
+    return next((v for v in (call.arg(p.position, p.keyword) for p in spec.wrapped) if v is not None), None)
+
+
+def _wrapper_calls(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> tuple[tuple[str, Call], ...]:
+    """The wrapper calls of this module that wrap the group (made by `call`, known by `names`)."""
+    if not fw.concurrency.wrappers:
+        return ()
+    out: list[tuple[str, Call]] = []
+    for scope, other in facts.all_calls():
+        wrapped = _wrapped(fw, other)
+        if (isinstance(wrapped, Ref) and wrapped.text in names) or (isinstance(wrapped, Call) and wrapped.loc == call.loc):
+            out.append((scope, other))
+    return tuple(out)
+
+
+def _sync_threads(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> tuple[bool, bool]:
+    """(some run of the group moves sync tools into threads, every such run caps them at 1)."""
+    conc = fw.concurrency
+    if not conc.sync_threads:
+        return False, False
+    threaded = serial = False
+    runs = _method_runs(facts, fw)
+    for name in names:
+        for scope, run, _ in runs.get(name, ()):
+            param = conc.run_methods[run.func.text.rpartition(".")[2]] if isinstance(run.func, Ref) else None
+            value = run.arg(param.position, param.keyword) if param is not None else None
+            switch = _path(value, conc.sync_threads, facts, scope)
+            if switch is None or (isinstance(switch, Const) and switch.value is None):
+                continue
+            capped = bool(conc.sync_threads_cap) and _is_cap(_path(value, conc.sync_threads_cap, facts, scope))
+            serial = capped and (serial or not threaded)
+            threaded = True
+    return threaded, serial
+
+
+def _serial_context(fw: Framework, cm: Call) -> bool:
+    if not isinstance(cm.func, Ref):
+        return False
+    _, canon = canonical(cm.func.name)
+    contexts = fw.concurrency.serial_contexts
+    spec = contexts.get(canon) or contexts.get(cm.func.text.rpartition(".")[2])
+    if spec is None:
+        return False
+    value = cm.arg(spec[0].position, spec[0].keyword)
+    return isinstance(value, Const) and value.value == spec[1]
+
+
+def _is_capped(facts: ModuleFacts, fw: Framework, agent_binding: str, call: Call | None = None) -> bool:
+    """True when the agent is run in this module and every run caps tool concurrency at 1 (a run
+    config with the framework's cap, or a serialising context manager around the run)."""
+    if not agent_binding and call is None:
+        return False
+    conc = fw.concurrency
+    seen = False
+    for scope, run, (_, config_param, own) in _runner_calls(facts, fw).get(agent_binding, ()) if agent_binding else ():
+        seen = True
+        per_run = _path(run.arg(config_param.position, config_param.keyword), conc.cap, facts, scope) if conc.cap else None
+        if not conc.cap or not (_is_cap(per_run) or (per_run is None and _is_cap(_path(own, conc.cap, facts, scope)))):
+            return False
+    if conc.run_methods and call is not None:
+        runs = _method_runs(facts, fw)
+        for name in _aliases(facts, fw, call, agent_binding):
+            for scope, run, withs in runs.get(name, ()):
+                seen = True
+                if any(_serial_context(fw, cm) for cm in withs):
+                    continue
+                param = conc.run_methods[run.func.text.rpartition(".")[2]] if isinstance(run.func, Ref) else None
+                value = run.arg(param.position, param.keyword) if param is not None else None
+                if not conc.cap or not _is_cap(_path(value, conc.cap, facts, scope)):
+                    return False
+    return seen
+
+
+def _serial_option(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -> bool:
+    """The group maker is given an option that serialises its calls (`tool_executor=SequentialToolExecutor()`)."""
+    where = Scope(facts, scope)
+    return any(constructed_by(where, call.kwarg(keyword)) == constructor
+               for keyword, constructor in fw.concurrency.serial_options.items())
+
+
+def _inside(inner: Loc, outer: Loc) -> bool:
+    return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+
+
+def _cancels(call: Call, maker: GroupMaker) -> bool:
+    for keyword, literal in maker.no_cancel_when:
+        value = call.kwarg(keyword)
+        if isinstance(value, Const) and value.value == literal:
+            return False
+    return maker.cancels_siblings
+
+
+def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = True) -> list[Group]:
+    """Every group the module makes, with its members after each mutation; `with_workflows` adds the
+    agents of other modules that a workflow here runs under its deadline."""
+    groups: list[Group] = []
+    made_here = [(scope, call, _group_maker(facts, call, scope)) for scope, call in facts.all_calls()]
+    outer_calls = sorted((call.loc for _, call, made in made_here if made is not None),
+                         key=lambda loc: (loc.line, loc.col))
+    for scope, call, made in made_here:
+        if made is None:
+            continue
+        fw, maker, receiver = made
+        if maker.nested_in_groups and _nested(call.loc, outer_calls):
+            continue  # `create_react_agent(model, ToolNode([...]))`: a member list, not a group of its own
+        tools_value = call.arg(maker.tools.position, maker.tools.keyword) if maker.tools else None
+        servers_value = call.arg(maker.servers.position, maker.servers.keyword) if maker.servers else None
+        toolsets_value = call.arg(maker.toolsets.position, maker.toolsets.keyword) if maker.toolsets else None
+        if receiver and maker.keeps_receiver_tools and tools_value is None and servers_value is None:
+            continue  # `agent.clone()` keeps the receiver's tools: the same group
+        target, _ = _assigned_target(facts, call)
+        name_value = call.arg(maker.name.position, maker.name.keyword) if maker.name else None
+        name = name_value.value if isinstance(name_value, Const) and isinstance(name_value.value, str) else (target or "agent")
+        plain = fw.name if maker.plain_functions_are_tools else ""
+        members = (resolve_members(facts, tools_value, scope, project, plain=plain)
+                   + resolve_members(facts, servers_value, scope, project)
+                   + _toolset_members(facts, toolsets_value, scope, project))
+        if target and "." not in target:
+            # `@agent.tool` on this group's name: registered before any run, so members from the start.
+            members += _registered_on(facts, target, scope)
+        anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
+        snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]
+        group = Group(fw, facts.path, name, target, scope, call, snapshots, maker=maker,
+                      cancels_siblings=_cancels(call, maker))
+        hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
+        group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
+        group.capped = (maker.one_call_per_turn or _is_capped(facts, fw, target, call)
+                        or _serial_option(facts, fw, call, scope))
+        if fw.concurrency.wrappers or fw.concurrency.sync_threads:
+            names = _aliases(facts, fw, call, target)
+            group.wrappers = _wrapper_calls(facts, fw, call, names)
+            group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
+        if maker.deadline is not None:
+            group.deadline = _deadline(facts, call, scope, maker.deadline)
+        _apply_mutations(facts, group, project)
+        groups.append(group)
+    if with_workflows:
+        groups.extend(_workflow_groups(facts, groups, project))
+    return groups
+
+
+# ---- run deadlines ---------------------------------------------------------------------------
+def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: str = "") -> RunDeadline | None:
+    """The deadline `call` sets; an explicit None sets none, anything unreadable counts as one."""
+    value = call.arg(spec.param.position, spec.param.keyword)
+    if value is None:
+        if spec.default is None:
+            return None
+        return RunDeadline(facts.path, call.loc, f"{via}{spec.param.keyword} left at {spec.default:g} s")
+    secs = seconds(Scope(facts, scope), value)
+    if secs == UNBOUNDED:
+        return None
+    shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else "...")
+    return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+
+
+def _workflow_groups(facts: ModuleFacts, made: list[Group], project: ProjectIndex) -> list[Group]:
+    """`AgentWorkflow(agents=[a, b], timeout=60)`: the workflow runs each agent under its own deadline.
+    An agent made in this module gets the deadline (unless it sets one); an agent imported from
+    another module becomes a group of this module, anchored at its place in the agents list."""
+    by_call = {g.call.loc: g for g in made}
+    out: list[Group] = []
+    for scope, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        fw, canon = canonical(call.func.name)
+        spec = fw.groups.workflows.get(canon) if fw is not None else None
+        if spec is None:
+            continue
+        deadline = _deadline(facts, call, scope, spec.deadline, via="the workflow's ")
+        if deadline is None:
+            continue
+        where = Scope(facts, scope)
+        for item_scope, item in elements(where, call.arg(spec.agents.position, spec.agents.keyword), project):
+            agent = item_scope.value(item.text) if isinstance(item, Ref) and "." not in item.text else item
+            local = by_call.get(agent.loc) if isinstance(agent, Call) and item_scope.facts is facts else None
+            if local is not None:
+                local.deadline = local.deadline or deadline
+                continue
+            target = project.resolve(item.name) if isinstance(item, Ref) and item.name != item.text else None
+            if target is None or target[0] is facts:
+                continue
+            for other in groups_in(target[0], project, with_workflows=False):
+                if other.binding == target[1] and not other.scope:
+                    out.append(Group(other.framework, facts.path, other.name, "", scope, call,
+                                     [Snapshot(item.loc, other.members())],
+                                     parallel_hint_off=other.parallel_hint_off, capped=other.capped,
+                                     maker=other.maker, cancels_siblings=other.cancels_siblings,
+                                     sync_threads=other.sync_threads, sync_threads_serial=other.sync_threads_serial,
+                                     deadline=deadline))
+    return out
+
+
+def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project: ProjectIndex,
+                   plain: str) -> list[Snapshot]:
+    """A builder function's tools parameter (`def build(m, tools): return Agent(tools=tools)`): one
+    group per call of the builder, each with the tools that call passes, anchored where it passes
+    them (different calls build different agents; their tools never run together)."""
+    if not isinstance(tools, Ref) or "." in tools.text:
+        return []
+    where = Scope(facts, scope)
+    param = where.param(tools.text)
+    if param is None:
+        return []
+    return [Snapshot(arg.loc, resolve_members(caller.facts, arg, caller.name, project, plain))
+            for caller, arg in argument_values(where, param[0], param[1], project)]
+
+
+def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, bool]]:
+    """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
+    after `from .tools import f`), each with whether a run of such a group moves sync tools into
+    worker threads: a module that names no framework still defines those tools."""
+    if not facts.module:
+        return []
+    own = os.path.abspath(facts.path)
+    found: dict[tuple, tuple[Tool, bool]] = {}
+    for importer in project.importers_of(facts.module):
+        if importer is facts:
+            continue
+        for group in groups_in(importer, project):
+            for m in group.members():
+                if m.tool.kind == "function" and m.tool.options is None and os.path.abspath(m.tool.path) == own:
+                    threaded = found.get(m.tool.key, (m.tool, False))[1] or group.sync_threads
+                    found[m.tool.key] = (m.tool, threaded)
+    return list(found.values())
+
+
+def _nested(loc: Loc, outer: list[Loc]) -> bool:
+    """Is `loc` inside another group maker's call (sorted by start)?"""
+    return any(o != loc and _inside(loc, o) for o in outer if (o.line, o.col) <= (loc.line, loc.col))
+
+
+def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) -> None:
+    """`agent.tools = [...]`, `agent.tools += [...]`, `agent.tools.append(t)` / `.extend([...])`."""
+    if not group.binding or not group.framework.groups.tools_attr:
+        return
+    attr = f"{group.binding}.{group.framework.groups.tools_attr}"
+    events: list[tuple[Loc, str, Value]] = []
+    for a in _assignments_to(facts).get(attr, ()):
+        if a.loc > group.call.loc:
+            events.append((a.loc, "set" if a.op == "=" else "add", a.value))
+    called = calls_by_text(facts)
+    for method, op in group.framework.groups.add_methods.items():
+        for _, call in called.get(f"{attr}.{method}", ()):
+            if call.loc > group.call.loc and call.args:
+                value = Seq(call.args if op == "items" else (call.args[0],), call.loc) if op != "add" else call.args[0]
+                events.append((call.loc, "add", value))
+    for loc, op, value in sorted(events, key=lambda e: e[0]):
+        added = resolve_members(facts, value, group.scope, project)
+        before = group.snapshots[-1].members if op == "add" else []
+        group.snapshots.append(Snapshot(loc, before + added))
+
+
+def _assignments_to(facts: ModuleFacts) -> dict[str, list]:
+    def compute() -> dict[str, list]:
+        table: dict[str, list] = {}
+        for a in facts.assignments:
+            if a.op in ("=", "+="):
+                table.setdefault(a.target, []).append(a)
+        return table
+
+    return facts.derived("groups.assignments_to", compute)

@@ -1,0 +1,867 @@
+"""The semantic model: what a name, a call, a list or a type stands for, answered in one place.
+
+Every analysis (tools, groups, fatality, error policy, the call-graph walk, effects) asks these
+questions the same way, with one scoping rule:
+
+* `Scope(facts, name).value(text)`: what `text` is bound to, seen from a function (or module level,
+  name ""): `with ... as` names, then assignments in the function and the functions around it
+  (closures), then module level; a parameter hides outer bindings; `self.x` / `cls.x` is what the
+  class body or any method of the class assigns (`self.x = Client()` in `__init__`);
+* `Scope.types(text)`: the annotation names of a parameter or attribute (`gw: Gateway`);
+* `classes_of(scope, value, project)`: the project classes an object may be an instance of: a
+  constructor call, a factory's return value (followed across modules), an annotated parameter or
+  attribute, where a `Protocol` or ABC stands for every project class that subclasses or (for a
+  Protocol) structurally implements it, found through the project's class index; a concrete class
+  stands for itself (`Optional[...]`, unions and generics unwrap by their names);
+* `callees(scope, call, project)`: the project functions a call runs: local, nested and module-level
+  functions, imported ones, methods on `self`/`cls`, methods of objects from `classes_of`, and
+  callables passed in as arguments (a parameter resolved at the function's call sites);
+* `elements(scope, value, project)`: the items a list expression holds, through names, closures,
+  imports, `[*A]`, `A + B`, `list(A)` / `tuple(A)` / `A.copy()`, comprehensions over a list,
+  `append`/`extend`/`+=` after construction, a factory's return value, and a builder function's
+  parameter (resolved at each of the builder's call sites in the module).
+
+Answers are computed from the facts with per-module indexes (`ModuleFacts.derived`), so each
+question is a lookup and analysis time stays linear in the size of a module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..frameworks import FRAMEWORKS
+from ..frameworks.spec import Framework
+from ..syntax.facts import (
+    Assignment,
+    Attr,
+    Call,
+    Comp,
+    Const,
+    FunctionFacts,
+    ModuleFacts,
+    Ref,
+    Seq,
+    Starred,
+    Value,
+)
+from .project import ProjectIndex
+
+MAX_DEPTH = 8  # hops through names, returns, imports and call sites before giving up
+# Calls that give back the items of their first argument, as a new list or view.
+ITEM_COPIERS = frozenset({"list", "tuple", "set", "sorted", "builtins.list", "builtins.tuple", "builtins.set",
+                          "builtins.sorted", "copy.copy", "copy.deepcopy"})
+ITEM_METHODS = frozenset({"copy"})
+# Base classes that make a class an interface: any project class implementing it stands for it.
+INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC", "Protocol", "ABC"})
+WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Union", "Optional", "Union", "typing.Annotated",
+                           "contextvars.ContextVar", "typing.Type", "type", "builtins.type"})
+
+
+def canonical(name: str) -> tuple[Framework | None, str]:
+    """The framework a resolved dotted name belongs to, and its canonical spelling. A dotted import
+    root (`google.adk`) claims only the names under it, not its whole top-level package."""
+    root = name.split(".", 1)[0]
+    for fw in FRAMEWORKS:
+        if root in fw.import_roots or any(name.startswith(r + ".") for r in fw.import_roots if "." in r):
+            return fw, fw.canonical(name)
+    return None, name
+
+
+def imports_framework(facts: ModuleFacts, fw: Framework) -> bool:
+    """The module imports something from the framework (its conventions apply there)."""
+    return any(target.split(".", 1)[0] in fw.import_roots for target in facts.imports.values())
+
+
+def framework_roots() -> frozenset[str]:
+    return frozenset(root for fw in FRAMEWORKS for root in fw.import_roots)
+
+
+def constructed_by(scope: "Scope", value: Value | None, depth: int = 0) -> str:
+    """The canonical name of the framework constructor that built `value` ("" if none): through
+    name bindings, a group method that keeps its receiver's tools (`agent.clone()` is another
+    object of the receiver's type), and parameter or attribute annotations (`agent: Agent[Deps]`)."""
+    if depth > MAX_DEPTH or value is None:
+        return ""
+    if isinstance(value, Call):
+        if isinstance(value.func, Attr) and value.func.receiver is not None:
+            # `StateGraph(S).add_node(...)`: a builder method that returns its receiver.
+            built = constructed_by(scope, value.func.receiver, depth + 1)
+            return built if built and _returns_receiver(built, value.func.attr) else ""
+        if not isinstance(value.func, Ref):
+            return ""
+        receiver, _, method = value.func.text.rpartition(".")
+        if receiver:
+            built = constructed_by(scope, Ref(receiver, receiver, value.loc), depth + 1)
+            if built and (_returns_receiver(built, method) or any(
+                    m.keeps_receiver_tools for fw in FRAMEWORKS for (c, name), m in fw.groups.methods.items()
+                    if c == built and name == method)):
+                return built
+        return canonical(value.func.name)[1]
+    if isinstance(value, Ref):
+        bound = scope.value(value.text)
+        if bound is not None:
+            return constructed_by(scope, bound, depth + 1)
+        for name in scope.types(value.text):
+            fw, canon = canonical(name)
+            if fw is not None:
+                return canon
+    return ""
+
+
+def _returns_receiver(built: str, method: str) -> bool:
+    """Does `method` of a `built` object return that object (a builder's chained calls)?"""
+    return any(built in fw.retries.builders and method in fw.retries.chain_methods for fw in FRAMEWORKS)
+
+
+def method_call(scope: "Scope", call: Call) -> tuple[str, str]:
+    """(canonical constructor of the receiver, method name) of a method call, ("", "") if the
+    receiver's constructor is unknown: `builder.add_node(...)`, `StateGraph(S).add_node(...)`,
+    `builder.add_node(a).add_node(b)`."""
+    func = call.func
+    if isinstance(func, Attr) and func.receiver is not None:
+        built = constructed_by(scope, func.receiver)
+        return (built, func.attr) if built else ("", "")
+    if isinstance(func, Ref) and "." in func.text:
+        receiver, _, method = func.text.rpartition(".")
+        built = constructed_by(scope, Ref(receiver, receiver, func.loc))
+        return (built, method) if built else ("", "")
+    return "", ""
+
+
+# ---- per-module indexes ----------------------------------------------------------------------
+def _attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
+    """(class, attribute) -> the last assignment to it: `x = ...` in the class body, `self.x = ...`
+    or `cls.x = ...` in any method of the class (annotation-only ones included)."""
+
+    def compute() -> dict[tuple[str, str], Assignment]:
+        table: dict[tuple[str, str], Assignment] = {}
+        for a in facts.assignments:
+            if a.op == "+=":
+                continue
+            if a.scope in facts.classes and "." not in a.target:
+                cls, attr = a.scope, a.target
+            else:
+                head, _, attr = a.target.partition(".")
+                fn = facts.functions.get(a.scope)
+                if head not in ("self", "cls") or not attr or "." in attr or fn is None or not fn.class_name:
+                    continue
+                cls = fn.class_name
+            old = table.get((cls, attr))
+            if old is None or old.op == ":" or a.op == "=":
+                table[(cls, attr)] = a if old is None or a.op == "=" else _merge(old, a)
+        return table
+
+    return facts.derived("semantic.attributes", compute)
+
+
+def _merge(old: Assignment, new: Assignment) -> Assignment:
+    return Assignment(old.target, old.value, old.loc, old.scope, old.op, old.annotation or new.annotation)
+
+
+def _annotations(facts: ModuleFacts) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(target, scope) -> annotation names (`db: Store = make()`, `db: Store`)."""
+
+    def compute() -> dict[tuple[str, str], tuple[str, ...]]:
+        return {(a.target, a.scope): a.annotation for a in facts.assignments if a.annotation}
+
+    return facts.derived("semantic.annotations", compute)
+
+
+def calls_by_text(facts: ModuleFacts) -> dict[str, list[tuple[str, Call]]]:
+    """Callee text (`build`, `tools.append`) -> (scope, call) for every call of the module."""
+
+    def compute() -> dict[str, list[tuple[str, Call]]]:
+        table: dict[str, list[tuple[str, Call]]] = {}
+        for scope, call in facts.all_calls():
+            if isinstance(call.func, Ref):
+                table.setdefault(call.func.text, []).append((scope, call))
+        return table
+
+    return facts.derived("semantic.calls_by_text", compute)
+
+
+def _aug_assignments(facts: ModuleFacts) -> dict[tuple[str, str], list[Assignment]]:
+    def compute() -> dict[tuple[str, str], list[Assignment]]:
+        table: dict[tuple[str, str], list[Assignment]] = {}
+        for a in facts.assignments:
+            if a.op == "+=":
+                table.setdefault((a.target, a.scope), []).append(a)
+        return table
+
+    return facts.derived("semantic.aug_assignments", compute)
+
+
+def result_names(facts: ModuleFacts) -> dict[object, list[tuple[str, str]]]:
+    """Call location -> the (target, scope) pairs its result is assigned to, in source order
+    (`T = f(...)`, and `T = f(...)(g)` for the inner call too)."""
+
+    def compute() -> dict[object, list[tuple[str, str]]]:
+        table: dict[object, list[tuple[str, str]]] = {}
+        for a in facts.assignments:
+            v = a.value
+            if a.op == "=" and isinstance(v, Call):
+                table.setdefault(v.loc, []).append((a.target, a.scope))
+                if isinstance(v.func, Call):
+                    table.setdefault(v.func.loc, []).append((a.target, a.scope))
+        return table
+
+    return facts.derived("semantic.result_names", compute)
+
+
+def first_result_name(facts: ModuleFacts, call: Call, *, plain: bool = False, module_level: bool = False) -> str:
+    """The first name `call`'s result is assigned to ("" if none); `plain` skips dotted targets,
+    `module_level` keeps only module-level assignments."""
+    for target, scope in result_names(facts).get(call.loc, ()):
+        if (plain and "." in target) or (module_level and scope):
+            continue
+        return target
+    return ""
+
+
+# ---- scopes ----------------------------------------------------------------------------------
+class Scope:
+    """Name resolution seen from one function of one module ("" = module level)."""
+
+    __slots__ = ("facts", "name", "fn")
+
+    def __init__(self, facts: ModuleFacts, name: str = "") -> None:
+        self.facts = facts
+        self.name = name
+        self.fn = facts.functions.get(name) if name else None
+
+    def __repr__(self) -> str:
+        return f"Scope({self.facts.path!r}, {self.name!r})"
+
+    @property
+    def class_name(self) -> str:
+        """The class of the method this scope is, or is nested in (closures see its `self`)."""
+        return next((fn.class_name for fn in self.functions() if fn.class_name), "")
+
+    def functions(self) -> Iterator[FunctionFacts]:
+        """This function and the functions it is nested in, innermost first (class scopes are not
+        visible from their methods, as in Python)."""
+        scope = self.name
+        while scope:
+            fn = self.facts.functions.get(scope)
+            if fn is not None:
+                yield fn
+            scope = scope.rpartition(".")[0]
+
+    def value(self, text: str) -> Value | None:
+        """The value `text` (a name or dotted name) is bound to here, or None."""
+        found = self.binding(text)
+        return found[1] if found is not None else None
+
+    def binding(self, text: str) -> tuple["Scope", Value] | None:
+        """The value `text` is bound to, with the scope that value is to be read in (`self.store =
+        store` in `__init__` is read in `__init__`, where `store` is a parameter)."""
+        head = text.partition(".")[0]
+        table = self.facts.last_assignments()
+        for fn in self.functions():
+            if text in fn.with_bindings:
+                return Scope(self.facts, fn.name), fn.with_bindings[text]
+            found = table.get((text, fn.name))
+            if found is not None:
+                return Scope(self.facts, fn.name), found
+            if head in fn.params:
+                if head in ("self", "cls") and "." in text:
+                    break
+                return None  # a parameter hides the bindings around it
+        if head in ("self", "cls") and "." in text:
+            attr = text.partition(".")[2]
+            if "." not in attr and self.class_name:
+                a = _attributes(self.facts).get((self.class_name, attr))
+                if a is not None and a.op == "=":
+                    return Scope(self.facts, a.scope if a.scope in self.facts.functions else ""), a.value
+            return None
+        found = table.get((text, ""))
+        return (Scope(self.facts), found) if found is not None else None
+
+    def param(self, name: str) -> tuple[FunctionFacts, int] | None:
+        """The innermost function (this one or around it) with `name` as a parameter, and its index,
+        when nothing closer binds the name."""
+        table = self.facts.last_assignments()
+        for fn in self.functions():
+            if name in fn.with_bindings or (name, fn.name) in table:
+                return None
+            if name in fn.params:
+                return fn, fn.params.index(name)
+        return None
+
+    def types(self, text: str) -> tuple[str, ...]:
+        """The names the annotation of `text` lists: a parameter (`gw: Gateway`), an annotated local
+        or module name, or a class attribute (`self.db` with `db: Store` in the class)."""
+        head, _, rest = text.partition(".")
+        notes = _annotations(self.facts)
+        if not rest:
+            found = self.param(text)
+            if found is not None:
+                fn, index = found
+                return fn.param_annotations[index] if index < len(fn.param_annotations) else ()
+            for fn in self.functions():
+                if (text, fn.name) in notes:
+                    return notes[(text, fn.name)]
+            return notes.get((text, ""), ())
+        if head in ("self", "cls") and "." not in rest and self.class_name:
+            a = _attributes(self.facts).get((self.class_name, rest))
+            return a.annotation if a is not None else ()
+        return ()
+
+    def function(self, value: Value | None) -> FunctionFacts | None:
+        """The function of this module a plain name refers to, innermost scope first."""
+        if not isinstance(value, Ref) or "." in value.text:
+            return None
+        parts = self.name.split(".") if self.name else []
+        for i in range(len(parts), -1, -1):
+            fn = self.facts.functions.get(".".join([*parts[:i], value.text]))
+            if fn is not None:
+                return fn
+        return None
+
+    # `siblint.effects` reads values through these two (its Resolver protocol).
+    def constructor(self, value: Value | None, depth: int = 0) -> str:
+        """The dotted name of the constructor that built `value` ("" if unknown), through bindings
+        and call chains (`repo = Github(t).get_repo(n)` is a `github.Github` object)."""
+        from ..effects import CONSTRUCTORS, receiver_of
+
+        if value is None or depth > MAX_DEPTH:
+            return ""
+        if isinstance(value, Ref):
+            text = value.text
+            while text:
+                bound = self.value(text)
+                if bound is not None:
+                    return self.constructor(bound, depth + 1)
+                types = self.types(text)
+                if types and text == value.text:
+                    return _unwrap(types)[0] if _unwrap(types) else ""
+                text = text.rpartition(".")[0]
+            return ""
+        if isinstance(value, Call):
+            name = value.callee
+            if name in CONSTRUCTORS:
+                return name
+            return self.constructor(receiver_of(value.func), depth + 1) or name
+        receiver = getattr(value, "receiver", None)
+        if receiver is not None:
+            return self.constructor(receiver, depth + 1)
+        return ""
+
+    def text(self, value: Value | None, depth: int = 0) -> str | None:
+        """The literal text of a string argument, through bindings, f-strings and `text("...")`."""
+        from ..syntax.facts import FString
+
+        if value is None or depth > 4:
+            return None
+        if isinstance(value, Const):
+            return value.value if isinstance(value.value, str) else None
+        if isinstance(value, FString):
+            return value.text
+        if isinstance(value, Ref):
+            return self.text(self.value(value.text), depth + 1)
+        if isinstance(value, Call) and value.args:
+            if value.callee.rpartition(".")[2] in ("text", "dedent", "strip"):  # sqlalchemy.text, textwrap.dedent
+                return self.text(value.args[0], depth + 1)
+            if isinstance(value.func, Attr) and value.func.attr in ("format", "strip"):  # "...".format(x)
+                return self.text(value.func.receiver, depth + 1)
+        return None
+
+
+def scope_of(facts: ModuleFacts, fn: FunctionFacts | None) -> Scope:
+    return Scope(facts, fn.name if fn is not None else "")
+
+
+def _unwrap(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Annotation names without `Optional`/`Union`/`ContextVar` wrappers and `None`."""
+    return tuple(n for n in names if n not in WRAPPER_TYPES and n not in ("None", "builtins.None"))
+
+
+# ---- functions and classes of the project ------------------------------------------------------
+def resolve_function(dotted: str, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The function a resolved dotted name (`pkg.tools.charge`, `pkg.store.Store.save`) defines."""
+    if not dotted:
+        return None
+    found = project.resolve(dotted)
+    if found is not None:
+        facts, name = found
+        fn = facts.functions.get(name)
+        if fn is not None:
+            return facts, fn
+    # `pkg.mod.Cls.method`: the module is `pkg.mod`, the name inside it `Cls.method`.
+    head, _, method = dotted.rpartition(".")
+    cls = project.resolve(head) if head else None
+    if cls is not None and cls[1] in cls[0].classes:
+        fn = cls[0].functions.get(f"{cls[1]}.{method}")
+        if fn is not None:
+            return cls[0], fn
+    return None
+
+
+def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
+    """The project class a resolved name denotes: a class of this module or of another one."""
+    local = name[len(facts.module) + 1:] if facts.module and name.startswith(facts.module + ".") else name
+    if local in facts.classes:
+        return facts, local
+    if "." in name and not _library(name):
+        found = project.resolve(name)
+        if found is not None and found[1] in found[0].classes:
+            return found
+    return None
+
+
+def framework_bases(facts: ModuleFacts, cls: str, project: ProjectIndex) -> set[str]:
+    """Canonical names of the framework classes `cls` derives from, directly or through project
+    classes (here or in other modules)."""
+    out: set[str] = set()
+    todo: list[tuple[ModuleFacts, str]] = [(facts, cls)]
+    seen: set[tuple[str, str]] = set()
+    while todo and len(seen) <= MAX_DEPTH * 2:
+        where, name = todo.pop()
+        if (where.path, name) in seen:
+            continue
+        seen.add((where.path, name))
+        for base in where.classes.get(name, ()):
+            fw, canon = canonical(base)
+            if fw is not None:
+                out.add(canon)
+            found = project_class(where, base, project)
+            if found is not None:
+                todo.append(found)
+    return out
+
+
+def method_of(cls: tuple[ModuleFacts, str], method: str, project: ProjectIndex,
+              depth: int = 0) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """`Cls.method`, or the method inherited from a project base class."""
+    facts, name = cls
+    fn = facts.functions.get(f"{name}.{method}")
+    if fn is not None:
+        return facts, fn
+    if depth < MAX_DEPTH:
+        for base in facts.classes.get(name, ()):
+            found = project_class(facts, base, project)
+            if found is not None:
+                inherited = method_of(found, method, project, depth + 1)
+                if inherited is not None:
+                    return inherited
+    return None
+
+
+def is_interface(cls: tuple[ModuleFacts, str]) -> bool:
+    facts, name = cls
+    return any(b in INTERFACE_BASES for b in facts.classes.get(name, ()))
+
+
+def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list[tuple[ModuleFacts, str]]:
+    """The project classes that stand for `cls`: itself when it is concrete; for a Protocol or ABC,
+    every project class that subclasses it (across modules) or, for a Protocol, defines all its
+    methods."""
+    if not is_interface(cls):
+        # A concrete class stands for itself: searching the tree for its subclasses would read every
+        # file of the project for each annotated name (and a subclass usually keeps the behaviour).
+        return [cls]
+    facts, name = cls
+    key = (facts.path, name)
+    memo: dict[tuple[str, str], list[tuple[ModuleFacts, str]]] = project.memo.setdefault("implementations", {})
+    if key in memo:
+        return memo[key]
+    memo[key] = []  # a class hierarchy with a cycle
+    short = name.rpartition(".")[2]
+    bases = facts.classes.get(name, ())
+    protocol = any(b.rpartition(".")[2] == "Protocol" for b in bases)
+    methods = _methods(facts, name) - {"__init__"}
+    out: list[tuple[ModuleFacts, str]] = []
+    for other in project.modules_mentioning(short):
+        for cname, cbases in other.classes.items():
+            if (other.path, cname) == key:
+                continue
+            subclass = any(b.rpartition(".")[2] == short and _key(project_class(other, b, project)) == key for b in cbases)
+            structural = protocol and bool(methods) and methods <= _methods(other, cname)
+            if subclass or structural:
+                out.append((other, cname))
+    if protocol and methods:
+        for other in project.modules_mentioning("", *sorted(methods)):
+            for cname in other.classes:
+                if (other, cname) not in out and (other.path, cname) != key and methods <= _methods(other, cname):
+                    out.append((other, cname))
+    memo[key] = out
+    return out
+
+
+def _key(cls: tuple[ModuleFacts, str] | None) -> tuple[str, str] | None:
+    return (cls[0].path, cls[1]) if cls is not None else None
+
+
+def _methods(facts: ModuleFacts, cls: str) -> set[str]:
+    prefix = cls + "."
+    return {f[len(prefix):] for f in facts.functions if f.startswith(prefix) and "." not in f[len(prefix):]}
+
+
+def classes_for_types(facts: ModuleFacts, names: tuple[str, ...], project: ProjectIndex) -> list[tuple[ModuleFacts, str]]:
+    """The project classes an annotation stands for, interfaces expanded to their implementations."""
+    out: list[tuple[ModuleFacts, str]] = []
+    for name in _unwrap(names):
+        cls = project_class(facts, name, project)
+        if cls is not None:
+            for impl in implementations(cls, project):
+                if impl not in out:
+                    out.append(impl)
+    return out
+
+
+def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
+               depth: int = 0) -> list[tuple[ModuleFacts, str]]:
+    """The project classes the object `value` may be an instance of."""
+    if value is None or depth > MAX_DEPTH:
+        return []
+    facts = scope.facts
+    if isinstance(value, Ref):
+        if value.text in ("self", "cls") and scope.class_name:
+            return [(facts, scope.class_name)]
+        bound = scope.binding(value.text)
+        found = classes_of(bound[0], bound[1], project, depth + 1) if bound is not None else []
+        if not found:
+            found = classes_for_types(facts, scope.types(value.text), project)
+        if not found and bound is None and "." not in value.text and value.name != value.text:
+            # An imported module-level object (`from .db import store`).
+            target = project.resolve(value.name)
+            if target is not None and target[0] is not facts:
+                return classes_of(Scope(target[0]), Ref(target[1], target[1], value.loc), project, depth + 1)
+        if not found and bound is None and "." in value.text:
+            found = _attribute_chain(scope, value, project, depth)
+        return found
+    if isinstance(value, Call) and isinstance(value.func, Ref):
+        cls = project_class(facts, value.func.name, project) if value.func.text in facts.classes or "." in value.func.name or value.func.name != value.func.text else None
+        if cls is None and value.func.text in facts.classes:
+            cls = (facts, value.func.text)
+        if cls is not None:
+            return [cls]
+        # A factory: the classes of what it returns (`store = make_store()`), or of its annotation.
+        out: list[tuple[ModuleFacts, str]] = []
+        for callee_facts, fn in callees(scope, value, project, depth + 1):
+            inner = Scope(callee_facts, fn.name)
+            for ret in fn.return_values:
+                out.extend(c for c in classes_of(inner, ret, project, depth + 1) if c not in out)
+            if not out and fn.returns_annotation:
+                out.extend(classes_for_types(callee_facts, _annotation_names(callee_facts, fn.returns_annotation), project))
+        if not out and value.func.text.rpartition(".")[2] == "get":
+            # `repo_var.get()` of `repo_var: ContextVar[Repo]`.
+            out = classes_for_types(facts, scope.types(value.func.text.rpartition(".")[0]), project)
+        return out
+    return []
+
+
+def _attribute_chain(scope: Scope, value: Ref, project: ProjectIndex, depth: int) -> list[tuple[ModuleFacts, str]]:
+    """`gw.http.client` / `ctx.context.db`: the classes of the head, then of each attribute in turn
+    (assigned or annotated on those classes). A framework's context wrapper (`RunContextWrapper[AppCtx]`
+    read through `.context`) stands for the project classes its annotation names."""
+    head, *attrs = value.text.split(".")
+    wrappers = {attr for fw in FRAMEWORKS for attr in fw.tools.context_attrs.values()}
+    wrapped = any(canonical(n)[1] in fw.tools.context_attrs for n in scope.types(head) for fw in FRAMEWORKS)
+    current = classes_of(scope, Ref(value.name.split(".")[0], head, value.loc), project, depth + 1)
+    for i, attr in enumerate(attrs):
+        if i == 0 and wrapped and attr in wrappers:
+            continue  # `ctx.context` is the AppCtx the annotation names
+        nxt: list[tuple[ModuleFacts, str]] = []
+        for cls in current:
+            for found in _attribute_classes(cls, attr, project, depth + 1):
+                if found not in nxt:
+                    nxt.append(found)
+        current = nxt
+        if not current:
+            break
+    return current
+
+
+def _attribute_classes(cls: tuple[ModuleFacts, str], attr: str, project: ProjectIndex,
+                       depth: int) -> list[tuple[ModuleFacts, str]]:
+    facts, name = cls
+    a = _attributes(facts).get((name, attr))
+    if a is None:
+        return []
+    found = classes_for_types(facts, a.annotation, project) if a.annotation else []
+    if not found and a.op == "=":
+        found = classes_of(Scope(facts, a.scope if a.scope in facts.functions else ""), a.value, project, depth + 1)
+    return found
+
+
+def _annotation_names(facts: ModuleFacts, text: str) -> tuple[str, ...]:
+    """Resolved names in an annotation's source text (`Store | None`, `"Store"`, `Optional[Store]`)."""
+    out: list[str] = []
+    for word in text.replace("[", " ").replace("]", " ").replace("|", " ").replace(",", " ").replace('"', " ").replace("'", " ").split():
+        head, _, rest = word.partition(".")
+        target = facts.imports.get(head)
+        out.append(f"{target}.{rest}" if target and rest else (target or word))
+    return tuple(out)
+
+
+# ---- calls -----------------------------------------------------------------------------------
+def callees(scope: Scope, call: Call, project: ProjectIndex, depth: int = 0,
+            arguments: dict[str, tuple[Scope, Value]] | None = None) -> list[tuple[ModuleFacts, FunctionFacts]]:
+    """The project functions `call` (made in `scope`) runs. `arguments` binds the parameters of the
+    function being walked to the caller's argument values (a callable passed in)."""
+    func = call.func
+    if depth > MAX_DEPTH:
+        return []
+    if isinstance(func, Attr) and func.receiver is not None:
+        # `make_store().save(...)`, `repo_var.get().delete(...)`: a method of what the receiver is.
+        found = [method_of(cls, func.attr, project) for cls in classes_of(scope, func.receiver, project, depth + 1)]
+        return [f for f in found if f is not None]
+    if not isinstance(func, Ref):
+        return []
+    return target_functions(scope, func, project, depth, arguments)
+
+
+def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int = 0,
+                     arguments: dict[str, tuple[Scope, Value]] | None = None) -> list[tuple[ModuleFacts, FunctionFacts]]:
+    """The project functions a callee expression (`f`, `self.m`, `store.save`, `mod.f`) names."""
+    facts, text = scope.facts, func.text
+    if depth > MAX_DEPTH:
+        return []
+    if "." not in text:
+        if arguments and text in arguments:
+            caller, arg = arguments[text]
+            return _function_values(caller, arg, project, depth + 1)
+        local = scope.function(func)
+        if local is not None and (scope.fn is None or local.name != scope.fn.name):
+            return [(facts, local)]
+        bound = scope.value(text)
+        if bound is not None:
+            return _function_values(scope, bound, project, depth + 1)
+        param = scope.param(text)
+        if param is not None:
+            return [f for s, v in argument_values(scope, param[0], param[1], project)
+                    for f in _function_values(s, v, project, depth + 1)]
+        if func.name != text and not _library(func.name):
+            found = resolve_function(func.name, project)
+            return [found] if found is not None else []
+        return []
+    receiver, _, method = text.rpartition(".")
+    if receiver in ("self", "cls") and scope.class_name:
+        found = method_of((facts, scope.class_name), method, project)
+        if found is not None:
+            return [found]
+        # An attribute holding an object: `self.store.save()` is handled below through the receiver.
+        if "." not in receiver:
+            return []
+    out: list[tuple[ModuleFacts, FunctionFacts]] = []
+    for cls in classes_of(scope, Ref(func.name.rpartition(".")[0], receiver, func.loc), project, depth + 1):
+        found = method_of(cls, method, project)
+        if found is not None and found not in out:
+            out.append(found)
+    if out:
+        return out
+    head = text.partition(".")[0]
+    if head in facts.imports and not _library(func.name):
+        found = resolve_function(func.name, project)
+        if found is not None:
+            return [found]
+    return []
+
+
+def _library(name: str) -> bool:
+    """A name of a framework or of a library the effect table knows: never project code."""
+    from ..effects import LIBRARY_ROOTS
+
+    root = name.split(".")[0]
+    return root in framework_roots() or root in LIBRARY_ROOTS
+
+
+def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: int) -> list[tuple[ModuleFacts, FunctionFacts]]:
+    """The project functions a value that is called stands for (`work` bound to `insert`, a
+    `functools.partial(f, ...)`)."""
+    if depth > MAX_DEPTH:
+        return []
+    if isinstance(value, Ref):
+        return target_functions(scope, value, project, depth)
+    if isinstance(value, Call) and value.callee == "functools.partial" and value.args:
+        return _function_values(scope, value.args[0], project, depth + 1)
+    return []
+
+
+def argument_values(scope: Scope, fn: FunctionFacts, index: int, project: ProjectIndex) -> list[tuple[Scope, Value]]:
+    """What the call sites of `fn` in its module pass for its parameter at `index` (keyword or
+    position; methods skip `self`)."""
+    facts = scope.facts
+    name = fn.params[index]
+    position = index - 1 if fn.class_name and fn.params and fn.params[0] in ("self", "cls") else index
+    out: list[tuple[Scope, Value]] = []
+    for _, sites in _call_sites_of(facts, fn):
+        for caller_scope, call in sites:
+            arg = call.arg(position if position >= 0 else None, name)
+            if arg is not None and caller_scope != fn.name:
+                out.append((Scope(facts, caller_scope), arg))
+    return out if len(out) <= 64 else out[:64]
+
+
+def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts) -> list[tuple[str, list[tuple[str, Call]]]]:
+    table = calls_by_text(facts)
+    short = fn.name.rpartition(".")[2]
+    texts = [short] if not fn.class_name else [f"self.{short}", f"cls.{short}", f"{fn.class_name}.{short}"]
+    return [(t, table.get(t, [])) for t in texts]
+
+
+# ---- lists -----------------------------------------------------------------------------------
+def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: int = 0) -> Iterator[tuple[Scope, Value]]:
+    """The items a list expression holds, each with the scope it is read in. An item that is not a
+    list (a tool name, a call) is yielded as it is; the caller decides what it denotes."""
+    if value is None or depth > MAX_DEPTH:
+        return
+    if isinstance(value, Seq):
+        for item in value.items:
+            yield from elements(scope, item, project, depth + 1) if isinstance(item, Starred) else ((scope, item),)
+        return
+    if isinstance(value, Starred):
+        yield from elements(scope, value.value, project, depth + 1)
+        return
+    if isinstance(value, Comp):
+        if isinstance(value.elt, Ref) and value.elt.text == value.target:
+            yield from elements(scope, value.iter, project, depth + 1)
+        return
+    if isinstance(value, Call):
+        if isinstance(value.func, Ref):
+            if value.func.name in ITEM_COPIERS and value.args:
+                yield from elements(scope, value.args[0], project, depth + 1)
+                return
+            receiver, _, method = value.func.text.rpartition(".")
+            if method in ITEM_METHODS and receiver and not value.args:
+                yield from elements(scope, Ref(receiver, receiver, value.loc), project, depth + 1)
+                return
+            returned = list(_returned(scope, value, project, depth + 1))
+            if returned:
+                for inner, ret in returned:
+                    yield from elements(inner, ret, project, depth + 1)
+                return
+        yield scope, value
+        return
+    if isinstance(value, Ref):
+        bound = scope.value(value.text)
+        if isinstance(bound, (Seq, Starred, Comp)) or (isinstance(bound, Call) and _is_list_call(bound)):
+            yield from elements(scope, bound, project, depth + 1)
+            yield from _grown(scope, value.text, project, depth)
+            return
+        if isinstance(bound, Ref):
+            yield from elements(scope, bound, project, depth + 1)
+            return
+        held = _group_tools(scope, value.text) if bound is None and "." in value.text else None
+        if held is not None:  # `[...base.tools, x]`: the tools `base` was built with
+            yield from elements(scope, held, project, depth + 1)
+            return
+        if bound is None and "." not in value.text:
+            param = scope.param(value.text)
+            if param is not None:
+                for caller, arg in argument_values(scope, param[0], param[1], project):
+                    yield from elements(caller, arg, project, depth + 1)
+                return
+            if value.name != value.text:
+                target = project.resolve(value.name)
+                if target is not None and target[0] is not scope.facts:
+                    other = Scope(target[0])
+                    if isinstance(other.value(target[1]), (Seq, Starred, Comp, Call, Ref)):
+                        yield from elements(other, Ref(target[1], target[1], value.loc), project, depth + 1)
+                        return
+        if isinstance(bound, Call):
+            returned = list(_returned(scope, bound, project, depth + 1))
+            if returned:
+                for inner, ret in returned:
+                    yield from elements(inner, ret, project, depth + 1)
+                return
+        yield scope, value
+
+
+def _group_tools(scope: Scope, text: str) -> Value | None:
+    """`agent.tools` of an agent built in this module (`Agent(tools=[...])`, `new Agent({ tools })`):
+    the tools argument it was built with."""
+    receiver, _, attr = text.rpartition(".")
+    made = scope.value(receiver) if receiver else None
+    if not isinstance(made, Call) or not isinstance(made.func, Ref):
+        return None
+    fw, canon = canonical(made.func.name)
+    maker = fw.groups.makers.get(canon) if fw is not None and attr == fw.groups.tools_attr else None
+    if maker is None or maker.tools is None:
+        return None
+    return made.arg(maker.tools.position, maker.tools.keyword)
+
+
+def _is_list_call(call: Call) -> bool:
+    if not isinstance(call.func, Ref):
+        return False
+    return call.func.name in ITEM_COPIERS or call.func.text.rpartition(".")[2] in ITEM_METHODS
+
+
+def _returned(scope: Scope, call: Call, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """The values a call to a project function returns, each with the callee's scope."""
+    for facts, fn in callees(scope, call, project, depth):
+        inner = Scope(facts, fn.name)
+        for ret in fn.return_values:
+            yield inner, ret
+
+
+def _grown(scope: Scope, name: str, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """Items added to the list `name` after it was built: `name.append(x)`, `name.extend(xs)`,
+    `name += [...]`, in the scope that binds it."""
+    facts = scope.facts
+    owner = next((fn.name for fn in scope.functions() if (name, fn.name) in facts.last_assignments()), "")
+    table = calls_by_text(facts)
+    for call_scope, call in table.get(f"{name}.append", ()):
+        if _same_binding(facts, call_scope, owner) and call.args:
+            yield Scope(facts, call_scope), call.args[0]
+    for call_scope, call in table.get(f"{name}.extend", ()):
+        if _same_binding(facts, call_scope, owner) and call.args:
+            yield from elements(Scope(facts, call_scope), call.args[0], project, depth + 1)
+    for a in _aug_assignments(facts).get((name, owner), ()):
+        yield from elements(Scope(facts, a.scope), a.value, project, depth + 1)
+
+
+def _same_binding(facts: ModuleFacts, scope: str, owner: str) -> bool:
+    """Does a use in `scope` see the binding made in `owner` (its own scope or nested in it)?"""
+    return scope == owner or (not owner) or scope.startswith(owner + ".")
+
+
+# ---- numbers and per-call values ---------------------------------------------------------------
+TIMEDELTA = frozenset({"datetime.timedelta"})
+_TIMEDELTA_UNITS = {"days": 86400.0, "seconds": 1.0, "microseconds": 1e-6, "milliseconds": 1e-3, "minutes": 60.0,
+                    "hours": 3600.0, "weeks": 604800.0}
+UNBOUNDED = float("inf")  # an explicit `None` where a number of seconds goes: no limit at all
+
+
+def seconds(scope: Scope, value: Value | None, depth: int = 0) -> float | None:
+    """The number of seconds `value` spells, or None when it cannot be read without running code:
+    a literal, a name bound to one (module level or local), `timedelta(...)` of literals. An
+    explicit `None` is `UNBOUNDED`."""
+    if value is None or depth > 4:
+        return None
+    if isinstance(value, Const):
+        if value.value is None:
+            return UNBOUNDED
+        if isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
+            return float(value.value)
+        return None
+    if isinstance(value, Ref):
+        found = scope.binding(value.text)
+        return seconds(found[0], found[1], depth + 1) if found is not None else None
+    if isinstance(value, Call) and value.callee in TIMEDELTA:
+        total = 0.0
+        given = list(zip(("days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"), value.args))
+        for unit, arg in [*given, *((k, v) for k, v in value.kwargs if k is not None)]:
+            n = seconds(scope, arg, depth + 1)
+            if unit not in _TIMEDELTA_UNITS or n is None or n == UNBOUNDED:
+                return None
+            total += n * _TIMEDELTA_UNITS[unit]
+        return total
+    return None
+
+
+def is_tool_call_id(scope: Scope, value: Value | None) -> bool:
+    """Is `value` the id of the current tool call (`ctx.tool_call_id` on the framework's tool
+    context, or a parameter injected as the call id)? The model mints a new one on every call."""
+    if not isinstance(value, Ref):
+        return False
+    head, _, attr = value.text.partition(".")
+    if "." in attr:
+        return False
+    for name in _unwrap(scope.types(head)):
+        fw, canon = canonical(name)
+        if fw is not None and fw.tools.call_ids.get(canon) == attr:
+            return True
+    return False

@@ -1,0 +1,600 @@
+"""Which tools a module defines, read from its facts through the frameworks' data.
+
+A tool is found where a framework's tool maker is applied: as a decorator (`@function_tool`,
+`@function_tool(...)`), in call form (`function_tool(fn, ...)`), as a constructor
+(`FunctionTool(...)`), or as a method on an object a framework built (`agent.as_tool(...)`). MCP
+servers are tools too: every tool they serve joins the group of the agent they are given to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Literal
+
+from ..common.diagnostics import Loc
+from ..frameworks import FRAMEWORKS
+from ..frameworks.spec import Framework, Param, ToolMaker
+from ..syntax.facts import (
+    Attr,
+    Call,
+    Const,
+    FunctionFacts,
+    Mapping,
+    ModuleFacts,
+    Ref,
+    Seq,
+    Value,
+)
+from .project import ProjectIndex
+from .semantic import (
+    Scope,
+    canonical,
+    constructed_by,
+    elements,
+    first_result_name,
+    imports_framework,
+    resolve_function,
+    result_names,
+)
+
+Kind = Literal["function", "constructed", "agent", "server", "copy"]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    framework: str
+    # "function": runs a function of the project; "constructed": a FunctionTool-style object whose
+    # invoker is a function; "agent": another agent as a tool; "server": an MCP server; "copy": a
+    # copy of another tool (`dataclasses.replace(t, ...)`), with that tool's policy.
+    kind: Kind
+    path: str
+    module: str
+    loc: Loc  # the function's `def` line when it is in this module, else the call that made the tool
+    function: str  # dotted name of the function that runs when the tool is called ("" if unknown)
+    options: Call | None  # the call that configures the tool (decorator call, call form, constructor)
+    binding: str  # the module-level name bound to the tool ("" if none)
+    scope: str = ""  # where the tool is made ("" = module level)
+    # The name of the object a method decorator registered the tool on (`@agent.tool` -> "agent"):
+    # the tool joins that object's group (siblint.model.groups).
+    receiver: str = ""
+    # For a class-based tool (`class Search(BaseTool)`), the class: `Search()` in a tools list is this tool.
+    class_name: str = ""
+    # For a method of a class holding several tools (`class Shop(BaseToolSpec)`), that class.
+    toolset_class: str = ""
+
+    @property
+    def key(self) -> tuple[str, Loc, Loc | None]:
+        """Identity: several tools may wrap one function, each with its own options call."""
+        return (self.path, self.loc, self.options.loc if self.options else None)
+
+
+def _maker(name: str) -> tuple[Framework, ToolMaker] | None:
+    fw, canon = canonical(name)
+    if fw is not None and canon in fw.tools.makers:
+        return fw, fw.tools.makers[canon]
+    return None
+
+
+def _method_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, ToolMaker] | None:
+    return _method_maker_of(facts, call.func, scope)
+
+
+def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Framework, ToolMaker] | None:
+    """The tool maker `receiver.method` is, for a receiver a known constructor built (`agent.tool`)."""
+    if not isinstance(func, Ref) or "." not in func.text:
+        return None
+    receiver, _, method = func.text.rpartition(".")
+    built = constructed_by(Scope(facts, scope), Ref(receiver, receiver, func.loc))
+    for fw in FRAMEWORKS:
+        maker = fw.tools.methods.get((built, method))
+        if maker is not None:
+            return fw, maker
+    return None
+
+
+def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> FunctionFacts | None:
+    """The function of this module a name refers to from `scope`, innermost scope first."""
+    return Scope(facts, scope).function(value)
+
+
+def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> str:
+    """The absolute dotted name of the function `value` refers to ("" if it is not a name)."""
+    if not isinstance(value, Ref):
+        return ""
+    local = local_function(facts, value, scope)
+    if local is not None:
+        return f"{facts.module}.{local.name}" if facts.module else local.name
+    return value.name
+
+
+def _const_str(value: Value | None) -> str:
+    return value.value if isinstance(value, Const) and isinstance(value.value, str) else ""
+
+
+def _binding_for(facts: ModuleFacts, call: Call) -> str:
+    """The module-level plain name the call's result is bound to."""
+    return first_result_name(facts, call, plain=True, module_level=True)
+
+
+def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
+    """`function_tool(...)` used as `@function_tool(...)`: no function passed."""
+    if maker.function is None:
+        return False
+    if maker.async_function is not None and call.arg(maker.async_function.position, maker.async_function.keyword):
+        return False  # `StructuredTool.from_function(coroutine=f)`
+    value = call.arg(maker.function.position, maker.function.keyword)
+    return value is None or isinstance(value, Const)  # `tool("name")`: the name, not the function
+
+
+# Plain-function tools are found per module, without the project (cached per module facts).
+_NO_PROJECT = ProjectIndex()
+
+
+def tools_in(facts: ModuleFacts) -> tuple[Tool, ...]:
+    """Every tool the module makes, in source order."""
+    return facts.derived("tools", lambda: tuple(_find_tools(facts)))
+
+
+def _find_tools(facts: ModuleFacts) -> list[Tool]:
+    found: list[Tool] = []
+    decorator_calls: set[Loc] = set()
+    module_prefix = f"{facts.module}." if facts.module else ""
+    for fn in facts.functions.values():
+        for deco in fn.decorators:
+            target = deco.func if isinstance(deco, Call) else deco
+            if not isinstance(target, Ref):
+                continue
+            outer = fn.name.rpartition(".")[0]
+            made = _maker(target.name)
+            receiver = ""
+            if made is None:
+                # `@agent.tool` / `@toolset.tool_plain(...)`: registers the function on the receiver's group.
+                made = _method_maker_of(facts, target, outer)
+                receiver = target.text.rpartition(".")[0] if made is not None else ""
+            if made is None or made[1].kind != "decorator":
+                continue
+            fw, maker = made
+            options = deco if isinstance(deco, Call) else None
+            if options is not None:
+                decorator_calls.add(options.loc)
+            name = _const_str(options.arg(maker.name.position, maker.name.keyword)) if options and maker.name else ""
+            top_level = "." not in fn.name
+            found.append(Tool(name or fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                              module_prefix + fn.name, options, fn.name if top_level else "",
+                              outer, receiver=receiver))
+    for scope, call in facts.all_calls():
+        if call.loc in decorator_calls or not isinstance(call.func, Ref):
+            continue
+        made = _maker(call.func.name) or _method_maker(facts, call, scope)
+        if made is None:
+            continue
+        fw, maker = made
+        if maker.kind == "decorator" and _is_decorator_factory(call, maker):
+            continue  # `function_tool(**opts)(fn)`: the outer call is the tool, handled below
+        fn_value = call.arg(maker.function.position, maker.function.keyword) if maker.function else None
+        if maker.async_function is not None:
+            # `StructuredTool.from_function(func=f, coroutine=af)`: async runs await `af`.
+            fn_value = call.arg(maker.async_function.position, maker.async_function.keyword) or fn_value
+        fn_name = function_name(facts, fn_value, scope)
+        local = local_function(facts, fn_value, scope)
+        name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""
+        kind: Kind = "function" if maker.kind == "decorator" else ("agent" if maker.function is None else "constructed")
+        registered = _method_maker(facts, call, scope) is not None and maker.kind == "decorator"
+        found.append(Tool(name or fn_name.rsplit(".", 1)[-1] or call.func.text, fw.name, kind, facts.path, facts.module,
+                          local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
+                          _binding_for(facts, call), scope,
+                          receiver=call.func.text.rpartition(".")[0] if registered else ""))
+    # `function_tool(**opts)(fn)`: a call whose callee is a decorator factory call.
+    for scope, call in facts.all_calls():
+        inner = call.func
+        if isinstance(inner, Call) and isinstance(inner.func, Ref):
+            made = _maker(inner.func.name)
+            if made is not None and made[1].kind == "decorator" and call.args:
+                fn_name = function_name(facts, call.args[0], scope)
+                local = local_function(facts, call.args[0], scope)
+                found.append(Tool(fn_name.rsplit(".", 1)[-1] or "tool", made[0].name, "function", facts.path, facts.module,
+                                  local.loc if local is not None else call.loc, fn_name, inner, _binding_for(facts, call), scope))
+    for scope, call in facts.all_calls():
+        if isinstance(call.func, Ref):
+            server_fw, canon = canonical(call.func.name)
+            if server_fw is not None and canon in server_fw.tools.servers:
+                found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], server_fw.name, "server",
+                                  facts.path, facts.module, call.loc, "", call, _binding_for(facts, call), scope))
+    found.extend(_class_tools(facts))
+    found.extend(_method_toolset_tools(facts))
+    found.extend(_module_spec_tools(facts))
+    found.extend(_plain_function_tools(facts, found))
+    found.extend(_copies(facts, found))
+    found.sort(key=lambda t: (t.loc.line, t.loc.col))
+    return found
+
+
+def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]] | None:
+    """(framework, (sync method, async method)) when `cls` of this module subclasses a tool base class,
+    directly or through other classes of the module."""
+    return _subclass_of(facts, cls, lambda fw: fw.tools.base_classes)
+
+
+def _subclass_of(facts: ModuleFacts, cls: str,
+                 table: Callable[[Framework], dict[str, tuple[str, str]]]) -> tuple[Framework, tuple[str, str]] | None:
+    """(framework, entry) when `cls` subclasses a base class of `table`, directly or through other
+    classes of the module."""
+    seen: set[str] = set()
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for base in facts.classes.get(current, ()):
+            fw, canon = canonical(base)
+            if fw is not None and canon in table(fw):
+                return fw, table(fw)[canon]
+            local = base[len(facts.module) + 1:] if facts.module and base.startswith(facts.module + ".") else base
+            if local in facts.classes:
+                todo.append(local)
+    return None
+
+
+def _class_tools(facts: ModuleFacts) -> list[Tool]:
+    """`class Search(BaseTool)`: one tool per class, running its async method when it defines one
+    (async invokes await it), else its sync method (in a worker thread)."""
+    out: list[Tool] = []
+    prefix = f"{facts.module}." if facts.module else ""
+    for cls in facts.classes:
+        found = tool_base(facts, cls)
+        if found is None:
+            continue
+        fw, (sync_method, async_method) = found
+        fn = facts.functions.get(f"{cls}.{async_method}") or facts.functions.get(f"{cls}.{sync_method}")
+        if fn is None:
+            continue
+        out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                        prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+    return out
+
+
+def _method_toolset_tools(facts: ModuleFacts) -> list[Tool]:
+    """`class Shop(BaseToolSpec): spec_functions = ["charge", ("sync", "async")]`: one tool per listed
+    method (the async one of a pair: async runs await it), joining a group through `Shop().to_tool_list()`."""
+    out: list[Tool] = []
+    prefix = f"{facts.module}." if facts.module else ""
+    for cls in facts.classes:
+        found = _subclass_of(facts, cls, lambda fw: fw.tools.method_toolsets)
+        if found is None:
+            continue
+        fw, (attribute, _) = found
+        listed = next((a.value for a in facts.assignments if a.scope == cls and a.target == attribute), None)
+        for item in listed.items if isinstance(listed, Seq) else ():
+            names = [i.value for i in item.items if isinstance(i, Const)] if isinstance(item, Seq) else [_const_str(item)]
+            fn = next((facts.functions.get(f"{cls}.{n}") for n in reversed(names) if facts.functions.get(f"{cls}.{n}")), None)
+            if fn is not None:
+                out.append(Tool(fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                                prefix + fn.name, None, "", cls.rpartition(".")[0], toolset_class=cls))
+    return out
+
+
+def method_toolset_members(facts: ModuleFacts, call: Call, scope: str,
+                           project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]] | None:
+    """The tools `Shop().to_tool_list()` / `shop.to_tool_list()` returns, here or across modules; None
+    when `call` is no such call."""
+    func = call.func
+    if isinstance(func, Attr):
+        method, receiver = func.attr, func.receiver
+    elif isinstance(func, Ref) and "." in func.text:
+        head, _, method = func.text.rpartition(".")
+        receiver = Scope(facts, scope).value(head) if "." not in head else None
+    else:
+        return None
+    where = _class_called(facts, receiver, project) if isinstance(receiver, Call) else None
+    if where is None:
+        return None
+    other, cls = where
+    found = _subclass_of(other, cls, lambda fw: fw.tools.method_toolsets)
+    if found is None or found[1][1] != method:
+        return None
+    return [(t, other) for t in tools_in(other) if t.toolset_class == cls]
+
+
+def _module_spec_tools(facts: ModuleFacts) -> list[Tool]:
+    """A module that declares its own tool (`TOOL_SPEC = {"name": "x", ...}` and `def x(tool, **kw)`),
+    when it imports the framework whose convention that is."""
+    out: list[Tool] = []
+    for fw in FRAMEWORKS:
+        if not fw.tools.module_spec or not imports_framework(facts, fw):
+            continue
+        spec = next((a.value for a in facts.assignments
+                     if a.scope == "" and a.target == fw.tools.module_spec and a.op == "="), None)
+        if spec is None:
+            continue
+        named = _const_str(spec.get("name")) if isinstance(spec, Mapping) else ""
+        fn = facts.functions.get(named or facts.module.rpartition(".")[2])
+        if fn is not None and not fn.class_name:
+            prefix = f"{facts.module}." if facts.module else ""
+            out.append(Tool(fn.name, fw.name, "function", facts.path, facts.module, fn.loc, prefix + fn.name, None, fn.name))
+    return out
+
+
+def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
+    """Plain functions of this module listed where a framework turns them into tools
+    (`ToolNode([f])`, `create_agent(m, tools=[f])`, pydantic-ai `Agent(tools=[f])`, `FunctionToolset([f])`)."""
+    known = {t.function for t in found}
+    out: list[Tool] = []
+    prefix = f"{facts.module}." if facts.module else ""
+    for scope, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        fw, canon = canonical(call.func.name)
+        if fw is None:
+            continue
+        maker = fw.groups.makers.get(canon)
+        where = maker.tools if maker is not None and maker.plain_functions_are_tools else fw.tools.toolsets.get(canon)
+        if where is None:
+            continue
+        value = call.arg(where.position, where.keyword)
+        # `TOOLS = [a, b]; ToolNode(TOOLS)`, `list(TOOLS)`, ...: items of this module only.
+        for item_scope, item in elements(Scope(facts, scope), value, _NO_PROJECT):
+            if item_scope.facts is not facts:
+                continue
+            fn = item_scope.function(item)
+            if fn is None or fn.class_name or prefix + fn.name in known:
+                continue
+            known.add(prefix + fn.name)
+            top_level = "." not in fn.name
+            out.append(Tool(fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                            prefix + fn.name, None, fn.name if top_level else "", fn.name.rpartition(".")[0]))
+    return out
+
+
+def _copies(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
+    """`T2 = dataclasses.replace(T, ...)` / `copy.copy(T)` of a tool bound in this module: another tool
+    (kind "copy", `options` = the copy call) with T's policy (S11, S12). Copies of imported tools
+    need the project: `siblint.analyses.fatality.copies_in`."""
+    by_binding = {t.binding: t for t in found if t.binding}
+    out: list[Tool] = []
+    for scope, call in facts.all_calls():
+        if not isinstance(call.func, Ref):
+            continue
+        for fw in FRAMEWORKS:
+            copier = fw.tools.copiers.get(call.func.name)
+            source = call.arg(copier[0].position, copier[0].keyword) if copier else None
+            if isinstance(source, Ref) and source.text in by_binding:
+                src = by_binding[source.text]
+                copy = Tool(src.name, src.framework, "copy", facts.path, facts.module, call.loc, src.function, call,
+                            _binding_for(facts, call), scope)
+                out.append(copy)
+                if copy.binding:
+                    by_binding[copy.binding] = copy
+                break
+    return out
+
+
+# ---- tool identity: which tool a name, a call or a copy denotes ------------------------------------
+MAX_DEPTH = 8  # hops through copies of copies and imports
+
+
+def copier(call: Call) -> tuple[Param, bool] | None:
+    """(where the source goes, whether keywords set fields) when `call` copies a tool with its policy."""
+    if isinstance(call.func, Ref):
+        for fw in FRAMEWORKS:
+            if call.func.name in fw.tools.copiers:
+                return fw.tools.copiers[call.func.name]
+    return None
+
+
+def visible(facts: ModuleFacts, name: str, bound_in: str, scope: str) -> bool:
+    """Does `name` in `scope` mean the binding made in `bound_in` (not a local of the same name)?"""
+    if scope == bound_in:
+        return True
+    if bound_in and not scope.startswith(bound_in + "."):
+        return False
+    fn = facts.functions.get(scope)
+    if fn is not None and name in fn.params:
+        return False
+    return (name, scope) not in facts.last_assignments()
+
+
+def names_of(tool: Tool, facts: ModuleFacts) -> list[tuple[str, str]]:
+    """(name, scope) pairs bound to the tool in its module."""
+    out: list[tuple[str, str]] = [(tool.binding, "")] if tool.binding else []
+    if tool.options is not None:
+        out.extend((t, s) for t, s in result_names(facts).get(tool.options.loc, ()) if "." not in t)
+    if tool.kind == "function":
+        for fn in _functions_by_loc(facts).get(tool.loc, ()):
+            # Only the decorator form binds the function's own name to the tool (`B = function_tool(f)`
+            # leaves `f` a plain function).
+            if fn.decorators and (tool.options is None or tool.options in fn.decorators):
+                out.append((fn.name.rsplit(".", 1)[-1], tool.scope))
+    return list(dict.fromkeys(out))
+
+
+def _functions_by_loc(facts: ModuleFacts) -> dict[Loc, list[FunctionFacts]]:
+    def compute() -> dict[Loc, list[FunctionFacts]]:
+        table: dict[Loc, list[FunctionFacts]] = {}
+        for fn in facts.functions.values():
+            table.setdefault(fn.loc, []).append(fn)
+        return table
+
+    return facts.derived("tools.functions_by_loc", compute)
+
+
+def _tools_by_name(facts: ModuleFacts) -> dict[str, list[tuple[Tool, str]]]:
+    """Name -> (tool, scope it is bound in), for every name bound to a tool of the module."""
+
+    def compute() -> dict[str, list[tuple[Tool, str]]]:
+        table: dict[str, list[tuple[Tool, str]]] = {}
+        for tool in tools_in(facts):
+            for bound, bound_in in names_of(tool, facts):
+                table.setdefault(bound, []).append((tool, bound_in))
+        return table
+
+    return facts.derived("tools.by_name", compute)
+
+
+def _tools_by_call(facts: ModuleFacts) -> dict[Loc, Tool]:
+    def compute() -> dict[Loc, Tool]:
+        return {t.options.loc: t for t in reversed(tools_in(facts)) if t.options is not None}
+
+    return facts.derived("tools.by_call", compute)
+
+
+def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
+               depth: int = 0) -> tuple[Tool, ModuleFacts] | None:
+    """The tool `name` refers to in `scope`: bound in this module, or imported from another one."""
+    if depth > MAX_DEPTH or not name or "." in name:
+        return None
+    for tool, bound_in in _tools_by_name(facts).get(name, ()):
+        if visible(facts, name, bound_in, scope):
+            return tool, facts
+    # `name = copy.copy(imported_tool)`: a copy `tools_in` cannot see without the project.
+    bound = Scope(facts, scope).value(name)
+    how = copier(bound) if isinstance(bound, Call) else None
+    if how is not None and isinstance(bound, Call):
+        source = bound.arg(how[0].position, how[0].keyword)
+        found = tool_named(facts, source.text, scope, project, depth + 1) if isinstance(source, Ref) else None
+        if found is not None:
+            return _copy(found[0], facts, bound, scope, name if _binding_for(facts, bound) == name else ""), facts
+    target = facts.imports.get(name)
+    if target is not None:
+        resolved = project.resolve(target)
+        if resolved is not None and resolved[0] is not facts:
+            other, attr = resolved
+            return tool_named(other, attr, "", project, depth + 1)
+    return None
+
+
+def _copy(src: Tool, facts: ModuleFacts, call: Call, scope: str, binding: str) -> Tool:
+    return Tool(src.name, src.framework, "copy", facts.path, facts.module, call.loc, src.function, call, binding, scope)
+
+
+def _copier_calls(facts: ModuleFacts) -> list[tuple[str, Call, tuple[Param, bool]]]:
+    """Every `dataclasses.replace(...)` / `copy.copy(...)`-style call of the module, found once."""
+
+    def compute() -> list[tuple[str, Call, tuple[Param, bool]]]:
+        found = ((scope, call, copier(call)) for scope, call in facts.all_calls())
+        return [(scope, call, how) for scope, call, how in found if how is not None]
+
+    return facts.derived("tools.copier_calls", compute)
+
+
+def copies_in(facts: ModuleFacts, project: ProjectIndex, depth: int = 0) -> tuple[Tool, ...]:
+    """Copies of tools imported from other modules (`copy.copy(imported_tool)`), as kind "copy".
+    `tools_in` already lists copies of the module's own tools."""
+    if depth > MAX_DEPTH:
+        return ()
+    local = {t.options.loc for t in tools_in(facts) if t.kind == "copy" and t.options is not None}
+    out: list[Tool] = []
+    for scope, call, how in _copier_calls(facts):
+        if call.loc in local:
+            continue
+        source = call.arg(how[0].position, how[0].keyword)
+        if not isinstance(source, Ref) or source.text not in facts.imports:
+            continue
+        found = tool_named(facts, source.text, scope, project, depth + 1)
+        if found is not None:
+            out.append(_copy(found[0], facts, call, scope, _binding_for(facts, call)))
+    return tuple(out)
+
+
+def module_tools(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
+    return [*tools_in(facts), *copies_in(facts, project)]
+
+
+def copy_source(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[Tool, ModuleFacts] | None:
+    """The tool a copy was made from."""
+    how = copier(tool.options) if tool.options is not None else None
+    if how is None or tool.options is None:
+        return None
+    source = tool.options.arg(how[0].position, how[0].keyword)
+    if not isinstance(source, Ref):
+        return None
+    for candidate, bound_in in _tools_by_name(facts).get(source.text, ()):
+        if candidate.key != tool.key and visible(facts, source.text, bound_in, tool.scope):
+            return candidate, facts
+    return tool_named(facts, source.text, tool.scope, project)
+
+
+def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
+    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`."""
+    found = _tools_by_call(facts).get(call.loc)
+    if found is not None:
+        return found
+    for t in copies_in(facts, project):
+        if t.options is not None and t.options.loc == call.loc:
+            return t
+    return None
+
+
+def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex, scope: str = "") -> tuple[Tool, ModuleFacts] | None:
+    """`Search()` where `Search` subclasses a framework's tool base class, here (also a class defined
+    in the enclosing function `scope`) or in another module."""
+    where = _class_called(facts, call, project, scope)
+    if where is None:
+        return None
+    other, cls = where
+    by_class = {t.class_name: t for t in tools_in(other) if t.class_name}
+    # A subclass that inherits the method that runs (`class Chatty(SlackTool)`) is that tool, with its
+    # own class attributes (read through `class_name`).
+    todo, seen = [cls], set()
+    while todo:
+        current = todo.pop(0)
+        if current in by_class:
+            found = by_class[current]
+            return (found if current == cls else replace(found, name=cls.rsplit(".", 1)[-1], class_name=cls)), other
+        seen.add(current)
+        for base in other.classes.get(current, ()):
+            local = base[len(other.module) + 1:] if other.module and base.startswith(other.module + ".") else base
+            if local in other.classes and local not in seen:
+                todo.append(local)
+    return None
+
+
+def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex,
+                  scope: str = "") -> tuple[ModuleFacts, str] | None:
+    """(module, class) of the project class `call` instantiates (`Search()`): here, in a function
+    around `scope` (a class defined inside it), or imported."""
+    if not isinstance(call.func, Ref):
+        return None
+    if call.func.text in facts.classes:
+        return facts, call.func.text
+    while scope:
+        if f"{scope}.{call.func.text}" in facts.classes:
+            return facts, f"{scope}.{call.func.text}"
+        scope = scope.rpartition(".")[0]
+    return project.resolve(call.func.name) if call.func.name != call.func.text else None
+
+
+def framework_of(tool: Tool) -> Framework | None:
+    """The framework whose maker made `tool`."""
+    return next((fw for fw in FRAMEWORKS if fw.name == tool.framework), None)
+
+
+def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
+    """A plain function that a framework turns into a tool where it is listed."""
+    prefix = f"{facts.module}." if facts.module else ""
+    return Tool(fn.name.rsplit(".", 1)[-1], framework, "function", facts.path, facts.module, fn.loc, prefix + fn.name,
+                None, fn.name if "." not in fn.name else "", fn.name.rpartition(".")[0])
+
+
+def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The facts of the function a tool runs, including functions nested in other functions."""
+    found = resolve_function(tool.function, project)
+    if found is not None:
+        return found
+    # The tool's own module by path: a name such as `main` may stand for several files of a tree.
+    facts = project.facts_for_path(tool.path) if tool.path else None
+    if facts is None or not tool.function:
+        return None
+    if tool.function.startswith(tool.module + "."):
+        fn = facts.functions.get(tool.function[len(tool.module) + 1:])
+        if fn is not None:
+            return facts, fn
+    # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
+    scope = tool.scope
+    while scope and "." not in tool.function:
+        fn = facts.functions.get(f"{scope}.{tool.function}")
+        if fn is not None:
+            return facts, fn
+        scope = scope.rpartition(".")[0]
+    return None

@@ -1,0 +1,28 @@
+"""Every rule, by code: discovered from the families the rules package lists (`rule.catalog`)."""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from .rule import RULES_PACKAGE, Rule, catalog
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[type[Rule], ...]:
+    found: list[type[Rule]] = []
+    for family in catalog().FAMILIES:
+        module = importlib.import_module(f"{RULES_PACKAGE}.{family}")
+        found.extend(
+            obj for obj in vars(module).values()
+            if isinstance(obj, type) and issubclass(obj, Rule) and hasattr(obj, "code") and obj.__module__ == module.__name__
+        )
+    return tuple(sorted(found, key=lambda r: r.code))
+
+
+def by_code() -> dict[str, type[Rule]]:
+    return {r.code: r for r in all_rules()}
+
+
+def all_codes() -> tuple[str, ...]:
+    return tuple(r.code for r in all_rules())

@@ -1,0 +1,503 @@
+"""The on-disk cache: per-module facts and per-file findings, so an unchanged tree re-parses nothing.
+
+Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cache-dir`,
+`SIBLINT_CACHE_DIR`):
+
+    CACHEDIR.TAG, .gitignore                  mark the folder as a cache (backup tools, git)
+    v1/facts/ab/<key>.json                    facts of one module; key = sha256(code fingerprint,
+                                              path, module name, file bytes)
+    v1/findings-<config>.json                 one index per effective configuration:
+                                              path -> content hash, findings, and the project
+                                              modules the rules consulted with their hashes
+
+Findings of a file are reused only when its bytes, its module name, siblint's code and the
+configuration are unchanged *and* every module its rules looked up through the ProjectIndex still
+resolves to the same file with the same content, or is still not found: creating a module that
+was missing, shadowing one from an earlier import root, or a run over another set of files (and so
+other import roots) re-checks the importer. When only a dependency changed, the file's facts come
+from the cache and only the rules run again.
+
+Safety, for a CI gate where the pull request's author controls the tree (and so can commit a
+`.siblint_cache/`):
+
+- Everything is JSON (loading never runs code). Each file is a header line (format, schema,
+  siblint version, code fingerprint, key, an HMAC of the payload) and a payload line. The HMAC's
+  key is random, made on first use in the user's cache folder outside any repository
+  (`$XDG_CACHE_HOME/siblint/key`, mode 0600; see `machine_key`), so only what this machine wrote
+  is trusted: a forged or copied entry costs a re-analysis, never a finding. Anything that does
+  not check out (truncated, edited, foreign, older schema) is ignored and rewritten, never an error.
+- A cache folder that is a symbolic link, or that git tracks, is not used (`Cache.refusal`, one
+  warning); a link found inside it stops caching. Files are opened without following links, only
+  regular files are read, each up to `MAX_BYTES`; CACHEDIR.TAG and .gitignore are created only
+  where nothing is (never overwritten).
+- Writes go to a temporary file in the same folder and are renamed into place, so concurrent runs
+  and worker processes never see half a file. siblint writes nowhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import stat
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from typing import Any
+
+from .. import __version__
+from ..common.reading import read_bounded
+from ..common.writing import replace_file
+
+FORMAT = "siblint-cache"
+SCHEMA = 1
+DEFAULT_DIRNAME = ".siblint_cache"
+ENV_VAR = "SIBLINT_CACHE_DIR"
+MAX_BYTES = 512_000_000  # one cache file (facts of a module at the 10 MB default cap are far less)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---- the code fingerprint: siblint's version plus its own source files --------------------------
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """Changes whenever siblint's code changes (a new version, an edited rule in a dev checkout)."""
+    from ..rule_api.rule import catalog
+
+    h = hashlib.sha256(f"{__version__}\0{sys.version_info[:2]}\0{SCHEMA}".encode())
+    dirs = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}  # the siblint package
+    try:
+        dirs.add(os.path.dirname(os.path.abspath(catalog().__file__ or "")))
+    except ImportError:  # pragma: no cover
+        pass
+    for d in sorted(dirs):
+        for folder, subdirs, files in os.walk(d):
+            subdirs[:] = sorted(s for s in subdirs if s != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    p = os.path.join(folder, name)
+                    try:
+                        st = os.stat(p)
+                    except OSError:
+                        continue
+                    h.update(f"{os.path.relpath(p, d)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:32]
+
+
+# ---- the machine's key: what makes an entry trusted -----------------------------------------------
+def key_path() -> str:
+    """`$XDG_CACHE_HOME/siblint/key` (`~/.cache`), `%LOCALAPPDATA%\\siblint\\key` on Windows."""
+    base = os.environ.get("XDG_CACHE_HOME") or (os.environ.get("LOCALAPPDATA") if os.name == "nt" else None) \
+        or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(os.path.abspath(base), "siblint", "key")
+
+
+def _read_key(path: str) -> bytes:
+    text = read_bounded(path, 1024, follow_symlinks=False).strip()
+    if len(text) != 64 or any(c not in b"0123456789abcdef" for c in text):
+        raise OSError("not a siblint key")
+    return bytes.fromhex(text.decode())
+
+
+@lru_cache(maxsize=1)
+def machine_key() -> bytes | None:
+    """This user's random cache key, created on first use (None when there is nowhere to keep one:
+    then nothing is cached). Created atomically: written to a temporary file (0600) and linked to
+    its name, so two first runs agree on one key and no run ever reads half of one."""
+    path = key_path()
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    folder = os.path.dirname(path)
+    tmp = None
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-")
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+        try:
+            os.link(tmp, path)
+        except FileExistsError:  # another run made it first: use theirs
+            pass
+        except OSError:  # no hard links here (some filesystems): the last writer wins, still whole
+            os.replace(tmp, path)
+            tmp = None
+        return _read_key(path)
+    except OSError:
+        return None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _mac(secret: bytes, key: str, body: bytes) -> str:
+    return hmac.new(secret, f"{code_fingerprint()}\0{key}\0".encode() + body, hashlib.sha256).hexdigest()
+
+
+# ---- a generic JSON codec for the facts and diagnostics dataclasses ------------------------------
+# Tuples are JSON arrays (they are the common case in frozen facts); lists, dicts, bytes, sets and
+# dataclasses are one-key objects. Dataclasses are named by class and carry their fields in
+# declaration order; a field count that does not match the class is a decode error (cache miss).
+
+
+class CodecError(Exception):
+    pass
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, type]:
+    from ..common import diagnostics
+    from ..syntax import facts
+
+    found: dict[str, type] = {}
+    for module in (facts, diagnostics):
+        for obj in vars(module).values():
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__:
+                found[obj.__name__] = obj
+    return found
+
+
+@lru_cache(maxsize=None)
+def _fields(cls: type) -> tuple[tuple[str, ...], bool]:
+    fs = dataclasses.fields(cls)
+    return tuple(f.name for f in fs), all(f.init for f in fs)
+
+
+def encode(obj: Any) -> Any:
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if isinstance(obj, tuple):
+        return [encode(v) for v in obj]
+    if isinstance(obj, list):
+        return {"l": [encode(v) for v in obj]}
+    if isinstance(obj, dict):
+        return {"d": [[encode(k), encode(v)] for k, v in obj.items()]}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        cls = type(obj)
+        if _classes().get(cls.__name__) is not cls:
+            raise CodecError(f"not a facts class: {cls.__qualname__}")
+        names, _ = _fields(cls)
+        return {"c": cls.__name__, "f": [encode(getattr(obj, n)) for n in names]}
+    if isinstance(obj, bytes):
+        return {"b": obj.decode("latin-1")}
+    if isinstance(obj, frozenset):
+        return {"s": [encode(v) for v in obj]}
+    raise CodecError(f"cannot store a {type(obj).__name__}")
+
+
+def decode(obj: Any) -> Any:
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if isinstance(obj, list):
+        return tuple(decode(v) for v in obj)
+    if isinstance(obj, dict) and len(obj) in (1, 2):
+        if "c" in obj:
+            cls = _classes().get(obj["c"])
+            values = obj.get("f")
+            if cls is None or not isinstance(values, list):
+                raise CodecError(f"unknown class {obj.get('c')!r}")
+            names, all_init = _fields(cls)
+            if len(values) != len(names):
+                raise CodecError(f"{cls.__name__}: {len(values)} fields stored, {len(names)} expected")
+            args = [decode(v) for v in values]
+            if all_init:
+                return cls(*args)
+            inst: Any = object.__new__(cls)
+            for n, v in zip(names, args):
+                object.__setattr__(inst, n, v)
+            return inst
+        if "l" in obj:
+            return [decode(v) for v in obj["l"]]
+        if "d" in obj:
+            return {decode(k): decode(v) for k, v in obj["d"]}
+        if "b" in obj:
+            return obj["b"].encode("latin-1")
+        if "s" in obj:
+            return frozenset(decode(v) for v in obj["s"])
+    raise CodecError("malformed cache value")
+
+
+def dumps(payload: Any, key: str, secret: bytes) -> bytes:
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=True).encode("utf-8")
+    header = {"format": FORMAT, "schema": SCHEMA, "version": __version__, "fingerprint": code_fingerprint(),
+              "key": key, "mac": _mac(secret, key, body)}
+    return json.dumps(header, separators=(",", ":")).encode() + b"\n" + body
+
+
+def loads(blob: bytes, key: str, secret: bytes) -> Any:
+    """The payload of a cache file written by `dumps` for `key` with `secret`; raises on anything else."""
+    head, sep, body = blob.partition(b"\n")
+    if not sep:
+        raise CodecError("no header")
+    header = json.loads(head)
+    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("schema") != SCHEMA \
+            or header.get("version") != __version__ or header.get("fingerprint") != code_fingerprint() \
+            or header.get("key") != key or not isinstance(header.get("mac"), str) \
+            or not hmac.compare_digest(header["mac"], _mac(secret, key, body)):
+        raise CodecError("foreign, stale or damaged cache file")
+    return json.loads(body)
+
+
+# ---- the cache folder ------------------------------------------------------------------------
+def default_dir(config_source: str, config_root: str, first_path: str | None) -> str:
+    """`SIBLINT_CACHE_DIR`, else `.siblint_cache` next to the config file, else next to the first path."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return os.path.abspath(env)
+    if config_source:
+        return os.path.join(os.path.dirname(os.path.abspath(config_source)), DEFAULT_DIRNAME)
+    if first_path and first_path != "-":
+        p = os.path.abspath(first_path)
+        return os.path.join(p if os.path.isdir(p) else os.path.dirname(p), DEFAULT_DIRNAME)
+    return os.path.join(os.path.abspath(config_root), DEFAULT_DIRNAME)
+
+
+def _entry_key(path: str) -> str:
+    """Findings carry the path as given, so the same file named another way is another entry."""
+    return f"{os.path.abspath(path)}\0{path}"
+
+
+@dataclasses.dataclass
+class Dep:
+    """A project module the rules looked up: where it resolved (None: nowhere) and its content hash."""
+
+    module: str
+    path: str | None
+    sha: str | None
+
+
+@dataclasses.dataclass
+class Entry:
+    sha: str
+    diagnostics: list  # of Diagnostic, after filtering
+    deps: list[Dep]
+    module: str = ""  # the file's dotted name when analysed (adding an `__init__.py` changes it)
+
+
+class Cache:
+    """One cache folder, for one effective configuration. Never raises on I/O: it just stops caching."""
+
+    def __init__(self, folder: str, config_key: str, secret: bytes | None = None) -> None:
+        """`secret`: the HMAC key; default `machine_key()` (without one, nothing is read or written)."""
+        self.secret = secret if secret is not None else machine_key()
+        self.folder = os.path.abspath(folder)
+        self.base = os.path.join(self.folder, f"v{SCHEMA}")
+        self.config_key = config_key
+        self.index_key = hashlib.sha256(config_key.encode()).hexdigest()[:16]
+        self.index_path = os.path.join(self.base, f"findings-{self.index_key}.json")
+        self.entries: dict[str, Entry] = {}
+        self.loaded = False
+        self.dirty = False
+        self.writable = self.secret is not None
+        self._checked: set[str] = set()  # folders found to be real folders, not links
+        self.stats = {"facts_hit": 0, "facts_miss": 0, "findings_hit": 0, "findings_miss": 0}
+
+    def refusal(self) -> str | None:
+        """Why this folder must not be used at all (a symlink, or tracked by git), else None."""
+        try:
+            if stat.S_ISLNK(os.lstat(self.folder).st_mode):
+                return f"{self.folder}: cache folder not used (it is a symbolic link)"
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return None  # unreadable: the cache simply misses
+        if _tracked_by_git(self.folder):
+            return (f"{self.folder}: cache folder not used (git tracks files in it: "
+                    "a cache must come from this machine; remove it from the repository)")
+        return None
+
+    def _chain(self, folder: str) -> list[str]:
+        """The folders from the cache folder down to `folder`, top first."""
+        chain = [folder]
+        while folder != self.folder and len(folder) > len(self.folder):
+            folder = os.path.dirname(folder)
+            chain.append(folder)
+        return chain[::-1]
+
+    def _real_dirs(self, path: str, create: bool = False) -> bool:
+        """Every folder from the cache folder down to `path`'s folder is a real folder, not a link
+        (made when `create`)."""
+        for f in self._chain(os.path.dirname(path)):
+            if f in self._checked:
+                continue
+            if create:
+                try:
+                    os.mkdir(f)  # never follows a link in its place: that is EEXIST, then lstat below
+                except FileExistsError:
+                    pass
+            try:
+                st = os.lstat(f)
+            except OSError:
+                return False
+            if not stat.S_ISDIR(st.st_mode):
+                self.writable = False  # a planted link (or a file) in our folder: stop caching
+                return False
+            self._checked.add(f)
+        return True
+
+    def _read(self, path: str) -> bytes:
+        if self.secret is None or not self._real_dirs(path):
+            raise FileNotFoundError(path)
+        return read_bounded(path, MAX_BYTES, follow_symlinks=False)
+
+    # ---- facts blobs ------------------------------------------------------------------------
+    @staticmethod
+    def facts_key(path: str, module: str, is_package: bool, sha: str) -> str:
+        # The path as given too: facts (and so findings) carry it, relative or absolute.
+        raw = f"{code_fingerprint()}\0{os.path.abspath(path)}\0{path}\0{module}\0{is_package}\0{sha}"
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+    def _facts_path(self, key: str) -> str:
+        return os.path.join(self.base, "facts", key[:2], key + ".json")
+
+    def load_facts(self, key: str) -> Any | None:
+        try:
+            facts = decode(loads(self._read(self._facts_path(key)), key, self.secret))  # type: ignore[arg-type]
+        except FileNotFoundError:
+            self.stats["facts_miss"] += 1
+            return None
+        except Exception:  # noqa: BLE001 - damaged or foreign: a miss, rewritten after the parse
+            self.stats["facts_miss"] += 1
+            return None
+        from ..syntax.facts import ModuleFacts
+
+        if not isinstance(facts, ModuleFacts):
+            self.stats["facts_miss"] += 1
+            return None
+        self.stats["facts_hit"] += 1
+        return facts
+
+    def store_facts(self, key: str, facts: Any) -> None:
+        if not self.writable:
+            return
+        try:
+            blob = dumps(encode(facts), key, self.secret)  # type: ignore[arg-type]
+        except (CodecError, ValueError, RecursionError):
+            return  # something the codec cannot store: simply not cached
+        self._write(self._facts_path(key), blob)
+
+    # ---- the findings index ---------------------------------------------------------------------
+    def load_index(self) -> None:
+        if self.loaded:
+            return
+        self.loaded = True
+        try:
+            raw = loads(self._read(self.index_path), self.index_key, self.secret)  # type: ignore[arg-type]
+            if raw.get("config") != self.config_key:
+                raise CodecError("another configuration")
+            entries: dict[str, Entry] = {}
+            for path, e in raw["entries"].items():
+                entries[path] = Entry(
+                    sha=e["sha"],
+                    diagnostics=list(decode(e["diags"])),
+                    deps=[Dep(m, p, s) for m, p, s in e["deps"]],
+                    module=e["module"],
+                )
+            self.entries = entries
+        except Exception:  # noqa: BLE001 - missing, damaged or foreign index: start empty
+            self.entries = {}
+
+    def lookup(self, path: str, sha: str, validate) -> list | None:
+        """Cached findings of `path` if its bytes and every dependency are unchanged."""
+        self.load_index()
+        entry = self.entries.get(_entry_key(path))
+        if entry is None or entry.sha != sha or not validate(entry):
+            self.stats["findings_miss"] += 1
+            return None
+        self.stats["findings_hit"] += 1
+        return entry.diagnostics
+
+    def record(self, path: str, entry: Entry) -> None:
+        self.load_index()
+        self.entries[_entry_key(path)] = entry
+        self.dirty = True
+
+    def forget_missing(self, keep: set[str]) -> None:
+        """Drop entries of files under this run's paths that no longer exist (keeps the index small)."""
+        for p in [p for p in self.entries if p not in keep and not os.path.exists(p.split("\0", 1)[0])]:
+            del self.entries[p]
+            self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty or not self.writable:
+            return
+        try:
+            entries = {
+                p: {"sha": e.sha, "diags": encode(tuple(e.diagnostics)), "deps": [[d.module, d.path, d.sha] for d in e.deps],
+                    "module": e.module}
+                for p, e in self.entries.items()
+            }
+            blob = dumps({"config": self.config_key, "entries": entries}, self.index_key, self.secret)  # type: ignore[arg-type]
+        except (CodecError, ValueError, RecursionError):
+            return
+        self._write(self.index_path, blob)
+        self.dirty = False
+
+    # ---- writing ------------------------------------------------------------------------------
+    def _prepare(self) -> None:
+        _create_new(os.path.join(self.folder, "CACHEDIR.TAG"),
+                    b"Signature: 8a477f597d28d172789f06886806bc55\n# siblint cache; safe to delete.\n")
+        _create_new(os.path.join(self.folder, ".gitignore"), b"# Created by siblint automatically.\n*\n")
+
+    def _write(self, target: str, blob: bytes) -> None:
+        try:
+            if self.base not in self._checked:
+                os.makedirs(os.path.dirname(self.folder), exist_ok=True)  # where the user put it
+                if not self._real_dirs(os.path.join(self.base, ""), create=True):
+                    raise OSError("the cache folder holds a link")
+                self._prepare()
+            if not self._real_dirs(target, create=True):
+                raise OSError("the cache folder holds a link")
+            replace_file(target, blob, mode=0o600, prefix=".tmp-")
+        except OSError:
+            self.writable = False  # read-only or full disk: carry on without caching
+
+
+def _create_new(path: str, data: bytes) -> None:
+    """Create `path` with `data` unless something (a file, or a planted link) is already there."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def _tracked_by_git(folder: str) -> bool:
+    """Whether the repository around `folder` tracks any file in it (a committed cache)."""
+    parent = os.path.dirname(folder)
+    here = parent
+    while not os.path.exists(os.path.join(here, ".git")):
+        up = os.path.dirname(here)
+        if up == here:
+            return False  # not in a repository: no git process at all
+        here = up
+    try:
+        # fsmonitor off: the repository's own config must not make git run a program.
+        proc = subprocess.run(["git", "-c", "core.fsmonitor=false", "ls-files", "-z", "--", os.path.basename(folder)],
+                              cwd=parent, capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
+                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0 and bool(proc.stdout)
+
+
+def config_key(config: Any) -> str:
+    """Everything about the effective configuration that can change findings.
+
+    The dataclass repr covers every field (the root too: per-file-ignores match relative to it),
+    including fields added later, so a new option can never be served stale findings."""
+    return repr(config)

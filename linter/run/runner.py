@@ -1,0 +1,509 @@
+"""Run the engine over many files: pre-filter in the parent, then the cache, then inline or a pool.
+
+Cost order, cheapest first, so a general tree never pays for what it does not need:
+
+1. The parent reads every file and runs the byte pre-filter (`siblint.syntax.prefilter`). Nothing heavy is
+   imported until a file passes: a tree without agent code never imports libcst or the rules. A
+   file that fails it but that a passing file imports is analysed too: its plain functions may be
+   the tools of an agent there (`siblint.model.groups.listed_by_importers`).
+2. The cache (`siblint.run.cache`) answers for files whose bytes, and whose consulted modules, are
+   unchanged. A warm run re-parses nothing.
+3. What is left is analysed inline (`-j1`, or too little work to pay for a pool) or in a process
+   pool. Workers receive paths, never trees; the parser and the rules are imported and warmed in
+   the parent before the pool forks; small files go in batches, big files first.
+
+Every worker's project index starts from the same import roots (those of all files that passed
+the pre-filter), and results are sorted, so output is byte-identical for any `-j`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Callable, TextIO
+
+from ..common.diagnostics import Diagnostic, Loc
+from ..common.gctune import THRESHOLD, analysis_thresholds
+from ..common.reading import TooLarge, read_bounded
+from ..settings.config import Config
+from ..syntax import prefilter
+
+if TYPE_CHECKING:
+    from ..model.project import ProjectIndex
+    from ..syntax.facts import ModuleFacts
+    from .cache import Cache, Entry
+
+# A batch of small files shipped to a worker in one go, and when a pool is worth starting.
+BATCH_BYTES = 48 * 1024
+BATCH_FILES = 16
+POOL_MIN_BYTES = 96 * 1024
+PROGRESS_AFTER = 2.0  # seconds before a terminal run starts showing progress
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_checked: int = 0
+    files_passed: int = 0  # let through by the pre-filter
+    files_analysed: int = 0  # not answered by the cache
+    jobs_used: int = 1
+    cache_stats: dict[str, int] = field(default_factory=dict)
+
+
+def _unreadable(path: str, exc: OSError) -> Diagnostic:
+    from ..rule_api.registry import by_code
+
+    rule = by_code()["SIB900"]
+    return Diagnostic(path, Loc(1, 0, 1, 0), rule.code, rule.message.format(reason=f"cannot read file: {exc.strerror or exc}"),
+                      rule.name, rule.severity)
+
+
+def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes | None = None) -> list[Diagnostic]:
+    from ..lint.engine import analyse, filter_findings
+
+    if data is None:
+        try:
+            data = read_bounded(path, config.max_file_size)
+        except OSError as exc:
+            return [_unreadable(path, exc)]
+    elif len(data) > config.max_file_size:
+        return [_unreadable(path, TooLarge(config.max_file_size))]
+    return filter_findings(analyse(path, data, config, project), config)
+
+
+# ---- progress on a terminal --------------------------------------------------------------------
+def progress_wanted(stream: TextIO | None = None) -> bool:
+    """Only on an interactive terminal, never when piped or in CI."""
+    stream = stream or sys.stderr
+    if os.environ.get("CI"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Progress:
+    """`siblint: 412/920 files` on stderr, once a run has taken `after` seconds; erased at the end."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, after: float = PROGRESS_AFTER, enabled: bool = True) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.after = after
+        self.enabled = enabled
+        self.start = time.monotonic()
+        self.shown = False
+        self._last = 0.0
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.after or (self.shown and now - self._last < 0.1 and self.done < self.total):
+            return
+        self._last = now
+        self.shown = True
+        self.stream.write(f"\rsiblint: {self.done}/{self.total} files")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+# ---- one process's analysis state (the parent in inline mode, or a pool worker) ------------------
+class _Analyser:
+    def __init__(self, config: Config, roots: list[str], cache: "Cache | None") -> None:
+        from ..model.project import ProjectIndex
+
+        self.config = config
+        self.cache = cache
+        self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
+        self.consulted: set[str] = set()  # files whose facts some rule looked up
+        self.project = ProjectIndex([config.root, *roots], loader=self._load)
+
+    def _facts_key(self, path: str, sha: str) -> str:
+        from ..model.project import module_name_for
+        from .cache import Cache
+
+        name, is_package, _ = module_name_for(path)
+        return Cache.facts_key(path, name, is_package, sha)
+
+    def _load(self, path: str) -> "ModuleFacts | None":
+        """The project index's loader: facts of an imported module, from the cache or parsed."""
+        from ..lint import engine
+        from ..syntax import source
+        from .cache import content_hash
+
+        try:
+            data = read_bounded(path, self.config.max_file_size)
+        except OSError:
+            self.shas[os.path.abspath(path)] = None
+            return None
+        sha = content_hash(data)
+        self.shas[os.path.abspath(path)] = sha
+        key = self._facts_key(path, sha) if self.cache else ""
+        if self.cache:
+            facts = self.cache.load_facts(key)
+            if facts is not None:
+                return facts
+        try:
+            facts = engine.facts_from_text(engine.decode(data, path), path)
+        except source.SourceError:
+            return None
+        if self.cache:
+            self.cache.store_facts(key, facts)
+        return facts
+
+    def sha_of(self, path: str) -> str | None:
+        key = os.path.abspath(path)
+        if key not in self.shas:
+            from .cache import content_hash
+
+            try:
+                self.shas[key] = content_hash(read_bounded(key, self.config.max_file_size))
+            except OSError:
+                self.shas[key] = None
+        return self.shas[key]
+
+    def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
+        from ..lint import engine
+        from ..model.project import module_name_for
+        from .cache import Dep, Entry, content_hash
+
+        try:
+            data = read_bounded(path, self.config.max_file_size)
+        except OSError as exc:
+            return path, [_unreadable(path, exc)], None
+        sha = content_hash(data)
+        own = os.path.abspath(path)
+        self.shas[own] = sha
+        facts = None
+        key = ""
+        if self.cache:
+            key = self._facts_key(path, sha)
+            facts = self.cache.load_facts(key)
+        trace: dict[str, str | None] = {}
+        self.project.trace = trace
+        try:
+            result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
+        finally:
+            self.project.trace = None
+        if own not in self.consulted:
+            # Keep in memory only the facts other modules asked for: a run over a large tree would
+            # otherwise hold every file's facts (hundreds of MB). Asked for later, they are loaded
+            # again (from the cache when there is one), with the same resolution as before.
+            self.project.forget(own)
+        self.consulted.update(p for p in trace.values() if p)
+        if self.cache and facts is None and result.facts is not None:
+            self.cache.store_facts(key, result.facts)
+        diagnostics = engine.filter_findings(result, self.config)
+        # Every lookup, found or not, and the file's own name: the cache re-checks each of them.
+        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items())]
+        return path, diagnostics, Entry(sha, diagnostics, deps, module_name_for(path)[0])
+
+    def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
+        return [self.check(p) for p in paths]
+
+
+def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
+    """A project index whose on-demand parses go through the cache (the flake8 plugin's)."""
+    return _Analyser(config, [], cache).project
+
+
+_worker: _Analyser | None = None
+
+
+def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str, bytes | None] | None,
+                 liveness: tuple[int, int] | None) -> None:
+    import gc
+
+    global _worker
+    _die_with_parent(liveness)
+    gc.set_threshold(*THRESHOLD)  # a worker process only analyses
+    cache = None
+    if cache_args is not None:
+        from .cache import Cache
+
+        folder, key, secret = cache_args
+        cache = Cache(folder, key, secret)
+        cache.loaded = True  # workers only read and write facts; the parent owns the index
+    _worker = _Analyser(config, roots, cache)
+
+
+def _check_batch(paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
+    assert _worker is not None
+    return _worker.check_many(paths)
+
+
+def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
+    """Big files first, each alone; small files grouped up to BATCH_BYTES / BATCH_FILES."""
+    out: list[list[str]] = []
+    current: list[str] = []
+    current_bytes = 0
+    for p in sorted(paths, key=lambda p: (-sizes.get(p, 0), p)):
+        size = sizes.get(p, 0)
+        if current and (current_bytes + size > BATCH_BYTES or len(current) >= BATCH_FILES):
+            out.append(current)
+            current, current_bytes = [], 0
+        current.append(p)
+        current_bytes += size
+    if current:
+        out.append(current)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _plain_function_roots() -> tuple[str, ...]:
+    from ..frameworks import plain_function_roots
+
+    return plain_function_roots()
+
+
+def _imported_companions(failing: dict[str, int], imported: set[str]) -> dict[str, int]:
+    """The files that failed the pre-filter but that a passing file imports (by module name)."""
+    if not imported or not failing:
+        return {}
+    from ..model.project import module_name_for
+
+    leaves = {name.rpartition(".")[2] for name in imported}
+    return {p: size for p, size in failing.items()
+            if os.path.basename(p)[:-3] in leaves and module_name_for(p)[0] in imported}
+
+
+def _import_roots(paths: list[str]) -> list[str]:
+    from ..model.project import module_name_for
+
+    # The root depends only on a file's folder: one `__init__.py` walk per folder, not per file.
+    folders = dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths)
+    seen: dict[str, None] = {}
+    for folder in folders:
+        seen.setdefault(os.path.abspath(module_name_for(os.path.join(folder, "_.py"))[2]), None)
+    return list(seen)
+
+
+def _warm_up() -> None:
+    """Import and warm everything a worker needs, once, before the pool forks."""
+    import libcst
+
+    from ..lint import engine  # noqa: F401 - imported for its side effect (module cache)
+    from ..rule_api.registry import all_rules
+    from .cache import code_fingerprint
+
+    libcst.parse_module("")
+    all_rules()
+    code_fingerprint()
+
+
+def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callable[[], Cache | None] | None" = None,
+        progress: Progress | None = None) -> RunResult:
+    """Findings for `files`, sorted. `cache` may be a factory: it is called (and the cache module
+    imported) only when some file passes the pre-filter."""
+    factory = cache
+    opened_cache: "Cache | None" = None
+    result = RunResult(files_checked=len(files))
+    passing: list[str] = []
+    sizes: dict[str, int] = {}
+    shas: dict[str, str] = {}
+    imported: set[str] = set()  # modules the passing files import
+    failing: dict[str, int] = {}
+    for p in files:
+        try:
+            data = read_bounded(p, config.max_file_size)
+        except OSError as exc:
+            result.diagnostics.append(_unreadable(p, exc))
+            continue
+        matters = prefilter.may_matter(data, path=p)
+        python = not p.lower().endswith(prefilter.JS_EXTENSIONS)  # imported companions are Python modules
+        if matters and python and prefilter.may_matter(data, _plain_function_roots()):
+            # It may list plain functions of the modules it imports as tools: those are checked too.
+            from ..model.project import imported_modules
+
+            imported.update(imported_modules(p, data))
+        elif python:
+            failing[p] = len(data)
+        if matters:
+            if not passing and factory is not None:  # the first passing file opens the cache
+                from .cache import Cache, content_hash
+
+                opened_cache = factory if isinstance(factory, Cache) else factory()  # None: the folder must not be used
+            passing.append(p)
+            sizes[p] = len(data)
+            if opened_cache is not None:
+                shas[os.path.abspath(p)] = content_hash(data)
+    for p, size in _imported_companions(failing, imported).items():
+        # A module the agent code imports may hold its plain-function tools (`Agent(tools=[f])`).
+        passing.append(p)
+        sizes[p] = size
+        if opened_cache is not None:
+            from .cache import content_hash
+
+            shas[os.path.abspath(p)] = content_hash(read_bounded(p, config.max_file_size))
+    # Nothing to look up or store without a passing file: the cache module is never imported.
+    cache = opened_cache if passing else None
+    result.files_passed = len(passing)
+    if progress:
+        progress.advance(len(files) - len(passing))
+
+    todo = passing
+    roots = _import_roots(passing)
+    if cache is not None and passing:
+        from ..model.project import ProjectIndex, module_name_for
+
+        memo = dict(shas)
+        resolver = ProjectIndex([config.root, *roots])  # resolves as this run's analysis would
+
+        def sha_of(path: str) -> str | None:
+            if path not in memo:
+                try:
+                    memo[path] = content_hash(read_bounded(path, config.max_file_size))
+                except OSError:
+                    memo[path] = None  # type: ignore[assignment]
+            return memo[path]
+
+        def valid(path: str, entry: "Entry") -> bool:
+            return entry.module == module_name_for(path)[0] and all(
+                resolver.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
+
+        todo = []
+        for p in passing:
+            found = cache.lookup(p, shas[os.path.abspath(p)], lambda entry, p=p: valid(p, entry))
+            if found is None:
+                todo.append(p)
+            else:
+                result.diagnostics.extend(found)
+                if progress:
+                    progress.advance()
+    result.files_analysed = len(todo)
+
+    if todo:
+        batches = _batches(todo, sizes)
+        jobs = max(1, min(jobs, len(batches)))
+        if sum(sizes[p] for p in todo) < POOL_MIN_BYTES:
+            jobs = 1
+        result.jobs_used = jobs
+        outcomes: list[tuple[str, list[Diagnostic], Entry | None]] = []
+        if jobs == 1:
+            analyser = _Analyser(config, roots, cache)
+            with analysis_thresholds():
+                for p in todo:
+                    outcomes.append(analyser.check(p))
+                    if progress:
+                        progress.advance()
+        else:
+            outcomes = _run_pool(batches, config, roots, cache, jobs, progress)
+        for path, diagnostics, entry in outcomes:
+            result.diagnostics.extend(diagnostics)
+            if cache is not None and entry is not None:
+                cache.record(path, entry)
+    if cache is not None:
+        if passing:
+            cache.save()
+        result.cache_stats = dict(cache.stats)
+    if progress:
+        progress.close()
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    return result
+
+
+def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache: "Cache | None", jobs: int,
+              progress: Progress | None) -> list:
+    import gc
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    _warm_up()
+    gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    cache_args = (cache.folder, cache.config_key, cache.secret) if cache is not None else None
+    # The liveness pipe: the parent alone holds its write end open (workers close their copies),
+    # so a worker reads end-of-file the moment the parent is gone, however it died.
+    liveness = os.pipe() if ctx.get_start_method() == "fork" else None
+    outcomes: list = []
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(config, roots, cache_args, liveness)) as pool:
+            # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
+            # _die_with_parent): it stops the workers and exits 130, with no worker traceback
+            # and no race between a dying worker (a broken pool) and the interrupt.
+            with _sigint_deferred() as interrupted:  # with `fork`, the first submit forks every worker
+                futures = [pool.submit(_check_batch, b) for b in batches]
+            try:
+                if interrupted:  # Ctrl-C came while the workers were forked: honour it now
+                    raise KeyboardInterrupt
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    outcomes.extend(done)
+                    if progress:
+                        progress.advance(len(done))
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                for child in multiprocessing.active_children():  # only the pool's workers
+                    child.kill()
+                raise
+    finally:
+        gc.unfreeze()
+        if liveness is not None:
+            for fd in liveness:
+                os.close(fd)
+    return outcomes
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[list[int]]:
+    """Hold Ctrl-C while the block runs (a worker forked meanwhile must not see KeyboardInterrupt);
+    the yielded list is non-empty afterwards when one came, so the caller can act on it."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _die_with_parent(liveness: tuple[int, int] | None) -> None:
+    """In a worker: exit as soon as the parent process is gone (SIGKILL included), so no orphan
+    keeps analysing or holds the parent's stdout open. With `fork`, the liveness pipe; otherwise
+    (the fds are not inherited) a watch on the parent's pid."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (see _run_pool)
+    if liveness is not None:
+        read_end, write_end = liveness
+        os.close(write_end)
+
+        def wait() -> None:
+            try:
+                while os.read(read_end, 1):  # nothing is ever written: this returns at end-of-file
+                    pass
+            except OSError:
+                pass
+            os._exit(1)
+    else:
+        parent = os.getppid()
+
+        def wait() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+    threading.Thread(target=wait, name="siblint-parent-watch", daemon=True).start()
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -1,0 +1,669 @@
+"""One libcst traversal that turns a parsed module into `ModuleFacts`.
+
+The collector knows Python, not frameworks: it records imports, functions with their calls and the
+context each call runs in (awaited, inside `finally`, inside an `except`), assignments, and every
+call as a `Value` tree. Framework modules interpret those facts afterwards.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..common.diagnostics import Loc
+from .cst_walk import Walker
+from .facts import (
+    EMPTY_BINDINGS,
+    EMPTY_CALLS,
+    EMPTY_LOCS,
+    EMPTY_RAISE_SITES,
+    EMPTY_RETURN_SITES,
+    EMPTY_TRY_SITES,
+    EMPTY_VALUES,
+    Assignment,
+    Attr,
+    Call,
+    CallSite,
+    Comp,
+    Const,
+    FString,
+    FunctionFacts,
+    Handler,
+    Lambda,
+    Mapping,
+    ModuleFacts,
+    Other,
+    RaiseSite,
+    Ref,
+    ReturnSite,
+    Seq,
+    Starred,
+    TrySite,
+    Value,
+)
+from .positions import Range, positions
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def qualify(imports: dict[str, str], name: str) -> str:
+    """`name` with its first part replaced by what it was imported as (`ft.x` -> `agents.function_tool.x`)."""
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return name
+    return f"{target}.{rest}" if rest else target
+
+
+def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
+    """The absolute name of `from <level dots><target> import ...` seen in `module`."""
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    if target:
+        parts.append(target)
+    return ".".join(parts)
+
+
+class _Frame:
+    """The function being collected, with the try/except context of the current position."""
+
+    def __init__(self, facts: FunctionFacts) -> None:
+        self.facts = facts
+        self.guards: list[Handler] = []
+        self.handler: list[Handler] = []
+        self.finally_depth = 0
+        self.withs: list[Call] = []
+        self.loops: list[Call] = []
+
+
+class Collector(Walker):
+    def __init__(self, facts: ModuleFacts, ranges: dict[int, Range]) -> None:
+        self.facts = facts
+        self.ranges = ranges
+        self.imports = facts.imports
+        self.frames: list[_Frame] = []
+        self.classes: list[tuple[str, tuple[str, ...]]] = []
+        self.awaited: set[int] = set()
+        # Suites of a `try` statement -> what they mean for calls inside them.
+        self.try_bodies: dict[int, tuple[Handler, ...]] = {}
+        self.handler_bodies: dict[int, Handler] = {}
+        self.finally_bodies: set[int] = set()
+        self.with_bodies: dict[int, tuple[Call, ...]] = {}
+        self.loop_bodies: dict[int, Call] = {}
+        self.function_bodies: dict[int, FunctionFacts] = {}
+        self.active_suites: list[tuple[str, object]] = []
+        self.next_returns: dict[int, Loc] = {}  # id of a `try` -> the `return` right after it
+
+    # ---- locations and values -------------------------------------------------------------
+    def loc(self, node: cst.CSTNode) -> Loc:
+        return Loc(*self.ranges[id(node)])
+
+    def qualify(self, name: str) -> str:
+        return qualify(self.imports, name)
+
+    def value(self, node: cst.BaseExpression) -> Value:
+        loc = self.loc(node)
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            text = dotted(node)
+            if text is not None:
+                if text in ("None", "True", "False"):
+                    return Const({"None": None, "True": True, "False": False}[text], loc)
+                return Ref(self.qualify(text), text, loc)
+            if isinstance(node, cst.Attribute):
+                # Kept with its receiver: `requests.Session().post` is a POST (SIB1xx).
+                return Attr(loc, "attr:" + node.attr.value, node.attr.value, self.value(node.value))
+            return Other(loc)
+        if isinstance(node, cst.Call):
+            return self.call_value(node)
+        if isinstance(node, cst.FormattedString) or (isinstance(node, cst.ConcatenatedString) and node.evaluated_value is None):
+            # The literal parts are enough to tell `f"INSERT INTO {t} ..."` from a SELECT (SIB1xx).
+            return FString(loc, "FormattedString", _fstring_text(node),
+                           tuple(self.value(e) for e in _fstring_expressions(node)))
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            evaluated = node.evaluated_value
+            return Const(evaluated if isinstance(evaluated, str) else None, loc) if evaluated is not None else Other(loc, "str")
+        if isinstance(node, cst.Integer):
+            return Const(node.evaluated_value, loc)
+        if isinstance(node, cst.Float):
+            return Const(node.evaluated_value, loc)
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            items: list[Value] = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    items.append(Starred(self.value(el.value), self.loc(el)))
+                else:
+                    items.append(self.value(el.value))
+            return Seq(tuple(items), loc)
+        if isinstance(node, cst.Dict):
+            pairs: list[tuple[Value | None, Value]] = []
+            for entry in node.elements:
+                if isinstance(entry, cst.StarredDictElement):
+                    pairs.append((None, self.value(entry.value)))
+                elif isinstance(entry, cst.DictElement):
+                    pairs.append((self.value(entry.key), self.value(entry.value)))
+            return Mapping(tuple(pairs), loc)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            left, right = self.value(node.left), self.value(node.right)
+            parts: list[Value] = []
+            for side in (left, right):
+                parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
+            return Seq(tuple(parts), loc)
+        if isinstance(node, cst.Await):
+            return self.value(node.expression)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and node.for_in.inner_for_in is None:
+            target = node.for_in.target
+            return Comp(loc, "Comp", self.value(node.elt), target.value if isinstance(target, cst.Name) else "",
+                        self.value(node.for_in.iter))
+        if isinstance(node, cst.Lambda):
+            # Kept with its body: `lambda ctx, e: None` as a failure handler is fatal (SIB202).
+            params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
+            return Lambda(loc, "Lambda", params, self.value(node.body))
+        return Other(loc, type(node).__name__)
+
+    def call_value(self, node: cst.Call) -> Call:
+        callee = node.func
+        if isinstance(callee, cst.Subscript) and dotted(callee.value) is not None:
+            callee = callee.value  # `Agent[Deps, Out](...)`: a generic class builds the same object
+        func = self.value(callee)
+        args: list[Value] = []
+        kwargs: list[tuple[str | None, Value]] = []
+        starred: list[int] = []
+        for a in node.args:
+            if a.keyword is not None:
+                kwargs.append((a.keyword.value, self.value(a.value)))
+            elif a.star == "**":
+                kwargs.append((None, self.value(a.value)))
+            else:
+                if a.star == "*":
+                    starred.append(len(args))
+                args.append(self.value(a.value))
+        return Call(func, tuple(args), tuple(kwargs), self.loc(node), tuple(starred))
+
+    # ---- imports ----------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports[alias.asname.name.value] = name
+            else:
+                head = name.split(".")[0]
+                self.imports[head] = head
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        target = dotted(node.module) if node.module is not None else ""
+        level = len(node.relative)
+        base = resolve_relative(self.facts.module, self.facts.is_package, level, target or "") if level else (target or "")
+        if isinstance(node.names, cst.ImportStar):
+            self.facts.star_imports.append(base)
+            return
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            self.imports[local] = f"{base}.{name}" if base else name
+
+    # ---- scopes -----------------------------------------------------------------------------
+    def qualname(self, name: str) -> str:
+        outer = self.frames[-1].facts.name if self.frames else ""
+        if self.classes and (not self.frames or self.classes[-1][0].count(".") >= outer.count(".")):
+            outer = self.classes[-1][0]
+        return f"{outer}.{name}" if outer else name
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        bases = tuple(self.qualify(d) for d in (dotted(a.value) for a in node.bases) if d)
+        qual = self.qualname(node.name.value)
+        self.classes.append((qual, bases))
+        self.facts.classes[qual] = bases
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        cls, bases = self.classes[-1] if self.classes else ("", ())
+        qual = self.qualname(node.name.value)
+        in_class = bool(cls) and qual == f"{cls}.{node.name.value}"
+        params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
+        facts = FunctionFacts(
+            name=qual,
+            is_async=node.asynchronous is not None,
+            loc=self.loc(node.name),
+            decorators=tuple(self.value(d.decorator) for d in node.decorators),
+            params=params,
+            returns_annotation=cst.Module([]).code_for_node(node.returns.annotation) if node.returns else "",
+            class_name=cls if in_class else "",
+            bases=bases if in_class else (),
+            param_annotations=tuple(
+                self.annotation_names(p.annotation.annotation) if p.annotation is not None else ()
+                for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+            ),
+        )
+        body = _body_statements(node.body)
+        scan = _scan(node.body)
+        facts.can_return_none = _may_fall_off(body) or scan.none_return
+        facts.returns_value = scan.value_return
+        facts.guarded_body = _is_guarded(body, self.qualify)
+        self.facts.functions[qual] = facts
+        # The frame opens at the body: decorators and defaults belong to the enclosing scope.
+        self.function_bodies[id(node.body)] = facts
+
+    def annotation_names(self, node: cst.BaseExpression) -> tuple[str, ...]:
+        """`A | B`, `Union[A, B]`, `tuple[A, B]` or `A`: the resolved dotted names it lists."""
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return self.annotation_names(node.left) + self.annotation_names(node.right)
+        if isinstance(node, cst.Subscript):
+            d = dotted(node.value)
+            out: tuple[str, ...] = (self.qualify(d),) if d else ()  # `Agent[Deps, str]` names Agent too
+            for el in node.slice:
+                if isinstance(el.slice, cst.Index):
+                    out += self.annotation_names(el.slice.value)
+            return out
+        d = dotted(node)
+        return (self.qualify(d),) if d else ()
+
+    # ---- try / except / finally / with context ----------------------------------------------
+    def visit_Try(self, node: cst.Try | cst.TryStar) -> None:
+        handlers = tuple(self.handler_fact(h) for h in node.handlers)
+        self.try_bodies[id(node.body)] = handlers
+        for h, fact in zip(node.handlers, handlers):
+            self.handler_bodies[id(h.body)] = fact  # type: ignore[attr-defined]
+        if node.finalbody is not None:
+            self.finally_bodies.add(id(node.finalbody.body))
+        if self.frames and handlers:
+            success = _body_statements(node.body) if node.orelse is None else _body_statements(node.orelse.body)
+            self.frames[-1].facts.try_sites.append(TrySite(
+                self.loc(node), handlers,
+                _may_fall_off(_body_statements(node.body)) and _may_fall_off(success),
+                tuple(_may_fall_off(_body_statements(h.body)) for h in node.handlers),
+                tuple(_bound_names(h) for h in node.handlers),
+                self.next_returns.get(id(node)),
+            ))
+
+    visit_TryStar = visit_Try  # `try: ... except* E:` marks its suites the same way
+
+    def handler_fact(self, h: cst.ExceptHandler | cst.ExceptStarHandler) -> Handler:
+        if h.type is None:
+            catches: tuple[str, ...] = ("*",)
+        elif isinstance(h.type, cst.Tuple):
+            catches = tuple(self.qualify(d) for d in (dotted(e.value) for e in h.type.elements) if d)
+        else:
+            d = dotted(h.type)
+            catches = (self.qualify(d),) if d else ()
+        return Handler(catches, _contains_raise(h.body), self.loc(h))
+
+    def visit_With(self, node: cst.With) -> None:
+        items = tuple(self.value(i.item) for i in node.items)
+        self.with_bodies[id(node.body)] = tuple(i for i in items if isinstance(i, Call))
+        if self.frames:
+            for item, value in zip(node.items, items):
+                if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                    self.frames[-1].facts.with_bindings[item.asname.name.value] = value
+
+    def visit_For(self, node: cst.For) -> None:
+        # Only a loop over a call matters (a retry iterator); its `else:` suite is not retried.
+        value = self.value(node.iter)
+        if isinstance(value, Call):
+            self.loop_bodies[id(node.body)] = value
+
+    def _enter_suite(self, node: cst.BaseSuite) -> None:
+        key = id(node)
+        if key in self.function_bodies:
+            self.frames.append(_Frame(self.function_bodies.pop(key)))
+            self.active_suites.append(("function", None))
+            return
+        frame = self.frames[-1] if self.frames else None
+        if frame is None:
+            self.active_suites.append(("plain", None))
+            return
+        if key in self.try_bodies:
+            frame.guards.extend(self.try_bodies[key])
+            self.active_suites.append(("try", len(self.try_bodies[key])))
+        elif key in self.handler_bodies:
+            frame.handler.append(self.handler_bodies[key])
+            self.active_suites.append(("handler", None))
+        elif key in self.finally_bodies:
+            frame.finally_depth += 1
+            self.active_suites.append(("finally", None))
+        elif key in self.with_bodies:
+            frame.withs.extend(self.with_bodies[key])
+            self.active_suites.append(("with", len(self.with_bodies[key])))
+        elif key in self.loop_bodies:
+            frame.loops.append(self.loop_bodies[key])
+            self.active_suites.append(("loop", None))
+        else:
+            self.active_suites.append(("plain", None))
+
+    def _leave_suite(self) -> None:
+        kind, n = self.active_suites.pop()
+        if kind == "function":
+            _share_empties(self.frames.pop().facts)
+            return
+        if kind == "plain":
+            return
+        frame = self.frames[-1]
+        if kind == "try":
+            del frame.guards[len(frame.guards) - n :]  # type: ignore[operator]
+        elif kind == "handler":
+            frame.handler.pop()
+        elif kind == "finally":
+            frame.finally_depth -= 1
+        elif kind == "with":
+            del frame.withs[len(frame.withs) - n :]  # type: ignore[operator]
+        elif kind == "loop":
+            frame.loops.pop()
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._enter_suite(node)
+        if self.frames:
+            self._note_next_returns(list(node.body))
+
+    def _note_next_returns(self, stmts: list) -> None:
+        """For each `try` of a block: the `return` that follows it when only simple statements
+        (logging, assignments) come between."""
+        for i, stmt in enumerate(stmts):
+            if not isinstance(stmt, (cst.Try, cst.TryStar)):
+                continue
+            for later in stmts[i + 1:]:
+                if not isinstance(later, cst.SimpleStatementLine):
+                    break
+                ret = next((s for s in later.body if isinstance(s, cst.Return)), None)
+                if ret is not None:
+                    self.next_returns[id(stmt)] = self.loc(ret)
+                    break
+                if any(isinstance(s, (cst.Raise, cst.Continue, cst.Break)) for s in later.body):
+                    break
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._leave_suite()
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._enter_suite(node)
+
+    def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._leave_suite()
+
+    # ---- calls, awaits, assignments --------------------------------------------------------
+    def visit_Await(self, node: cst.Await) -> None:
+        if self.frames:
+            self.frames[-1].facts.awaits += 1
+        self.awaited.add(id(node.expression))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        call = self.call_value(node)
+        if not self.frames:
+            self.facts.module_calls.append(call)
+            return
+        frame = self.frames[-1]
+        awaited = id(node) in self.awaited
+        frame.facts.calls.append(
+            CallSite(
+                call=call,
+                awaited=awaited,
+                awaits_before=frame.facts.awaits - (1 if awaited else 0),
+                in_finally=frame.finally_depth > 0,
+                in_handler=frame.handler[-1] if frame.handler else None,
+                guarded_by=tuple(reversed(frame.guards)),
+                with_items=tuple(frame.withs),
+                loops=tuple(frame.loops),
+            )
+        )
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if self.frames:
+            frame = self.frames[-1]
+            frame.facts.raises.append(self.loc(node))
+            frame.facts.raise_sites.append(RaiseSite(
+                self.value(node.exc) if node.exc is not None else None, self.loc(node),
+                tuple(reversed(frame.guards)), frame.handler[-1] if frame.handler else None))
+
+    def _scope(self) -> str:
+        """The function, or the class whose body this is, that an assignment here binds in."""
+        outer = self.frames[-1].facts.name if self.frames else ""
+        if self.classes and (not self.frames or self.classes[-1][0].count(".") >= outer.count(".")):
+            return self.classes[-1][0]
+        return outer
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.frames and node.value is not None:
+            frame = self.frames[-1]
+            value = self.value(node.value)
+            frame.facts.return_values.append(value)
+            frame.facts.return_sites.append(ReturnSite(
+                value, self.loc(node), _names_read(node.value), tuple(reversed(frame.guards)),
+                frame.handler[-1] if frame.handler else None))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = self.value(node.value)
+        for t in node.targets:
+            name = dotted(t.target)
+            if name is not None:
+                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope()))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        name = dotted(node.target)
+        if name is None:
+            return
+        types = self.annotation_names(node.annotation.annotation)
+        if node.value is not None:
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(),
+                                                     annotation=types))
+        elif types:
+            self.facts.assignments.append(Assignment(name, Other(self.loc(node.target)), self.loc(node.target),
+                                                     self._scope(), ":", types))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        name = dotted(node.target)
+        if name is not None and isinstance(node.operator, cst.AddAssign):
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(), "+="))
+
+
+# ---- statement-level helpers (no traversal state) ---------------------------------------------
+def _fstring_text(node: cst.BaseExpression) -> str:
+    """The literal text of an f-string (or a concatenation holding one), each `{...}` as "{}"."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _fstring_text(node.left) + _fstring_text(node.right)
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else ""
+    if isinstance(node, cst.FormattedString):
+        return "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in node.parts)
+    return ""
+
+
+def _fstring_expressions(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The `{...}` expressions of an f-string (or of a concatenation holding one), in order."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _fstring_expressions(node.left) + _fstring_expressions(node.right)
+    if isinstance(node, cst.FormattedString):
+        return [p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+    return []
+
+
+class _Names(Walker):
+    """Plain names a subtree reads, and those it binds or changes (assigned, `as` targets, items
+    or attributes set, methods called on them), not inside nested functions."""
+
+    def __init__(self) -> None:
+        self.read: list[str] = []
+        self.bound: list[str] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)  # `r.json`: `json` is an attribute, not a name read
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value not in self.read:
+            self.read.append(node.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._bind(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind(node.name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # `errors.append(str(e))` changes what a later `f"...{errors}"` says, like an assignment.
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            self.bound.append(node.func.value.value)
+
+    def _bind(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.bound.append(target.value)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):  # `status[k] = ...`, `result.ok = ...`
+            self._bind(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind(el.value)
+
+
+def _names_read(node: cst.BaseExpression) -> tuple[str, ...]:
+    names = _Names()
+    names.walk(node)
+    return tuple(names.read)
+
+
+def _bound_names(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> tuple[str, ...]:
+    """Names an `except` clause binds: its `as e` and every assignment in its body."""
+    names = _Names()
+    names.walk(handler)
+    return tuple(dict.fromkeys(names.bound))
+
+
+def _body_statements(body: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
+    if isinstance(body, cst.SimpleStatementSuite):
+        return list(body.body)
+    stmts: list = list(body.body)
+    # A leading docstring does not count as code.
+    if stmts and isinstance(stmts[0], cst.SimpleStatementLine) and len(stmts[0].body) == 1:
+        only = stmts[0].body[0]
+        if isinstance(only, cst.Expr) and isinstance(only.value, (cst.SimpleString, cst.ConcatenatedString)):
+            stmts = stmts[1:]
+    return stmts
+
+
+def _may_fall_off(stmts: list) -> bool:
+    """Can control reach the end of this statement list (an implicit `return None`)?"""
+    if not stmts:
+        return True
+    last = stmts[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return not any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    if isinstance(last, (cst.Return, cst.Raise)):
+        return False
+    if isinstance(last, cst.If):
+        if last.orelse is None:
+            return True
+        other = last.orelse
+        other_stmts = [other] if isinstance(other, cst.If) else _body_statements(other.body)
+        return _may_fall_off(_body_statements(last.body)) or _may_fall_off(other_stmts)
+    if isinstance(last, cst.Try):
+        if last.finalbody is not None and not _may_fall_off(_body_statements(last.finalbody.body)):
+            return False
+        branches = [_body_statements(last.orelse.body if last.orelse else last.body)]
+        branches += [_body_statements(h.body) for h in last.handlers]
+        return any(_may_fall_off(b) for b in branches)
+    if isinstance(last, cst.With):
+        return _may_fall_off(_body_statements(last.body))
+    if isinstance(last, cst.While) and isinstance(last.test, cst.Name) and last.test.value == "True":
+        return False
+    return True
+
+
+class _ReturnScan(Walker):
+    """Returns and raises of one function body, not of nested functions or classes."""
+
+    def __init__(self) -> None:
+        self.none_return = False
+        self.value_return = False
+        self.raises = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is None or (isinstance(node.value, cst.Name) and node.value.value == "None"):
+            self.none_return = True
+        else:
+            self.value_return = True
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.raises = True
+
+
+def _scan(body: cst.CSTNode) -> _ReturnScan:
+    scan = _ReturnScan()
+    scan.walk(body)
+    return scan
+
+
+def _contains_raise(body: cst.BaseSuite) -> bool:
+    return _scan(body).raises
+
+
+BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*")
+
+
+def _is_guarded(stmts: list, resolve) -> bool:
+    """The body is one `try` whose `except Exception` (or broader) handler returns a value."""
+    if len(stmts) != 1 or not isinstance(stmts[0], cst.Try):
+        return False
+    for h in stmts[0].handlers:
+        names = ["*"] if h.type is None else [resolve(d) for d in (dotted(e.value) for e in (h.type.elements if isinstance(h.type, cst.Tuple) else [cst.Element(h.type)])) if d]
+        if any(n in BROAD_EXCEPTIONS for n in names):
+            scan = _scan(h.body)
+            if scan.value_return and not scan.raises:
+                return True
+    return False
+
+
+def _share_empties(fn: FunctionFacts) -> None:
+    """A collected function's empty containers become the shared ones (siblint.syntax.facts, Memory)."""
+    if not fn.calls:
+        fn.calls = EMPTY_CALLS
+    if not fn.raises:
+        fn.raises = EMPTY_LOCS
+    if not fn.raise_sites:
+        fn.raise_sites = EMPTY_RAISE_SITES
+    if not fn.with_bindings:
+        fn.with_bindings = EMPTY_BINDINGS
+    if not fn.return_values:
+        fn.return_values = EMPTY_VALUES
+    if not fn.return_sites:
+        fn.return_sites = EMPTY_RETURN_SITES
+    if not fn.try_sites:
+        fn.try_sites = EMPTY_TRY_SITES
+
+
+def collect(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleFacts:
+    """Run the single traversal over a freshly parsed module."""
+    facts = ModuleFacts(path=path, module=module_name, is_package=is_package)
+    Collector(facts, positions(module)).walk(module)
+    return facts

@@ -1,0 +1,221 @@
+"""From bytes to a libcst module, or to one clear reason why not.
+
+Three guards stand between a file and libcst's native parser, because a crash there (a stack
+overflow in native code) kills the whole process, and editors run flake8 plugins inside theirs:
+
+1. CPython's own parser (`ast.parse`, which never runs code) checks the text first. It rejects what
+   CPython rejects (syntax errors, Python 2, brackets nested past 200) in a fraction of libcst's
+   time, and so keeps `x = ((((...` 10,000 deep away from libcst (that input aborts libcst 1.9).
+2. Valid Python can still nest deeper in libcst's tree than in CPython's: `a and b and c ...` and
+   `import a.b.c...` are flat in CPython's AST but one level per term in libcst's, and 10,000 of
+   them overflow libcst's native stack. `nesting_depth` measures the AST the way libcst will build
+   it; past `MAX_DEPTH` the file is reported as valid Python that libcst cannot parse, before
+   libcst sees it. The measure also bounds what CPython's parser accepted, whatever recursion
+   limit the host process has set (CPython's own nesting limit scales with it).
+   A file CPython rejects may still be valid in a newer grammar than the host's (PEP 695 `type X =
+   ...` and `def f[T]()`, PEP 701 f-strings on Python 3.10/3.11). Such a file is measured without
+   CPython's tree (`newer_syntax.token_depth`), handed to libcst, and analysed when libcst parses
+   it and the place CPython rejected holds newer syntax; anything else stays a syntax error.
+3. Everything runs in a thread with a stack of known, ample size (`run_isolated`), not on the
+   caller's stack, which may be a small editor worker thread. Valid code that nests deeper than
+   Python's default recursion limit allows libcst's recursive code generation (500 chained `+`)
+   is retried with a raised limit (`with_deep_recursion`).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import sys
+import threading
+import tokenize
+import warnings
+from collections.abc import Callable
+from typing import TypeVar
+
+import libcst as cst
+
+from . import newer_syntax
+
+T = TypeVar("T")
+
+# Deepest nesting (in libcst's tree, as `nesting_depth` counts it) handed to libcst. CPython at its
+# default recursion limit accepts expressions ~3,000 levels deep; libcst's native parser needs
+# ~1.5 KB of stack per level for boolean-operator chains, so `_STACK` leaves a wide margin.
+MAX_DEPTH = 4_000
+_STACK = 256 * 1024 * 1024  # virtual size of the worker thread's stack; only touched pages count
+_DEEP_LIMIT = 100_000  # recursion limit for the retry of a deeply nested (valid) file
+_lock = threading.RLock()  # threading.stack_size and sys.setrecursionlimit are process-wide
+
+
+class SourceError(Exception):
+    """The file cannot be analysed; `reason` says why, `line` where (1 when unknown)."""
+
+    def __init__(self, reason: str, line: int = 1, col: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = max(1, line)
+        self.col = max(0, col)
+
+
+def decode(data: bytes) -> str:
+    """Decode as Python does: BOM, PEP 263 cookie, else UTF-8."""
+    if b"\0" in data:
+        raise SourceError("file contains NUL bytes", data[: data.index(b"\0")].count(b"\n") + 1)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(f"bad coding cookie: {exc}", getattr(exc, "lineno", None) or 1) from None
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        line = data[: getattr(exc, "start", 0)].count(b"\n") + 1
+        raise SourceError(f"not valid {encoding}: {exc}", line) from None
+
+
+def run_isolated(work: Callable[[], T], recursion_limit: int | None = None) -> T:
+    """Run `work` in a fresh thread with a `_STACK`-sized stack; its result or exception comes back.
+
+    With `recursion_limit`, the process-wide recursion limit is raised while `work` runs (under a
+    lock, restored after). When no such thread can be started (a platform limit), `work` runs on
+    the caller's thread, and never with a raised limit: that could overflow the caller's stack.
+    """
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed back to the caller's thread
+            box["error"] = exc
+
+    if recursion_limit is None:
+        thread = _start(run)
+        if thread is None:
+            return work()
+        thread.join()
+    else:
+        with _lock:
+            old_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(old_limit, recursion_limit))
+            try:
+                thread = _start(run)
+                if thread is None:
+                    raise RecursionError("no thread with a large stack available for deep recursion")
+                thread.join()
+            finally:
+                sys.setrecursionlimit(old_limit)
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def _start(target: Callable[[], None]) -> threading.Thread | None:
+    thread = threading.Thread(target=target, name="siblint-parse", daemon=True)
+    with _lock:
+        old = threading.stack_size()
+        try:
+            threading.stack_size(_STACK)
+            thread.start()
+        except (ValueError, RuntimeError, MemoryError):
+            return None
+        finally:
+            threading.stack_size(old)
+    return thread
+
+
+def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> ast.Module | None:
+    """CPython's verdict on `text` (raises SourceError for anything it rejects), then the depth guard.
+    None: this interpreter rejects `text`, but it is valid in a newer grammar that libcst parses.
+
+    `tree`: CPython's parse of `text` when the caller has one (flake8 does); it is not parsed again."""
+
+    def parse() -> ast.Module:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=filename)
+
+    try:
+        if tree is None:
+            tree = run_isolated(parse)
+    except SyntaxError as exc:
+        error = SourceError(f"syntax error: {exc.msg}", exc.lineno or 1, (exc.offset or 1) - 1)
+        if _newer_grammar(text, error.line):
+            return None
+        raise error from None
+    except (RecursionError, MemoryError):
+        raise SourceError("too deeply nested for CPython's parser") from None
+    except ValueError as exc:
+        raise SourceError(str(exc)) from None
+    depth, line = nesting_depth(tree)
+    if depth > MAX_DEPTH:
+        raise SourceError(
+            f"valid Python that libcst cannot parse safely: nested {depth} levels deep in libcst's tree "
+            f"(long `and`/`or` chains and dotted import names count one level per term; the limit is {MAX_DEPTH})",
+            line,
+        )
+    return tree
+
+
+def nesting_depth(tree: ast.AST) -> tuple[int, int]:
+    """(deepest nesting, its line) of `tree`, counted the way libcst builds its tree. Iterative."""
+    best, best_line = 0, 1
+    stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
+    while stack:
+        node, depth, line = stack.pop()
+        line = getattr(node, "lineno", line)
+        if isinstance(node, ast.BoolOp):  # libcst: BooleanOperation(left, op, right), nested
+            depth += len(node.values) - 1
+        elif isinstance(node, ast.alias):  # libcst: Attribute(Attribute(...)) per dot
+            depth += node.name.count(".")
+        elif isinstance(node, ast.ImportFrom):
+            depth += (node.module or "").count(".")
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            depth += len(node.generators)  # libcst: CompFor(inner_for_in=CompFor(...))
+        depth += 1
+        if depth > best:
+            best, best_line = depth, line
+        for name in node._fields:  # ast.iter_child_nodes, inlined: this loop sees every node
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                stack.extend((child, depth, line) for child in value if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append((value, depth, line))
+    return best, best_line
+
+
+def _newer_grammar(text: str, line: int) -> bool:
+    """CPython rejected `text` at `line`; True when libcst parses it and that line lies in syntax
+    newer than this interpreter's (a type alias, type parameters, an f-string)."""
+    measured = newer_syntax.token_depth(text)
+    if measured is None or measured[0] > MAX_DEPTH:
+        return False
+    try:
+        spans = with_deep_recursion(lambda: newer_syntax.spans(parse(text)))
+    except SourceError:
+        return False
+    return any(start <= line <= end for start, end in spans)
+
+
+def parse(text: str) -> cst.Module:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise SourceError(
+            f"valid Python that libcst cannot parse: {exc.message}", exc.raw_line, exc.raw_column
+        ) from None
+
+
+def with_deep_recursion(work: Callable[[], T]) -> T:
+    """Run `work` (a libcst parse and what follows) isolated; on RecursionError, again with room.
+
+    Valid code can nest deeper than Python's default recursion limit allows libcst's recursive
+    code generation (500 chained `+`); such files get a raised limit on the same ample stack.
+    """
+    try:
+        return run_isolated(work)
+    except RecursionError:
+        pass
+    try:
+        return run_isolated(work, recursion_limit=_DEEP_LIMIT)
+    except RecursionError:
+        raise SourceError("valid Python that libcst cannot handle: nested too deeply for its code generation") from None
