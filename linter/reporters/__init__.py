@@ -6,20 +6,32 @@ a format needs it (SARIF's repo-relative URIs); see `report_base`.
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
-from siblint.diagnostics import Diagnostic
-from siblint.reporters import github, json_format, sarif, text
+from ..common.diagnostics import Diagnostic
 
 Renderer = Callable[[list[Diagnostic], str], str]
 
-FORMATS: dict[str, Renderer] = {
-    "text": text.render,
-    "json": json_format.render,
-    "sarif": sarif.render,
-    "github": github.render,
-}
+
+class _Renderers(Mapping[str, Renderer]):
+    """Format name -> renderer, each module imported when its format is used (a run prints one)."""
+
+    _MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github"}
+
+    def __getitem__(self, name: str) -> Renderer:
+        render: Renderer = importlib.import_module(f"{__name__}.{self._MODULES[name]}").render
+        return render
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._MODULES)
+
+    def __len__(self) -> int:
+        return len(self._MODULES)
+
+
+FORMATS: Mapping[str, Renderer] = _Renderers()
 
 
 def report_base(start: str | None = None) -> str:
