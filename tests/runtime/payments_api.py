@@ -4,9 +4,12 @@ One `LoopbackServer` (a ThreadingHTTPServer) on 127.0.0.1 (ephemeral port, daemo
 prefix `/runs/<id>/` and its own settings (`configure`):
 
 * `POST /runs/<id>/v1/<resource>` (JSON or Stripe's form encoding): records a charge *when the
-  request arrives*, then answers after `delay` seconds (the "accepted, then slow" case), or answers
-  `fail_status` at once and records nothing. An `Idempotency-Key` seen before creates nothing and
-  replays the first answer, as Stripe documents.
+  request arrives*, then answers after `delay` seconds, or never answers (`unanswered`): "hold"
+  keeps the connection open until the client hangs up (the "accepted, then slow" case, whatever
+  the client's timeout and however loaded the machine), "drop" closes it at once (the answer lost:
+  a client's network retry follows at once). Or it answers `fail_status` at once and records
+  nothing. An `Idempotency-Key` seen before creates nothing and replays the first answer, as
+  Stripe documents.
 * `GET /runs/<id>/v1/<resource>?order=...`: the charges recorded for that order (reconciliation).
 * `POST /runs/<id>/v1/chat/completions`: the fake model of `fake_model.answer` (every tool called
   once), plus one re-call: when the last tool output reads like a failure ("error", "try again",
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -47,9 +51,20 @@ def model_answer(body: dict[str, Any]) -> dict[str, Any]:
 class Run:
     delay: float = 0.0
     fail_status: int = 0
+    unanswered: str = ""  # "hold" or "drop" (the module docstring)
     posts: list[dict[str, Any]] = field(default_factory=list)  # every POST: {key, body}
     charges: list[dict[str, Any]] = field(default_factory=list)  # what was created: {id, order, key}
     replies: dict[str, dict[str, Any]] = field(default_factory=dict)  # idempotency key -> first answer
+
+
+def _until_hung_up(connection: socket.socket, limit: float = 60.0) -> None:
+    """Wait until the client closes the connection (it gave up), at most `limit` seconds."""
+    connection.settimeout(limit)
+    try:
+        while connection.recv(1024):
+            pass
+    except OSError:  # reset, or the limit
+        pass
 
 
 class PaymentsAPI:
@@ -58,10 +73,11 @@ class PaymentsAPI:
         self._runs: dict[str, Run] = {}
         self._httpd: LoopbackServer | None = None
 
-    def configure(self, run_id: str, delay: float = 0.0, fail_status: int = 0) -> str:
+    def configure(self, run_id: str, delay: float = 0.0, fail_status: int = 0, unanswered: str = "") -> str:
         """Settings of one run; returns its base URL."""
+        assert unanswered in ("", "hold", "drop"), unanswered
         with self._lock:
-            self._runs[run_id] = Run(delay, fail_status)
+            self._runs[run_id] = Run(delay, fail_status, unanswered)
         return f"{self.base}/runs/{run_id}"
 
     def run(self, run_id: str) -> Run:
@@ -116,6 +132,11 @@ class PaymentsAPI:
                 else:  # Stripe's form encoding
                     body = {k: v[0] for k, v in parse_qs(raw.decode()).items()}
                 status, reply, delay = api._payment(run, rest[3:], self.headers.get("Idempotency-Key"), body)
+                if run.unanswered and not run.fail_status:  # recorded; no answer will come
+                    self.close_connection = True
+                    if run.unanswered == "hold":
+                        _until_hung_up(self.connection)
+                    return
                 time.sleep(delay)
                 self._send(status, reply)
 

@@ -6,8 +6,9 @@ one must carry the code, the twin must not.
 The fake model (payments_api.model_answer) calls every tool once and calls again once when the tool
 output reads like a failure, as a model does that takes the SDK's "Please try again." or "timed
 out" at its word. The payments fake records a charge when the request arrives and answers late (the
-"accepted, then slow" case), or answers 500 and creates nothing. Design arms: A1/A2, B1-B3, E1-E4 of
-../shared/reference/sib4-design.md. All runs of the module overlap in one event loop (~3 s).
+"accepted, then slow" case), or closes the connection unanswered (the answer lost), or answers 500
+and creates nothing. Design arms: A1/A2, B1-B3, E1-E4 of
+../shared/reference/sib4-design.md. All runs of the module overlap in one event loop (~7 s).
 """
 
 from __future__ import annotations
@@ -39,13 +40,15 @@ class Arm:
     source: str  # the module: its tools read PAY_URL, set by the test
     delay: float = 0.0  # the payments fake answers after this long ...
     fail_status: int = 0  # ... or answers this status and creates nothing
+    unanswered: str = ""  # ... or never answers: "hold" (until the client hangs up) or "drop" (payments_api)
     codes: tuple[str, ...] = ()  # siblint must report these ...
     absent: tuple[str, ...] = ()  # ... and not these
 
 
-# ---- SIB401: the tool's budget is 1.0 s; the payments fake answers after 2.0 s ----------------------
-# (the design ran 0.5 s and 0.3 s; on a loaded machine building the first httpx client took long
-# enough for the 0.2 s margin to fail, so the margins here are 0.7 s)
+# ---- SIB401: the tool's budget is 3.0 s; the payments fake records the charge and never answers -----
+# (the design ran 0.5 s and 0.3 s, and a fake answering after 0.5 s; under load 9-11 a 1.0 s budget,
+# and a 0.3 s child timeout, ran out before the request was even sent. A fake that never answers
+# leaves only the timeouts to end the call, and wide ones let the request arrive first.)
 BUDGET = '''\
 import httpx
 from agents import function_tool
@@ -54,11 +57,11 @@ PAY_URL = ""
 LEDGER: list[str] = []
 
 
-@function_tool(timeout=1.0)
+@function_tool(timeout=3.0)
 async def charge_card(order: str, amount: int) -> str:
     """Charge the card for an order."""
     if f"unknown:{{order}}" in LEDGER:  # reconcile an unknown outcome before charging again
-        async with httpx.AsyncClient(timeout=0.3) as c:
+        async with httpx.AsyncClient(timeout=1.0) as c:
             found = (await c.get(f"{{PAY_URL}}/v1/charges", params={{"order": order}})).json()["data"]
         if found:
             LEDGER.append(f"reconciled:{{order}}")
@@ -72,7 +75,10 @@ async def charge_card(order: str, amount: int) -> str:
         return f"charge for {{order}}: outcome unknown (request sent, no answer); reconcile before retrying"
 '''
 
-# ---- SIB402 / SIB403: the real Stripe client gives up after 0.2 s, the fake answers after 0.5 s ---
+# ---- SIB402 / SIB403: the fake records each charge and drops the connection, so the real Stripe ---
+# client's network retry (same key) always follows, and fails the same way. (The fake used to answer
+# after 0.5 s to a client that gave up after 0.2 s; under load the 0.2 s could run out before the
+# request was even sent, and a retry went missing.) The generous timeout is only for load.
 STRIPE = '''\
 import uuid
 
@@ -86,7 +92,7 @@ PAY_URL = ""
 async def charge_card(order: str, amount: int) -> str:
     """Charge the card for an order."""
     client = stripe.StripeClient("sk_test_dummy", base_addresses={{"api": PAY_URL}},
-                                 http_client=stripe.HTTPXClient(timeout=0.2), max_network_retries=1)
+                                 http_client=stripe.HTTPXClient(timeout=10), max_network_retries=1)
     pi = await client.v1.payment_intents.create_async(
         params={{"amount": amount, "currency": "usd", "description": order}}{options})
     return f"charged {{pi.id}}"
@@ -121,13 +127,13 @@ REPORTS = ("    try:\n        await _post(order)\n        return 'refund issued'
 NO_TRY = "    await _post(order)\n    return 'refund issued'"
 
 ARMS = [
-    Arm("child_above_budget", "A1", BUDGET.format(child="5.0"), delay=2.0, codes=("SIB401",)),
-    Arm("child_below_budget", "A2", BUDGET.format(child="0.3"), delay=2.0, absent=("SIB401",)),
-    Arm("stripe_no_key", "B1", STRIPE.format(options=""), delay=0.5, codes=("SIB402",), absent=("SIB403",)),
+    Arm("child_above_budget", "A1", BUDGET.format(child="5.0"), unanswered="hold", codes=("SIB401",)),
+    Arm("child_below_budget", "A2", BUDGET.format(child="1.5"), unanswered="hold", absent=("SIB401",)),
+    Arm("stripe_no_key", "B1", STRIPE.format(options=""), unanswered="drop", codes=("SIB402",), absent=("SIB403",)),
     Arm("stripe_uuid_key", "B2", STRIPE.format(options=', options={"idempotency_key": str(uuid.uuid4())}'),
-        delay=0.5, codes=("SIB403",), absent=("SIB402",)),
+        unanswered="drop", codes=("SIB403",), absent=("SIB402",)),
     Arm("stripe_order_key", "B3", STRIPE.format(options=', options={"idempotency_key": f"charge:{order}"}'),
-        delay=0.5, absent=("SIB402", "SIB403")),
+        unanswered="drop", absent=("SIB402", "SIB403")),
     Arm("refund_falls_through", "E1", REFUND.format(body=FALL_THROUGH), fail_status=500, codes=("SIB406",)),
     Arm("refund_same_literal", "E2", REFUND.format(body=SAME_LITERAL), fail_status=500, codes=("SIB406",)),
     Arm("refund_reports_failure", "E3", REFUND.format(body=REPORTS), fail_status=500, absent=("SIB406",)),
@@ -151,7 +157,7 @@ async def run_arm(arm: Arm, api: PaymentsAPI, folder: Path) -> dict[str, Any]:
     from openai import AsyncOpenAI
 
     module = load(arm, folder)
-    module.PAY_URL = api.configure(arm.name, arm.delay, arm.fail_status)
+    module.PAY_URL = api.configure(arm.name, arm.delay, arm.fail_status, arm.unanswered)
     tool = next(v for v in vars(module).values() if type(v).__name__ == "FunctionTool")
     client = AsyncOpenAI(base_url=f"{module.PAY_URL}/v1", api_key="not-a-real-key", max_retries=0)
     agent = Agent(name="checkout", tools=[tool],
@@ -192,7 +198,7 @@ def test_child_timeout_above_the_budget(runs):
     "timed out", calls again, and the card is charged twice. A2: the child's timeout fires first,
     the tool records the unknown outcome and reconciles on the re-call: one charge."""
     a1, a2 = runs["child_above_budget"], runs["child_below_budget"]
-    assert a1["outputs"] == ["Tool 'charge_card' timed out after 1 seconds."] * 2, a1
+    assert a1["outputs"] == ["Tool 'charge_card' timed out after 3 seconds."] * 2, a1
     assert len(a1["charges"]) == 2 and a1["ledger"] == []
     assert len(a2["charges"]) == 1, a2
     assert "outcome unknown" in a2["outputs"][0] and a2["outputs"][1] == "already charged: pi_1"
