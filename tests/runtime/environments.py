@@ -7,10 +7,15 @@ those pins stand: changing a pin builds a new one. A folder is only reused when 
 last, holds the same pins; a half-built folder is removed and built again. A file lock keeps two
 test sessions from building the same environment at once.
 
+A venv is built with `uv` (a test extra: a shared download cache and hardlinks, so a build is
+seconds and its files are shared with every other venv that holds the same wheels) and with the
+standard `venv` and `pip` where uv is not installed. Suites whose pins resolve together share one
+venv (`venvs.py`); `declare_python` hands every module that names the same venv the same build.
+
 When an environment cannot be built (no network to the registry, no Node), the test that asked for
 it fails with the builder's output; it is never skipped.
 
-Test modules declare what they need at import (`ADK = declare_python("google-adk", PINS)`); once
+Test modules declare what they need at import (`ADK = declare_python(*venvs.SHARED)`); once
 collection ends, `tests/runtime/conftest.py` starts building every declared environment in the
 background, so the builds overlap each other and the tests that need none. `ADK.python()` waits for
 its own build.
@@ -91,14 +96,29 @@ def _build(kind: str, name: str, pins: Sequence[str], steps: Sequence[Sequence[s
     return folder
 
 
-def python_env(name: str, pins: Sequence[str]) -> Path:
-    """The python of a venv holding exactly `pins` (pip requirement strings), built when missing."""
-    folder = _build("python", name, pins, [
-        [sys.executable, "-m", "venv", "{folder}"],
-        [str(_folder("python", name, pins) / "bin" / "python"), "-m", "pip", "install", "-q",
-         "--disable-pip-version-check", *pins],
-    ])
-    return folder / "bin" / "python"
+def uv_binary() -> str | None:
+    """The uv executable installed beside this python (the `uv` test extra), or None."""
+    try:
+        from uv import find_uv_bin
+        return str(find_uv_bin())
+    except (ImportError, FileNotFoundError):
+        return None
+
+
+def _install_steps(python: Path, pins: Sequence[str], uv: str | None) -> list[list[str]]:
+    if uv is None:
+        return [[sys.executable, "-m", "venv", "{folder}"],
+                [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *pins]]
+    return [[uv, "venv", "-q", "--python", sys.executable, "{folder}"],
+            [uv, "pip", "install", "-q", "--python", str(python), *pins]]
+
+
+def python_env(name: str, pins: Sequence[str], use_uv: bool = True) -> Path:
+    """The python of a venv holding exactly `pins` (pip requirement strings), built when missing:
+    with uv when it is installed (and `use_uv`), with venv and pip otherwise."""
+    python = _folder("python", name, pins) / "bin" / "python"
+    _build("python", name, pins, _install_steps(python, pins, uv_binary() if use_uv else None))
+    return python
 
 
 def node_env(name: str, packages: Sequence[str]) -> Path:
@@ -148,13 +168,17 @@ class Declared:
 
 
 DECLARED: list[Declared] = []
+_BY_FOLDER: dict[Path, Declared] = {}
 
 
 def declare_python(name: str, pins: Sequence[str]) -> Declared:
-    """A venv holding `pins`, built in the background once collection ends."""
-    env = Declared(lambda: python_env(name, pins))
-    DECLARED.append(env)
-    return env
+    """A venv holding `pins`, built in the background once collection ends; modules that declare
+    the same venv (name and pins) share one build."""
+    folder = _folder("python", name, pins)
+    if folder not in _BY_FOLDER:
+        _BY_FOLDER[folder] = Declared(lambda: python_env(name, pins))
+        DECLARED.append(_BY_FOLDER[folder])
+    return _BY_FOLDER[folder]
 
 
 def declare_node(name: str, packages: Sequence[str]) -> Declared:

@@ -23,11 +23,12 @@ import pytest
 
 from .environments import declare_python
 from .test_langgraph_runtime import lint_codes
+from .venvs import CREWAI as CREWAI_VENV
 
 pytestmark = pytest.mark.runtime
 
 # The version frameworks-wave2.md section 3 measured.
-CREWAI = declare_python("crewai", ["crewai==1.15.30"])
+CREWAI = declare_python(*CREWAI_VENV)
 
 HEAD = '''\
 import asyncio, json, os, time

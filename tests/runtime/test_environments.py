@@ -19,14 +19,21 @@ def envs_root(tmp_path, monkeypatch):
     return tmp_path / "envs"
 
 
-def test_built_once_and_reused(envs_root):
-    python = python_env("probe", PINS)
+def test_uv_is_installed_with_the_test_extras():
+    assert environments.uv_binary() is not None  # else every venv is built with pip: minutes, not seconds
+
+
+@pytest.mark.parametrize("use_uv", [True, False])
+def test_built_once_and_reused(envs_root, use_uv):
+    python = python_env("probe", PINS, use_uv=use_uv)
+    config = (python.parent.parent / "pyvenv.cfg").read_text(encoding="utf-8")
+    assert ("\nuv = " in config) is use_uv, config  # uv records itself there; the standard venv does not
     out = subprocess.run([str(python), "-c", "import iniconfig; print(iniconfig.__file__)"],
                          capture_output=True, text=True, check=True).stdout
     assert str(envs_root) in out
     marker = python.parent.parent / MARKER
     stamp = marker.stat().st_mtime_ns
-    assert python_env("probe", PINS) == python
+    assert python_env("probe", PINS, use_uv=use_uv) == python
     assert marker.stat().st_mtime_ns == stamp  # reused, not rebuilt
 
 
@@ -59,6 +66,17 @@ def test_a_declared_environment_builds_in_the_background_and_waits(envs_root):
         failing.get()
     with pytest.raises(BuildFailed):  # every test that needs it fails, not only the first
         failing.get()
+
+
+def test_modules_that_name_the_same_venv_share_one_build(monkeypatch):
+    from .environments import declare_python
+
+    monkeypatch.setattr(environments, "DECLARED", [])
+    monkeypatch.setattr(environments, "_BY_FOLDER", {})
+    first = declare_python("shared", ["a==1", "b==2"])
+    assert declare_python("shared", ["b==2", "a==1"]) is first  # the order of the pins does not matter
+    assert declare_python("shared", ["a==1"]) is not first and declare_python("other", ["a==1", "b==2"]) is not first
+    assert len(environments.DECLARED) == 3
 
 
 def test_without_node_an_npm_folder_fails_with_a_clear_message(envs_root, monkeypatch):

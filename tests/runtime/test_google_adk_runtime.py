@@ -1,5 +1,5 @@
 """Runtime truth (issue 13), google-adk: each hazard siblint reports for ADK is run with the real
-google-adk 2.13.0 (in its own venv) and an in-process fake `BaseLlm` that asks for every tool of
+google-adk 2.13.0 (venv `venvs.SHARED`) and an in-process fake `BaseLlm` that asks for every tool of
 the agent in one turn; the charge is a POST to the loopback payments sink of `fake_model.py`. An
 unstoppable sibling must land after the run raised with no function response in the session; each
 fixed twin, and each sibling ADK keeps, must not. The same module text is then linted, so the
@@ -19,11 +19,11 @@ import pytest
 
 from .environments import declare_python
 from .test_langgraph_runtime import lint_codes
+from .venvs import SHARED
 
 pytestmark = pytest.mark.runtime
 
-PINS = ["google-adk==2.13.0", "google-genai==2.34.0"]
-ADK = declare_python("google-adk", PINS)
+ADK = declare_python(*SHARED)  # venvs.GOOGLE_ADK, in the venv it shares with other suites
 
 DRIVER = '''
 import asyncio, importlib.util, json, os, sys, warnings

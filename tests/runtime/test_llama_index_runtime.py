@@ -3,7 +3,7 @@ AgentWorkflow run under a deadline (`timeout=`) is run with the real llama-index
 a charge that lands after the run raised `WorkflowTimeoutError`, with no `ToolCallResult` for it;
 each fix is run too and must be safe. The same module text is then linted.
 
-llama-index's pins conflict with the test extras, so the scenarios run in a venv of their own
+llama-index's pins conflict with the test extras, so the scenarios run in a venv apart
 (`declare_python`), all at once in one interpreter (`asyncio.gather`): each module defines `main()`,
 which runs its agent and streams its events into `RECORD`. The fake model is llama-index's own
 `MockFunctionCallingLLM` asking for every tool of `PLAN` in one turn, or, for the OpenAI integration,
@@ -22,11 +22,11 @@ import pytest
 from .environments import declare_python
 from .runner import base_env
 from .test_langgraph_runtime import lint_codes
+from .venvs import SHARED
 
 pytestmark = pytest.mark.runtime
 
-PINS = ("llama-index-core==0.14.25", "llama-index-workflows==2.26.1", "llama-index-llms-openai==0.8.3")
-LLAMA = declare_python("llama-index", PINS)
+LLAMA = declare_python(*SHARED)  # venvs.LLAMA_INDEX, in the venv it shares with other suites
 
 WAIT_AFTER = 4.0  # the loop stays alive this long after the run ends (> DELAY): orphaned threads and tasks land then
 

@@ -1,5 +1,5 @@
 """Runtime truth (issue 13), strands-agents 1.62.0: every INVALID spelling siblint reports for
-strands is run with the real SDK, in its own venv, against an in-process fake `Model` that calls
+strands is run with the real SDK, in a venv apart from the test extras, against an in-process fake `Model` that calls
 every advertised tool in one turn. Each must land its charge (a POST to the driver's loopback
 payments server) with nothing in `agent.messages`; each fixed twin must not. The same module text
 is then linted, so the rule's claim and the runtime truth are tied.
@@ -19,12 +19,12 @@ import pytest
 
 from .environments import declare_python
 from .test_langgraph_runtime import lint_codes, run_scenarios
+from .venvs import SHARED
 
 pytestmark = pytest.mark.runtime
 
-# The version frameworks-wave2.md measured; requests is the sync charge's HTTP client (httpx comes with strands).
-PINS = ["strands-agents==1.62.0", "requests==2.32.5"]
-STRANDS = declare_python("strands-agents", PINS)
+# The version frameworks-wave2.md measured (venvs.STRANDS), in the venv it shares with other suites.
+STRANDS = declare_python(*SHARED)
 
 HEAD = '''\
 import asyncio, json, os, time
