@@ -39,6 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / ".runtime-envs"
 MARKER = "siblint-env.json"
+UV_CACHE = ".uv-cache"
 BUILD_TIMEOUT = 900
 
 
@@ -73,8 +74,11 @@ def _ready(folder: Path, pins: Sequence[str]) -> bool:
 
 
 def _run(cmd: Sequence[str], cwd: Path) -> None:
+    # uv's cache (`UV_CACHE_DIR`, else beside the venvs: hardlinks need one filesystem), never under
+    # the session's own XDG_CACHE_HOME (tests/conftest.py), which is removed when the session ends.
+    env = dict(os.environ, UV_CACHE_DIR=os.environ.get("UV_CACHE_DIR") or str(ROOT / UV_CACHE))
     try:
-        proc = subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+        proc = subprocess.run(list(cmd), cwd=cwd, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise BuildFailed(f"{' '.join(cmd)}: {exc}") from exc
     if proc.returncode != 0:

@@ -4,8 +4,10 @@ and must be safe. The same module text is then linted.
 
 Scenarios are module texts run in one subprocess per framework (`run_scenarios`): each defines
 `async def main() -> bool` (True when the run's result records charge_card's output). A local
-HTTP server stands in for the payments API and timestamps every POST; the driver keeps the event
-loop alive 0.8 s after the run ends, so orphaned tasks and threads get the chance to land.
+HTTP server stands in for the payments API and timestamps every POST; after each run the driver
+keeps the event loop alive until the scenario's charge has landed (and 0.3 s more) or 2 s have
+passed, so orphaned tasks and threads get the chance to land (a fixed 0.8 s was too short for a
+shielded task's first httpx client under load 12).
 """
 
 from __future__ import annotations
@@ -53,9 +55,17 @@ async def one(path):
         out.update(raised=True, exc_type=type(exc).__name__, message=str(exc)[:300])
         out["recorded"] = bool(getattr(mod, "RECORDED", None))  # what the run kept although it raised
     end = time.monotonic()
-    await asyncio.sleep(0.8)  # the loop stays alive: orphaned tasks and threads may land now
+    await landed(name)  # the loop stays alive: orphaned tasks and threads may land now
     out["after_end"] = [round(t - end, 3) for p, t in HITS if p.endswith("/" + name)]
     return out
+
+async def landed(name, limit=2.0, more=0.3):
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        if any(p.endswith("/" + name) for p, _ in HITS):
+            await asyncio.sleep(more)
+            return
+        await asyncio.sleep(0.02)
 
 async def run_all(paths):
     return [await one(p) for p in paths]
