@@ -7,9 +7,9 @@ those pins stand: changing a pin builds a new one. A folder is only reused when 
 last, holds the same pins; a half-built folder is removed and built again. A file lock keeps two
 test sessions from building the same environment at once.
 
-A venv is built with `uv` (a test extra: a shared download cache and hardlinks, so a build is
-seconds and its files are shared with every other venv that holds the same wheels) and with the
-standard `venv` and `pip` where uv is not installed. Suites whose pins resolve together share one
+A venv is built with `uv` (a test extra: parallel downloads into one cache that the venvs hardlink,
+so a build takes seconds to a minute where pip took 2-10, and a file is on disk once however many
+venvs hold it), and with the standard `venv` and `pip` where uv is not installed. Suites whose pins resolve together share one
 venv (`venvs.py`); `declare_python` hands every module that names the same venv the same build.
 
 When an environment cannot be built (no network to the registry, no Node), the test that asked for
