@@ -6,9 +6,9 @@ one must carry the code, the twin must not.
 The fake model (payments_api.model_answer) calls every tool once and calls again once when the tool
 output reads like a failure, as a model does that takes the SDK's "Please try again." or "timed
 out" at its word. The payments fake records a charge when the request arrives and answers late (the
-"accepted, then slow" case), or closes the connection unanswered (the answer lost), or answers 500
-and creates nothing. Design arms: A1/A2, B1-B3, E1-E4 of
-../shared/reference/sib4-design.md. All runs of the module overlap in one event loop (~7 s).
+"accepted, then slow" case), or holds or drops the connection unanswered, or answers 500 and
+creates nothing. Design arms: A1/A2, B1-B3, E1-E4 of ../shared/reference/sib4-design.md. All runs
+of the module overlap in one event loop (~7 s).
 """
 
 from __future__ import annotations
