@@ -1,0 +1,65 @@
+"""Issue 22: a gate that valid code cannot walk around, laid out as a pull request lays it out.
+
+Each case is committed to a scratch repository, cloned the way CI checks it out, and checked in the
+clone with the installed console script (`pull_request`, `checkout` and `ci` of test_pull_request).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_pull_request import EXAMPLE, checkout, ci, pull_request, pytestmark  # noqa: F401 - the same skip
+
+IMPORT = "from agents import Agent, function_tool"
+HAZARDS = {"SIB101", "SIB201", "SIB301"}
+
+
+def _codes(proc) -> set[str]:
+    return {r["ruleId"] for r in json.loads(proc.stdout)["runs"][0]["results"]}
+
+
+# N1: valid agent modules that CPython runs, each of which main's pre-filter dropped ("All checks passed.").
+N1_FILES = {
+    "cr_only.py": EXAMPLE.replace("\n", "\r").encode(),
+    "iftrue.py": EXAMPLE.replace(IMPORT, "if True: " + IMPORT).encode(),
+    "tryline.py": EXAMPLE.replace(IMPORT, "try: " + IMPORT + "\nexcept ImportError: raise").encode(),
+    "bscont.py": EXAMPLE.replace(IMPORT, "from \\\n  agents import Agent, function_tool").encode(),
+    "utf7.py": ("# coding: utf-7\n" + EXAMPLE).encode("utf-7"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(N1_FILES))
+def test_n1_every_import_spelling_is_checked(name: str, tmp_path: Path) -> None:
+    def plant(repo: Path) -> None:
+        (repo / "agent.py").unlink()
+        (repo / name).write_bytes(N1_FILES[name])
+        (repo / ".gitattributes").write_text("* text=auto\n")
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    assert (clone / name).read_bytes() == N1_FILES[name]  # git kept the bytes, CR-only included
+    proc = ci(["check", "--no-cache", "--format", "sarif", "."], clone, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert _codes(proc) == HAZARDS
+
+
+def test_n1_a_comment_before_the_ts_specifier(tmp_path: Path) -> None:
+    from support import ROOT
+
+    ts = (ROOT / "examples" / "checkout_agent.ts").read_text()
+    spelled = ts.replace("from '@openai/agents';", "from /* the SDK */ '@openai/agents';")
+    assert spelled != ts
+
+    def plant(repo: Path) -> None:
+        (repo / "agent.py").unlink()
+        (repo / "plain.ts").write_text(ts)
+        (repo / "comment_from.ts").write_text(spelled)
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    proc = ci(["check", "--no-cache", "--format", "json", "."], clone, tmp_path)
+    found = json.loads(proc.stdout)
+    by_file: dict[str, list[str]] = {}
+    for d in found:
+        by_file.setdefault(Path(d["path"]).name, []).append(d["code"])
+    assert by_file["comment_from.ts"] and sorted(by_file["comment_from.ts"]) == sorted(by_file["plain.ts"])
