@@ -63,3 +63,29 @@ def test_n1_a_comment_before_the_ts_specifier(tmp_path: Path) -> None:
     for d in found:
         by_file.setdefault(Path(d["path"]).name, []).append(d["code"])
     assert by_file["comment_from.ts"] and sorted(by_file["comment_from.ts"]) == sorted(by_file["plain.ts"])
+
+
+# N3: patterns the pull request controls; each hung the run (rc 124) on Python's backtracking `re`.
+REDOS = "*a*a*a*a*a*a*a*a*a*a*a*a*b"
+LONG_NAME = "a" * 60 + ".py"
+
+
+@pytest.mark.parametrize("where", ["gitignore", "extend-exclude", "per-file-ignores"])
+def test_n3_pathological_patterns_end_in_seconds(where: str, tmp_path: Path) -> None:
+    def plant(repo: Path) -> None:
+        (repo / LONG_NAME).write_text(EXAMPLE)
+        if where == "gitignore":
+            (repo / ".gitignore").write_text(REDOS + "\n")
+        elif where == "extend-exclude":
+            (repo / "pyproject.toml").write_text(f'[tool.siblint]\nselect = ["SIB"]\nextend-exclude = ["{REDOS}"]\n')
+        else:
+            (repo / "pyproject.toml").write_text(
+                f'[tool.siblint]\nselect = ["SIB"]\n[tool.siblint.per-file-ignores]\n"{REDOS}" = ["SIB101"]\n')
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    proc = ci(["check", "--no-cache", "--format", "json", "."], clone, tmp_path, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    found = {(Path(d["path"]).name, d["code"]) for d in json.loads(proc.stdout)}
+    assert {code for name, code in found if name == "agent.py"} == HAZARDS
+    # The long name does not end in `b`: no pattern matches it, so it is checked like agent.py.
+    assert {code for name, code in found if name == LONG_NAME} == HAZARDS
