@@ -53,9 +53,9 @@ def may_matter_js(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
 def _pattern(roots: tuple[str, ...]) -> re.Pattern[bytes]:
     names = b"|".join(re.escape(r.encode()) for r in roots)
     # `import agents`, `import x, agents.tool`, `from agents import`, `from agents.mcp import` at
-    # the start of a line: a shortcut for the common case, never a reason to drop a file. No part
-    # can backtrack over more than one line's worth of `[^\n#]`.
-    return re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\f]*(?:from[ \t]+(?:" + names + rb")\b|import[ \t]+[^\n#]*\b(?:" + names + rb")\b)",
+    # the start of a line: a shortcut for the common case, never a reason to drop a file. One way
+    # to split a line (one blank after `import`, `[^\n#]*` takes the rest), so the scan is linear.
+    return re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\f]*(?:from[ \t]+(?:" + names + rb")\b|import[ \t][^\n#]*\b(?:" + names + rb")\b)",
                       re.M)
 
 
@@ -73,41 +73,28 @@ _IMPORTERS = frozenset({"__import__", "import_module"})  # `__import__("agents")
 
 
 @lru_cache(maxsize=None)
-def _word(roots: tuple[str, ...]) -> re.Pattern[bytes]:
-    names = sorted(roots, key=len, reverse=True)
-    return re.compile(rb"(?<![\w.])(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")(?!\w)")
-
-
-# What may stand before a top-level root's name in an import, once blanks and `\` line joins are
-# skipped: `from`, `import`, the `,` of `import os, agents`, or the quote of `__import__('agents')`.
-# No comment can sit there (a plain `import` takes no brackets, and a comment ends the statement).
-_BEFORE_AN_IMPORTED_NAME = re.compile(rb"(?:(?<![\w.])(?:from|import)|[,'\"])\Z")
-_BLANKS = b" \t\f\v\r\n\\"
-_LOOKBACK = 256
+def _mention(roots: tuple[str, ...]) -> re.Pattern[bytes]:
+    """A top-level root's name where an import can name it. Once blanks and `\\` line joins are
+    skipped, only `from`, `import` or the `,` of `import os, agents` can stand before it: no comment
+    can sit there (a plain `import` takes no brackets, and a comment ends the statement). A quoted
+    name is the literal of `__import__('agents')` when it closes or goes on with `.`. Each blank run
+    is scanned from one start only, so the search is linear."""
+    names = b"|".join(re.escape(n.encode()) for n in sorted(roots, key=len, reverse=True))
+    return re.compile(rb"(?:(?<![\w.])(?:from|import)|,)[ \t\f\v\r\n\\]*(?:" + names + rb")(?!\w)"
+                      rb"|(?P<quoted>['\"](?:" + names + rb")[.'\"])")
 
 
 def _could_import(data: bytes, roots: tuple[str, ...]) -> bool:
-    """False only when no mention of a root stands where an import names it (a lexical proof; each
-    mention costs a bounded look back, so the scan is linear). A dotted root's parts can be apart,
-    with a comment between (`from google import (  # c` newline `adk)`): when they are all
-    present, CPython decides."""
+    """False only when no mention of a root stands where an import names it (a lexical proof). A
+    dotted root's parts can be apart, with a comment between (`from google import (  # c` newline
+    `adk)`): when they are all present, CPython decides."""
     if _names_a_root(data, _needles(tuple(r for r in roots if "." in r))):
         return True
     by_call = any(name.encode() in data for name in _IMPORTERS)
-    for match in _word(tuple(r for r in roots if "." not in r)).finditer(data):
-        start = match.start()
-        before = data[max(0, start - _LOOKBACK):start].rstrip(_BLANKS)
-        if not before and start > _LOOKBACK:
-            return True  # only blanks as far as we look: not provably safe
-        if _BEFORE_AN_IMPORTED_NAME.search(before) and (
-                before[-1:] not in b"'\"" or (by_call and _ends_a_module(data, match.end()))):
+    for match in _mention(tuple(r for r in roots if "." not in r)).finditer(data):
+        if by_call or match.group("quoted") is None:
             return True
     return False
-
-
-def _ends_a_module(data: bytes, end: int) -> bool:
-    """After a quoted root name: a literal module name goes on with `.` or closes (`'agents.x'`)."""
-    return data[end:end + 1] in (b".", b"'", b'"')
 
 
 _UTF8 = "utf-8"

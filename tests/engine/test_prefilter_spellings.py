@@ -183,3 +183,22 @@ def test_random_spellings_cpython_imports_are_never_dropped() -> None:
         assert prefilter.may_matter(text.encode("utf-7").join([b"# coding: utf-7\n", b""])), repr(text)
         assert prefilter.may_matter_lines(text.splitlines(keepends=True)), repr(text)
     assert checked > 1000
+
+
+@pytest.mark.parametrize("data", [
+    b"import" + b" " * 200_000 + b"x\nagents = 1\n",  # the import-line shortcut
+    b"x = 1\n," + b" " * 200_000 + b"agentsx\n" + b"from" + b"\\\n" * 200_000 + b"agentz\n",  # the lexical proof
+    b"x = 1\n" + b"'agents' " * 200_000 + b"\n",
+    b"from langgraph import x\nfrom " + b"." * 200_000 + b"\nfrom " + b" " * 200_000 + b"y\n",
+])
+def test_every_scan_over_file_text_is_linear(data: bytes) -> None:
+    # Issue 22 N4: each of these took minutes on a backtracking split of one line (quadratic).
+    import time
+
+    from siblint.model.project import imported_modules
+
+    start = time.perf_counter()
+    prefilter.may_matter(data)
+    prefilter.may_matter(data, ("langgraph",))
+    imported_modules("/nowhere/x.py", data)
+    assert time.perf_counter() - start < 3.0

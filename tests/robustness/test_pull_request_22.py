@@ -89,3 +89,43 @@ def test_n3_pathological_patterns_end_in_seconds(where: str, tmp_path: Path) -> 
     assert {code for name, code in found if name == "agent.py"} == HAZARDS
     # The long name does not end in `b`: no pattern matches it, so it is checked like agent.py.
     assert {code for name, code in found if name == LONG_NAME} == HAZARDS
+
+
+# N4: text scans are linear, and the project index never reads an excluded file.
+PROTOCOL_AGENT = EXAMPLE.replace("import requests\n", "import requests\nfrom typing import Protocol\n\n\nclass Payer(Protocol):\n"
+                                 "    def pay(self, amount: int) -> None: ...\n\n").replace(
+    "def charge_card(amount_cents: int) -> str:", "def charge_card(amount_cents: int, payer: Payer) -> str:")
+
+
+def test_n4_dots_in_an_excluded_folder_and_in_a_checked_file(tmp_path: Path) -> None:
+    def plant(repo: Path) -> None:
+        (repo / "agent.py").write_text(PROTOCOL_AGENT)
+        (repo / "pyproject.toml").write_text('[tool.siblint]\nselect = ["SIB"]\nextend-exclude = ["vendor"]\n')
+        (repo / "vendor").mkdir()
+        (repo / "vendor" / "blob.py").write_bytes(b"from " + b"." * 200_000 + b"\n")
+        (repo / "g.py").write_bytes(b"from langgraph.prebuilt import create_react_agent\nfrom " + b"." * 300_000 + b"\n")
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    proc = ci(["check", "--no-cache", "--format", "json", "."], clone, tmp_path, timeout=90)
+    found = {(Path(d["path"]).name, d["code"]) for d in json.loads(proc.stdout)}
+    assert {code for name, code in found if name == "agent.py"} == HAZARDS, proc.stderr
+    assert not any(name == "blob.py" for name, _ in found)
+
+
+def test_n4_the_class_index_skips_what_the_run_excludes(tmp_path: Path) -> None:
+    from siblint.model.project import ProjectIndex
+    from siblint.run.discovery import Skip
+    from siblint.settings.config import load
+
+    (tmp_path / "pyproject.toml").write_text('[tool.siblint]\nextend-exclude = ["vendor"]\n')
+    (tmp_path / ".gitignore").write_text("ignored_*.py\n")
+    for rel in ("agent.py", "vendor/impl.py", "ignored_x.py", "pkg/impl.py"):
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        (tmp_path / rel).write_text("class Impl(Payer):\n    def pay(self): ...\n")
+    (tmp_path / ".git").mkdir()  # .gitignore applies inside a repository
+    config = load(str(tmp_path / "pyproject.toml"))
+    every = {Path(p).relative_to(tmp_path).as_posix() for p, _, _ in ProjectIndex([str(tmp_path)])._index()}
+    kept = {Path(p).relative_to(tmp_path).as_posix()
+            for p, _, _ in ProjectIndex([str(tmp_path)], skip=Skip(config))._index()}
+    assert every == {"agent.py", "vendor/impl.py", "ignored_x.py", "pkg/impl.py"}
+    assert kept == {"agent.py", "pkg/impl.py"}
