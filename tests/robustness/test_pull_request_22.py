@@ -129,3 +129,64 @@ def test_n4_the_class_index_skips_what_the_run_excludes(tmp_path: Path) -> None:
             for p, _, _ in ProjectIndex([str(tmp_path)], skip=Skip(config))._index()}
     assert every == {"agent.py", "vendor/impl.py", "ignored_x.py", "pkg/impl.py"}
     assert kept == {"agent.py", "pkg/impl.py"}
+
+
+# N7: an output path whose parent folder is a link the pull request committed, to outside the checkout.
+@pytest.mark.parametrize("args,what", [
+    (["--format", "sarif", "-o", "reports/siblint.sarif"], "report"),
+    (["--write-baseline", "reports/baseline.json"], "baseline"),
+    (["--cache-dir", ".cache/siblint"], "cache"),
+])
+def test_n7_no_write_through_a_linked_parent_folder(args: list[str], what: str, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "siblint.sarif").write_text("KEEP")
+
+    def plant(repo: Path) -> None:
+        (repo / "reports").symlink_to(outside)
+        (repo / ".cache").symlink_to(outside)
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    proc = ci(["check", *args, "."], clone, tmp_path)
+    assert sorted(p.name for p in outside.iterdir()) == ["siblint.sarif"]
+    assert (outside / "siblint.sarif").read_text() == "KEEP"
+    if what == "cache":  # the run goes on without a cache
+        assert proc.returncode == 1 and "cache folder not used" in proc.stderr and "is a symbolic link" in proc.stderr
+    else:
+        assert proc.returncode == 2
+        assert f"cannot write the {what} to reports/" in proc.stderr and "outside the project" in proc.stderr
+
+
+def test_n7_links_that_stay_inside_or_paths_named_outside_are_used(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+
+    def plant(repo: Path) -> None:
+        (repo / "out").mkdir()
+        (repo / "out" / ".keep").write_text("")
+        (repo / "reports").symlink_to("out")  # a link inside the project to a folder inside it
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    inside = ci(["check", "--format", "sarif", "-o", "reports/siblint.sarif", "."], clone, tmp_path)
+    assert inside.returncode == 1, inside.stderr
+    assert (clone / "out" / "siblint.sarif").stat().st_size > 0
+    named = ci(["check", "--format", "sarif", "-o", str(outside / "r.sarif"), "--cache-dir", str(outside / "c"), "."],
+               clone, tmp_path)
+    assert named.returncode == 1, named.stderr
+    assert (outside / "r.sarif").stat().st_size > 0 and (outside / "c").is_dir()
+
+
+def test_escaping_link_in_process(tmp_path: Path) -> None:
+    from siblint.common.writing import escaping_link
+
+    project, elsewhere = tmp_path / "p", tmp_path / "e"
+    (project / "a" / "b").mkdir(parents=True)
+    elsewhere.mkdir()
+    (project / "a" / "link").symlink_to(elsewhere)
+    roots = [str(project)]
+    assert escaping_link(str(project / "a" / "link" / "x.json"), roots) == str(project / "a" / "link")
+    assert escaping_link(str(project / "a" / "link" / "deeper" / "x.json"), roots) == str(project / "a" / "link")
+    assert escaping_link(str(project / "a" / "link"), roots, folder_itself=True) == str(project / "a" / "link")
+    assert escaping_link(str(project / "a" / "link"), roots) is None  # the file itself: the caller's lstat check
+    assert escaping_link(str(project / "a" / "b" / "x.json"), roots) is None
+    assert escaping_link(str(elsewhere / "x.json"), roots) is None  # named outside: taken as given
