@@ -190,3 +190,41 @@ def test_escaping_link_in_process(tmp_path: Path) -> None:
     assert escaping_link(str(project / "a" / "link"), roots) is None  # the file itself: the caller's lstat check
     assert escaping_link(str(project / "a" / "b" / "x.json"), roots) is None
     assert escaping_link(str(elsewhere / "x.json"), roots) is None  # named outside: taken as given
+
+
+# N8: the baseline is read like a source file: regular, bounded, and every failure is one clear line.
+@pytest.mark.parametrize("kind,expected", [
+    ("dev_zero", "not a regular file"),
+    ("fifo", "not a regular file"),
+    ("nested", "nested too deeply"),
+    ("too_large", "larger than the"),
+    ("garbage", "not JSON"),
+])
+def test_n8_baseline_read_like_a_source_file(kind: str, expected: str, tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    def plant(repo: Path) -> None:
+        target = repo / "siblint-baseline.json"
+        if kind == "dev_zero":
+            target.symlink_to("/dev/zero")
+        elif kind == "nested":
+            target.write_text("[" * 100_000)
+        elif kind == "garbage":
+            target.write_bytes(b"\xff\xfe{")
+        elif kind == "too_large":
+            target.write_text('{"format": "siblint-baseline", "version": 1, "findings": []}' + " " * 1000)
+
+    clone = checkout(tmp_path, pull_request(tmp_path, plant))
+    if kind == "fifo":
+        os.mkfifo(clone / "siblint-baseline.json")  # git cannot commit a FIFO; a CI step could make one
+    if kind == "too_large":
+        from siblint.interfaces import baseline
+
+        monkeypatch.setattr(baseline, "MAX_BYTES", 100)
+        with pytest.raises(baseline.BaselineError, match=expected):
+            baseline.load(str(clone / "siblint-baseline.json"))
+        return
+    proc = ci(["check", "--baseline", "siblint-baseline.json", "."], clone, tmp_path, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert expected in proc.stderr and "internal error" not in proc.stderr
+    assert proc.stderr.count("\n") == 1
