@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from ..common.diagnostics import Diagnostic
 from ..lint import engine
+from ..model.callgraph import forget_walks
 from ..model.project import ProjectIndex
 from ..settings.config import Config, ConfigError, load
 from ..syntax import source
@@ -105,6 +106,10 @@ class AnalysisSession:
     def _forget(self, path: str) -> None:
         for project in self._projects.values():
             project.forget(path)
+            # Answers and call-graph walks computed from the old text (keyed by names and
+            # positions, which an edit can keep): each lint starts from what `siblint check` sees.
+            project.memo.clear()
+            forget_walks(project)
 
     def _forget_changed_files(self) -> None:
         # Another program (git checkout, a formatter) may have rewritten an imported module.
