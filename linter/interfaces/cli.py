@@ -177,7 +177,7 @@ class CheckOptions:
 @click.option("--fail-on", "fail_on", type=click.Choice(["warning", "error"]), default="warning", show_default=True,
               help="Exit 1 on findings of this severity or worse (error: only certain losses such as SIB301).")
 @click.option("--max-file-size", metavar="SIZE",
-              help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 10MB]")
+              help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 2MB]")
 @click.option("--follow-symlinks", is_flag=True,
               help="Follow symbolic links to folders, and links that lead outside the project, while walking folders.")
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,

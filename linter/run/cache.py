@@ -57,7 +57,7 @@ FORMAT = "siblint-cache"
 SCHEMA = 1
 DEFAULT_DIRNAME = ".siblint_cache"
 ENV_VAR = "SIBLINT_CACHE_DIR"
-MAX_BYTES = 512_000_000  # one cache file (facts of a module at the 10 MB default cap are far less)
+MAX_BYTES = 512_000_000  # one cache file (facts of a module at the default cap are far less)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
