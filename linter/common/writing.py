@@ -8,13 +8,39 @@ link instead of following it, and a reader never sees half a file.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import tempfile
+from collections.abc import Iterator
 
 
 def replace_file(path: str, data: bytes, mode: int | None = None, prefix: str = ".siblint-") -> None:
     """Put `data` at `path` through a temporary file in the same folder and a rename. `mode`: the
-    new file's permissions (default: what `open(path, "w")` would create under the umask)."""
+    new file's permissions (default: what `open(path, "w")` would create under the umask).
+
+    SIGTERM and SIGINT wait until the rename is done (a cancelled CI job sends them): a kill in
+    the middle left a partial `.siblint-report-*` beside the report."""
+    with _signals_held():
+        _replace(path, data, mode, prefix)
+
+
+_HELD = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a held signal is delivered here
+
+
+def _replace(path: str, data: bytes, mode: int | None, prefix: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix)
     try:
