@@ -187,7 +187,8 @@ class SiblintServer(LanguageServer):
             return None  # a bare noqa comment (or one listing the code) already silences it
         target = suppressions.comment_line(line)
         old = lines[target - 1].rstrip("\r\n")
-        new = noqa.with_codes(old, [code])
+        comments = noqa.comment_columns(doc.source)
+        new = noqa.with_codes(old, [code], None if comments is None else comments.get(target, -1))
         end = doc.position_to_client_units(ServerTextPosition(target - 1, len(old)))
         return types.TextEdit(range=types.Range(types.Position(target - 1, 0), end), new_text=new)
 

@@ -52,3 +52,34 @@ def test_l7_sigterm_during_a_report_write_leaves_no_partial_file(tmp_path: Path)
     assert proc.returncode == -signal.SIGTERM and "not reached" not in proc.stdout
     assert sorted(os.listdir(tmp_path)) == ["report.sarif"]
     assert (tmp_path / "report.sarif").stat().st_size == 5_000_000
+
+
+def test_l2_add_noqa_never_edits_a_string_literal(tmp_path: Path) -> None:
+    text = EXAMPLE.replace('Agent(name="checkout"', 'Agent(name="# noqa: E501"').replace(
+        "@function_tool\ndef charge_card", '@function_tool(name_override="x # noqa:E1")\ndef charge_card')
+    assert text.count("# noqa") == 2
+    (tmp_path / "agent.py").write_text(text)
+    (tmp_path / "pyproject.toml").write_text("[tool.siblint]\n")
+    proc = run([script("siblint"), "check", "--no-cache", "--add-noqa", "."], tmp_path)
+    edited = (tmp_path / "agent.py").read_text()
+    assert 'name="# noqa: E501"' in edited and 'name_override="x # noqa:E1"' in edited  # the strings as they were
+    # flake8 reads the first `# noqa` of a physical line, string or not, so no comment on that line
+    # could silence the finding: the file is left as it was, and the run says so (exit 1).
+    assert edited == text and proc.returncode == 1
+    assert "a comment would not silence every finding, not edited" in proc.stderr
+    # Without the look-alike string on the finding's line, the real comment is written.
+    (tmp_path / "agent.py").write_text(text.replace('name="# noqa: E501"', 'name="checkout"'))
+    run([script("siblint"), "check", "--no-cache", "--add-noqa", "."], tmp_path)
+    edited = (tmp_path / "agent.py").read_text()
+    assert 'name_override="x # noqa:E1"' in edited
+    assert run([script("siblint"), "check", "--no-cache", "."], tmp_path).returncode == 0, edited
+
+
+def test_l2_with_codes_edits_only_the_comment() -> None:
+    from siblint.lint.noqa import comment_columns, with_codes
+
+    line = 'x = f("# noqa: E501")  # noqa: E1\n'
+    assert with_codes(line, ["SIB301"], comment_columns(line)[1]) == 'x = f("# noqa: E501")  # noqa: E1,SIB301\n'
+    line = 'x = f("# noqa: E501")\n'
+    assert with_codes(line, ["SIB301"], -1) == 'x = f("# noqa: E501")  # noqa: SIB301\n'
+    assert with_codes("x = 1  # keep\r\n", ["SIB1"], 7) == "x = 1  # keep  # noqa: SIB1\r\n"
