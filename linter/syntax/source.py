@@ -228,6 +228,22 @@ def parse(text: str) -> cst.Module:
         raise SourceError(
             f"valid Python that libcst cannot parse: {exc.message}", exc.raw_line, exc.raw_column
         ) from None
+    except cst.CSTValidationError as exc:  # `return* x`: CPython's parser takes it, its compiler does not
+        raise _compiler_verdict(text) or SourceError(f"valid Python that libcst cannot parse: {exc}") from None
+
+
+def _compiler_verdict(text: str) -> SourceError | None:
+    """CPython's compiler's syntax error in `text`, if it has one (the rare case where only the
+    compiler, not the parser, rejects code)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<siblint>", "exec", dont_inherit=True)
+    except SyntaxError as err:
+        return SourceError(f"syntax error: {err.msg}", err.lineno or 1, (err.offset or 1) - 1)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 def with_deep_recursion(work: Callable[[], T]) -> T:

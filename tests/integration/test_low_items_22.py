@@ -83,3 +83,18 @@ def test_l2_with_codes_edits_only_the_comment() -> None:
     line = 'x = f("# noqa: E501")\n'
     assert with_codes(line, ["SIB301"], -1) == 'x = f("# noqa: E501")  # noqa: SIB301\n'
     assert with_codes("x = 1  # keep\r\n", ["SIB1"], 7) == "x = 1  # keep  # noqa: SIB1\r\n"
+
+
+@pytest.mark.parametrize("body,line", [
+    ("def f(x):\n    return* x\n", 5),
+    ("async def f():\n    async with a as*http:\n        pass\n", 5),
+])
+def test_l14_code_only_the_compiler_rejects_is_a_syntax_error(body: str, line: int, tmp_path: Path) -> None:
+    from siblint.lint.engine import analyse, new_project
+    from siblint.settings.config import Config
+
+    data = ("from agents import Agent\n\n\n" + body).encode()
+    config = Config(root=str(tmp_path))
+    [d] = analyse(str(tmp_path / "x.py"), data, config, new_project(config)).diagnostics
+    assert d.code == "SIB900" and "syntax error" in d.message and "internal error" not in d.message
+    assert d.loc.line == line
