@@ -66,8 +66,9 @@ class SiblintClient:
     def uri(path: Path) -> str:
         return from_fs_path(str(path))
 
-    def open(self, path: Path, text: str, language_id: str = "python") -> str:
-        uri = self.uri(path)
+    def open(self, path: Path, text: str, language_id: str = "python", uri: str | None = None) -> str:
+        """didOpen; `uri`: the URI exactly as an editor spells it (default: pygls's encoding of `path`)."""
+        uri = uri or self.uri(path)
         self.versions[uri] = 1
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=1, text=text)))

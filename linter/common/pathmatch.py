@@ -1,4 +1,4 @@
-"""The one path matcher: gitignore patterns (pathspec), each anchored at the folder it came from.
+"""The one path matcher: gitignore patterns (pathspec on RE2), each anchored at the folder it came from.
 
 `exclude`, `extend-exclude`, `per-file-ignores` and `.gitignore` files all go through here, so a
 pattern means the same thing in every place: `name` matches a file or folder of that name at any
@@ -20,7 +20,6 @@ import pathspec
 from pathspec.patterns.gitwildmatch import GitWildMatchPatternError
 
 _GLOB_SPECIAL = re.compile(r"([*?\[\]\\!#])")
-_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")  # pathspec names a group; an alternation cannot repeat it
 
 
 class PatternError(ValueError):
@@ -61,27 +60,21 @@ class Matcher:
     """Patterns from one or more folders; `matches(path)` asks about a file or (is_dir) a folder.
 
     `absolute=True` says `path` is already absolute and normalised (discovery asks about every
-    entry of a tree, and abspath was a third of that)."""
+    entry of a tree, and abspath was a third of that).
+
+    Matching runs on RE2 (pathspec's `re2` backend, one set for all patterns): its time is linear
+    in the path whatever the pattern. Python's backtracking `re` is never used: the patterns come
+    from the checked tree (`.gitignore`, `[tool.siblint]`), and `*a*a*a*a*a*a*a*a*a*a*a*a*b`
+    against a 60-character name would run for hours."""
 
     def __init__(self, groups: Iterable[tuple[str, Iterable[str]]]) -> None:
         lines = [_absolute(p, os.path.abspath(base)) for base, patterns in groups for p in patterns
                  if p.strip() and not p.lstrip().startswith("#")]
         self.empty = not lines
         try:
-            self._spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            self._spec = pathspec.GitIgnoreSpec.from_lines(lines, backend=_BACKEND)
         except (GitWildMatchPatternError, ValueError, TypeError) as exc:
             raise PatternError(str(exc)) from None
-        # Without `!` patterns any match decides, so pathspec's own regexes can run as one
-        # alternation (pathspec matches them one by one); with them, pathspec's order matters.
-        regexes = [_NAMED_GROUP.sub("(?:", p.regex.pattern) for p in self._spec.patterns
-                   if p.include and p.regex is not None]
-        negated = any(p.include is False for p in self._spec.patterns)
-        self._any: re.Pattern[str] | None = None
-        if regexes and not negated:
-            try:
-                self._any = re.compile("|".join(f"(?:{r})" for r in _merged(regexes)))
-            except re.error:  # a pathspec whose regexes do not combine: match them one by one
-                self._any = None
 
     def _target(self, path: str, is_dir: bool, absolute: bool) -> str:
         target = _posix(path if absolute else os.path.abspath(path))
@@ -90,10 +83,7 @@ class Matcher:
     def matches(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool:
         if self.empty:
             return False
-        target = self._target(path, is_dir, absolute)
-        if self._any is not None:
-            return self._any.match(target.lstrip("/")) is not None  # pathspec drops the leading slash too
-        return self._spec.match_file(target)
+        return self._spec.match_file(self._target(path, is_dir, absolute))
 
     def check(self, path: str, is_dir: bool = False, absolute: bool = False) -> bool | None:
         """True: matched; False: re-included by a `!` pattern; None: no pattern matched."""
@@ -102,23 +92,7 @@ class Matcher:
         return self._spec.check_file(self._target(path, is_dir, absolute)).include
 
 
-_ANY_DEPTH = "(?:/.+)?/"  # how pathspec writes the `**/` of an unanchored name under its base
-
-
-def _merged(regexes: list[str]) -> list[str]:
-    """Regexes of names at any depth below one folder merged into one (`base/**/(a|b|c)`): each
-    alternative would otherwise scan the path again, and the default excludes are a dozen names."""
-    groups: dict[tuple[str, str], list[str]] = {}
-    out = []
-    for r in regexes:
-        head, sep, rest = r.partition(_ANY_DEPTH)
-        name, tail = rest[: rest.find("(?:")], rest[rest.find("(?:"):]
-        if sep and head.startswith("^") and "(" not in head and rest.find("(?:") > 0 and "(" not in name:
-            groups.setdefault((head + sep, tail), []).append(name)
-        else:
-            out.append(r)
-    out += [f"{head}(?:{'|'.join(names)}){tail}" for (head, tail), names in groups.items()]
-    return out
+_BACKEND = "re2"  # google-re2, through pathspec[re2]: a non-backtracking engine
 
 
 def compile_lenient(base: str, lines: Iterable[str]) -> Matcher:

@@ -12,7 +12,11 @@ import errno
 import os
 import stat
 
-DEFAULT_MAX_FILE_SIZE = 10_000_000  # bytes; `max-file-size` in [tool.siblint], `--max-file-size`
+# bytes; `max-file-size` in [tool.siblint], `--max-file-size`. Sized from the memory budget
+# (syntax.source.MEMORY_BUDGET, 2 GB): before the node budget can be checked, CPython's parse of the
+# worst shape (`f()` lines, one node per byte) takes ~0.77 KB per byte (1 MB: 773 MB peak), so 2 MB
+# stays under it. Real agent modules are far smaller; a bigger generated file is rarely agent code.
+DEFAULT_MAX_FILE_SIZE = 2_000_000
 _CHUNK = 1 << 20
 
 

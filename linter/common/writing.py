@@ -8,13 +8,39 @@ link instead of following it, and a reader never sees half a file.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import tempfile
+from collections.abc import Iterator
 
 
 def replace_file(path: str, data: bytes, mode: int | None = None, prefix: str = ".siblint-") -> None:
     """Put `data` at `path` through a temporary file in the same folder and a rename. `mode`: the
-    new file's permissions (default: what `open(path, "w")` would create under the umask)."""
+    new file's permissions (default: what `open(path, "w")` would create under the umask).
+
+    SIGTERM and SIGINT wait until the rename is done (a cancelled CI job sends them): a kill in
+    the middle left a partial `.siblint-report-*` beside the report."""
+    with _signals_held():
+        _replace(path, data, mode, prefix)
+
+
+_HELD = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a held signal is delivered here
+
+
+def _replace(path: str, data: bytes, mode: int | None, prefix: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix)
     try:
@@ -32,3 +58,43 @@ def replace_file(path: str, data: bytes, mode: int | None = None, prefix: str = 
         except OSError:
             pass
         raise
+
+
+def user_cache_root() -> str:
+    """`$XDG_CACHE_HOME` (`~/.cache`), `%LOCALAPPDATA%` on Windows: where a user's caches live."""
+    base = os.environ.get("XDG_CACHE_HOME") or (os.environ.get("LOCALAPPDATA") if os.name == "nt" else None) \
+        or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.abspath(base)
+
+
+def _within(path: str, folder: str) -> bool:
+    try:
+        return os.path.commonpath([path, folder]) == folder
+    except ValueError:  # different drives (Windows)
+        return False
+
+
+def escaping_link(path: str, roots: list[str], *, folder_itself: bool = False) -> str | None:
+    """The symbolic link, inside one of `roots`, through which writing `path` would land outside all
+    of them and outside the user's cache root; None when there is none.
+
+    A pull request can commit `reports -> /elsewhere`: `-o reports/x.sarif` must not follow it.
+    A path named outside the project is the caller's choice and is taken as given, and so are links
+    above the project (the project itself may sit under a linked folder). `folder_itself`: `path`
+    is a folder to write into (a cache), so it is checked too."""
+    target = os.path.abspath(path)
+    folder = target if folder_itself else os.path.dirname(target)
+    homes = [os.path.abspath(r) for r in roots if _within(folder, os.path.abspath(r))]
+    if not homes:
+        return None
+    real = os.path.realpath(folder)
+    allowed = [os.path.realpath(r) for r in roots] + [os.path.realpath(user_cache_root())]
+    if any(_within(real, a) for a in allowed):
+        return None
+    home = max(homes, key=len)
+    current = home
+    for part in os.path.relpath(folder, home).split(os.sep):
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            return current
+    return folder  # reached through a link in `roots` itself; name the folder

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..common.diagnostics import Diagnostic
 from ..common.writing import replace_file
 from ..js import is_js
-from ..lint.noqa import Suppressions, with_codes
+from ..lint.noqa import Suppressions, comment_columns, with_codes
 
 # SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
 NOT_SILENCED = ("SIB9",)
@@ -45,8 +45,10 @@ def edit(text: str, findings: list[Diagnostic]) -> tuple[str, int]:
         target = sup.comment_line(d.loc.line)
         if 0 < target <= len(lines) and d.code not in wanted[target]:
             wanted[target].append(d.code)
+    comments = comment_columns(text)  # only a real comment is edited, never a string that reads `# noqa`
     for number, codes in wanted.items():
-        lines[number - 1] = with_codes(lines[number - 1], codes)
+        column = None if comments is None else comments.get(number, -1)
+        lines[number - 1] = with_codes(lines[number - 1], codes, column)
     return "".join(lines), sum(len(c) for c in wanted.values())
 
 

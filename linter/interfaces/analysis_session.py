@@ -14,7 +14,9 @@ from collections.abc import Iterator
 
 from ..common.diagnostics import Diagnostic
 from ..lint import engine
+from ..model.callgraph import forget_walks
 from ..model.project import ProjectIndex
+from ..run.runner import check_file
 from ..settings.config import Config, ConfigError, load
 from ..syntax import source
 from ..syntax.facts import ModuleFacts
@@ -105,6 +107,10 @@ class AnalysisSession:
     def _forget(self, path: str) -> None:
         for project in self._projects.values():
             project.forget(path)
+            # Answers and call-graph walks computed from the old text (keyed by names and
+            # positions, which an edit can keep): each lint starts from what `siblint check` sees.
+            project.memo.clear()
+            forget_walks(project)
 
     def _forget_changed_files(self) -> None:
         # Another program (git checkout, a formatter) may have rewritten an imported module.
@@ -127,13 +133,16 @@ class AnalysisSession:
         config = self.config_for(path)
         if config.is_excluded(path):
             return []
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > config.max_file_size:  # the editor's text is capped as a file is (SIB900)
+            return check_file(path, config, self._project(config), data=data)
         self._forget_changed_files()
         project = self._project(config)
         project.forget(path)  # its facts come from the text below, not from a previous version
         trace: dict[str, str | None] = {}
         project.trace = trace
         try:
-            result = engine.analyse(path, text.encode("utf-8", "surrogatepass"), config, project)
+            result = engine.analyse(path, data, config, project)
         finally:
             project.trace = None
         self._consulted[path] = {p for p in trace.values() if p}

@@ -43,24 +43,42 @@ def _is_linted(doc: TextDocument) -> bool:
     return doc.language_id in _LANGUAGES or doc.path.endswith((".py", ".pyi", *JS_EXTENSIONS))
 
 
+def path_of(uri: str) -> str | None:
+    """The one reading of a client's URI, used for every request: percent-escapes decoded (`%20`,
+    `%2B`, `%C3%A9`; a literal `+` stays), a Windows drive letter in one case (`file:///c%3A/` and
+    `file:///C:/` are one file), links resolved (a workspace opened through a linked folder: the
+    project index finds modules under their real paths). None for a URI that names no file
+    (`untitled:`)."""
+    path = to_fs_path(uri)
+    return os.path.realpath(path) if path else None
+
+
 class SiblintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("siblint", __version__)
         self.session = AnalysisSession()
-        self.findings: dict[str, list[Diagnostic]] = {}  # uri -> last published findings
+        # All keyed by `path_of(uri)`: a client may spell one file's URI in more than one way.
+        self.findings: dict[str, list[Diagnostic]] = {}  # last published findings
         self._pending: dict[str, asyncio.TimerHandle] = {}
-        self._uris: dict[str, str] = {}  # absolute path -> the URI the client opened it as
+        self._uris: dict[str, str] = {}  # the URI the client opened the file as (publish under it)
+
+    def opened(self, uri: str) -> TextDocument | None:
+        """The client's open document at `uri`, however it is escaped (pygls stores documents under
+        the decoded URI; a file read from disk instead has no version)."""
+        doc = self.workspace.get_text_document(uri)
+        return doc if doc.version is not None else None
 
     # ---- diagnostics --------------------------------------------------------------------------
     def lint_and_publish(self, uri: str, *, with_dependents: bool = False) -> None:
-        self._pending.pop(uri, None)
-        path = to_fs_path(uri)
-        if path is None or uri not in self.workspace.text_documents:
+        path = path_of(uri)
+        if path is not None:
+            self._pending.pop(path, None)
+        doc = self.opened(uri)
+        if path is None or doc is None:
             return
-        doc = self.workspace.get_text_document(uri)
         if not _is_linted(doc):
             return  # a config file or another language: siblint reads configs from disk
-        self._uris[os.path.abspath(path)] = uri
+        self._uris[path] = uri
         self.session.update(path, doc.source)
         try:
             found = self.session.lint(path)
@@ -70,7 +88,7 @@ class SiblintServer(LanguageServer):
                 type=types.MessageType.Error, message=f"siblint: internal error on {path}: {exc!r}"))
             found = []
         self._report_config_errors()
-        self.findings[uri] = found
+        self.findings[path] = found
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=doc.version, diagnostics=[self._to_lsp(d, doc) for d in found]))
         if with_dependents:
@@ -82,18 +100,22 @@ class SiblintServer(LanguageServer):
                 self.lint_and_publish(self._uris[other])
 
     def forget_uri(self, path: str) -> None:
-        self._uris.pop(os.path.abspath(path), None)
+        self._uris.pop(os.path.realpath(path), None)
 
     def uri_of(self, path: str) -> str:
-        return self._uris.get(os.path.abspath(path)) or from_fs_path(path) or path
+        return self._uris.get(os.path.realpath(path)) or from_fs_path(path) or path
 
     def schedule(self, uri: str) -> None:
+        path = path_of(uri)
+        if path is None:
+            return
         self.cancel(uri)
-        self._pending[uri] = asyncio.get_running_loop().call_later(
+        self._pending[path] = asyncio.get_running_loop().call_later(
             DEBOUNCE_SECONDS, lambda: self.lint_and_publish(uri, with_dependents=True))
 
     def cancel(self, uri: str) -> None:
-        handle = self._pending.pop(uri, None)
+        path = path_of(uri)
+        handle = self._pending.pop(path, None) if path else None
         if handle is not None:
             handle.cancel()
 
@@ -106,9 +128,9 @@ class SiblintServer(LanguageServer):
         """libcst's 1-based lines and code-point columns in the client's units (UTF-16 by default)."""
         line, col, end_line, end_col = (max(0, v) for v in (loc.line - 1, loc.col, loc.end_line - 1, loc.end_col))
         server_range = ServerTextRange(ServerTextPosition(line, col), ServerTextPosition(end_line, end_col))
-        uri = self.uri_of(path)
-        if uri in self.workspace.text_documents:
-            return self.workspace.get_text_document(uri).range_to_client_units(server_range)
+        doc = self.opened(self.uri_of(path))
+        if doc is not None:
+            return doc.range_to_client_units(server_range)
         # A closed module: code points, which differ only after a character outside the BMP.
         return types.Range(types.Position(line=line, character=col), types.Position(line=end_line, character=end_col))
 
@@ -125,11 +147,12 @@ class SiblintServer(LanguageServer):
     def hover(self, params: types.HoverParams) -> types.Hover | None:
         from ..rule_api.registry import by_code
 
-        if params.text_document.uri not in self.workspace.text_documents:
+        doc = self.opened(params.text_document.uri)
+        path = path_of(params.text_document.uri)
+        if doc is None or path is None:
             return None
-        doc = self.workspace.get_text_document(params.text_document.uri)
         line, col = params.position.line + 1, doc.position_from_client_units(params.position).character
-        codes = dict.fromkeys(d.code for d in self.findings.get(params.text_document.uri, [])
+        codes = dict.fromkeys(d.code for d in self.findings.get(path, [])
                               if (d.loc.line, d.loc.col) <= (line, col) <= (d.loc.end_line, d.loc.end_col))
         rules = [by_code()[c] for c in codes if c in by_code()]
         if not rules:
@@ -139,9 +162,9 @@ class SiblintServer(LanguageServer):
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
-        if uri not in self.workspace.text_documents:
+        doc = self.opened(uri)
+        if doc is None:
             return []
-        doc = self.workspace.get_text_document(uri)
         lines = noqa.physical_lines(doc.source)
         actions = []
         for diag in params.context.diagnostics:
@@ -164,7 +187,8 @@ class SiblintServer(LanguageServer):
             return None  # a bare noqa comment (or one listing the code) already silences it
         target = suppressions.comment_line(line)
         old = lines[target - 1].rstrip("\r\n")
-        new = noqa.with_codes(old, [code])
+        comments = noqa.comment_columns(doc.source)
+        new = noqa.with_codes(old, [code], None if comments is None else comments.get(target, -1))
         end = doc.position_to_client_units(ServerTextPosition(target - 1, len(old)))
         return types.TextEdit(range=types.Range(types.Position(target - 1, 0), end), new_text=new)
 
@@ -189,9 +213,9 @@ def build() -> SiblintServer:
     def did_close(ls: SiblintServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.cancel(uri)
-        ls.findings.pop(uri, None)
-        path = to_fs_path(uri)
+        path = path_of(uri)
         if path is not None:
+            ls.findings.pop(path, None)
             ls.session.update(path, None)
             ls.lint_dependents(path)
             ls.forget_uri(path)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import tree_sitter as ts
 
-from ..syntax.source import SourceError
+from ..syntax.source import JS_BYTES_PER_NODE, SourceError, over_budget
 
 # A tree whose ERROR/MISSING nodes cover more than this share of the file's bytes is not analysed.
 MAX_ERROR_SHARE = 0.2
@@ -69,6 +69,9 @@ def parse(text: str, path: str) -> ts.Tree:
     data = text.encode("utf-8", "surrogatepass")
     tree = _parser(_suffix(path)).parse(data)
     root = tree.root_node
+    budget_error = over_budget(root.descendant_count, JS_BYTES_PER_NODE)
+    if budget_error is not None:
+        raise budget_error
     if root.has_error:
         first, covered = _errors(root)
         if root.is_error or (data and covered > MAX_ERROR_SHARE * len(data)):

@@ -156,12 +156,29 @@ class Suppressions:
         return "".join(self.lines[max(lo, 1) - 1 : line - 1])
 
 
-def with_codes(line: str, codes: list[str]) -> str:
+def comment_columns(text: str) -> dict[int, int] | None:
+    """Line number -> the column where the line's comment starts (tokenize's COMMENT), for the
+    lines that have one; None when the text does not tokenize."""
+    out: dict[int, int] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                out[tok.start[0]] = tok.start[1]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return out
+
+
+def with_codes(line: str, codes: list[str], comment: int | None = None) -> str:
     """`line` with `codes` added to its `# noqa: ...` comment, or a new comment at its end (what
-    `--add-noqa` and the language server's quick fix write)."""
+    `--add-noqa` and the language server's quick fix write). `comment`: where the line's comment
+    starts (`comment_columns`; -1: it has none), so that a `# noqa` inside a string literal is
+    never edited; None: unknown, the whole line is searched."""
     body = line.rstrip("\r\n")
     ending = line[len(body):]
-    match = NOQA_INLINE.search(body)
+    if comment is not None and comment >= 0:
+        return body[:comment] + with_codes(body[comment:], codes) + ending
+    match = NOQA_INLINE.search(body) if comment is None else None
     if match is not None and listed_codes(match):
         have = list(listed_codes(match) or ())
         merged = have + [c for c in codes if c not in have]

@@ -149,6 +149,12 @@ def walk(tool: Tool, project: ProjectIndex, config: Config | None = None, sync_i
 
 _CACHE: "weakref.WeakKeyDictionary[ProjectIndex, dict[tuple, Walk | None]]" = weakref.WeakKeyDictionary()
 
+
+def forget_walks(project: ProjectIndex) -> None:
+    """Drop `project`'s walks: they are keyed by a tool's position, not by the text they walked,
+    so a project that outlives an edit (the language server's) must not reuse them."""
+    _CACHE.pop(project, None)
+
 Arguments = dict[str, tuple[Scope, Value]]
 
 

@@ -33,7 +33,9 @@ _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 # never names a framework (`Agent(tools=[imported_fn])` elsewhere). Recorded in a trace as
 # `IMPORT_INDEX + " " + module`, with a digest of that module's importers.
 IMPORT_INDEX = "<import index>"
-_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
+# One way to split each line (the module is never empty), so the scan is linear: `\.*[\w.]*` was
+# quadratic on `from ` + dots (issue 22 N4).
+_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 
 
@@ -54,8 +56,10 @@ def module_name_for(path: str) -> tuple[str, bool, str]:
 class ProjectIndex:
     """Facts of every module seen in this run, keyed by absolute path and by module name."""
 
-    def __init__(self, roots: list[str] | None = None, loader: Callable[[str], ModuleFacts | None] | None = None) -> None:
+    def __init__(self, roots: list[str] | None = None, loader: Callable[[str], ModuleFacts | None] | None = None,
+                 skip: Callable[[str, bool], bool] | None = None) -> None:
         self.roots: list[str] = []
+        self._skip = skip  # (path, is_dir) -> excluded: the index scan never reads what the run excludes
         for r in roots or []:
             self.add_root(r)
         self._by_path: dict[str, ModuleFacts | None] = {}
@@ -222,10 +226,13 @@ class ProjectIndex:
             seen: set[str] = set()
             for root in self.roots:
                 for folder, dirs, files in os.walk(root):
-                    dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
+                    dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")
+                                     and not (self._skip and self._skip(os.path.join(folder, d), True)))
                     for name in sorted(files):
                         path = os.path.join(folder, name)
                         if not name.endswith(".py") or path in seen or len(found) >= MAX_INDEXED_FILES:
+                            continue
+                        if self._skip and self._skip(path, False):
                             continue
                         seen.add(path)
                         try:

@@ -51,13 +51,13 @@ from typing import Any
 
 from .. import __version__
 from ..common.reading import read_bounded
-from ..common.writing import replace_file
+from ..common.writing import replace_file, user_cache_root
 
 FORMAT = "siblint-cache"
 SCHEMA = 1
 DEFAULT_DIRNAME = ".siblint_cache"
 ENV_VAR = "SIBLINT_CACHE_DIR"
-MAX_BYTES = 512_000_000  # one cache file (facts of a module at the 10 MB default cap are far less)
+MAX_BYTES = 512_000_000  # one cache file (facts of a module at the default cap are far less)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -94,9 +94,7 @@ def code_fingerprint() -> str:
 # ---- the machine's key: what makes an entry trusted -----------------------------------------------
 def key_path() -> str:
     """`$XDG_CACHE_HOME/siblint/key` (`~/.cache`), `%LOCALAPPDATA%\\siblint\\key` on Windows."""
-    base = os.environ.get("XDG_CACHE_HOME") or (os.environ.get("LOCALAPPDATA") if os.name == "nt" else None) \
-        or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(os.path.abspath(base), "siblint", "key")
+    return os.path.join(user_cache_root(), "siblint", "key")
 
 
 def _read_key(path: str) -> bytes:

@@ -130,7 +130,9 @@ class _Analyser:
         self.cache = cache
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
         self.consulted: set[str] = set()  # files whose facts some rule looked up
-        self.project = ProjectIndex([config.root, *roots], loader=self._load)
+        from .discovery import Skip
+
+        self.project = ProjectIndex([config.root, *roots], loader=self._load, skip=Skip(config))
 
     def _facts_key(self, path: str, sha: str) -> str:
         from ..model.project import module_name_for

@@ -266,11 +266,16 @@ def _inherit(child: Config, parent: Config, set_keys: set[str]) -> Config:
     return replace(child, extends=(parent.source, *parent.extends), **merged)
 
 
+MAX_EXTEND_DEPTH = 64  # configs `extend`ing configs; a real chain is two or three long
+
+
 def load_file(path: Path, _chain: tuple[str, ...] = ()) -> Config:
     """The settings in `path`, with what it `extend`s merged in."""
     path = Path(os.path.abspath(path))
     if str(path) in _chain:
         raise ConfigError(f"{path}: extend: a cycle ({' -> '.join((*_chain, str(path)))})")
+    if len(_chain) >= MAX_EXTEND_DEPTH:
+        raise ConfigError(f"{_chain[0]}: extend: a chain of more than {MAX_EXTEND_DEPTH} files (it reached {path})")
     table = read_table(path)
     if table is None:
         raise ConfigError(f"{path}: no [tool.siblint] table")

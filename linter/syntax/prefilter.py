@@ -1,13 +1,20 @@
 """Decide from the raw bytes whether a file can matter, before paying for a parse.
 
-A file matters when an `import` or `from` line names a supported framework's top-level module (or
-its dotted root: `google.adk`, not all of `google`).
-The check is conservative: it may let through a file that only mentions the name in a string,
-never drop one that imports it.
+A file matters when it may import a supported framework's top-level module (or its dotted root:
+`google.adk`, not all of `google`). The pre-filter may only drop a file that provably cannot:
 
-Cost order: a substring search for each root (memchr speed, ~1.5 GB/s) rejects almost every file
-of a general tree; only files that contain a root anywhere pay for the line regex. flake8 mode
-decides from the `ast` tree flake8 already built (`may_matter_ast`) or from its lines.
+1. A substring search for each root's name (memchr speed, ~1.5 GB/s) in the text as CPython
+   decodes it (a UTF-7 or UTF-16 file is searched decoded). A file without any root name cannot
+   import one: the engine resolves no import that is not spelled out in full (`__import__`,
+   importlib and string arithmetic are not followed), so it would find nothing there either.
+2. A plain `import`/`from` line naming a root lets the file through at once (the common case).
+3. Anything else that names a root (a one-line `if`/`try` body, a `\\` continuation, CR-only line
+   endings, a mention in a string) is decided by CPython's parser: the file passes when its tree
+   imports a root, or when CPython cannot parse it (the engine then decides: a newer grammar is
+   analysed, a real error is SIB900).
+
+flake8 mode decides from the `ast` tree flake8 already built (`may_matter_ast`) or from its lines.
+TS/JS files pass on the substring alone: a comment between `from` and the specifier is legal.
 
 This module imports nothing heavy (no libcst, no rules): the CLI and the flake8 plugin call it
 before they know whether they need the engine at all.
@@ -16,8 +23,12 @@ before they know whether they need the engine at all.
 from __future__ import annotations
 
 import ast
+import codecs
+import io
 import re
-from collections.abc import Iterable
+import tokenize
+import warnings
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 
@@ -32,37 +43,97 @@ def _default_roots(language: str | None = None) -> tuple[str, ...]:
 JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 
-@lru_cache(maxsize=None)
-def _js_pattern(roots: tuple[str, ...]) -> re.Pattern[bytes]:
-    names = b"|".join(re.escape(r.encode()) for r in roots)
-    # `from '@openai/agents'`, `from "@openai/agents-core/..."`, `require('@openai/agents')`,
-    # `import('@openai/agents')`, `export ... from '...'`; a subpath import counts.
-    return re.compile(rb"""(?:\bfrom|\brequire\s*\(|\bimport\s*\(|^\s*import)\s*['"](?:""" + names + rb""")(?:['"/])""", re.M)
-
-
 def may_matter_js(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
-    """A TS/JS file matters when it imports or requires a JS framework's package."""
+    """A TS/JS file matters when it names a JS framework's package anywhere (the engine decides)."""
     roots = roots or _default_roots("js")
-    if not any(r.encode() in data for r in roots):
-        return False
-    return _js_pattern(roots).search(data) is not None
+    return any(r.encode() in data for r in roots)
 
 
 @lru_cache(maxsize=None)
 def _pattern(roots: tuple[str, ...]) -> re.Pattern[bytes]:
     names = b"|".join(re.escape(r.encode()) for r in roots)
-    # `import agents`, `import x, agents.tool`, `from agents import`, `from agents.mcp import`,
-    # and `import (` / backslash continuations are covered by `[^\n#]*` on the `import` line.
-    # A UTF-8 BOM may precede the first line, and a form feed is whitespace at a line's start.
-    return re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\f]*(?:from[ \t]+(?:" + names + rb")\b|import[ \t]+[^\n#]*\b(?:" + names + rb")\b)",
+    # `import agents`, `import x, agents.tool`, `from agents import`, `from agents.mcp import` at
+    # the start of a line: a shortcut for the common case, never a reason to drop a file. One way
+    # to split a line (one blank after `import`, `[^\n#]*` takes the rest), so the scan is linear.
+    return re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\f]*(?:from[ \t]+(?:" + names + rb")\b|import[ \t][^\n#]*\b(?:" + names + rb")\b)",
                       re.M)
 
 
 @lru_cache(maxsize=None)
-def _needles(roots: tuple[str, ...]) -> tuple[bytes, ...]:
-    # A root that contains another (`langchain_core` holds `langchain`) needs no scan of its own.
-    kept = [r for r in roots if not any(o != r and o in r for o in roots)]
-    return tuple(r.encode() for r in kept)
+def _needles(roots: tuple[str, ...]) -> tuple[tuple[bytes, ...], ...]:
+    # Each root as the parts every spelling of its import holds: a dotted root can be written
+    # `from google import adk` or `google . adk`, so both `google` and `adk` must be present. A
+    # name that contains another (`langchain_core` holds `langchain`) needs no search of its own.
+    parts = {tuple(r.split(".")) for r in roots}
+    kept = [p for p in parts if not any(o != p and len(o) == len(p) == 1 and o[0] in p[0] for o in parts)]
+    return tuple(sorted(tuple(n.encode() for n in p) for p in kept))
+
+
+_IMPORTERS = frozenset({"__import__", "import_module"})  # `__import__("agents")`, `importlib.import_module(...)`
+
+
+@lru_cache(maxsize=None)
+def _mention(roots: tuple[str, ...]) -> re.Pattern[bytes]:
+    """A top-level root's name where an import can name it. Once blanks and `\\` line joins are
+    skipped, only `from`, `import` or the `,` of `import os, agents` can stand before it: no comment
+    can sit there (a plain `import` takes no brackets, and a comment ends the statement). A quoted
+    name is the literal of `__import__('agents')` when it closes or goes on with `.`. Each blank run
+    is scanned from one start only, so the search is linear."""
+    names = b"|".join(re.escape(n.encode()) for n in sorted(roots, key=len, reverse=True))
+    return re.compile(rb"(?:(?<![\w.])(?:from|import)|,)[ \t\f\v\r\n\\]*(?:" + names + rb")(?!\w)"
+                      rb"|(?P<quoted>['\"](?:" + names + rb")[.'\"])")
+
+
+def _could_import(data: bytes, roots: tuple[str, ...]) -> bool:
+    """False only when no mention of a root stands where an import names it (a lexical proof). A
+    dotted root's parts can be apart, with a comment between (`from google import (  # c` newline
+    `adk)`): when they are all present, CPython decides."""
+    if _names_a_root(data, _needles(tuple(r for r in roots if "." in r))):
+        return True
+    by_call = any(name.encode() in data for name in _IMPORTERS)
+    for match in _mention(tuple(r for r in roots if "." not in r)).finditer(data):
+        if by_call or match.group("quoted") is None:
+            return True
+    return False
+
+
+_UTF8 = "utf-8"
+_HEAD = 4096
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """The codec to search `data` in when its bytes are not the text (a UTF-16/32 BOM, or a PEP 263
+    cookie for a codec other than UTF-8); None when the bytes can be searched as they are."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    if data.find(b"coding", 0, _HEAD) < 0 and data.count(b"\n", 0, _HEAD) + data.count(b"\r", 0, _HEAD) >= 2:
+        return None  # the first two lines, where a cookie must sit, hold none
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # CPython refuses such a file: it imports nothing
+        return None
+    return None if codecs.lookup(encoding).name == _UTF8 else encoding
+
+
+def _names_a_root(text: str | bytes, needles: tuple[tuple[bytes, ...], ...]) -> bool:
+    if isinstance(text, str):
+        return any(all(n.decode() in text for n in parts) for parts in needles)
+    return any(all(n in text for n in parts) for parts in needles)
+
+
+def _parser_says(source: str | bytes, roots: tuple[str, ...]) -> bool:
+    """CPython's parse decides; a source it cannot parse passes (the engine reports or analyses it)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except Exception:  # noqa: BLE001 - SyntaxError, ValueError (NUL), RecursionError, MemoryError: not provably safe
+        return True
+    raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    return may_matter_ast(tree, roots, calls=any(name.encode() in raw for name in _IMPORTERS))
 
 
 def may_matter(data: bytes, roots: tuple[str, ...] | None = None, path: str = "") -> bool:
@@ -70,32 +141,72 @@ def may_matter(data: bytes, roots: tuple[str, ...] | None = None, path: str = ""
     if path and path.lower().endswith(JS_EXTENSIONS):
         return may_matter_js(data, roots)
     roots = roots or _default_roots("python")
-    if not any(n in data for n in _needles(roots)):
-        return False
-    # A UTF-16/32 file (BOM) cannot be matched on bytes; let the engine decode it.
-    return _pattern(roots).search(data) is not None
+    encoding = _declared_encoding(data)
+    if encoding is None:
+        if not _names_a_root(data, _needles(roots)):
+            return False
+        if _pattern(roots).search(data) is not None:
+            return True
+        return _could_import(data, roots) and _parser_says(data, roots)
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return True  # the engine reports it as undecodable (SIB900)
+    return _names_a_root(text, _needles(roots)) and _parser_says(data, roots)
 
 
 def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None) -> bool:
     """The same decision over decoded lines (flake8 gives the plugin `lines`)."""
     roots = roots or _default_roots("python")
     text = "".join(lines)
-    if not any(r in text for r in roots):
+    if not _names_a_root(text, _needles(roots)):
         return False
-    return _pattern(roots).search(text.encode("utf-8", "surrogatepass")) is not None
+    data = text.encode("utf-8", "surrogatepass")
+    if _pattern(roots).search(data) is not None:
+        return True
+    return _could_import(data, roots) and _parser_says(text, roots)
 
 
-def may_matter_ast(tree: ast.AST, roots: tuple[str, ...] | None = None) -> bool:
-    """Exact for a parsed module: does any Import/ImportFrom (at any depth) name a root?"""
+def may_matter_ast(tree: ast.AST, roots: tuple[str, ...] | None = None, *, calls: bool = True) -> bool:
+    """Exact for a parsed module: does any Import/ImportFrom (at any depth), or (`calls`) an
+    `__import__` / `import_module` call with a literal name, name a root?"""
     wanted = tuple(roots or _default_roots("python"))
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module and _under(node.module, wanted):
+            if node.level == 0 and node.module and (_under(node.module, wanted) or _dotted_by_from(node, wanted)):
                 return True
         elif isinstance(node, ast.Import):
             if any(_under(a.name, wanted) for a in node.names):
                 return True
-    return False
+    return calls and any(isinstance(node, ast.Call) and _imports_by_call(node, wanted) for node in ast.walk(tree))
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every statement at any depth (imports are statements), without visiting expressions."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in _BODIES:
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                stack.extend(children)
+
+
+def _imports_by_call(node: ast.Call, roots: tuple[str, ...]) -> bool:
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    first = node.args[0] if node.args else None
+    return (name in _IMPORTERS and isinstance(first, ast.Constant) and isinstance(first.value, str)
+            and _under(first.value, roots))
+
+
+def _dotted_by_from(node: ast.ImportFrom, roots: tuple[str, ...]) -> bool:
+    """`from google import adk`: the module and a name together spell a dotted root."""
+    return any(f"{node.module}.{a.name}" in roots for a in node.names)
 
 
 def _under(module: str, roots: tuple[str, ...]) -> bool:

@@ -39,6 +39,26 @@ from . import newer_syntax
 
 T = TypeVar("T")
 
+# The memory one module's analysis may take, and what it costs per syntax node, measured with
+# `siblint check --no-cache -j1` peak RSS (CPython 3.11, libcst 1.9, tree-sitter 0.26):
+# `f()` lines, 250 KB / 1 MB (0.25 M / 1 M CPython nodes): 658 MB / 2.36 GB; openai-agents' run.py
+# repeated to 1 MB (74 k nodes): 259 MB; so ~2.3-3 KB per CPython node, whatever the bytes (a
+# 5 MB generated module of one literal is a few thousand nodes). TS/JS: `[1,1,...]` of 1 MB
+# (1 M tree-sitter nodes): 461 MB, the example repeated to 1 MB: 88 MB; ~0.45 KB per node.
+MEMORY_BUDGET = 2_000_000_000
+PY_BYTES_PER_NODE = 3_000
+JS_BYTES_PER_NODE = 450
+
+
+def over_budget(nodes: int, bytes_per_node: int) -> "SourceError | None":
+    """SIB900's reason when analysing a tree of `nodes` would take more than MEMORY_BUDGET."""
+    need = nodes * bytes_per_node
+    if need <= MEMORY_BUDGET:
+        return None
+    return SourceError(f"too large to analyse within the memory budget: {nodes:,} syntax nodes would take about "
+                       f"{need / 1e9:.1f} GB (the budget is {MEMORY_BUDGET / 1e9:.0f} GB)")
+
+
 # Deepest nesting (in libcst's tree, as `nesting_depth` counts it) handed to libcst. CPython at its
 # default recursion limit accepts expressions ~3,000 levels deep; libcst's native parser needs
 # ~1.5 KB of stack per level for boolean-operator chains, so `_STACK` leaves a wide margin.
@@ -146,7 +166,10 @@ def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> as
         raise SourceError("too deeply nested for CPython's parser") from None
     except ValueError as exc:
         raise SourceError(str(exc)) from None
-    depth, line = nesting_depth(tree)
+    depth, line, nodes = nesting_depth(tree)
+    budget_error = over_budget(nodes, PY_BYTES_PER_NODE)
+    if budget_error is not None:
+        raise budget_error
     if depth > MAX_DEPTH:
         raise SourceError(
             f"valid Python that libcst cannot parse safely: nested {depth} levels deep in libcst's tree "
@@ -156,12 +179,14 @@ def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> as
     return tree
 
 
-def nesting_depth(tree: ast.AST) -> tuple[int, int]:
-    """(deepest nesting, its line) of `tree`, counted the way libcst builds its tree. Iterative."""
-    best, best_line = 0, 1
+def nesting_depth(tree: ast.AST) -> tuple[int, int, int]:
+    """(deepest nesting, its line, how many nodes) of `tree`, counted the way libcst builds its
+    tree. Iterative."""
+    best, best_line, nodes = 0, 1, 0
     stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
     while stack:
         node, depth, line = stack.pop()
+        nodes += 1
         line = getattr(node, "lineno", line)
         if isinstance(node, ast.BoolOp):  # libcst: BooleanOperation(left, op, right), nested
             depth += len(node.values) - 1
@@ -180,7 +205,7 @@ def nesting_depth(tree: ast.AST) -> tuple[int, int]:
                 stack.extend((child, depth, line) for child in value if isinstance(child, ast.AST))
             elif isinstance(value, ast.AST):
                 stack.append((value, depth, line))
-    return best, best_line
+    return best, best_line, nodes
 
 
 def _newer_grammar(text: str, line: int) -> bool:
@@ -203,6 +228,22 @@ def parse(text: str) -> cst.Module:
         raise SourceError(
             f"valid Python that libcst cannot parse: {exc.message}", exc.raw_line, exc.raw_column
         ) from None
+    except cst.CSTValidationError as exc:  # `return* x`: CPython's parser takes it, its compiler does not
+        raise _compiler_verdict(text) or SourceError(f"valid Python that libcst cannot parse: {exc}") from None
+
+
+def _compiler_verdict(text: str) -> SourceError | None:
+    """CPython's compiler's syntax error in `text`, if it has one (the rare case where only the
+    compiler, not the parser, rejects code)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<siblint>", "exec", dont_inherit=True)
+    except SyntaxError as err:
+        return SourceError(f"syntax error: {err.msg}", err.lineno or 1, (err.offset or 1) - 1)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 def with_deep_recursion(work: Callable[[], T]) -> T:

@@ -1,5 +1,5 @@
-"""The one path matcher: gitignore semantics anchored at a folder, and the single alternation it
-runs agrees with pathspec's own pattern-by-pattern answer."""
+"""The one path matcher: gitignore semantics anchored at a folder, matched on RE2 in linear time,
+with the same answers as pathspec's reference ("simple", Python `re`) backend."""
 
 from __future__ import annotations
 
@@ -20,13 +20,21 @@ def paths() -> list[str]:
     return out + ["/elsewhere/generated/x.py", "/work/r1/generated/x.py"]
 
 
-def test_the_alternation_gives_pathspecs_answers():
-    m = Matcher([(BASE, PATTERNS)])
-    assert m._any is not None  # the fast path is the one under test
+def test_re2_gives_the_reference_backends_answers():
+    import pathspec
+
+    from siblint.common.pathmatch import _absolute
+
+    patterns = PATTERNS + ["!tests/keep.py"]
+    m = Matcher([(BASE, patterns)])
+    reference = pathspec.GitIgnoreSpec.from_lines([_absolute(p, BASE) for p in patterns], backend="simple")
+    assert type(m._spec._backend).__module__.startswith("pathspec._backends.re2")  # the engine under test
     checked = 0
-    for p in paths():
+    for p in paths() + [f"{BASE}/tests/keep.py"]:
         for is_dir in (False, True):
-            assert m.matches(p, is_dir) == m._spec.match_file(p + "/" if is_dir else p), (p, is_dir)
+            target = p + "/" if is_dir else p
+            assert m.matches(p, is_dir) == reference.match_file(target), (p, is_dir)
+            assert m.check(p, is_dir) == reference.check_file(target).include, (p, is_dir)
             checked += 1
     assert checked > 2000
 
@@ -43,7 +51,6 @@ def test_gitignore_semantics_at_the_folder(path, expected):
 
 def test_negation_uses_pathspecs_order():
     m = Matcher([(BASE, ["*.py", "!keep.py"])])
-    assert m._any is None
     assert m.matches(f"{BASE}/a.py") and not m.matches(f"{BASE}/keep.py") and m.check(f"{BASE}/keep.py") is False
 
 
@@ -60,3 +67,33 @@ def test_bad_patterns():
         Matcher([(BASE, ["a\\"])])
     assert compile_lenient(BASE, ["a\\", "ok"]).matches(f"{BASE}/ok")
     assert Matcher([(BASE, ["", "# comment"])]).empty
+
+
+# Issue 22 N3: patterns from the checked tree cannot make matching super-linear. Each pattern took
+# seconds to hours on Python's backtracking `re` (pathspec's regexes); RE2 answers in microseconds.
+PATHOLOGICAL = [
+    ("*a*a*a*a*a*a*a*a*a*a*a*a*b", "a" * 60 + ".py"),
+    ("*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b", "a" * 4000 + ".py"),
+    ("a/**/a/**/a/**/a/**/a/**/a/**/a/**/a/**/b", "/".join(["a"] * 80) + "/x.py"),
+    ("**/*a*/**/*a*/**/*a*/**/*a*/**/*a*/**/*a*/b", "/".join(["aaaa"] * 60) + "/x.py"),
+    ("[a]*[a]*[a]*[a]*[a]*[a]*[a]*[a]*[a]*[a]*[a]*c", "a" * 200 + ".py"),
+    ("?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*z", "a" * 500 + ".py"),
+]
+
+
+@pytest.mark.parametrize("pattern,name", PATHOLOGICAL)
+def test_pathological_patterns_match_in_linear_time(pattern, name):
+    import time
+
+    m = Matcher([(BASE, [pattern, "!keep.py"])])  # a `!` pattern too: every pattern is asked in order
+    start = time.perf_counter()
+    for _ in range(50):
+        assert not m.matches(f"{BASE}/{name}")
+        assert m.check(f"{BASE}/{name}") is None
+    assert time.perf_counter() - start < 2.0  # 100 answers; Python's `re` needs hours for one
+
+
+def test_a_pathological_pattern_still_matches_what_it_should():
+    m = Matcher([(BASE, ["*a*a*a*a*a*a*a*a*a*a*a*a*b"])])
+    assert m.matches(f"{BASE}/" + "a" * 60 + "b")
+    assert not m.matches(f"{BASE}/" + "a" * 60 + "c")
