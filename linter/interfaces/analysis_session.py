@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ..common.diagnostics import Diagnostic
 from ..lint import engine
-from ..model.project import ProjectIndex
+from ..model.project import ProjectIndex, project_root
 from ..settings.config import Config, ConfigError, load
 from ..syntax import source
 from ..syntax.facts import ModuleFacts
@@ -69,10 +69,16 @@ class AnalysisSession:
         self._configs[folder] = (config, stamps)
         return config
 
-    def _project(self, config: Config) -> ProjectIndex:
-        if config.root not in self._projects:
-            self._projects[config.root] = ProjectIndex([config.root], loader=self._load)
-        return self._projects[config.root]
+    def _project(self, config: Config, path: str) -> ProjectIndex:
+        """The index of the project `siblint check` would see (siblint.model.project.project_root);
+        its scan is made again when a file it has not seen is linted (files were added)."""
+        root = project_root(config)
+        if root not in self._projects:
+            self._projects[root] = ProjectIndex([root], loader=self._load)
+        project = self._projects[root]
+        if os.path.exists(path) and not project.scans(path):
+            project.refresh()
+        return project
 
     def _load(self, path: str) -> ModuleFacts | None:
         """Facts of an imported module: the editor's text when it is open, else the file."""
@@ -128,7 +134,7 @@ class AnalysisSession:
         if config.is_excluded(path):
             return []
         self._forget_changed_files()
-        project = self._project(config)
+        project = self._project(config, path)
         project.forget(path)  # its facts come from the text below, not from a previous version
         trace: dict[str, str | None] = {}
         project.trace = trace

@@ -14,7 +14,7 @@ from ..common.diagnostics import Diagnostic, Loc
 from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
 from ..js import is_js
 from ..model.groups import groups_in
-from ..model.project import ProjectIndex, module_name_for
+from ..model.project import ProjectIndex, module_name_for, project_root
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config
@@ -69,7 +69,17 @@ def load_facts(path: str, max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> ModuleFacts
 
 
 def new_project(config: Config) -> ProjectIndex:
-    return ProjectIndex([config.root], loader=lambda path: load_facts(path, config.max_file_size))
+    """The index of the project a file with settings `config` belongs to (siblint.model.project)."""
+    return ProjectIndex([project_root(config)], loader=lambda path: load_facts(path, config.max_file_size))
+
+
+def wanted(path: str, data: bytes, project: ProjectIndex) -> bool:
+    """Is this file analysed at all? When its bytes may import a framework, or when the project's
+    agent code imports it (its plain functions may be tools there). The project decides, not which
+    files a command named: `siblint check FILE`, a tree run, flake8 and the editor agree."""
+    if prefilter.may_matter(data, path=path):
+        return True
+    return not path.lower().endswith(prefilter.JS_EXTENSIONS) and project.imported_by_agent_code(path)
 
 
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
@@ -79,7 +89,7 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     `facts`, when given, are this file's facts from the cache: the rules run without a parse.
     `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
     result = FileResult(path)
-    if prefiltered and not prefilter.may_matter(data, path=path):
+    if prefiltered and not wanted(path, data, project):
         return result
     try:
         result.text = decode(data, path)
@@ -93,7 +103,6 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
         result.diagnostics.append(_unparsable(path, crashed))
         return result
     result.facts = facts
-    project.add_root(module_name_for(path)[2])
     project.add(facts)
     ctx = Context(facts, project, config, find_groups=lambda: groups_in(facts, project))
     for rule_cls in all_rules():
