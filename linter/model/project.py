@@ -40,6 +40,8 @@ _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 IMPORT_INDEX = "<import index>"
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+# How many folders without `__init__.py` may stand between a package and a module (PEP 420 portions).
+MAX_NAMESPACE_DEPTH = 3
 # Trace keys of a lookup from an importer's own root (`FROM root module`) and of a file read by path.
 FROM = "<from>"
 FILE = "<file>"
@@ -49,19 +51,28 @@ _VCS_MARKERS = (".git", ".hg", ".svn")
 def module_name_for(path: str) -> tuple[str, bool, str]:
     """(dotted module name, is_package, import root) for a file, from its `__init__.py` chain.
 
-    A folder without `__init__.py` whose parent is a package is a namespace portion of it (PEP 420:
-    `deerflow/community/exa/tools.py` under a regular `deerflow.community` is
-    `deerflow.community.exa.tools`), so same-named modules of sibling folders get distinct names."""
+    Folders without `__init__.py` right under a package are namespace portions of it (PEP 420:
+    `deerflow/community/exa/tools.py` under a regular `deerflow` is `deerflow.community.exa.tools`),
+    so same-named modules of sibling folders get distinct names."""
     p = Path(os.path.abspath(path))
     is_package = p.name in ("__init__.py", "__init__.pyi")
     parts: list[str] = [] if is_package else [p.stem]
     folder = p.parent
-    while _is_package(folder) or (_is_package(folder.parent) and folder.name.isidentifier()):
-        parts.append(folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return ".".join(reversed(parts)), is_package, str(folder)
+    while True:
+        if _is_package(folder):
+            parts.append(folder.name)
+            folder = folder.parent
+            continue
+        portions: list[str] = []
+        above = folder
+        while len(portions) < MAX_NAMESPACE_DEPTH and above.parent != above and above.name.isidentifier() \
+                and not _is_package(above):
+            portions.append(above.name)
+            above = above.parent
+        if not portions or not _is_package(above):
+            return ".".join(reversed(parts)), is_package, str(folder)
+        parts.extend(portions)
+        folder = above
 
 
 def _is_package(folder: Path) -> bool:
@@ -90,9 +101,15 @@ class ProjectScan:
         imports: dict[str, list[str]] = {}
         agents: set[str] = set()
         plain_roots = plain_function_roots()
+        packages: dict[str, str] = {}  # folder -> the package its files are in ("" for none)
         for path, data in _python_files(roots):
-            names.setdefault(module_name_for(path)[0], []).append(path)
-            for name in imported_modules(path, data):
+            folder, file = os.path.split(path)
+            if folder not in packages:
+                packages[folder] = module_name_for(os.path.join(folder, "__init__.py"))[0]
+            package = packages[folder]
+            stem = file[:-3]
+            names.setdefault(package if stem == "__init__" else f"{package}.{stem}".lstrip("."), []).append(path)
+            for name in imported_modules(path, data, package):
                 imports.setdefault(name, []).append(path)
             if may_matter(data, plain_roots):
                 agents.add(path)
@@ -213,8 +230,8 @@ class ProjectIndex:
             path = key[len(FILE) + 1:]
             return path if os.path.isfile(path) else None
         if key.startswith(FROM + " "):
-            root, _, module = key[len(FROM) + 1:].rpartition(" ")
-            return self._file_for(module, root)
+            folder, _, module = key[len(FROM) + 1:].rpartition(" ")
+            return self._file_for(module, folder)
         return self._file_for(module=key)
 
     def _index_digest(self) -> str:
@@ -223,19 +240,22 @@ class ProjectIndex:
             h.update(f"{path}\0{sorted(bases)}\0{sorted(defs)}\n".encode("utf-8", "surrogateescape"))
         return f"{CLASS_INDEX} {h.hexdigest()[:32]}"
 
-    def import_root_of(self, path: str) -> str:
-        """The folder `path`'s imports start from: above its top package, or its own folder."""
-        folder = os.path.dirname(os.path.abspath(path))
+    def _import_root(self, folder: str) -> str:
+        """The folder a module in `folder` imports from: above its top package, or `folder`."""
         if folder not in self._import_roots:
             self._import_roots[folder] = module_name_for(os.path.join(folder, "_.py"))[2]
         return self._import_roots[folder]
 
-    def _file_for(self, module: str, root: str = "") -> str | None:
-        key = (module, root)
+    def _file_for(self, module: str, importer_folder: str = "") -> str | None:
+        """From an importer's folder: its import root, then the folder itself (a script's
+        `sys.path[0]`), then as without one: the roots, then the one file bearing the name."""
+        key = (module, importer_folder)
         if key not in self._located:  # the tree does not change during a run
-            found = self._under(root, module) if root else None
+            found = None
+            if importer_folder:
+                found = self._under(self._import_root(importer_folder), module) or self._under(importer_folder, module)
             if found is None:
-                found = self._file_for(module) if root else self._search(module)
+                found = self._file_for(module) if importer_folder else self._search(module)
             self._located[key] = found
         return self._located[key]
 
@@ -281,9 +301,9 @@ class ProjectIndex:
         """Facts of a project module by dotted name as `importer` (a path) imports it, parsing it
         on first use; without an importer, only a name one file bears (or a root holds) is found."""
         if importer and not module.startswith(js_modules.PREFIX):
-            root = self.import_root_of(importer)
-            path = self._file_for(module, root)
-            self._record(f"{FROM} {root} {module}", path)
+            folder = os.path.dirname(os.path.abspath(importer))
+            path = self._file_for(module, folder)
+            self._record(f"{FROM} {folder} {module}", path)
         else:
             path = self._file_for(module)
             self._record(module, path)
@@ -373,10 +393,10 @@ class ProjectIndex:
         return self._load(path)
 
 
-def imported_modules(path: str, data: bytes) -> set[str]:
-    """The modules a file's source imports from, relative imports resolved (a text scan)."""
+def imported_modules(path: str, data: bytes, package: str | None = None) -> set[str]:
+    """The modules a file's source imports from, relative imports resolved (a text scan);
+    `package`, when known, is the package the file is in."""
     out: set[str] = set()
-    package: str | None = None
     for m in _IMPORT.finditer(data):
         name = (m.group(1) or m.group(2) or b"").decode("ascii", "replace")
         if name.startswith("."):
