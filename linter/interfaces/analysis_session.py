@@ -50,6 +50,7 @@ class AnalysisSession:
         self._projects: dict[str, ProjectIndex] = {}  # config root -> index
         self._from_disk: dict[str, _Stamp] = {}  # modules whose facts came from disk
         self._consulted: dict[str, set[str]] = {}  # open document -> modules its last lint looked up
+        self._rescanned: set[str] = set()  # files the project's scan was made again for
         self.config_errors: list[str] = []  # reported to the user once each, then cleared
 
     # ---- configuration ------------------------------------------------------------------------
@@ -76,7 +77,8 @@ class AnalysisSession:
         if root not in self._projects:
             self._projects[root] = ProjectIndex([root], loader=self._load)
         project = self._projects[root]
-        if os.path.exists(path) and not project.scans(path):
+        if path not in self._rescanned and os.path.exists(path) and not project.scans(path):
+            self._rescanned.add(path)  # once per file: one outside the scan's limits stays outside
             project.refresh()
         return project
 

@@ -595,15 +595,3 @@ def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, Funct
                 return facts, fn
             scope = scope.rpartition(".")[0]
     return resolve_function(tool.function, project, tool.path)
-    if tool.function.startswith(tool.module + "."):
-        fn = facts.functions.get(tool.function[len(tool.module) + 1:])
-        if fn is not None:
-            return facts, fn
-    # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
-    scope = tool.scope
-    while scope and "." not in tool.function:
-        fn = facts.functions.get(f"{scope}.{tool.function}")
-        if fn is not None:
-            return facts, fn
-        scope = scope.rpartition(".")[0]
-    return None
