@@ -18,7 +18,7 @@ from ..model.project import ProjectIndex, module_name_for, project_root
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config
-from ..syntax import prefilter, source
+from ..syntax import source
 from ..syntax.collector import collect
 from ..syntax.facts import ModuleFacts
 from .noqa import Suppressions
@@ -73,15 +73,6 @@ def new_project(config: Config) -> ProjectIndex:
     return ProjectIndex([project_root(config)], loader=lambda path: load_facts(path, config.max_file_size))
 
 
-def wanted(path: str, data: bytes, project: ProjectIndex) -> bool:
-    """Is this file analysed at all? When its bytes may import a framework, or when the project's
-    agent code imports it (its plain functions may be tools there). The project decides, not which
-    files a command named: `siblint check FILE`, a tree run, flake8 and the editor agree."""
-    if prefilter.may_matter(data, path=path):
-        return True
-    return not path.lower().endswith(prefilter.JS_EXTENSIONS) and project.imported_by_agent_code(path)
-
-
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
             facts: ModuleFacts | None = None, tree: ast.Module | None = None) -> FileResult:
     """All findings for one file, before suppression comments are applied.
@@ -89,7 +80,7 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     `facts`, when given, are this file's facts from the cache: the rules run without a parse.
     `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
     result = FileResult(path)
-    if prefiltered and not wanted(path, data, project):
+    if prefiltered and not project.wants(path, data):
         return result
     try:
         result.text = decode(data, path)

@@ -346,7 +346,18 @@ class ProjectIndex:
                 return f"{star}.{attr}"
         return None
 
-    # ---- who imports a module; which modules may subclass or implement a class ----------------
+    # ---- which files are analysed; who imports a module; who may implement a class ------------
+    def wants(self, path: str, data: bytes) -> bool:
+        """Is this file analysed at all? When its bytes may import a framework, or when the
+        project's agent code imports it (its plain functions may be tools there). The project
+        decides, not which files a command named: a tree run, `siblint check FILE`, flake8 and the
+        editor agree."""
+        from ..syntax.prefilter import JS_EXTENSIONS, may_matter
+
+        if may_matter(data, path=path):
+            return True
+        return not path.lower().endswith(JS_EXTENSIONS) and self.imported_by_agent_code(path)
+
     def imported_by_agent_code(self, path: str) -> bool:
         """Does a project module importing a framework that lists plain functions as tools import
         the module at `path`? Then its plain functions may be tools, whatever the file imports."""

@@ -35,7 +35,6 @@ from ..common.diagnostics import Diagnostic, Loc
 from ..common.gctune import THRESHOLD, analysis_thresholds
 from ..common.reading import TooLarge, read_bounded
 from ..settings.config import Config
-from ..syntax import prefilter
 
 if TYPE_CHECKING:
     from ..model.project import ProjectIndex, ProjectScan
@@ -296,38 +295,22 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
-    failing: dict[str, int] = {}
+    project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
-        if prefilter.may_matter(data, path=p):
+        if project.wants(p, data):
+            if not passing and factory is not None:  # the first passing file opens the cache
+                from .cache import Cache, content_hash
+
+                opened_cache = factory if isinstance(factory, Cache) else factory()  # None: the folder must not be used
             passing.append(p)
             sizes[p] = len(data)
-            if factory is not None:
-                from .cache import content_hash
-
+            if opened_cache is not None:
                 shas[os.path.abspath(p)] = content_hash(data)
-        elif not p.lower().endswith(prefilter.JS_EXTENSIONS):  # imported companions are Python modules
-            failing[p] = len(data)
-    project: "ProjectIndex | None" = None
-    companions: list[str] = []
-    if passing or failing:
-        project = _project_of(config)
-        # A module the agent code imports may hold its plain-function tools (`Agent(tools=[f])`).
-        if failing and project.scan.agent_files:
-            companions = [p for p in failing if project.imported_by_agent_code(p)]
-        for p in companions:
-            sizes[p] = failing[p]
-            passing.append(p)
-    if passing and factory is not None:  # a file to analyse opens the cache
-        from .cache import Cache, content_hash
-
-        opened_cache = factory if isinstance(factory, Cache) else factory()  # None: the folder must not be used
-        for p in companions:
-            shas[os.path.abspath(p)] = content_hash(read_bounded(p, config.max_file_size))
     # Nothing to look up or store without a passing file: the cache module is never imported.
     cache = opened_cache if passing else None
     result.files_passed = len(passing)
@@ -335,8 +318,8 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress.advance(len(files) - len(passing))
 
     todo = passing
-    scan = project.scan if project is not None and passing else None
-    if cache is not None and project is not None and passing:
+    scan = project.scan if passing else None
+    if cache is not None and passing:
         from ..model.project import module_name_for
 
         memo = dict(shas)
