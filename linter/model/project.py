@@ -115,9 +115,9 @@ class ProjectScan:
                 agents.add(path)
             found = list(_CLASS.finditer(data))
             if found:
-                bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace")
-                                  for m in found for w in re.findall(rb"[\w.]+", m.group(1) or b""))
-                defs = frozenset(m.group(1).decode("ascii", "replace") for m in _DEF.finditer(data))
+                words = set(re.findall(rb"[\w.]+", b" ".join(m.group(1) or b"" for m in found)))
+                bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace") for w in words)
+                defs = frozenset(d.decode("ascii", "replace") for d in set(_DEF.findall(data)))
                 classes.append((path, bases, defs))
         return cls({k: tuple(sorted(v)) for k, v in names.items()}, tuple(sorted(classes)),
                    {k: tuple(sorted(v)) for k, v in imports.items()}, frozenset(agents))

@@ -318,7 +318,6 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress.advance(len(files) - len(passing))
 
     todo = passing
-    scan = project.scan if passing else None
     if cache is not None and passing:
         from ..model.project import module_name_for
 
@@ -346,6 +345,8 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
                 if progress:
                     progress.advance()
     result.files_analysed = len(todo)
+    # Made here at the latest (a warm run may need none), so that forked workers inherit it.
+    scan = project.scan if todo else None
 
     if todo:
         batches = _batches(todo, sizes)
