@@ -42,7 +42,7 @@ _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 # How many folders without `__init__.py` may stand between a package and a module (PEP 420 portions).
 MAX_NAMESPACE_DEPTH = 3
-# Trace keys of a lookup from an importer's own root (`FROM root module`) and of a file read by path.
+# Trace keys of a lookup made from an importer's folder (`FROM folder module`) and of a file read by path.
 FROM = "<from>"
 FILE = "<file>"
 _VCS_MARKERS = (".git", ".hg", ".svn")
@@ -165,9 +165,9 @@ def project_root(config: Config) -> str:
 class ProjectIndex:
     """Facts of the project's modules, parsed on demand and found by name through the scan.
 
-    A name is resolved from the importing file's own import root first (Python's `sys.path[0]`
-    for a script), then under the project's roots, then by the scan's name table when exactly one
-    file bears it; a name several files bear is unknown. Nothing depends on the order in which
+    A name is resolved from the importing file's import root first, then its own folder (a
+    script's `sys.path[0]`), then under the project's roots, then by the scan's name table when
+    exactly one file bears it; a name several files bear is unknown. Nothing depends on the order in which
     modules were analysed: `add` and `forget` only cache facts."""
 
     def __init__(self, roots: list[str] | None = None, loader: Callable[[str], ModuleFacts | None] | None = None,
