@@ -188,3 +188,14 @@ def test_every_corpus_tree_gives_the_same_bytes(tree, tmp_path):
     found = json.loads(out)
     with_findings = sorted({f"./{os.path.normpath(d['path'])}" for d in found})
     _each_file_alone(root, with_findings, found)
+
+
+def test_a_related_location_has_one_spelling_however_its_module_was_reached(tmp_path, monkeypatch):
+    """deer-flow with -j1 printed `./backend/x.py` for a related location the process had analysed
+    itself, and `backend/x.py` when a worker had loaded it through an import (absolute path)."""
+    from siblint.reporters.paths import shown_path
+
+    monkeypatch.chdir(tmp_path)
+    assert shown_path("./backend/x.py") == shown_path(str(tmp_path / "backend/x.py")) == os.path.join("backend", "x.py")
+    outside = str(tmp_path.parent / "other.py")
+    assert shown_path(outside) == outside
