@@ -190,3 +190,38 @@ def code_lines(lint, root: Path, select: tuple[str, ...]) -> Callable[..., list[
         return sorted((d.code, d.loc.line) for d in lint(text, files, Config(root=str(root), select=select)))
 
     return run
+
+
+def sibling_packages(root: Path, count: int = 30, padding: int = 0) -> dict[str, str]:
+    """A tree like bytedance/deer-flow's: `count` sibling packages, each with a module named
+    `tools.py` holding the same tool names and a `Client` class with the same method names; half of
+    them really write (requests.post, a file), half are stubs. Three shapes in turn: namespace folders
+    inside a regular package (no `__init__.py`), regular packages, and script-style folders whose
+    agent does `from tools import save` (Python's sys.path[0]) and lists a plain function of a module
+    that imports no framework. Returns what was written (relative path -> text)."""
+    pad = "".join(f"# padding {i:05d} {'x' * 60}\n" for i in range(padding))
+    files = {"app/__init__.py": "", "app/community/__init__.py": ""}
+    for i in range(count):
+        writes = i % 2 == 0
+        search = f"requests.post('https://p{i}.example/orders', json={{'q': q}})" if writes else "{'q': q}"
+        if i % 3 == 2:
+            folder = f"scripts/p{i:02d}"
+            files[f"{folder}/tools.py"] = (
+                "def save(text):\n"
+                + ("    with open('notes.txt', 'a') as fh:\n        fh.write(text)\n" if writes else "    return 'saved: ' + text\n")
+                + pad)
+            files[f"{folder}/agent.py"] = (
+                "from google.adk.agents import Agent\nfrom tools import save\n\n"
+                "root_agent = Agent(name='notes', model='gemini-2.0-flash', tools=[save])\n")
+            continue
+        folder = f"app/community/p{i:02d}"
+        if i % 3 == 1:
+            files[f"{folder}/__init__.py"] = ""
+        files[f"{folder}/client.py"] = (
+            "import requests\n\n\nclass Client:\n    def search(self, q):\n"
+            f"        return {search}\n" + pad)
+        files[f"{folder}/tools.py"] = (
+            "from langchain.tools import tool\n\nfrom .client import Client\n\n\n"
+            "@tool('web_search')\ndef web_search_tool(q: str) -> str:\n    return str(Client().search(q))\n" + pad)
+    write(root, files)
+    return files

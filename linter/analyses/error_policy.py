@@ -201,7 +201,7 @@ def _exception_types(value: Value | None, facts: ModuleFacts, scope: str, projec
         return tuple(names)
     if isinstance(value, Ref):
         fn = facts.functions.get(value.text) if "." not in value.text else None
-        found = (facts, fn) if fn is not None else resolve_function(value.name, project)
+        found = (facts, fn) if fn is not None else resolve_function(value.name, project, facts.path)
         if found is not None:
             annotations = found[1].param_annotations
             first = annotations[0] if annotations else ()

@@ -110,7 +110,7 @@ def _hooks(facts: ModuleFacts, project: ProjectIndex) -> list[_Hook]:
         given = call.arg(param.position, param.keyword)
         fn = Scope(facts, scope).function(given)
         where = (facts, fn) if fn is not None else (
-            resolve_function(given.name, project) if isinstance(given, Ref) else None)
+            resolve_function(given.name, project, facts.path) if isinstance(given, Ref) else None)
         if where is not None:
             out.extend(_judge(hook, call, where[0], where[1], call.loc, registered_in=facts))
     return out
@@ -139,7 +139,7 @@ def _imported(facts: ModuleFacts, project: ProjectIndex) -> list[ModuleFacts]:
     out: list[ModuleFacts] = []
     for target in dict.fromkeys(facts.imports.values()):
         for module in (target, target.rpartition(".")[0]):
-            found = project.module(module) if module else None
+            found = project.module(module, facts.path) if module else None
             if found is not None and found is not facts and found not in out:
                 out.append(found)
                 break

@@ -117,7 +117,7 @@ def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectInd
         bound = Scope(facts, scope).value(value.text)
         if bound is not None:
             return _behaviour(facts, bound, scope, project, depth + 1)
-    found = resolve_function(value.name, project)
+    found = resolve_function(value.name, project, facts.path)
     if found is not None:
         return _function_behaviour(*found)
     return None

@@ -15,9 +15,10 @@ from collections.abc import Iterator
 from ..common.diagnostics import Diagnostic
 from ..lint import engine
 from ..model.callgraph import forget_walks
-from ..model.project import ProjectIndex
+from ..model.project import ProjectIndex, project_root
 from ..run.runner import check_file
 from ..settings.config import Config, ConfigError, load
+from ..settings.excludes import Skip
 from ..syntax import source
 from ..syntax.facts import ModuleFacts
 
@@ -52,6 +53,7 @@ class AnalysisSession:
         self._projects: dict[str, ProjectIndex] = {}  # config root -> index
         self._from_disk: dict[str, _Stamp] = {}  # modules whose facts came from disk
         self._consulted: dict[str, set[str]] = {}  # open document -> modules its last lint looked up
+        self._rescanned: set[str] = set()  # files the project's scan was made again for
         self.config_errors: list[str] = []  # reported to the user once each, then cleared
 
     # ---- configuration ------------------------------------------------------------------------
@@ -71,10 +73,17 @@ class AnalysisSession:
         self._configs[folder] = (config, stamps)
         return config
 
-    def _project(self, config: Config) -> ProjectIndex:
-        if config.root not in self._projects:
-            self._projects[config.root] = ProjectIndex([config.root], loader=self._load)
-        return self._projects[config.root]
+    def _project(self, config: Config, path: str) -> ProjectIndex:
+        """The index of the project `siblint check` would see (siblint.model.project.project_root);
+        its scan is made again when a file it has not seen is linted (files were added)."""
+        root = project_root(config)
+        if root not in self._projects:
+            self._projects[root] = ProjectIndex([root], loader=self._load, skip=Skip(config))
+        project = self._projects[root]
+        if path not in self._rescanned and os.path.exists(path) and not project.scans(path):
+            self._rescanned.add(path)  # once per file: one outside the scan's limits stays outside
+            project.refresh()
+        return project
 
     def _load(self, path: str) -> ModuleFacts | None:
         """Facts of an imported module: the editor's text when it is open, else the file."""
@@ -135,9 +144,9 @@ class AnalysisSession:
             return []
         data = text.encode("utf-8", "surrogatepass")
         if len(data) > config.max_file_size:  # the editor's text is capped as a file is (SIB900)
-            return check_file(path, config, self._project(config), data=data)
+            return check_file(path, config, self._project(config, path), data=data)
         self._forget_changed_files()
-        project = self._project(config)
+        project = self._project(config, path)
         project.forget(path)  # its facts come from the text below, not from a previous version
         trace: dict[str, str | None] = {}
         project.trace = trace

@@ -91,7 +91,7 @@ class _RunState:
         if self.reads_stdin:
             return False
         if self.skip is None:
-            from ..run.discovery import Skip
+            from ..settings.excludes import Skip
 
             self.skip = Skip(self._lookup)
         return self.skip.walk_would_skip(path, os.getcwd())
@@ -112,18 +112,17 @@ class _RunState:
 def _project(config: "Config") -> "ProjectIndex":
     """The run's index; modules it parses on demand come from (and go to) the siblint cache when
     there is a place for one: $SIBLINT_CACHE_DIR, or `.siblint_cache` next to the pyproject.toml."""
-    from ..lint.engine import new_project
     from ..run import cache as cache_mod
     from ..run.runner import cached_project
 
     if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
-        return new_project(config)
+        return cached_project(config, None)
     folder = cache_mod.default_dir(config.source, config.root, None)
     cache = cache_mod.Cache(folder, cache_mod.config_key(config))
     refusal = cache.refusal()
     if refusal:
         print(f"siblint: warning: {escape_text(refusal)}", file=sys.stderr)
-        return new_project(config)
+        return cached_project(config, None)
     return cached_project(config, cache)
 
 
@@ -182,8 +181,10 @@ class Plugin:
         from ..syntax import prefilter
 
         # The CLI's byte pre-filter, on flake8's lines: a file that imports no framework costs a
-        # substring search, and libcst, the engine and the rules are never imported for it.
-        if not prefilter.may_matter_lines(self.lines):
+        # substring search and a look at the project's scan (made once per process: does agent code
+        # import this module?); libcst, the engine and the rules are never imported for it.
+        matters = prefilter.may_matter_lines(self.lines)
+        if not matters and self.filename in ("-", "stdin"):
             return
         from ..common.gctune import analysis_thresholds
         from ..lint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
@@ -195,10 +196,12 @@ class Plugin:
         try:
             if state.skipped(path):
                 return
+            config, project = state.project_for(path)
+            if not matters and not project.imported_by_agent_code(path):
+                return
             with analysis_thresholds():
                 from ..lint.engine import analyse, filter_findings
 
-                config, project = state.project_for(path)
                 # flake8's own tree stands in for the engine's CPython parse of the same lines.
                 tree = self.tree if isinstance(self.tree, ast.Module) else None
                 result = analyse(path, _source_bytes(self.lines), config, project, tree=tree)

@@ -14,11 +14,12 @@ from ..common.diagnostics import Diagnostic, Loc
 from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
 from ..js import is_js
 from ..model.groups import groups_in
-from ..model.project import ProjectIndex, module_name_for
+from ..model.project import ProjectIndex, module_name_for, project_root
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config
-from ..syntax import prefilter, source
+from ..settings.excludes import Skip
+from ..syntax import source
 from ..syntax.collector import collect
 from ..syntax.facts import ModuleFacts
 from .noqa import Suppressions
@@ -69,7 +70,9 @@ def load_facts(path: str, max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> ModuleFacts
 
 
 def new_project(config: Config) -> ProjectIndex:
-    return ProjectIndex([config.root], loader=lambda path: load_facts(path, config.max_file_size))
+    """The index of the project a file with settings `config` belongs to (siblint.model.project)."""
+    return ProjectIndex([project_root(config)], loader=lambda path: load_facts(path, config.max_file_size),
+                        skip=Skip(config))
 
 
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
@@ -79,7 +82,7 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     `facts`, when given, are this file's facts from the cache: the rules run without a parse.
     `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
     result = FileResult(path)
-    if prefiltered and not prefilter.may_matter(data, path=path):
+    if prefiltered and not project.wants(path, data):
         return result
     try:
         result.text = decode(data, path)
@@ -93,7 +96,6 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
         result.diagnostics.append(_unparsable(path, crashed))
         return result
     result.facts = facts
-    project.add_root(module_name_for(path)[2])
     project.add(facts)
     ctx = Context(facts, project, config, find_groups=lambda: groups_in(facts, project))
     for rule_cls in all_rules():

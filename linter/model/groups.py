@@ -135,7 +135,7 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         named = tool_named(facts, item.text, where.name, project)
         if named is None and "." in item.text and item.name != item.text:
             # `tools.charge_card` through `import app.tools as tools`.
-            target = project.resolve(item.name)
+            target = project.resolve(item.name, facts.path)
             if target is not None and target[0] is not facts:
                 named = tool_named(target[0], target[1], "", project)
         if named is not None:
@@ -153,7 +153,7 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
             fn = where.function(item)
             if fn is not None and not fn.class_name:
                 return [Member(plain_tool(facts, fn, plain), facts)]
-            found = resolve_function(item.name, project) if item.name != item.text else None
+            found = resolve_function(item.name, project, facts.path) if item.name != item.text else None
             if found is not None and not found[1].class_name:
                 return [Member(plain_tool(found[0], found[1], plain), found[0])]
     return []
@@ -214,7 +214,7 @@ def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, projec
             if isinstance(bound, Call):
                 bound_to, item = item.text, bound
             elif item.name != item.text:
-                target = project.resolve(item.name)
+                target = project.resolve(item.name, where.facts.path)
                 if target is not None and target[0] is not where.facts:
                     out.extend(_toolset_members(target[0], Ref(target[1], target[1], item.loc), "", project))
                 continue
@@ -578,7 +578,7 @@ def _workflow_groups(facts: ModuleFacts, made: list[Group], project: ProjectInde
             if local is not None:
                 local.deadline = local.deadline or deadline
                 continue
-            target = project.resolve(item.name) if isinstance(item, Ref) and item.name != item.text else None
+            target = project.resolve(item.name, item_scope.facts.path) if isinstance(item, Ref) and item.name != item.text else None
             if target is None or target[0] is facts:
                 continue
             for other in groups_in(target[0], project, with_workflows=False):

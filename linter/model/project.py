@@ -7,14 +7,20 @@ that defines it, parses that module only when asked (once), and follows re-expor
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..js import modules as js_modules
-from ..syntax.facts import ModuleFacts
+from ..settings.config import Config
+
+if TYPE_CHECKING:  # a plain file's run (the flake8 plugin on every file) never loads the facts' types
+    from ..settings.excludes import Skip
+    from ..syntax.facts import ModuleFacts
 
 # How many `from x import y` hops a name may take before we give up (re-export chains, cycles).
 MAX_REEXPORT_HOPS = 8
@@ -37,33 +43,147 @@ IMPORT_INDEX = "<import index>"
 # quadratic on `from ` + dots (issue 22 N4).
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+# How many folders without `__init__.py` may stand between a package and a module (PEP 420 portions).
+MAX_NAMESPACE_DEPTH = 3
+# Trace keys of a lookup made from an importer's folder (`FROM folder module`) and of a file read by path.
+FROM = "<from>"
+FILE = "<file>"
+_VCS_MARKERS = (".git", ".hg", ".svn")
 
 
 def module_name_for(path: str) -> tuple[str, bool, str]:
-    """(dotted module name, is_package, import root) for a file, from its `__init__.py` chain."""
+    """(dotted module name, is_package, import root) for a file, from its `__init__.py` chain.
+
+    Folders without `__init__.py` right under a package are namespace portions of it (PEP 420:
+    `deerflow/community/exa/tools.py` under a regular `deerflow` is `deerflow.community.exa.tools`),
+    so same-named modules of sibling folders get distinct names."""
     p = Path(os.path.abspath(path))
     is_package = p.name in ("__init__.py", "__init__.pyi")
     parts: list[str] = [] if is_package else [p.stem]
     folder = p.parent
-    while (folder / "__init__.py").exists() or (folder / "__init__.pyi").exists():
-        parts.append(folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return ".".join(reversed(parts)), is_package, str(folder)
+    while True:
+        if _is_package(folder):
+            parts.append(folder.name)
+            folder = folder.parent
+            continue
+        portions: list[str] = []
+        above = folder
+        while len(portions) < MAX_NAMESPACE_DEPTH and above.parent != above and above.name.isidentifier() \
+                and not _is_package(above):
+            portions.append(above.name)
+            above = above.parent
+        if not portions or not _is_package(above):
+            return ".".join(reversed(parts)), is_package, str(folder)
+        parts.extend(portions)
+        folder = above
+
+
+def _is_package(folder: Path) -> bool:
+    return folder.parent != folder and ((folder / "__init__.py").exists() or (folder / "__init__.pyi").exists())
+
+
+@dataclass(frozen=True)
+class ProjectScan:
+    """What a cheap text scan of every Python file under the project's roots says: which files bear
+    which module name, which classes and functions they define, what they import, and which of
+    them import a framework that lists plain functions as tools. Built once per process from the
+    sorted file list, so every process (the parent, each worker, the editor) has the same one."""
+
+    names: dict[str, tuple[str, ...]]  # module name -> the files bearing it, sorted
+    classes: tuple[tuple[str, frozenset[str], frozenset[str]], ...]  # (path, base words, function names)
+    imports: dict[str, tuple[str, ...]]  # module name -> the files importing it, sorted
+    agent_files: frozenset[str]  # files that import a framework making tools of plain functions
+
+    @classmethod
+    def of(cls, roots: list[str], skip: Skip | None = None) -> "ProjectScan":
+        from ..frameworks import plain_function_roots
+        from ..syntax.prefilter import may_matter
+
+        names: dict[str, list[str]] = {}
+        classes: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        imports: dict[str, list[str]] = {}
+        agents: set[str] = set()
+        plain_roots = plain_function_roots()
+        packages: dict[str, str] = {}  # folder -> the package its files are in ("" for none)
+        for path, data in _python_files(roots, skip):
+            folder, file = os.path.split(path)
+            if folder not in packages:
+                packages[folder] = module_name_for(os.path.join(folder, "__init__.py"))[0]
+            package = packages[folder]
+            stem = file[:-3]
+            names.setdefault(package if stem == "__init__" else f"{package}.{stem}".lstrip("."), []).append(path)
+            for name in imported_modules(path, data, package):
+                imports.setdefault(name, []).append(path)
+            if may_matter(data, plain_roots):
+                agents.add(path)
+            found = list(_CLASS.finditer(data))
+            if found:
+                words = set(re.findall(rb"[\w.]+", b" ".join(m.group(1) or b"" for m in found)))
+                bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace") for w in words)
+                defs = frozenset(d.decode("ascii", "replace") for d in set(_DEF.findall(data)))
+                classes.append((path, bases, defs))
+        return cls({k: tuple(sorted(v)) for k, v in names.items()}, tuple(sorted(classes)),
+                   {k: tuple(sorted(v)) for k, v in imports.items()}, frozenset(agents))
+
+
+def _python_files(roots: list[str], skip: Skip | None) -> Iterator[tuple[str, bytes]]:
+    """(absolute path, bytes) of the Python files under `roots`, in a fixed order, within the limits;
+    nothing `skip` excludes is read (`siblint.settings.excludes`)."""
+    seen: set[str] = set()
+    for root in roots:
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")
+                             and not (skip and skip(os.path.join(folder, d), True)))
+            for name in sorted(files):
+                path = os.path.abspath(os.path.join(folder, name))
+                if not name.endswith(".py") or path in seen or (skip and skip(path, False)):
+                    continue
+                if len(seen) >= MAX_INDEXED_FILES:
+                    return
+                seen.add(path)
+                try:
+                    if os.path.getsize(path) > MAX_INDEXED_BYTES or not os.path.isfile(path):
+                        continue
+                    with open(path, "rb") as fh:
+                        data = fh.read(MAX_INDEXED_BYTES)
+                except OSError:
+                    continue
+                yield path, data
+
+
+def project_root(config: Config) -> str:
+    """The folder whose files make up the project of a file with settings `config`: the folder of
+    its config file, else the nearest version-control root above the default root, else that
+    root. One rule for every entry point, so a file checked alone sees the project a tree run sees."""
+    if config.source:
+        return os.path.abspath(config.root)
+    folder = os.path.abspath(config.root)
+    while True:
+        if any(os.path.exists(os.path.join(folder, marker)) for marker in _VCS_MARKERS):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return os.path.abspath(config.root)
+        folder = parent
 
 
 class ProjectIndex:
-    """Facts of every module seen in this run, keyed by absolute path and by module name."""
+    """Facts of the project's modules, parsed on demand and found by name through the scan.
+
+    A name is resolved from the importing file's import root first, then its own folder (a
+    script's `sys.path[0]`), then under the project's roots, then by the scan's name table when
+    exactly one file bears it; a name several files bear is unknown. Nothing depends on the order in which
+    modules were analysed: `add` and `forget` only cache facts."""
 
     def __init__(self, roots: list[str] | None = None, loader: Callable[[str], ModuleFacts | None] | None = None,
-                 skip: Callable[[str, bool], bool] | None = None) -> None:
+                 scan: ProjectScan | None = None, skip: Skip | None = None) -> None:
         self.roots: list[str] = []
-        self._skip = skip  # (path, is_dir) -> excluded: the index scan never reads what the run excludes
         for r in roots or []:
-            self.add_root(r)
+            r = os.path.abspath(r)
+            for candidate in (r, os.path.join(r, "src")):
+                if candidate not in self.roots and (candidate == r or os.path.isdir(candidate)):
+                    self.roots.append(candidate)
         self._by_path: dict[str, ModuleFacts | None] = {}
-        self._by_module: dict[str, str] = {}
         self._loader = loader  # parses a file into facts (None when it cannot be analysed)
         # When a dict, every module looked up is recorded here (name -> path found, or None, for a
         # module that was not found): the cache keys a file's findings on the modules its rules
@@ -71,70 +191,103 @@ class ProjectIndex:
         self.trace: dict[str, str | None] | None = None
         # Answers of the semantic model that hold for the whole run (siblint.model.semantic).
         self.memo: dict[str, Any] = {}
-        self._class_index: list[tuple[str, frozenset[str], frozenset[str]]] | None = None
-        self._import_index: dict[str, list[str]] | None = None
-        self._located: dict[tuple[str, int], str | None] = {}
+        self._scan = scan
+        self._skip = skip  # what the run excludes: the scan never reads it
+        self._located: dict[tuple[str, str], str | None] = {}
         self._listings: dict[str, frozenset[str]] = {}
+        self._import_roots: dict[str, str] = {}
 
-    def add_root(self, root: str) -> None:
-        root = os.path.abspath(root)
-        if root not in self.roots:
-            self.roots.append(root)
-            src = os.path.join(root, "src")
-            if os.path.isdir(src) and src not in self.roots:
-                self.roots.append(src)
+    @property
+    def scan(self) -> ProjectScan:
+        """The scan of the roots, made on the first question (or handed over by the runner)."""
+        if self._scan is None:
+            self._scan = ProjectScan.of(self.roots, self._skip)
+        return self._scan
 
     def add(self, facts: ModuleFacts) -> None:
-        key = os.path.abspath(facts.path)
-        self._by_path[key] = facts
-        if facts.module:
-            self._by_module.setdefault(facts.module, key)
+        self._by_path[os.path.abspath(facts.path)] = facts
 
     def forget(self, path: str) -> None:
-        """Drop a module's facts from memory (its name still maps to its file): the next lookup
-        loads it again through the loader. The runner uses this to keep memory flat."""
+        """Drop a module's facts from memory: the next lookup loads it again through the loader.
+        The runner uses this to keep memory flat, the editor when a document changes."""
         self._by_path.pop(os.path.abspath(path), None)
 
-    def locate(self, module: str) -> str | None:
-        """The file `module` resolves to (None: not found), as a lookup would; nothing is parsed
-        or recorded. The cache re-checks a file's recorded lookups with this. For `CLASS_INDEX`,
-        a digest of the class index stands in for a path."""
-        if module == CLASS_INDEX:
+    def refresh(self) -> None:
+        """Forget the scan and every lookup (files were created or deleted: the editor)."""
+        self._scan = None
+        self._located.clear()
+        self._listings.clear()
+        self._import_roots.clear()
+
+    def scans(self, path: str) -> bool:
+        """Is the file at `path` in the scan (under the roots, within the limits)?"""
+        path = os.path.abspath(path)
+        return path in self.scan.names.get(module_name_for(path)[0], ())
+
+    def locate(self, key: str) -> str | None:
+        """What a recorded lookup (a trace key) finds now, as the lookup would; nothing is parsed
+        or recorded. The cache re-checks a file's recorded lookups with this. For `CLASS_INDEX`
+        and `IMPORT_INDEX`, a digest of the scan's answer stands in for a path."""
+        if key == CLASS_INDEX:
             return self._index_digest()
-        if module.startswith(IMPORT_INDEX + " "):
-            return self._importers_digest(module[len(IMPORT_INDEX) + 1:])
-        return self._file_for(module)
+        if key.startswith(IMPORT_INDEX + " "):
+            return self._importers_digest(key[len(IMPORT_INDEX) + 1:])
+        if key.startswith(FILE + " "):
+            path = key[len(FILE) + 1:]
+            return path if os.path.isfile(path) else None
+        if key.startswith(FROM + " "):
+            folder, _, module = key[len(FROM) + 1:].rpartition(" ")
+            return self._file_for(module, folder)
+        return self._file_for(module=key)
 
     def _index_digest(self) -> str:
-        import hashlib
-
         h = hashlib.sha256()
-        for path, bases, defs in sorted(self._index()):  # the roots' order must not matter
+        for path, bases, defs in self.scan.classes:
             h.update(f"{path}\0{sorted(bases)}\0{sorted(defs)}\n".encode("utf-8", "surrogateescape"))
         return f"{CLASS_INDEX} {h.hexdigest()[:32]}"
 
-    def _file_for(self, module: str) -> str | None:
-        if module in self._by_module:
-            return self._by_module[module]
-        # The tree does not change during a run: each name is looked for under the roots once.
-        key = (module, len(self.roots))
-        if key not in self._located:
-            self._located[key] = self._search(module)
+    def _import_root(self, folder: str) -> str:
+        """The folder a module in `folder` imports from: above its top package, or `folder`."""
+        if folder not in self._import_roots:
+            self._import_roots[folder] = module_name_for(os.path.join(folder, "_.py"))[2]
+        return self._import_roots[folder]
+
+    def _file_for(self, module: str, importer_folder: str = "") -> str | None:
+        """From an importer's folder: its import root, then the folder itself (a script's
+        `sys.path[0]`), then as without one: the roots, then the one file bearing the name."""
+        key = (module, importer_folder)
+        if key not in self._located:  # the tree does not change during a run
+            found = None
+            if importer_folder:
+                found = self._under(self._import_root(importer_folder), module) or self._under(importer_folder, module)
+            if found is None:
+                found = self._file_for(module) if importer_folder else self._search(module)
+            self._located[key] = found
         return self._located[key]
 
     def _search(self, module: str) -> str | None:
         if module.startswith(js_modules.PREFIX):  # a TS/JS module is named by its file (siblint.js.modules)
             found = js_modules.locate(module)
             return os.path.abspath(found) if found is not None else None
+        for root in self.roots:
+            found = self._under(root, module)
+            if found is not None:
+                return found
+        bearers = self.scan.names.get(module, ())
+        return bearers[0] if len(bearers) == 1 else None  # several files bear it: unknown
+
+    def _under(self, root: str, module: str) -> str | None:
+        """`module` as a file under one import root, or None."""
+        if module.startswith(js_modules.PREFIX):
+            return None
         rel = module.replace(".", os.sep)
         head = module.partition(".")[0]
-        for root in self.roots:
-            names = self._listing(root)
-            if head not in names and f"{head}.py" not in names:
-                continue  # most names are libraries: one set lookup per root instead of two stats
-            for candidate in (os.path.join(root, rel + ".py"), os.path.join(root, rel, "__init__.py")):
-                if os.path.isfile(candidate):
-                    return os.path.abspath(candidate)
+        names = self._listing(root)
+        if head not in names and f"{head}.py" not in names:
+            return None  # most names are libraries: one set lookup per root instead of two stats
+        for candidate in (os.path.join(root, rel + ".py"), os.path.join(root, rel, "__init__.py")):
+            if os.path.isfile(candidate):
+                return os.path.abspath(candidate)
         return None
 
     def _listing(self, root: str) -> frozenset[str]:
@@ -146,29 +299,38 @@ class ProjectIndex:
                 self._listings[root] = frozenset()
         return self._listings[root]
 
-    def module(self, module: str) -> ModuleFacts | None:
-        """Facts of a project module by dotted name, parsing it on first use."""
-        path = self._file_for(module)
+    def _record(self, key: str, path: str | None) -> None:
         if self.trace is not None:
-            self.trace.setdefault(module, path)
-        if path is None:
-            return None
+            self.trace.setdefault(key, path)
+
+    def module(self, module: str, importer: str = "") -> ModuleFacts | None:
+        """Facts of a project module by dotted name as `importer` (a path) imports it, parsing it
+        on first use; without an importer, only a name one file bears (or a root holds) is found."""
+        if importer and not module.startswith(js_modules.PREFIX):
+            folder = os.path.dirname(os.path.abspath(importer))
+            path = self._file_for(module, folder)
+            self._record(f"{FROM} {folder} {module}", path)
+        else:
+            path = self._file_for(module)
+            self._record(module, path)
+        return self._load(path) if path is not None else None
+
+    def _load(self, path: str) -> ModuleFacts | None:
         if path not in self._by_path:
             self._by_path[path] = None  # guards against import cycles while loading
             facts = self._loader(path) if self._loader else None
             if facts is not None:
                 self.add(facts)
-            else:
-                self._by_path[path] = None
         return self._by_path.get(path)
 
-    def resolve(self, dotted_name: str) -> tuple[ModuleFacts, str] | None:
-        """The module defining `dotted_name` and the name inside it, following re-exports."""
+    def resolve(self, dotted_name: str, importer: str = "") -> tuple[ModuleFacts, str] | None:
+        """The module defining `dotted_name` (as `importer` imports it) and the name inside it,
+        following re-exports, each from the re-exporting module."""
         for _ in range(MAX_REEXPORT_HOPS):
             head, _, attr = dotted_name.rpartition(".")
             if not head:
                 return None
-            facts = self.module(head)
+            facts = self.module(head, importer)
             if facts is None:
                 # `pkg.sub.name` where `pkg.sub` is not a module: try a shorter module prefix.
                 return None
@@ -178,38 +340,48 @@ class ProjectIndex:
                 target = self._star_source(facts, attr)
             if target is None or defined:
                 return facts, attr
-            dotted_name = target
+            dotted_name, importer = target, facts.path
         return None
 
     def _star_source(self, facts: ModuleFacts, attr: str) -> str | None:
         """`export * from './tools'` (a star re-export): the first such module that has `attr`."""
         for star in facts.star_imports:
-            other = self.module(star)
+            other = self.module(star, facts.path)
             if other is not None and other is not facts and (
                     attr in other.imports or attr in other.functions or any(a.target == attr for a in other.assignments)):
                 return f"{star}.{attr}"
         return None
 
-    # ---- which modules may subclass or implement a class ---------------------------------------
+    # ---- which files are analysed; who imports a module; who may implement a class ------------
+    def wants(self, path: str, data: bytes) -> bool:
+        """Is this file analysed at all? When its bytes may import a framework, or when the
+        project's agent code imports it (its plain functions may be tools there). The project
+        decides, not which files a command named: a tree run, `siblint check FILE`, flake8 and the
+        editor agree."""
+        from ..syntax.prefilter import JS_EXTENSIONS, may_matter
+
+        if may_matter(data, path=path):
+            return True
+        return not path.lower().endswith(JS_EXTENSIONS) and self.imported_by_agent_code(path)
+
+    def imported_by_agent_code(self, path: str) -> bool:
+        """Does a project module importing a framework that lists plain functions as tools import
+        the module at `path`? Then its plain functions may be tools, whatever the file imports."""
+        path = os.path.abspath(path)
+        agents = self.scan.agent_files
+        return any(p != path and p in agents for p in self.scan.imports.get(module_name_for(path)[0], ()))
+
     def _importers_digest(self, module: str) -> str:
-        import hashlib
-
-        paths = sorted(self._importer_paths(module))
+        paths = self.scan.imports.get(module, ())
         return f"{IMPORT_INDEX} {hashlib.sha256(chr(0).join(paths).encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
-
-    def _importer_paths(self, module: str) -> list[str]:
-        self._index()
-        assert self._import_index is not None
-        return self._import_index.get(module, [])
 
     def importers_of(self, module: str, mentioning: tuple[str, ...] = ()) -> list[ModuleFacts]:
         """Facts of the project modules that import `module` (or a name from it), from the text scan;
         with `mentioning`, only those whose text names one of these import roots (checked on the
         bytes, before any parse)."""
-        if self.trace is not None:
-            self.trace.setdefault(f"{IMPORT_INDEX} {module}", self._importers_digest(module))
+        self._record(f"{IMPORT_INDEX} {module}", self._importers_digest(module))
         out: list[ModuleFacts] = []
-        for path in self._importer_paths(module):
+        for path in self.scan.imports.get(module, ()):
             if mentioning and not _mentions(path, mentioning):
                 continue
             facts = self.facts_for_path(path)
@@ -217,54 +389,13 @@ class ProjectIndex:
                 out.append(facts)
         return out
 
-    def _index(self) -> list[tuple[str, frozenset[str], frozenset[str]]]:
-        """(path, base-class words, function names) for every Python file under the roots, from a
-        cheap text scan; built once per run, on the first question."""
-        if self._class_index is None:
-            found: list[tuple[str, frozenset[str], frozenset[str]]] = []
-            imports: dict[str, list[str]] = {}
-            seen: set[str] = set()
-            for root in self.roots:
-                for folder, dirs, files in os.walk(root):
-                    dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")
-                                     and not (self._skip and self._skip(os.path.join(folder, d), True)))
-                    for name in sorted(files):
-                        path = os.path.join(folder, name)
-                        if not name.endswith(".py") or path in seen or len(found) >= MAX_INDEXED_FILES:
-                            continue
-                        if self._skip and self._skip(path, False):
-                            continue
-                        seen.add(path)
-                        try:
-                            if os.path.getsize(path) > MAX_INDEXED_BYTES or not os.path.isfile(path):
-                                continue
-                            with open(path, "rb") as fh:
-                                data = fh.read(MAX_INDEXED_BYTES)
-                        except OSError:
-                            continue
-                        self._index_imports(os.path.abspath(path), data, imports)
-                        classes = list(_CLASS.finditer(data))
-                        bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace")
-                                          for m in classes for w in re.findall(rb"[\w.]+", m.group(1) or b""))
-                        if classes:
-                            defs = frozenset(m.group(1).decode("ascii", "replace") for m in _DEF.finditer(data))
-                            found.append((os.path.abspath(path), bases, defs))
-            self._class_index = found
-            self._import_index = imports
-        return self._class_index
-
-    def _index_imports(self, path: str, data: bytes, into: dict[str, list[str]]) -> None:
-        for name in imported_modules(path, data):
-            into.setdefault(name, []).append(path)
-
     def modules_mentioning(self, base: str, *methods: str) -> list[ModuleFacts]:
         """Facts of the project modules that define a class with `base` among its bases (`base`
-        empty: any class), and functions named `methods` (all of them)."""
-        if self.trace is not None:
-            self.trace.setdefault(CLASS_INDEX, self._index_digest())
+        empty: any class), and functions named `methods` (all of them), in path order."""
+        self._record(CLASS_INDEX, self._index_digest())
         out: list[ModuleFacts] = []
         wanted = set(methods)
-        for path, bases, defs in self._index():
+        for path, bases, defs in self.scan.classes:
             if (base and base not in bases) or not wanted <= defs:
                 continue
             facts = self.facts_for_path(path)
@@ -275,20 +406,14 @@ class ProjectIndex:
     def facts_for_path(self, path: str) -> ModuleFacts | None:
         """Facts of a file by path, loading it on first use."""
         path = os.path.abspath(path)
-        if path not in self._by_path:
-            self._by_path[path] = None
-            facts = self._loader(path) if self._loader else None
-            if facts is not None:
-                self.add(facts)
-                if self.trace is not None and facts.module:
-                    self.trace.setdefault(facts.module, path)
-        return self._by_path.get(path)
+        self._record(f"{FILE} {path}", path)
+        return self._load(path)
 
 
-def imported_modules(path: str, data: bytes) -> set[str]:
-    """The modules a file's source imports from, relative imports resolved (a text scan)."""
+def imported_modules(path: str, data: bytes, package: str | None = None) -> set[str]:
+    """The modules a file's source imports from, relative imports resolved (a text scan);
+    `package`, when known, is the package the file is in."""
     out: set[str] = set()
-    package: str | None = None
     for m in _IMPORT.finditer(data):
         name = (m.group(1) or m.group(2) or b"").decode("ascii", "replace")
         if name.startswith("."):

@@ -377,11 +377,12 @@ def _unwrap(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 # ---- functions and classes of the project ------------------------------------------------------
-def resolve_function(dotted: str, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
-    """The function a resolved dotted name (`pkg.tools.charge`, `pkg.store.Store.save`) defines."""
+def resolve_function(dotted: str, project: ProjectIndex, importer: str = "") -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The function a resolved dotted name (`pkg.tools.charge`, `pkg.store.Store.save`) defines,
+    as the file at `importer` imports it."""
     if not dotted:
         return None
-    found = project.resolve(dotted)
+    found = project.resolve(dotted, importer)
     if found is not None:
         facts, name = found
         fn = facts.functions.get(name)
@@ -389,7 +390,7 @@ def resolve_function(dotted: str, project: ProjectIndex) -> tuple[ModuleFacts, F
             return facts, fn
     # `pkg.mod.Cls.method`: the module is `pkg.mod`, the name inside it `Cls.method`.
     head, _, method = dotted.rpartition(".")
-    cls = project.resolve(head) if head else None
+    cls = project.resolve(head, importer) if head else None
     if cls is not None and cls[1] in cls[0].classes:
         fn = cls[0].functions.get(f"{cls[1]}.{method}")
         if fn is not None:
@@ -403,7 +404,7 @@ def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple
     if local in facts.classes:
         return facts, local
     if "." in name and not _library(name):
-        found = project.resolve(name)
+        found = project.resolve(name, facts.path)
         if found is not None and found[1] in found[0].classes:
             return found
     return None
@@ -524,7 +525,7 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             found = classes_for_types(facts, scope.types(value.text), project)
         if not found and bound is None and "." not in value.text and value.name != value.text:
             # An imported module-level object (`from .db import store`).
-            target = project.resolve(value.name)
+            target = project.resolve(value.name, facts.path)
             if target is not None and target[0] is not facts:
                 return classes_of(Scope(target[0]), Ref(target[1], target[1], value.loc), project, depth + 1)
         if not found and bound is None and "." in value.text:
@@ -633,7 +634,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             return [f for s, v in argument_values(scope, param[0], param[1], project)
                     for f in _function_values(s, v, project, depth + 1)]
         if func.name != text and not _library(func.name):
-            found = resolve_function(func.name, project)
+            found = resolve_function(func.name, project, facts.path)
             return [found] if found is not None else []
         return []
     receiver, _, method = text.rpartition(".")
@@ -653,7 +654,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
         return out
     head = text.partition(".")[0]
     if head in facts.imports and not _library(func.name):
-        found = resolve_function(func.name, project)
+        found = resolve_function(func.name, project, facts.path)
         if found is not None:
             return [found]
     return []
@@ -754,7 +755,7 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                     yield from elements(caller, arg, project, depth + 1)
                 return
             if value.name != value.text:
-                target = project.resolve(value.name)
+                target = project.resolve(value.name, scope.facts.path)
                 if target is not None and target[0] is not scope.facts:
                     other = Scope(target[0])
                     if isinstance(other.value(target[1]), (Seq, Starred, Comp, Call, Ref)):

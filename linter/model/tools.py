@@ -457,7 +457,7 @@ def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
             return _copy(found[0], facts, bound, scope, name if _binding_for(facts, bound) == name else ""), facts
     target = facts.imports.get(name)
     if target is not None:
-        resolved = project.resolve(target)
+        resolved = project.resolve(target, facts.path)
         if resolved is not None and resolved[0] is not facts:
             other, attr = resolved
             return tool_named(other, attr, "", project, depth + 1)
@@ -562,7 +562,7 @@ def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex,
         if f"{scope}.{call.func.text}" in facts.classes:
             return facts, f"{scope}.{call.func.text}"
         scope = scope.rpartition(".")[0]
-    return project.resolve(call.func.name) if call.func.name != call.func.text else None
+    return project.resolve(call.func.name, facts.path) if call.func.name != call.func.text else None
 
 
 def framework_of(tool: Tool) -> Framework | None:
@@ -578,23 +578,20 @@ def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
 
 
 def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
-    """The facts of the function a tool runs, including functions nested in other functions."""
-    found = resolve_function(tool.function, project)
-    if found is not None:
-        return found
-    # The tool's own module by path: a name such as `main` may stand for several files of a tree.
-    facts = project.facts_for_path(tool.path) if tool.path else None
-    if facts is None or not tool.function:
-        return None
-    if tool.function.startswith(tool.module + "."):
-        fn = facts.functions.get(tool.function[len(tool.module) + 1:])
-        if fn is not None:
-            return facts, fn
-    # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
-    scope = tool.scope
-    while scope and "." not in tool.function:
-        fn = facts.functions.get(f"{scope}.{tool.function}")
-        if fn is not None:
-            return facts, fn
-        scope = scope.rpartition(".")[0]
-    return None
+    """The facts of the function a tool runs, including functions nested in other functions: from
+    the tool's own file first (several files of a tree may bear its module name), then the function
+    its name resolves to from there (a tool made of an imported function)."""
+    facts = project.facts_for_path(tool.path) if tool.path and tool.function else None
+    if facts is not None:
+        if tool.function.startswith(tool.module + "."):
+            fn = facts.functions.get(tool.function[len(tool.module) + 1:])
+            if fn is not None:
+                return facts, fn
+        # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
+        scope = tool.scope
+        while scope and "." not in tool.function:
+            fn = facts.functions.get(f"{scope}.{tool.function}")
+            if fn is not None:
+                return facts, fn
+            scope = scope.rpartition(".")[0]
+    return resolve_function(tool.function, project, tool.path)

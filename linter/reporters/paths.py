@@ -6,17 +6,16 @@ import os
 
 
 def shown_path(path: str, base: str | None = None) -> str:
-    """`path` relative to `base` (default: the working folder) when it lies under it, else as given.
-    Modules reached through imports are known by absolute path; the findings' own paths are the
-    ones discovery produced (relative to where siblint ran)."""
-    if not os.path.isabs(path):
-        return path
+    """A related location's `path`, relative to `base` (default: the working folder) when it lies
+    under it, else absolute. One spelling however the run reached the module: analysed under the
+    name discovery gave it (`./pkg/x.py`), or loaded through an import by its absolute path."""
+    full = os.path.abspath(path)
     base = os.path.abspath(base or os.getcwd())
     try:
-        rel = os.path.relpath(path, base)
+        rel = os.path.relpath(full, base)
     except ValueError:  # another drive (Windows)
-        return path
-    return path if rel.startswith(os.pardir) else rel
+        return full
+    return full if rel.startswith(os.pardir) else rel
 
 
 def repo_relative(path: str, base: str) -> str:

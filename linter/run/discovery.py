@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..js import EXTENSIONS as JS_EXTENSIONS
 from ..settings.config import Config
-from .gitignore import GitIgnore
+from ..settings.excludes import Skip
 
 EXTENSIONS = (".py", ".pyi", *JS_EXTENSIONS)
 
@@ -35,32 +35,6 @@ class Discovery:
     missing: list[str] = field(default_factory=list)
 
 
-class Skip:
-    """Excludes and .gitignore, with the config of the folder an entry sits in."""
-
-    def __init__(self, settings: Config | Callable[[str], Config]) -> None:
-        self.config_for_folder = settings if callable(settings) else (lambda _folder: settings)
-        self.gitignore = GitIgnore()
-
-    def __call__(self, path: str, is_dir: bool) -> bool:
-        path = os.path.abspath(path)
-        config = self.config_for_folder(os.path.dirname(path))
-        if config.is_excluded(path, is_dir, absolute=True):
-            return True
-        return config.respect_gitignore and self.gitignore.ignored(path, is_dir, absolute=True)
-
-    def walk_would_skip(self, path: str, top: str) -> bool:
-        """Would walking `top` leave out the file `path`? (It, or a folder between, is skipped.)
-        The flake8 plugin asks this for each file flake8 hands it, with `top` the working folder."""
-        path, top = os.path.abspath(path), os.path.abspath(top)
-        if self(path, False):
-            return True
-        folder = os.path.dirname(path)
-        while folder != top and folder.startswith(top + os.sep):
-            if self(folder, True):
-                return True
-            folder = os.path.dirname(folder)
-        return False
 
 
 def discover(paths: list[str], settings: Config | Callable[[str], Config], follow_symlinks: bool = False) -> Discovery:

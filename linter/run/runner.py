@@ -4,16 +4,19 @@ Cost order, cheapest first, so a general tree never pays for what it does not ne
 
 1. The parent reads every file and runs the byte pre-filter (`siblint.syntax.prefilter`). Nothing heavy is
    imported until a file passes: a tree without agent code never imports libcst or the rules. A
-   file that fails it but that a passing file imports is analysed too: its plain functions may be
-   the tools of an agent there (`siblint.model.groups.listed_by_importers`).
+   file that fails it but that the project's agent code imports is analysed too: its plain
+   functions may be the tools of an agent there (`siblint.model.groups.listed_by_importers`). The
+   project's scan decides (`siblint.lint.engine.wanted`), not which files the command named.
 2. The cache (`siblint.run.cache`) answers for files whose bytes, and whose consulted modules, are
    unchanged. A warm run re-parses nothing.
 3. What is left is analysed inline (`-j1`, or too little work to pay for a pool) or in a process
    pool. Workers receive paths, never trees; the parser and the rules are imported and warmed in
    the parent before the pool forks; small files go in batches, big files first.
 
-Every worker's project index starts from the same import roots (those of all files that passed
-the pre-filter), and results are sorted, so output is byte-identical for any `-j`.
+The parent scans the project once (`siblint.model.project.ProjectScan`: the files under the project
+root, in sorted order) and every worker's index answers from that same scan; name resolution never
+depends on which modules a process analysed before. Results are sorted, so output is byte-identical
+for any `-j`, file order, cache state, or subset of the project checked.
 """
 
 from __future__ import annotations
@@ -26,17 +29,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, TextIO
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..common.gctune import THRESHOLD, analysis_thresholds
 from ..common.reading import TooLarge, read_bounded
 from ..settings.config import Config
-from ..syntax import prefilter
+from ..settings.excludes import Skip
 
 if TYPE_CHECKING:
-    from ..model.project import ProjectIndex
+    from ..model.project import ProjectIndex, ProjectScan
     from ..syntax.facts import ModuleFacts
     from .cache import Cache, Entry
 
@@ -123,16 +125,14 @@ class Progress:
 
 # ---- one process's analysis state (the parent in inline mode, or a pool worker) ------------------
 class _Analyser:
-    def __init__(self, config: Config, roots: list[str], cache: "Cache | None") -> None:
-        from ..model.project import ProjectIndex
+    def __init__(self, config: Config, scan: "ProjectScan | None", cache: "Cache | None") -> None:
+        from ..model.project import ProjectIndex, project_root
 
         self.config = config
         self.cache = cache
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
         self.consulted: set[str] = set()  # files whose facts some rule looked up
-        from .discovery import Skip
-
-        self.project = ProjectIndex([config.root, *roots], loader=self._load, skip=Skip(config))
+        self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
 
     def _facts_key(self, path: str, sha: str) -> str:
         from ..model.project import module_name_for
@@ -219,14 +219,15 @@ class _Analyser:
 
 
 def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
-    """A project index whose on-demand parses go through the cache (the flake8 plugin's)."""
-    return _Analyser(config, [], cache).project
+    """A project index whose on-demand parses go through the cache when there is one (the flake8
+    plugin's); the engine is imported only when a module is parsed."""
+    return _Analyser(config, None, cache).project
 
 
 _worker: _Analyser | None = None
 
 
-def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str, bytes | None] | None,
+def _init_worker(config: Config, scan: "ProjectScan", cache_args: tuple[str, str, bytes | None] | None,
                  liveness: tuple[int, int] | None) -> None:
     import gc
 
@@ -240,7 +241,7 @@ def _init_worker(config: Config, roots: list[str], cache_args: tuple[str, str, b
         folder, key, secret = cache_args
         cache = Cache(folder, key, secret)
         cache.loaded = True  # workers only read and write facts; the parent owns the index
-    _worker = _Analyser(config, roots, cache)
+    _worker = _Analyser(config, scan, cache)
 
 
 def _check_batch(paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
@@ -265,33 +266,11 @@ def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
     return out
 
 
-@lru_cache(maxsize=None)
-def _plain_function_roots() -> tuple[str, ...]:
-    from ..frameworks import plain_function_roots
+def _project_of(config: Config) -> "ProjectIndex":
+    """The project index of a run's parent: the scan its workers share, the cache's resolver."""
+    from ..model.project import ProjectIndex, project_root
 
-    return plain_function_roots()
-
-
-def _imported_companions(failing: dict[str, int], imported: set[str]) -> dict[str, int]:
-    """The files that failed the pre-filter but that a passing file imports (by module name)."""
-    if not imported or not failing:
-        return {}
-    from ..model.project import module_name_for
-
-    leaves = {name.rpartition(".")[2] for name in imported}
-    return {p: size for p, size in failing.items()
-            if os.path.basename(p)[:-3] in leaves and module_name_for(p)[0] in imported}
-
-
-def _import_roots(paths: list[str]) -> list[str]:
-    from ..model.project import module_name_for
-
-    # The root depends only on a file's folder: one `__init__.py` walk per folder, not per file.
-    folders = dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths)
-    seen: dict[str, None] = {}
-    for folder in folders:
-        seen.setdefault(os.path.abspath(module_name_for(os.path.join(folder, "_.py"))[2]), None)
-    return list(seen)
+    return ProjectIndex([project_root(config)], skip=Skip(config))
 
 
 def _warm_up() -> None:
@@ -317,24 +296,14 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     passing: list[str] = []
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
-    imported: set[str] = set()  # modules the passing files import
-    failing: dict[str, int] = {}
+    project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
-        matters = prefilter.may_matter(data, path=p)
-        python = not p.lower().endswith(prefilter.JS_EXTENSIONS)  # imported companions are Python modules
-        if matters and python and prefilter.may_matter(data, _plain_function_roots()):
-            # It may list plain functions of the modules it imports as tools: those are checked too.
-            from ..model.project import imported_modules
-
-            imported.update(imported_modules(p, data))
-        elif python:
-            failing[p] = len(data)
-        if matters:
+        if project.wants(p, data):
             if not passing and factory is not None:  # the first passing file opens the cache
                 from .cache import Cache, content_hash
 
@@ -343,14 +312,6 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             sizes[p] = len(data)
             if opened_cache is not None:
                 shas[os.path.abspath(p)] = content_hash(data)
-    for p, size in _imported_companions(failing, imported).items():
-        # A module the agent code imports may hold its plain-function tools (`Agent(tools=[f])`).
-        passing.append(p)
-        sizes[p] = size
-        if opened_cache is not None:
-            from .cache import content_hash
-
-            shas[os.path.abspath(p)] = content_hash(read_bounded(p, config.max_file_size))
     # Nothing to look up or store without a passing file: the cache module is never imported.
     cache = opened_cache if passing else None
     result.files_passed = len(passing)
@@ -358,12 +319,10 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress.advance(len(files) - len(passing))
 
     todo = passing
-    roots = _import_roots(passing)
     if cache is not None and passing:
-        from ..model.project import ProjectIndex, module_name_for
+        from ..model.project import module_name_for
 
         memo = dict(shas)
-        resolver = ProjectIndex([config.root, *roots])  # resolves as this run's analysis would
 
         def sha_of(path: str) -> str | None:
             if path not in memo:
@@ -375,7 +334,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
 
         def valid(path: str, entry: "Entry") -> bool:
             return entry.module == module_name_for(path)[0] and all(
-                resolver.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
+                project.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
 
         todo = []
         for p in passing:
@@ -387,6 +346,8 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
                 if progress:
                     progress.advance()
     result.files_analysed = len(todo)
+    # Made here at the latest (a warm run may need none), so that forked workers inherit it.
+    scan = project.scan if todo else None
 
     if todo:
         batches = _batches(todo, sizes)
@@ -396,14 +357,14 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         result.jobs_used = jobs
         outcomes: list[tuple[str, list[Diagnostic], Entry | None]] = []
         if jobs == 1:
-            analyser = _Analyser(config, roots, cache)
+            analyser = _Analyser(config, scan, cache)
             with analysis_thresholds():
                 for p in todo:
                     outcomes.append(analyser.check(p))
                     if progress:
                         progress.advance()
         else:
-            outcomes = _run_pool(batches, config, roots, cache, jobs, progress)
+            outcomes = _run_pool(batches, config, scan, cache, jobs, progress)
         for path, diagnostics, entry in outcomes:
             result.diagnostics.extend(diagnostics)
             if cache is not None and entry is not None:
@@ -418,7 +379,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     return result
 
 
-def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache: "Cache | None", jobs: int,
+def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | None", cache: "Cache | None", jobs: int,
               progress: Progress | None) -> list:
     import gc
     import multiprocessing
@@ -435,7 +396,7 @@ def _run_pool(batches: list[list[str]], config: Config, roots: list[str], cache:
     outcomes: list = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(config, roots, cache_args, liveness)) as pool:
+                                 initargs=(config, scan, cache_args, liveness)) as pool:
             # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
             # _die_with_parent): it stops the workers and exits 130, with no worker traceback
             # and no race between a dying worker (a broken pool) and the interrupt.

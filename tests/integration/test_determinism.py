@@ -1,17 +1,24 @@
 """Issue 6, determinism: one tree, byte-identical JSON and SARIF output across runs, -j1 and -j2,
-with no cache, a cold cache and a warm cache, and whatever the order the paths are given in."""
+with no cache, a cold cache and a warm cache, and whatever the order the paths are given in.
+
+Issue 21: the same on trees where same-named modules and methods cross packages (a generated tree of
+30 sibling packages in the default run; every development-corpus tree under `--run-slow`), with
+-j1/-j2/-j4, the file list shuffled and reversed, cold and warm; and each file checked alone gets
+exactly the findings it gets in the whole-tree run."""
 
 from __future__ import annotations
 
 import difflib
+import json
 import os
+import random
 from pathlib import Path
 
 import pytest
 from siblint.run import cache as cache_mod
 from siblint.run import runner
 from siblint.settings.config import Config
-from support import CHECKOUT_TOOLS, run, script
+from support import CHECKOUT_TOOLS, run, script, sibling_packages
 
 TOOLS = CHECKOUT_TOOLS
 AGENT = """\
@@ -94,3 +101,101 @@ def test_the_variants_really_differ_in_how_they_ran(tmp_path):
     assert cold.files_analysed > 0 and warm.files_analysed == 0
     assert cold.diagnostics == warm.diagnostics == inline.diagnostics
     assert os.listdir(tmp_path / "cache")
+
+
+# ---- issue 21: a function of the project, never of arrival order ------------------------------
+CORPORA = Path("/work/research/trees")  # the development corpora, exported (see README "Heavier budgets")
+
+
+def _json_check(root: Path, args: list[str]) -> bytes:
+    proc = run([script("siblint"), "check", "--format", "json", *args], root, timeout=3600)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout.encode()
+
+
+def _python_files(root: Path) -> list[str]:
+    """The files `siblint check .` walks, as it prints them (`./rel`)."""
+    proc = run([script("siblint"), "check", "--show-files", "."], root, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return sorted(line for line in proc.stdout.splitlines() if line.endswith(".py"))
+
+
+def _same_bytes_everywhere(root: Path, files: list[str], cache: Path) -> tuple[bytes, int]:
+    """The whole-tree answer, asserting every variant prints the same bytes; (bytes, runs made)."""
+    reference = _json_check(root, ["--no-cache", "-j", "1", "."])
+    shuffled = list(files)
+    random.Random(21).shuffle(shuffled)
+    variants = {
+        "-j2": ["--no-cache", "-j", "2", "."],
+        "-j4": ["--no-cache", "-j", "4", "."],
+        "files shuffled -j2": ["--no-cache", "-j", "2", *shuffled],
+        "files reversed -j4": ["--no-cache", "-j", "4", *reversed(files)],
+        "cold cache -j2": ["--cache-dir", str(cache), "-j", "2", "."],
+        "warm cache -j1": ["--cache-dir", str(cache), "-j", "1", "."],
+        "warm cache -j4, reversed": ["--cache-dir", str(cache), "-j", "4", *reversed(files)],
+    }
+    for name, args in variants.items():
+        out = _json_check(root, args)
+        if out != reference:
+            diff = difflib.unified_diff(reference.decode().splitlines(), out.decode().splitlines(), lineterm="", n=1)
+            pytest.fail(f"{root.name}: output differs for {name}\n" + "\n".join(list(diff)[:40]))
+    return reference, 1 + len(variants)
+
+
+def _each_file_alone(root: Path, files: list[str], whole: list[dict]) -> None:
+    """`siblint check FILE` (in-process, one fresh run per file, from the tree's root) finds what
+    the whole-tree run found in that file, no more, no less."""
+    by_file: dict[str, list[tuple]] = {}
+    for d in whole:
+        by_file.setdefault(os.path.normpath(d["path"]), []).append((d["line"], d["column"], d["code"], d["message"]))
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        for rel in files:
+            result = runner.run([rel], Config(root=str(root)), jobs=1)
+            alone = sorted((d.loc.line, d.loc.col + 1, d.code, d.message) for d in result.diagnostics)
+            assert alone == sorted(by_file.get(os.path.normpath(rel), [])), rel
+    finally:
+        os.chdir(here)
+
+
+def test_thirty_sibling_packages_give_the_same_bytes_and_the_same_answer_alone(tmp_path):
+    """deer-flow's shape: 30 packages each with a `tools.py` of the same tool and method names."""
+    written = sibling_packages(tmp_path, 30, padding=24)  # enough bytes that -j2/-j4 start a pool
+    files = sorted(f"./{rel}" for rel in written)
+    out, _ = _same_bytes_everywhere(tmp_path, files, tmp_path.parent / f"{tmp_path.name}-cache")
+    found = json.loads(out)
+    # Each finding names its own package's endpoint, and exactly the packages that write have one.
+    web = {(d["path"], d["message"].partition(":")[0] + ":" + d["message"].partition(":")[2].partition(":")[0])
+           for d in found if d["code"] == "SIB101"}
+    assert web == {(f"./app/community/p{i:02d}/tools.py",
+                    f"web_search is sync and performs POST to https://p{i}.example/orders via requests in Client.search")
+                   for i in range(30) if i % 2 == 0 and i % 3 != 2}
+    notes = {d["path"] for d in found if d["code"] == "SIB103"}
+    assert notes == {f"./scripts/p{i:02d}/tools.py" for i in range(30) if i % 2 == 0 and i % 3 == 2}
+    _each_file_alone(tmp_path, files, found)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tree", sorted(p.name for p in CORPORA.iterdir()) if CORPORA.is_dir() else [])
+def test_every_corpus_tree_gives_the_same_bytes(tree, tmp_path):
+    """Every repository of both development corpora: 8 runs each (-j1/-j2/-j4, shuffled, reversed,
+    cold and warm cache), byte-identical; then every file with findings checked alone."""
+    root = CORPORA / tree
+    files = _python_files(root)
+    out, _ = _same_bytes_everywhere(root, files, tmp_path / "cache")
+    found = json.loads(out)
+    with_findings = sorted({f"./{os.path.normpath(d['path'])}" for d in found})
+    _each_file_alone(root, with_findings, found)
+
+
+def test_a_related_location_has_one_spelling_however_its_module_was_reached(tmp_path, monkeypatch):
+    """deer-flow with -j1 printed `./backend/x.py` for a related location the process had analysed
+    itself, and `backend/x.py` when a worker had loaded it through an import (absolute path)."""
+    from siblint.reporters.paths import shown_path
+
+    monkeypatch.chdir(tmp_path)
+    assert shown_path("./backend/x.py") == shown_path(str(tmp_path / "backend/x.py")) == os.path.join("backend", "x.py")
+    outside = str(tmp_path.parent / "other.py")
+    assert shown_path(outside) == outside

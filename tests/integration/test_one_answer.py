@@ -167,3 +167,64 @@ def test_the_language_server_gives_the_same_answer(corpus, extend):
         assert {f[3] for f in served} == (codes if extend else codes - set(OFF_BY_DEFAULT))
     finally:
         set_config(root, None)
+
+
+# ---- issue 21: one answer for one file, where findings cross modules ----------------------------
+def _precommit_findings(root: Path, rel: str) -> list[tuple]:
+    """`pre-commit run --files FILE` with a local hook running this venv's `siblint check --format json`."""
+    import json
+    import os
+
+    from support import run, script
+
+    env = {"PRE_COMMIT_COLOR": "never", "PRE_COMMIT_HOME": str(root.parent / f"{root.name}-pre-commit-home")}
+    proc = run([script("pre-commit"), "run", "--files", rel], root, env=env, timeout=300)
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    start = proc.stdout.find("\n[")  # the hook's output follows pre-commit's own lines
+    if start < 0:
+        assert "Passed" in proc.stdout, proc.stdout
+        return []
+    found, _ = json.JSONDecoder().raw_decode(proc.stdout[start + 1:])
+    return sorted((os.path.normpath(d["path"]), d["line"], d["column"], d["code"], d["message"]) for d in found)
+
+
+@pytest.fixture(scope="module")
+def crossing(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Sibling packages whose findings come from other modules: a tool's client in `client.py`, a
+    plain function made a tool by the agent beside it (a module that imports no framework)."""
+    from support import script, sibling_packages
+
+    root = tmp_path_factory.mktemp("crossing")
+    sibling_packages(root, 6)
+    write(root, {".pre-commit-config.yaml": f"""\
+        repos:
+          - repo: local
+            hooks:
+              - id: siblint
+                name: siblint
+                entry: {script("siblint")} check --format json
+                language: system
+                types: [python]
+        """})
+    git(["init", "-q"], root)
+    git(["add", "-A"], root)
+    return root
+
+
+def test_each_file_alone_gets_its_whole_tree_findings_from_every_entry_point(crossing):
+    from support import cli_findings, flake8_findings
+
+    root = crossing
+    whole = sorted(cli_findings(["."], root))
+    assert {f[0] for f in whole} == {"app/community/p00/tools.py", "app/community/p04/tools.py", "scripts/p02/tools.py"}
+    # the finding in scripts/p02/tools.py exists only because agent.py beside it lists `save`
+    assert [f[3] for f in whole if f[0].startswith("scripts")] == ["SIB103"]
+    files = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
+    served = _server_findings(root)
+    assert served == whole
+    for rel in files:
+        expected = [f for f in whole if f[0] == rel]
+        assert sorted(cli_findings([rel], root)) == expected, f"siblint check {rel}"
+        assert flake8_findings([rel], root) == expected, f"flake8 {rel}"
+        if expected or rel.endswith("tools.py"):  # pre-commit is slow: the files that matter
+            assert _precommit_findings(root, rel) == expected, f"pre-commit run --files {rel}"

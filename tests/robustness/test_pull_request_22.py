@@ -114,7 +114,7 @@ def test_n4_dots_in_an_excluded_folder_and_in_a_checked_file(tmp_path: Path) -> 
 
 def test_n4_the_class_index_skips_what_the_run_excludes(tmp_path: Path) -> None:
     from siblint.model.project import ProjectIndex
-    from siblint.run.discovery import Skip
+    from siblint.settings.excludes import Skip
     from siblint.settings.config import load
 
     (tmp_path / "pyproject.toml").write_text('[tool.siblint]\nextend-exclude = ["vendor"]\n')

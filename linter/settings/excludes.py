@@ -1,0 +1,39 @@
+"""What a run leaves out: the configuration's excludes and `.gitignore`, for files and folders alike.
+One predicate shared by discovery, the project scan (nothing reads an excluded file) and every
+entry point, so each sees the same project."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from .config import Config
+from .gitignore import GitIgnore
+
+
+class Skip:
+    """Excludes and .gitignore, with the config of the folder an entry sits in."""
+
+    def __init__(self, settings: Config | Callable[[str], Config]) -> None:
+        self.config_for_folder = settings if callable(settings) else (lambda _folder: settings)
+        self.gitignore = GitIgnore()
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        path = os.path.abspath(path)
+        config = self.config_for_folder(os.path.dirname(path))
+        if config.is_excluded(path, is_dir, absolute=True):
+            return True
+        return config.respect_gitignore and self.gitignore.ignored(path, is_dir, absolute=True)
+
+    def walk_would_skip(self, path: str, top: str) -> bool:
+        """Would walking `top` leave out the file `path`? (It, or a folder between, is skipped.)
+        The flake8 plugin asks this for each file flake8 hands it, with `top` the working folder."""
+        path, top = os.path.abspath(path), os.path.abspath(top)
+        if self(path, False):
+            return True
+        folder = os.path.dirname(path)
+        while folder != top and folder.startswith(top + os.sep):
+            if self(folder, True):
+                return True
+            folder = os.path.dirname(folder)
+        return False

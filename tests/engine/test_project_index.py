@@ -1,0 +1,61 @@
+"""Issue 21: the project index answers from the project's files, never from arrival order."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from siblint.lint.engine import load_facts
+from siblint.model.project import ProjectIndex, module_name_for, project_root
+from siblint.settings.config import Config
+from support import write
+
+SAVE = "def save(text):\n    return text\n"
+AGENT = "from google.adk.agents import Agent\nfrom tools import save\n\nroot_agent = Agent(name='a', tools=[save])\n"
+
+
+def _index(root: Path) -> ProjectIndex:
+    return ProjectIndex([str(root)], loader=load_facts)
+
+
+def test_folders_without_init_under_a_package_are_namespace_portions(tmp_path):
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/community/exa/tools.py": SAVE, "pkg/a/b/c/d/tools.py": SAVE,
+                     "scripts/p1/tools.py": SAVE})
+    assert module_name_for(str(tmp_path / "pkg/community/exa/tools.py")) == ("pkg.community.exa.tools", False, str(tmp_path))
+    # more than three folders without `__init__.py`: not taken for portions of `pkg`
+    assert module_name_for(str(tmp_path / "pkg/a/b/c/d/tools.py"))[0] == "tools"
+    # no package above: a script's module, importing from its own folder
+    assert module_name_for(str(tmp_path / "scripts/p1/tools.py")) == ("tools", False, str(tmp_path / "scripts/p1"))
+
+
+def test_a_name_two_files_bear_resolves_from_the_importer_or_not_at_all(tmp_path):
+    write(tmp_path, {"a/tools.py": SAVE, "a/agent.py": AGENT, "b/tools.py": SAVE, "b/agent.py": AGENT,
+                     "c/only.py": SAVE})
+    index = _index(tmp_path)
+    # Facts of b arrive first (what a worker that got b's batch first would do): no effect on names.
+    index.add(load_facts(str(tmp_path / "b/tools.py")))
+    found = index.resolve("tools.save", str(tmp_path / "a/agent.py"))
+    assert found is not None and found[0].path == str(tmp_path / "a/tools.py")
+    found = index.resolve("tools.save", str(tmp_path / "b/agent.py"))
+    assert found is not None and found[0].path == str(tmp_path / "b/tools.py")
+    assert index.resolve("tools.save") is None  # ambiguous without an importer: unknown
+    found = index.resolve("only.save")  # the one file bearing the name
+    assert found is not None and found[0].path == str(tmp_path / "c/only.py")
+
+
+def test_the_scan_says_which_plain_modules_agent_code_imports(tmp_path):
+    write(tmp_path, {"a/tools.py": SAVE, "a/agent.py": AGENT, "b/helpers.py": SAVE,
+                     "b/main.py": "from helpers import save\nprint(save('x'))\n"})
+    index = _index(tmp_path)
+    assert index.imported_by_agent_code(str(tmp_path / "a/tools.py"))
+    assert not index.imported_by_agent_code(str(tmp_path / "b/helpers.py"))  # imported, but not by agent code
+    assert not index.imported_by_agent_code(str(tmp_path / "a/agent.py"))
+
+
+def test_the_project_root_is_the_config_folder_else_the_repository(tmp_path):
+    write(tmp_path, {"repo/sub/x.py": "", "repo/.git/HEAD": "", "lone/x.py": ""})
+    assert project_root(Config(root=str(tmp_path / "repo/sub"))) == str(tmp_path / "repo")
+    assert project_root(Config(root=str(tmp_path / "lone"))) == str(tmp_path / "lone")
+    configured = Config(root=str(tmp_path / "repo/sub"), source=str(tmp_path / "repo/sub/siblint.toml"))
+    assert project_root(configured) == str(tmp_path / "repo/sub")
+    assert os.path.isabs(project_root(Config(root=".")))
