@@ -114,8 +114,8 @@ def test_n4_dots_in_an_excluded_folder_and_in_a_checked_file(tmp_path: Path) -> 
 
 def test_n4_the_class_index_skips_what_the_run_excludes(tmp_path: Path) -> None:
     from siblint.model.project import ProjectIndex
-    from siblint.settings.excludes import Skip
     from siblint.settings.config import load
+    from siblint.settings.excludes import Skip
 
     (tmp_path / "pyproject.toml").write_text('[tool.siblint]\nextend-exclude = ["vendor"]\n')
     (tmp_path / ".gitignore").write_text("ignored_*.py\n")
@@ -124,9 +124,9 @@ def test_n4_the_class_index_skips_what_the_run_excludes(tmp_path: Path) -> None:
         (tmp_path / rel).write_text("class Impl(Payer):\n    def pay(self): ...\n")
     (tmp_path / ".git").mkdir()  # .gitignore applies inside a repository
     config = load(str(tmp_path / "pyproject.toml"))
-    every = {Path(p).relative_to(tmp_path).as_posix() for p, _, _ in ProjectIndex([str(tmp_path)])._index()}
+    every = {Path(p).relative_to(tmp_path).as_posix() for p, _, _ in ProjectIndex([str(tmp_path)]).scan.classes}
     kept = {Path(p).relative_to(tmp_path).as_posix()
-            for p, _, _ in ProjectIndex([str(tmp_path)], skip=Skip(config))._index()}
+            for p, _, _ in ProjectIndex([str(tmp_path)], skip=Skip(config)).scan.classes}
     assert every == {"agent.py", "vendor/impl.py", "ignored_x.py", "pkg/impl.py"}
     assert kept == {"agent.py", "pkg/impl.py"}
 
