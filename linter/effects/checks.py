@@ -7,7 +7,7 @@ import re
 from typing import Callable
 
 from ..syntax.facts import Attr, Call, Const, Mapping, Ref, Value
-from . import databases, files, google_apis
+from . import cloud, databases, files, google_apis, stores
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
 from .rows import MUTATING_HTTP, Found, Row
@@ -82,7 +82,7 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
     return describe(row, call, target=_path_text(paths[-1], r) if paths else "")
 
 
-_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file")
+_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file", "target", "out_f")
 
 
 def _save(row: Row, call: Call, r: Resolver, needs_target: bool) -> Found | None:
@@ -319,9 +319,36 @@ def check_aws_command(row: Row, call: Call, r: Resolver) -> Found | None:
     return Found(f"{name} (AWS)", name, "")
 
 
+_CYPHER_WRITES = tuple((verb, re.compile(pattern, re.I)) for verb, pattern in stores.CYPHER_WRITES)
+
+
+def check_cypher(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`session.run("MERGE (n:Person {id: $id}) ...")`: a write clause in Cypher siblint can read."""
+    query = r.text(call.arg(0, "query"))
+    if not query:
+        return None
+    for verb, pattern in _CYPHER_WRITES:
+        if pattern.search(query):
+            return Found(f"Cypher {verb}", verb, "")
+    return None
+
+
+def check_boto3(row: Row, call: Call, r: Resolver) -> Found | None:
+    """boto3 writes, less the calls whose arguments say they only read: a Lambda `invoke` in
+    `DryRun` mode, and a query job whose SQL is not a write."""
+    verb = method_name(call.func)
+    if verb == "invoke" and (r.text(call.kwarg("InvocationType")) or "") == "DryRun":
+        return None
+    if verb in cloud.BOTO3_QUERY_JOBS:
+        sql = check_sql(row, Call(call.func, (call.kwarg("QueryString") or Const(None, call.loc),), (), call.loc), r)
+        return describe(row, call, target=sql.target) if sql is not None else None
+    return describe(row, call)
+
+
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
     "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,
+    "cypher": check_cypher, "boto3": check_boto3,
 }
