@@ -64,8 +64,10 @@ def read_only_command(call: Call, r: Resolver) -> bool:
         return False
     program = argv[0].rpartition("/")[2]
     literals = [a for a in argv[1:] if a is not None]
-    if program == "git":
-        return _git_reads(argv[1:]) and not any(a.startswith(processes.WRITING_FLAGS) for a in literals)
+    if program in processes.READ_ONLY_SUBCOMMANDS:
+        reads, value_options, writing = processes.READ_ONLY_SUBCOMMANDS[program]
+        return _subcommand_reads(argv[1:], reads, value_options) and not any(
+            a.startswith(writing) for a in literals if writing)
     banned = processes.READ_ONLY_PROGRAMS.get(program)
     if banned is None:
         return False
@@ -91,7 +93,8 @@ def _split(command: str | None) -> list[str | None] | None:
         return None
 
 
-def _git_reads(args: list[str | None]) -> bool:
+def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_options: frozenset[str]) -> bool:
+    """The first argument that is not an option of the program itself is a read-only subcommand."""
     skip = False
     for a in args:
         if skip:
@@ -99,10 +102,10 @@ def _git_reads(args: list[str | None]) -> bool:
             continue
         if a is None:
             return False  # a subcommand chosen at run time
-        if a in processes.GIT_VALUE_OPTIONS:
+        if a in value_options:
             skip = True
         elif not a.startswith("-"):
-            return a in processes.READ_ONLY_GIT
+            return a in reads
     return False
 
 

@@ -121,8 +121,19 @@ def test_web_search_tool_beside_a_webhook(lint, tmp_path):
     ('subprocess.run("git status", shell=True)', 'subprocess.run("ls > listing.txt", shell=True)'),
     ('os.system("cat /etc/hostname")', 'os.system("cat /etc/hostname; reboot")'),
     ('os.popen("ls -1")', 'os.popen(f"ls {p}")'),
+    ('subprocess.run(["kubectl", "-n", p, "get", "pods", "-o", "json"])',
+     'subprocess.run(["kubectl", "-n", p, "delete", "pod", sub])'),
+    ('subprocess.run(["kubectl", "logs", sub, "--tail", "100"])', 'subprocess.run(["kubectl", "apply", "-f", p])'),
+    ('subprocess.run("kubectl describe deployment web", shell=True)',
+     'subprocess.run("kubectl scale deployment web --replicas=0", shell=True)'),
+    ('subprocess.run(["docker", "ps", "--format", "{{.Names}}"])', 'subprocess.run(["docker", "rm", "-f", sub])'),
+    ('subprocess.run(["docker", "logs", "--tail", "50", sub])', 'subprocess.run(["docker", "run", "-d", sub])'),
+    ('subprocess.run(["helm", "list", "-A"])', 'subprocess.run(["helm", "upgrade", "--install", sub, p])'),
+    ('subprocess.run(["kubectl", "get", "pods", "--output=json"])', 'subprocess.run(["kubectl", sub, "pods"])'),
+    ('subprocess.run(["dig", "+short", p])', 'subprocess.run(["date", "-s", p])'),
 ], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
-        "shell-string", "os-system", "os-popen"])
+        "shell-string", "os-system", "os-popen", "kubectl-n-get", "kubectl-logs", "kubectl-describe-string",
+        "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig"])
 def test_read_only_commands_and_their_twins(read, write):
     code = f"""\
         import os, subprocess
