@@ -59,6 +59,8 @@ def read_only_command(call: Call, r: Resolver) -> bool:
         argv = _items(call.args, r)
     else:
         first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
+        if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):
+            first = r.value(first.text)
         argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first))
     if not argv or argv[0] is None:
         return False
@@ -75,12 +77,17 @@ def read_only_command(call: Call, r: Resolver) -> bool:
 
 
 def _items(values: tuple[Value, ...], r: Resolver) -> list[str | None] | None:
-    """Literal argv items (None for a variable); None when a `*args` hides what runs."""
+    """Literal argv items (None for a variable); None when a `*args` hides what runs. A `*args`
+    bound to a list the source spells out (`["git", *args]` called with `["status"]`) is expanded."""
     out: list[str | None] = []
     for v in values:
         if isinstance(v, Starred):
-            return None
-        out.append(r.text(v))
+            spread = r.value(v.value.text) if isinstance(v.value, Ref) else v.value
+            if not isinstance(spread, Seq) or any(isinstance(i, Starred) for i in spread.items):
+                return None
+            out.extend(r.text(i) for i in spread.items)
+        else:
+            out.append(r.text(v))
     return out
 
 

@@ -225,3 +225,37 @@ def test_code_runner_tool_with_a_scratch_dir(lint, tmp_path):
             Path("snippets", f"{name}.py").write_text(code)
             return "saved"
     """) == [(8, 12), (15, 16)]  # running a program is a side effect; the scratch write is not
+
+
+def test_helpers_read_the_arguments_their_caller_passes(lint, tmp_path):
+    """`_run_git(["status"])` runs `git status`; `_call_api(path, "GET")` sends a GET: each call
+    path is judged by what it passes, and the writing twin on the same helper still reports."""
+    assert sib101_lines(lint, tmp_path, """\
+        import subprocess
+        import urllib.request
+        from agents import function_tool
+
+        def _run_git(args: list[str], timeout: int = 30) -> str:
+            command = ["git", *args]
+            return subprocess.run(command, capture_output=True, text=True, timeout=timeout).stdout
+
+        def _call_api(path: str, method: str) -> bytes:
+            req = urllib.request.Request("https://api.example.com" + path, data=b"{}", method=method)
+            return urllib.request.urlopen(req).read()
+
+        @function_tool
+        def git_status() -> str:
+            return _run_git(["status", "--short"], timeout=10)
+
+        @function_tool
+        def git_push() -> str:
+            return _run_git(["push"])
+
+        @function_tool
+        def list_slots() -> bytes:
+            return _call_api("/slots", "GET")
+
+        @function_tool
+        def book_slot() -> bytes:
+            return _call_api(path="/book", method="POST")
+    """) == [(18, 7), (26, 11)]
