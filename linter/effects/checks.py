@@ -47,7 +47,23 @@ def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
         if given is None or (literal is not None and literal.upper() not in MUTATING_HTTP):
             return None
         method = literal.upper() if literal is not None else ""  # "": chosen at run time, may mutate
-    return _http_found(row, method, r.text(url_arg) or "", call, r)
+    return _http_found(row, method, url_text(url_arg, r), call, r)
+
+
+# Reads of the environment whose second argument is the value used when the variable is unset.
+_ENV_READERS = frozenset({"os.getenv", "os.environ.get"})
+
+
+def url_text(value: Value | None, r: Resolver) -> str:
+    """The literal URL, or the default of `os.getenv("BASE_URL", "https://...")` it is read from."""
+    text = r.text(value)
+    if text is not None:
+        return text
+    if isinstance(value, Ref):
+        value = r.value(value.text)
+    if isinstance(value, Call) and value.callee in _ENV_READERS:
+        return r.text(value.arg(1, "default")) or ""
+    return ""
 
 
 _WRITE_MODE = re.compile(r"[wax+]")

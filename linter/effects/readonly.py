@@ -15,7 +15,7 @@ from ..syntax.facts import Call, Mapping, Ref, Seq, Starred, Value
 from . import files, http, processes
 from .resolve import Resolver, method_name, receiver_of
 
-_URL_WORD = re.compile(r"[/._\-]+")
+_URL_WORD = re.compile(r"[/._:\-]+")  # `models/gemini-pro:generateContent`
 
 
 def reads_only(url: str, call: Call, r: Resolver) -> bool:
@@ -34,8 +34,11 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
         return False
     if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):
         return True
+    host = host.partition(":")[0]
     if host in http.SEARCH_HOSTS:
         return True
+    if host.endswith(http.RENDER_HOST_SUFFIXES):
+        return bool(words & http.RENDER_PATH_WORDS)
     if host in http.LLM_HOSTS:
         return bool(words & http.LLM_PATH_WORDS)
     return bool(words & http.READ_PATH_WORDS)

@@ -259,3 +259,30 @@ def test_helpers_read_the_arguments_their_caller_passes(lint, tmp_path):
         def book_slot() -> bytes:
             return _call_api(path="/book", method="POST")
     """) == [(18, 7), (26, 11)]
+
+
+@pytest.mark.parametrize("read, write", [
+    ('requests.post(f"https://chrome.browserless.io/content?token={k}", json={"url": u})',
+     'requests.post(f"https://chrome.browserless.io/function?token={k}", json={"code": u})'),
+    ('requests.post("https://scrapeninja.p.rapidapi.com/scrape", json={"url": u})',
+     'requests.post("https://api.example.com/pages", json={"url": u})'),
+    ('requests.post("https://html.duckduckgo.com/html/", data={"q": u})',
+     'requests.post("https://duckduckgo.com/feedback", data={"q": u})'),
+    ('requests.post(f"https://generativelanguage.googleapis.com/v1beta/models/{m}:generateContent", json={})',
+     'requests.post("https://generativelanguage.googleapis.com/v1beta/files", json={})'),
+    ('requests.post(PPLX, json={"model": m})', 'requests.post(HOOK, json={"model": m})'),
+    ('requests.post("https://www.googleapis.com/calendar/v3/freeBusy", json={})',
+     'requests.post("https://www.googleapis.com/calendar/v3/calendars/primary/events", json={})'),
+], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy"])
+def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
+    code = f"""\
+        import os, requests
+
+        PPLX = os.getenv("PPLX_BASE_URL", "https://api.perplexity.ai/chat/completions")
+        HOOK = os.getenv("HOOK_URL", "https://hooks.example.com/notify")
+
+        def f(k, u, m):
+            {read}
+            {write}
+    """
+    assert list(described(code)) == [8]
