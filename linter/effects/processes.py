@@ -18,7 +18,8 @@ ROWS: tuple[Row, ...] = (
     *calls("exec builtins.exec", "code executed at run time (exec)", True, "exec", "dynamic_code"),
 )
 
-# Programs that only read, whatever their (literal) arguments, except the flags listed for them.
+# Programs that only read (or leave nothing behind), whatever their (literal) arguments, except the
+# flags listed for them.
 READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
     "ls": frozenset(), "cat": frozenset(), "head": frozenset(), "tail": frozenset(), "wc": frozenset(),
     "grep": frozenset(), "egrep": frozenset(), "fgrep": frozenset(), "pwd": frozenset(), "which": frozenset(),
@@ -27,6 +28,8 @@ READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
     "whoami": frozenset(), "hostname": frozenset(), "uname": frozenset(), "date": frozenset({"-s", "--set"}),
     "uptime": frozenset(), "ping": frozenset(), "dig": frozenset(), "nslookup": frozenset(), "whois": frozenset(), "host": frozenset(),
     "nproc": frozenset(), "free": frozenset(), "ps": frozenset(), "printenv": frozenset(),
+    # Programs that play a sound leave nothing behind.
+    "afplay": frozenset(), "aplay": frozenset(), "paplay": frozenset(), "say": frozenset({"-o", "--output-file"}),
     "find": frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}),
 }
 # Programs whose first subcommand decides: the subcommands that only read, and the program's own

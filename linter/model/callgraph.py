@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..common.diagnostics import Loc
-from ..effects import Effect, effect_of, is_pure, method_name, receiver_of
+from ..effects import Effect, effect_of, is_bookkeeping, is_pure, method_name, receiver_of
 from ..settings.config import Config
 from ..syntax.facts import (
     Call,
@@ -219,6 +219,8 @@ class _Walker:
     def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
              args: Arguments) -> None:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure)
+        if eff is not None and ctx.depth and not eff.configured and is_bookkeeping(eff, fn.name):
+            eff = None  # a helper's credential or cache upkeep (`siblint.effects.incidental`)
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)

@@ -286,3 +286,62 @@ def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
             {write}
     """
     assert list(described(code)) == [8]
+
+
+def test_credential_and_cache_upkeep_in_helpers_is_not_the_tools_effect(lint, tmp_path):
+    """A read tool whose shared helpers refresh a token file, fetch an API token or fill a cache
+    folder has no effect; a write tool on the same helpers is reported at its real write, and a
+    tool whose own body writes the token is still reported."""
+    found = lint(textwrap.dedent("""\
+        import json
+        from pathlib import Path
+        import httpx
+        from agents import function_tool
+
+        TOKEN = Path("token.json")
+
+        def get_credentials() -> dict:
+            creds = json.loads(TOKEN.read_text())
+            TOKEN.write_text(json.dumps(creds))
+            return creds
+
+        class Client:
+            def _fetch_token(self) -> str:
+                return httpx.post("https://gramps.example.com/api/token/", json={}).json()["access"]
+
+            def put(self, path: str, body: dict) -> dict:
+                headers = {"Authorization": "Bearer " + self._fetch_token()}
+                return httpx.put("https://gramps.example.com/api" + path, json=body, headers=headers).json()
+
+            def get(self, path: str) -> dict:
+                headers = {"Authorization": "Bearer " + self._fetch_token()}
+                return httpx.get("https://gramps.example.com/api" + path, headers=headers).json()
+
+        class CacheManager:
+            def set(self, key: str, value: object) -> None:
+                Path(".cache", key + ".json").write_text(json.dumps(value))
+
+        cache = CacheManager()
+        client = Client()
+
+        @function_tool
+        def list_events() -> str:
+            get_credentials()
+            events = client.get("/events")
+            cache.set("events", events)
+            return json.dumps(events)
+
+        @function_tool
+        def rename_person(handle: str, name: str) -> str:
+            return json.dumps(client.put("/people/" + handle, {"name": name}))
+
+        @function_tool
+        def save_token(token: str) -> str:
+            TOKEN.write_text(token)
+            return "saved"
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert sorted((d.loc.line, [r.loc.line for r in d.related], d.message.split(" and performs ")[1].split(":")[0])
+                  for d in found) == [
+        (40, [19], "PUT via httpx in Client.put"),
+        (44, [45], "a file write"),
+    ]
