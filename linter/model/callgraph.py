@@ -285,7 +285,8 @@ class _Called(Scope):
 
 
 def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
-    """The callee's parameters bound to the caller's argument values (`_BOUND`)."""
+    """The callee's parameters bound to the caller's argument values (`_BOUND`), and the literal
+    defaults of those the call leaves out (`_api("/events")` of `def _api(path, method="GET")`)."""
     params = list(fn.params)
     if fn.class_name and params and params[0] in ("self", "cls"):
         params = params[1:]
@@ -296,6 +297,12 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
     for key, value in call.kwargs:
         if key in fn.params and isinstance(value, _BOUND):
             out[key] = (scope, value)
+    if call.starred or any(key is None for key, _ in call.kwargs):
+        return out  # `*args` / `**kwargs` may pass any parameter
+    given = set(params[: len(call.args)]) | {key for key, _ in call.kwargs}
+    for name, default in fn.param_defaults:
+        if name not in given:
+            out[name] = (scope, default)
     return out
 
 

@@ -345,3 +345,42 @@ def test_credential_and_cache_upkeep_in_helpers_is_not_the_tools_effect(lint, tm
         (40, [19], "PUT via httpx in Client.put"),
         (44, [45], "a file write"),
     ]
+
+
+def test_a_helper_called_without_its_method_argument_uses_the_default(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import json
+        import urllib.request
+        from agents import function_tool
+
+        def _api(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            data = json.dumps(body).encode() if body else None
+            req = urllib.request.Request("https://www.googleapis.com/calendar/v3" + path, data=data, method=method)
+            return json.loads(urllib.request.urlopen(req).read())
+
+        @function_tool
+        def list_events() -> str:
+            return json.dumps(_api("/calendars/primary/events"))
+
+        @function_tool
+        def delete_event(event_id: str) -> str:
+            return json.dumps(_api("/calendars/primary/events/" + event_id, "DELETE"))
+
+        @function_tool
+        def add_event(summary: str) -> str:
+            return json.dumps(_api("/calendars/primary/events", method="POST", body={"summary": summary}))
+    """) == [(15, 8), (19, 8)]
+
+
+def test_a_generic_request_helper_that_carries_a_token_is_still_the_tools_effect(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import httpx
+        from agents import function_tool
+
+        def _request_with_token(method: str, path: str, body: dict) -> dict:
+            return httpx.request(method, "https://crm.example.com" + path, json=body).json()
+
+        @function_tool
+        def close_deal(deal_id: str) -> str:
+            return str(_request_with_token("PATCH", "/deals/" + deal_id, {"stage": "won"}))
+    """) == [(8, 5)]
