@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..syntax.facts import Attr, Call, Const, Mapping, Ref, Value
+from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Value
 from . import cloud, databases, files, google_apis, stores
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
@@ -54,8 +54,19 @@ def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
 _ENV_READERS = frozenset({"os.getenv", "os.environ.get"})
 
 
-def url_text(value: Value | None, r: Resolver) -> str:
-    """The literal URL, or the default of `os.getenv("BASE_URL", "https://...")` it is read from."""
+def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
+    """The literal URL: an f-string with the parts that can be read filled in (`f"{API}{path}"` on
+    a call path that passes `path="/freeBusy"`), or the default of `os.getenv("URL", "https://...")`."""
+    if isinstance(value, Ref) and depth < 4:
+        bound = r.value(value.text)
+        if isinstance(bound, FString):
+            return url_text(bound, r, depth + 1)
+    if isinstance(value, FString) and value.values and value.text.count("{}") == len(value.values):
+        parts = value.text.split("{}")
+        filled = [parts[0]]
+        for inner, rest in zip(value.values, parts[1:]):
+            filled += [r.text(inner) or url_text(inner, r, depth + 1) or "{}", rest]
+        return "".join(filled)
     text = r.text(value)
     if text is not None:
         return text
@@ -241,7 +252,7 @@ def check_urlopen(row: Row, call: Call, r: Resolver) -> Found | None:
         method = given or ("POST" if target.arg(1, "data") is not None else method)
     if method not in MUTATING_HTTP:
         return None
-    full = r.text(target.arg(0, "url") if isinstance(target, Call) else target) or ""
+    full = url_text(target.arg(0, "url") if isinstance(target, Call) else target, r)
     if method == "POST" and reads_only(full, call, r):
         return None
     url = _short_url(full)

@@ -19,7 +19,7 @@ BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "
                                "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "login", "signin"})
 # Words of a helper that sends whatever its caller asks for: its requests are the tool's own.
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
-                           "execute", "run"})
+                           "execute"})
 BOOKKEEPING_KINDS = frozenset({"file", "http"})
 
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")

@@ -369,7 +369,22 @@ def test_a_helper_called_without_its_method_argument_uses_the_default(lint, tmp_
         @function_tool
         def add_event(summary: str) -> str:
             return json.dumps(_api("/calendars/primary/events", method="POST", body={"summary": summary}))
-    """) == [(15, 8), (19, 8)]
+
+        def _gcal(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            url = f"{API}{path}"
+            req = urllib.request.Request(url, data=json.dumps(body).encode(), method=method)
+            return json.loads(urllib.request.urlopen(req).read())
+
+        API = "https://www.googleapis.com/calendar/v3"
+
+        @function_tool
+        def free_busy(start: str, end: str) -> str:
+            return json.dumps(_gcal("/freeBusy", method="POST", body={"timeMin": start, "timeMax": end}))
+
+        @function_tool
+        def quick_add(text: str) -> str:
+            return json.dumps(_gcal("/calendars/primary/events/quickAdd", method="POST", body={"text": text}))
+    """) == [(15, 8), (19, 8), (34, 25)]
 
 
 def test_a_generic_request_helper_that_carries_a_token_is_still_the_tools_effect(lint, tmp_path):
