@@ -8,7 +8,8 @@ is run, and each call it reaches is put in one of these bins:
 * `project`: followed into a project function (the walk entered it);
 * `effect`: a library call the effect table classifies as a side effect;
 * `known`: a call into a library siblint knows (a root of the effect table, the standard library,
-  a builtin, an agent framework): when no row matched, it reads;
+  a builtin, an agent framework, a library `siblint.effects.readonly.READ_ONLY_LIBRARIES` lists as
+  one that only reads or computes): when no row matched, it reads;
 * `unresolved`: a call into an imported third-party library the table does not know (by the
   callee's resolved name, or by the constructor that built its receiver);
 * `local`: a method of a value siblint cannot type (`items.append`, `text.strip`), left out of the share.
@@ -29,6 +30,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from siblint.effects import LIBRARY_ROOTS, method_name, receiver_of
+from siblint.effects.readonly import READ_ONLY_LIBRARIES
 from siblint.lint.engine import load_facts
 from siblint.model.callgraph import Site, Visit, walk
 from siblint.model.groups import listed_by_importers
@@ -40,7 +42,8 @@ from siblint.run.runner import _import_roots
 from siblint.settings.config import Config
 from siblint.syntax.facts import ModuleFacts
 
-KNOWN_ROOTS = frozenset(LIBRARY_ROOTS) | frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions"}
+KNOWN_ROOTS = (frozenset(LIBRARY_ROOTS) | READ_ONLY_LIBRARIES | frozenset(sys.stdlib_module_names)
+               | {"builtins", "typing_extensions"})
 BUILTINS = frozenset(dir(builtins))
 
 

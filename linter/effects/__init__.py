@@ -8,7 +8,8 @@ function whose body only returns text, whatever it is called.
 
 The knowledge is data, one module per library family (`http`, `mail`, `processes`, `files`,
 `databases`, `payments`, `messaging`, `cloud`, `google_apis`, `ticketing`, `memory`, `desktop`,
-`office`), each exporting `ROWS`; `table.TABLE` joins them. Rows match in four ways:
+`office`, `stores`, `browser`, `media`), each exporting `ROWS`; `table.TABLE` joins them. Rows
+match in four ways:
 
 * `call`: the callee's dotted name after imports are resolved (`requests.post`, `os.remove`);
 * `family`: a dotted prefix plus the final name (`stripe.` + `create` covers `stripe.Charge.create`);
@@ -23,6 +24,9 @@ exemptions for calls that only read or only touch a scratch area are in `readonl
 effect *blocks* (sync I/O that holds its thread or the event loop) comes from the row; rows that
 serve both sync and async drivers (`execute`, `commit`) decide by whether the call is awaited.
 Names are resolved through a `Resolver` (`value`, `constructor`, `text`): `siblint.model.semantic.Scope`.
+
+`incidental.is_bookkeeping` says which effects of a shared helper are credential or cache upkeep
+(a refreshed token file, a token POST, a cache folder) rather than the tool's own effect.
 
 `failing.can_fail` answers the other question the policy analysis asks: does a call do I/O that
 can raise (a side effect, or a read of a network, file, database, SDK or chat-model client)?

@@ -145,3 +145,17 @@ def in_memory(value: Value | None, r: Resolver) -> bool:
     if isinstance(value, Ref):
         value = r.value(value.text)
     return isinstance(value, Call) and value.callee in files.MEMORY_BUFFERS
+
+
+# Libraries whose calls need no row: they render, parse, validate, trace or compute, read a model,
+# a search engine or market data, or (SQL drivers) write only through the `execute`/`commit` rows.
+# `benchmarks/coverage.py` counts their calls as known; nothing in the engine reads this list.
+READ_ONLY_LIBRARIES = frozenset({
+    "rich", "bs4", "lxml", "html2text", "markdownify", "markdown", "markupsafe", "jinja2", "yaml", "toml", "tomli",
+    "pydantic", "attrs", "dateutil", "pytz", "numpy", "pandas", "tiktoken", "wcmatch", "feedparser", "logfire",
+    "opentelemetry", "structlog", "loguru", "fastapi", "ag_ui", "chatkit", "openai", "anthropic", "litellm",
+    "langchain_openai", "langchain_anthropic", "langchain_google_genai", "langchain_aws", "langchain_deepseek",
+    "langchain_fireworks", "langchain_groq", "langchain_ollama", "langchain_core", "tavily", "exa_py", "firecrawl",
+    "duckduckgo_search", "wikipedia", "arxiv", "yfinance", "qdrant_client", "sqlalchemy", "psycopg2", "psycopg",
+    "asyncpg", "pymysql", "aiosqlite",
+})
