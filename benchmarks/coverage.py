@@ -140,7 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("repos", nargs="+")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--json", help="write the bins and the whole ranking here")
+    parser.add_argument("--no-read-only-libraries", action="store_true",
+                        help="count calls into READ_ONLY_LIBRARIES as unresolved (to compare with older releases)")
     args = parser.parse_args(argv)
+    if args.no_read_only_libraries:
+        global KNOWN_ROOTS
+        KNOWN_ROOTS = KNOWN_ROOTS - (READ_ONLY_LIBRARIES - LIBRARY_ROOTS)
     tally = Tally()
     for repo in args.repos:
         try:
