@@ -155,7 +155,7 @@ READ_ONLY_LIBRARIES = frozenset({
     "pydantic", "attrs", "dateutil", "pytz", "numpy", "pandas", "tiktoken", "wcmatch", "feedparser", "logfire",
     "opentelemetry", "structlog", "loguru", "fastapi", "ag_ui", "chatkit", "openai", "anthropic", "litellm",
     "langchain_openai", "langchain_anthropic", "langchain_google_genai", "langchain_aws", "langchain_deepseek",
-    "langchain_fireworks", "langchain_groq", "langchain_ollama", "langchain_core", "tavily", "exa_py", "firecrawl",
+    "langchain_fireworks", "langchain_groq", "langchain_ollama", "tavily", "exa_py", "firecrawl",
     "duckduckgo_search", "wikipedia", "arxiv", "yfinance", "qdrant_client", "sqlalchemy", "psycopg2", "psycopg",
     "asyncpg", "pymysql", "aiosqlite",
 })
