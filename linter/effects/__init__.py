@@ -8,7 +8,8 @@ function whose body only returns text, whatever it is called.
 
 The knowledge is data, one module per library family (`http`, `mail`, `processes`, `files`,
 `databases`, `payments`, `messaging`, `cloud`, `google_apis`, `ticketing`, `memory`, `desktop`,
-`office`), each exporting `ROWS`; `table.TABLE` joins them. Rows match in four ways:
+`office`, `stores`, `browser`, `media`), each exporting `ROWS`; `table.TABLE` joins them. Rows
+match in four ways:
 
 * `call`: the callee's dotted name after imports are resolved (`requests.post`, `os.remove`);
 * `family`: a dotted prefix plus the final name (`stripe.` + `create` covers `stripe.Charge.create`);
@@ -24,6 +25,9 @@ effect *blocks* (sync I/O that holds its thread or the event loop) comes from th
 serve both sync and async drivers (`execute`, `commit`) decide by whether the call is awaited.
 Names are resolved through a `Resolver` (`value`, `constructor`, `text`): `siblint.model.semantic.Scope`.
 
+`incidental.is_bookkeeping` says which effects of a shared helper are credential or cache upkeep
+(a refreshed token file, a token POST, a cache folder) rather than the tool's own effect.
+
 `failing.can_fail` answers the other question the policy analysis asks: does a call do I/O that
 can raise (a side effect, or a read of a network, file, database, SDK or chat-model client)?
 
@@ -38,9 +42,10 @@ from __future__ import annotations
 
 from .classify import Effect, effect_of, is_pure, names_of
 from .failing import can_fail
+from .incidental import is_bookkeeping
 from .resolve import Resolver, method_name, receiver_of
 from .rows import MUTATING_HTTP, Row
 from .table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE
 
 __all__ = ["CONSTRUCTORS", "LIBRARY_ROOTS", "MUTATING_HTTP", "TABLE", "Effect", "Resolver", "Row", "can_fail", "effect_of",
-           "is_pure", "method_name", "names_of", "receiver_of"]
+           "is_bookkeeping", "is_pure", "method_name", "names_of", "receiver_of"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..syntax.facts import Attr, Call, Const, Mapping, Ref, Value
-from . import databases, files, google_apis
+from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Value
+from . import cloud, databases, files, google_apis, stores
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
 from .rows import MUTATING_HTTP, Found, Row
@@ -47,7 +47,34 @@ def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
         if given is None or (literal is not None and literal.upper() not in MUTATING_HTTP):
             return None
         method = literal.upper() if literal is not None else ""  # "": chosen at run time, may mutate
-    return _http_found(row, method, r.text(url_arg) or "", call, r)
+    return _http_found(row, method, url_text(url_arg, r), call, r)
+
+
+# Reads of the environment whose second argument is the value used when the variable is unset.
+_ENV_READERS = frozenset({"os.getenv", "os.environ.get"})
+
+
+def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
+    """The literal URL: an f-string with the parts that can be read filled in (`f"{API}{path}"` on
+    a call path that passes `path="/freeBusy"`), or the default of `os.getenv("URL", "https://...")`."""
+    if isinstance(value, Ref) and depth < 4:
+        bound = r.value(value.text)
+        if isinstance(bound, FString):
+            return url_text(bound, r, depth + 1)
+    if isinstance(value, FString) and value.values and value.text.count("{}") == len(value.values):
+        parts = value.text.split("{}")
+        filled = [parts[0]]
+        for inner, rest in zip(value.values, parts[1:]):
+            filled += [r.text(inner) or url_text(inner, r, depth + 1) or "{}", rest]
+        return "".join(filled)
+    text = r.text(value)
+    if text is not None:
+        return text
+    if isinstance(value, Ref):
+        value = r.value(value.text)
+    if isinstance(value, Call) and value.callee in _ENV_READERS:
+        return r.text(value.arg(1, "default")) or ""
+    return ""
 
 
 _WRITE_MODE = re.compile(r"[wax+]")
@@ -82,7 +109,7 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
     return describe(row, call, target=_path_text(paths[-1], r) if paths else "")
 
 
-_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file")
+_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file", "target", "out_f")
 
 
 def _save(row: Row, call: Call, r: Resolver, needs_target: bool) -> Found | None:
@@ -225,7 +252,7 @@ def check_urlopen(row: Row, call: Call, r: Resolver) -> Found | None:
         method = given or ("POST" if target.arg(1, "data") is not None else method)
     if method not in MUTATING_HTTP:
         return None
-    full = r.text(target.arg(0, "url") if isinstance(target, Call) else target) or ""
+    full = url_text(target.arg(0, "url") if isinstance(target, Call) else target, r)
     if method == "POST" and reads_only(full, call, r):
         return None
     url = _short_url(full)
@@ -319,9 +346,36 @@ def check_aws_command(row: Row, call: Call, r: Resolver) -> Found | None:
     return Found(f"{name} (AWS)", name, "")
 
 
+_CYPHER_WRITES = tuple((verb, re.compile(pattern, re.I)) for verb, pattern in stores.CYPHER_WRITES)
+
+
+def check_cypher(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`session.run("MERGE (n:Person {id: $id}) ...")`: a write clause in Cypher siblint can read."""
+    query = r.text(call.arg(0, "query"))
+    if not query:
+        return None
+    for verb, pattern in _CYPHER_WRITES:
+        if pattern.search(query):
+            return Found(f"Cypher {verb}", verb, "")
+    return None
+
+
+def check_boto3(row: Row, call: Call, r: Resolver) -> Found | None:
+    """boto3 writes, less the calls whose arguments say they only read: a Lambda `invoke` in
+    `DryRun` mode, and a query job whose SQL is not a write."""
+    verb = method_name(call.func)
+    if verb == "invoke" and (r.text(call.kwarg("InvocationType")) or "") == "DryRun":
+        return None
+    if verb in cloud.BOTO3_QUERY_JOBS:
+        sql = check_sql(row, Call(call.func, (call.kwarg("QueryString") or Const(None, call.loc),), (), call.loc), r)
+        return describe(row, call, target=sql.target) if sql is not None else None
+    return describe(row, call)
+
+
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
     "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,
+    "cypher": check_cypher, "boto3": check_boto3,
 }

@@ -1,4 +1,11 @@
-"""Cloud SDKs: AWS (boto3), Google Cloud storage, deployments and jobs, containers."""
+"""Cloud SDKs: AWS (boto3, and S3-compatible clients built the same way), Google Cloud storage,
+deployments and jobs, Box, containers.
+
+Lambda's `invoke` stays a write even in `RequestResponse` mode: the invoked function runs to the
+end server-side whatever happens to the caller, and what it does is another deployment's code,
+which siblint cannot see; only `InvocationType="DryRun"` (a permission check) is left out.
+Athena's `start_query_execution` is a query job: a write only when its `QueryString` is SQL that
+writes (`check="boto3"`); SQL siblint cannot read is not assumed to write, as for `execute`."""
 
 from __future__ import annotations
 
@@ -8,14 +15,23 @@ from .rows import Row, anys, methods
 _BOTO3_VERBS = (
     "put_* upload_* delete_* create_* update_* modify_* send_* publish publish_* copy_* invoke invoke_* start_* "
     "stop_* terminate_* run_instances run_task batch_write_item transact_write_items execute_statement "
-    "batch_execute_statement put delete upload_file upload_fileobj !invoke_model !invoke_model_with_response_stream"
+    "batch_execute_statement put delete upload_file upload_fileobj copy download_file ingest_* add_* tag_resource "
+    "untag_resource attach_* detach_* associate_* disassociate_* register_* deregister_* restore_* reboot_* enable_* "
+    "disable_* !invoke_model !invoke_model_with_response_stream"
 )
+# boto3 and S3-compatible clients with its API (IBM Cloud Object Storage's `ibm_boto3`).
+_BOTO3 = ("boto3.client boto3.resource boto3.Session boto3.session.Session ibm_boto3.client ibm_boto3.resource "
+          "ibm_boto3.Session ibm_boto3.session.Session")
+# Verbs that start a job which only reads unless its arguments say otherwise.
+BOTO3_QUERY_JOBS = frozenset({"start_query_execution"})
 _GCP_RUN = ("google.cloud.run_v2.ServicesClient google.cloud.run_v2.JobsClient google.cloud.run_v2.ServicesAsyncClient "
             "google.cloud.run_v2.JobsAsyncClient")
 
 ROWS: tuple[Row, ...] = (
-    *methods("boto3.client boto3.resource boto3.Session boto3.session.Session", _BOTO3_VERBS, "{name} (AWS)", True,
-             "cloud"),
+    *methods(_BOTO3, _BOTO3_VERBS, "{name} (AWS)", True, "cloud", "boto3"),
+    # Box: `client.uploads.upload_file(...)`, `client.files.delete_file_by_id(...)`.
+    *methods("box_sdk_gen.BoxClient box_sdk_gen.client.BoxClient boxsdk.Client",
+             "upload_* delete_* create_* update_* copy_* upload", "{name} (cloud storage)", True, "cloud"),
     *methods("google.cloud.storage.Client", "upload_from_string upload_from_filename upload_from_file delete copy_blob "
              "rename_blob", "{name} (cloud storage)", True, "cloud"),
     anys("upload_from_string upload_from_filename upload_from_file upload_blob delete_blob", "{name} (cloud storage)",

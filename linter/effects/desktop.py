@@ -1,4 +1,5 @@
-"""Desktop automation: clicks and keystrokes land in whatever window has focus."""
+"""Desktop automation and devices: clicks and keystrokes land in whatever window has focus; a
+smart-home bridge switches real lights."""
 
 from __future__ import annotations
 
@@ -12,4 +13,6 @@ ROWS: tuple[Row, ...] = (
     *methods("pynput.keyboard.Controller", "press release tap type", "{name} (desktop automation)", True, "desktop"),
     *methods("pynput.mouse.Controller", "click press release scroll", "{name} (desktop automation)", True, "desktop"),
     anys("type_keys click_input set_edit_text", "{name} (desktop automation)", True, "desktop"),  # pywinauto
+    *methods("phue.Bridge", "set_light set_group create_group delete_group set_schedule create_schedule "
+             "delete_schedule", "{name} (device)", True, "device"),
 )

@@ -44,7 +44,7 @@ ROWS: tuple[Row, ...] = (
 # A URL path word (split at / . _ - ?) that names a read: search and retrieval endpoints, vector
 # queries, model inference. A path that also names a write (`_update_by_query`) is not exempt.
 READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "completions", "rerank",
-                             "generatecontent", "embedcontent", "counttokens"})
+                             "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance"})
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate"})
 # An OAuth token grant (`/oauth2/v2.0/token`, `/oauth/token`) exchanges credentials: the URL's
@@ -52,7 +52,11 @@ WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", 
 TOKEN_GRANT_WORDS = (frozenset({"oauth2", "token"}), frozenset({"oauth", "token"}))
 # Web-search APIs: every endpoint reads.
 SEARCH_HOSTS = frozenset({"api.tavily.com", "google.serper.dev", "api.search.brave.com", "serpapi.com", "api.exa.ai",
-                          "s.jina.ai", "r.jina.ai", "api.perplexity.ai", "api.bing.microsoft.com", "api.you.com"})
+                          "s.jina.ai", "r.jina.ai", "api.perplexity.ai", "api.bing.microsoft.com", "api.you.com", "html.duckduckgo.com",
+                          "lite.duckduckgo.com", "scrapeninja.p.rapidapi.com"})
+# Page-rendering services (a headless browser behind an API): rendering a page reads it.
+RENDER_HOST_SUFFIXES = ("browserless.io",)
+RENDER_PATH_WORDS = frozenset({"content", "scrape", "screenshot", "pdf", "unblock"})
 # LLM providers: their inference endpoints read (`/v1/messages` is Anthropic's completion call,
 # not a message sent), other endpoints (files, fine-tuning jobs, batches) stay writes.
 LLM_HOSTS = frozenset({"api.openai.com", "api.anthropic.com", "generativelanguage.googleapis.com", "api.mistral.ai",

@@ -18,19 +18,35 @@ ROWS: tuple[Row, ...] = (
     *calls("exec builtins.exec", "code executed at run time (exec)", True, "exec", "dynamic_code"),
 )
 
-# Programs that only read, whatever their (literal) arguments, except the flags listed for them.
+# Programs that only read (or leave nothing behind), whatever their (literal) arguments, except the
+# flags listed for them.
 READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
     "ls": frozenset(), "cat": frozenset(), "head": frozenset(), "tail": frozenset(), "wc": frozenset(),
     "grep": frozenset(), "egrep": frozenset(), "fgrep": frozenset(), "pwd": frozenset(), "which": frozenset(),
     "stat": frozenset(), "du": frozenset(), "df": frozenset(), "tree": frozenset(), "file": frozenset(),
     "rg": frozenset({"--pre"}),  # --pre runs a program per file
+    "whoami": frozenset(), "hostname": frozenset(), "uname": frozenset(), "date": frozenset({"-s", "--set"}),
+    "uptime": frozenset(), "ping": frozenset(), "dig": frozenset(), "nslookup": frozenset(), "whois": frozenset(), "host": frozenset(),
+    "nproc": frozenset(), "free": frozenset(), "ps": frozenset(), "printenv": frozenset(),
+    # Programs that play a sound leave nothing behind.
+    "afplay": frozenset(), "aplay": frozenset(), "paplay": frozenset(), "say": frozenset({"-o", "--output-file"}),
     "find": frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}),
 }
-# `git <subcommand>` that reads the repository; `--output` (diff, log) writes a file.
-READ_ONLY_GIT = frozenset({"ls-files", "status", "log", "diff", "show", "rev-parse", "blame", "grep", "cat-file",
-                           "ls-tree", "describe", "shortlog", "rev-list", "ls-remote"})
-WRITING_FLAGS = ("--output",)
-# Options of `git` itself that take a value (`git -C repo status`).
-GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
+# Programs whose first subcommand decides: the subcommands that only read, and the program's own
+# options that take a value before it (`git -C repo status`, `kubectl -n ns get pods`), and the
+# flags that make even those write (`git diff --output=f`; kubectl's `--output` is a format).
+READ_ONLY_SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
+    "git": (frozenset({"ls-files", "status", "log", "diff", "show", "rev-parse", "blame", "grep", "cat-file", "ls-tree",
+                       "describe", "shortlog", "rev-list", "ls-remote"}),
+            frozenset({"-C", "-c", "--git-dir", "--work-tree"}), ("--output",)),
+    "kubectl": (frozenset({"get", "describe", "logs", "top", "explain", "api-resources", "api-versions", "version",
+                           "cluster-info", "events"}),
+                frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"}), ()),
+    "docker": (frozenset({"ps", "logs", "inspect", "images", "version", "info", "stats", "top", "port", "history",
+                          "diff", "events", "search"}),
+               frozenset({"-H", "--host", "--context", "--config", "-c", "--log-level"}), ()),
+    "helm": (frozenset({"list", "ls", "status", "history", "get", "show", "search", "version", "env"}),
+             frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}), ()),
+}
 # A command string with these runs more than one program or redirects output.
 SHELL_OPERATORS = frozenset(">|;&`$<\n")

@@ -15,7 +15,7 @@ from ..syntax.facts import Call, Mapping, Ref, Seq, Starred, Value
 from . import files, http, processes
 from .resolve import Resolver, method_name, receiver_of
 
-_URL_WORD = re.compile(r"[/._\-]+")
+_URL_WORD = re.compile(r"[/._:\-]+")  # `models/gemini-pro:generateContent`
 
 
 def reads_only(url: str, call: Call, r: Resolver) -> bool:
@@ -34,8 +34,11 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
         return False
     if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):
         return True
+    host = host.partition(":")[0]
     if host in http.SEARCH_HOSTS:
         return True
+    if host.endswith(http.RENDER_HOST_SUFFIXES):
+        return bool(words & http.RENDER_PATH_WORDS)
     if host in http.LLM_HOSTS:
         return bool(words & http.LLM_PATH_WORDS)
     return bool(words & http.READ_PATH_WORDS)
@@ -59,13 +62,17 @@ def read_only_command(call: Call, r: Resolver) -> bool:
         argv = _items(call.args, r)
     else:
         first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
+        if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):
+            first = r.value(first.text)
         argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first))
     if not argv or argv[0] is None:
         return False
     program = argv[0].rpartition("/")[2]
     literals = [a for a in argv[1:] if a is not None]
-    if program == "git":
-        return _git_reads(argv[1:]) and not any(a.startswith(processes.WRITING_FLAGS) for a in literals)
+    if program in processes.READ_ONLY_SUBCOMMANDS:
+        reads, value_options, writing = processes.READ_ONLY_SUBCOMMANDS[program]
+        return _subcommand_reads(argv[1:], reads, value_options) and not any(
+            a.startswith(writing) for a in literals if writing)
     banned = processes.READ_ONLY_PROGRAMS.get(program)
     if banned is None:
         return False
@@ -73,12 +80,17 @@ def read_only_command(call: Call, r: Resolver) -> bool:
 
 
 def _items(values: tuple[Value, ...], r: Resolver) -> list[str | None] | None:
-    """Literal argv items (None for a variable); None when a `*args` hides what runs."""
+    """Literal argv items (None for a variable); None when a `*args` hides what runs. A `*args`
+    bound to a list the source spells out (`["git", *args]` called with `["status"]`) is expanded."""
     out: list[str | None] = []
     for v in values:
         if isinstance(v, Starred):
-            return None
-        out.append(r.text(v))
+            spread = r.value(v.value.text) if isinstance(v.value, Ref) else v.value
+            if not isinstance(spread, Seq) or any(isinstance(i, Starred) for i in spread.items):
+                return None
+            out.extend(r.text(i) for i in spread.items)
+        else:
+            out.append(r.text(v))
     return out
 
 
@@ -91,7 +103,8 @@ def _split(command: str | None) -> list[str | None] | None:
         return None
 
 
-def _git_reads(args: list[str | None]) -> bool:
+def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_options: frozenset[str]) -> bool:
+    """The first argument that is not an option of the program itself is a read-only subcommand."""
     skip = False
     for a in args:
         if skip:
@@ -99,10 +112,10 @@ def _git_reads(args: list[str | None]) -> bool:
             continue
         if a is None:
             return False  # a subcommand chosen at run time
-        if a in processes.GIT_VALUE_OPTIONS:
+        if a in value_options:
             skip = True
         elif not a.startswith("-"):
-            return a in processes.READ_ONLY_GIT
+            return a in reads
     return False
 
 
@@ -132,3 +145,17 @@ def in_memory(value: Value | None, r: Resolver) -> bool:
     if isinstance(value, Ref):
         value = r.value(value.text)
     return isinstance(value, Call) and value.callee in files.MEMORY_BUFFERS
+
+
+# Libraries whose calls need no row: they render, parse, validate, trace or compute, read a model,
+# a search engine or market data, or (SQL drivers) write only through the `execute`/`commit` rows.
+# `benchmarks/coverage.py` counts their calls as known; nothing in the engine reads this list.
+READ_ONLY_LIBRARIES = frozenset({
+    "rich", "bs4", "lxml", "html2text", "markdownify", "markdown", "markupsafe", "jinja2", "yaml", "toml", "tomli",
+    "pydantic", "attrs", "dateutil", "pytz", "numpy", "pandas", "tiktoken", "wcmatch", "feedparser", "logfire",
+    "opentelemetry", "structlog", "loguru", "fastapi", "ag_ui", "chatkit", "openai", "anthropic", "litellm",
+    "langchain_openai", "langchain_anthropic", "langchain_google_genai", "langchain_aws", "langchain_deepseek",
+    "langchain_fireworks", "langchain_groq", "langchain_ollama", "tavily", "exa_py", "firecrawl",
+    "duckduckgo_search", "wikipedia", "arxiv", "yfinance", "qdrant_client", "sqlalchemy", "psycopg2", "psycopg",
+    "asyncpg", "pymysql", "aiosqlite",
+})

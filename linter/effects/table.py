@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..frameworks import import_roots
 from . import (
+    browser,
     cloud,
     databases,
     desktop,
@@ -12,11 +13,13 @@ from . import (
     http,
     javascript,
     mail,
+    media,
     memory,
     messaging,
     office,
     payments,
     processes,
+    stores,
     ticketing,
 )
 from .rows import Row
@@ -24,6 +27,7 @@ from .rows import Row
 TABLE: tuple[Row, ...] = (
     *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,
     *cloud.ROWS, *google_apis.ROWS, *ticketing.ROWS, *memory.ROWS, *desktop.ROWS, *office.ROWS, *javascript.ROWS,
+    *stores.ROWS, *browser.ROWS, *media.ROWS,
 )
 
 # Library roots the table names (`requests`, `stripe`, `boto3`): never project code.

@@ -1,4 +1,4 @@
-"""Issue trackers and code hosts: Jira, GitHub, GitLab, Zendesk, Confluence pages."""
+"""Issue trackers, code hosts and workspaces: Jira, GitHub, GitLab, Zendesk, Confluence and Notion pages."""
 
 from __future__ import annotations
 
@@ -17,4 +17,7 @@ ROWS: tuple[Row, ...] = (
     *methods("ghapi.all.GhApi ghapi.core.GhApi", "create create_* update update_* delete delete_* merge add_*",
              "{name} (ticketing)", True, "ticket"),
     *methods("zenpy.Zenpy", "create update delete", "{name} (ticketing)", True, "ticket"),
+    # notion_client: `notion.pages.create(...)`, `notion.blocks.children.append(...)`; `query`/`retrieve` read.
+    *methods("notion_client.Client", "create update append delete", "{name} (ticketing)", True, "ticket"),
+    *methods("notion_client.AsyncClient", "create update append delete", "{name} (ticketing)", False, "ticket"),
 )

@@ -26,16 +26,20 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..common.diagnostics import Loc
-from ..effects import Effect, effect_of, is_pure, method_name, receiver_of
+from ..effects import Effect, effect_of, is_bookkeeping, is_pure, method_name, receiver_of
 from ..settings.config import Config
 from ..syntax.facts import (
     Call,
     CallSite,
+    Const,
+    FString,
     FunctionFacts,
     Handler,
     Lambda,
+    Mapping,
     ModuleFacts,
     Ref,
+    Seq,
     Value,
 )
 from .project import ProjectIndex
@@ -194,7 +198,7 @@ class _Walker:
             return
         self.visited.add(key)
         self.events.append(Visit(facts, fn, ctx, at))
-        scope = Scope(facts, fn.name)
+        scope = _Called(facts, fn.name, args) if args else Scope(facts, fn.name)
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
         thread_lambdas = [t.loc for t in (_handoff_target(s.call) for s in fn.calls) if isinstance(t, Lambda)]
@@ -221,6 +225,8 @@ class _Walker:
     def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
              args: Arguments) -> None:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure)
+        if eff is not None and ctx.depth and not eff.configured and is_bookkeeping(eff, fn.name):
+            eff = None  # a helper's credential or cache upkeep (`siblint.effects.incidental`)
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
@@ -255,19 +261,54 @@ class _Walker:
         self.enter(facts, fn, replace(ctx, mode=mode, via=ctx.via + (fn.name,), depth=ctx.depth + 1), args, at)
 
 
+# What a parameter can be bound to: a callable passed in (a name, a lambda, a call), or data the
+# callee's effects are read from (`_run_git(["status"])`, `_request("GET", path)`).
+_BOUND = (Ref, Lambda, Call, Const, FString, Seq, Mapping)
+
+
+class _Called(Scope):
+    """A function's scope on one call path: a parameter nothing in the function rebinds reads as
+    the value its caller passed (`_run_git(["status", "--short"])` runs `git status`)."""
+
+    __slots__ = ("passed",)
+
+    def __init__(self, facts: ModuleFacts, name: str, passed: Arguments) -> None:
+        super().__init__(facts, name)
+        self.passed = passed
+
+    def value(self, text: str) -> Value | None:
+        found = super().value(text)
+        if found is None and text in self.passed:
+            caller, given = self.passed[text]
+            return caller.value(given.text) if isinstance(given, Ref) else given
+        return found
+
+    def text(self, value: Value | None, depth: int = 0) -> str | None:
+        if isinstance(value, Ref) and value.text in self.passed and super().value(value.text) is None:
+            caller, given = self.passed[value.text]
+            return caller.text(given, depth + 1)
+        return super().text(value, depth)
+
+
 def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
-    """The callee's parameters bound to the caller's argument values, where they are names or
-    lambdas (what a callable passed in can be)."""
+    """The callee's parameters bound to the caller's argument values (`_BOUND`), and the literal
+    defaults of those the call leaves out (`_api("/events")` of `def _api(path, method="GET")`)."""
     params = list(fn.params)
     if fn.class_name and params and params[0] in ("self", "cls"):
         params = params[1:]
     out: Arguments = {}
     for i, value in enumerate(call.args):
-        if i < len(params) and i not in call.starred and isinstance(value, (Ref, Lambda, Call)):
+        if i < len(params) and i not in call.starred and isinstance(value, _BOUND):
             out[params[i]] = (scope, value)
     for key, value in call.kwargs:
-        if key in fn.params and isinstance(value, (Ref, Lambda, Call)):
+        if key in fn.params and isinstance(value, _BOUND):
             out[key] = (scope, value)
+    if call.starred or any(key is None for key, _ in call.kwargs):
+        return out  # `*args` / `**kwargs` may pass any parameter
+    given = set(params[: len(call.args)]) | {key for key, _ in call.kwargs}
+    for name, default in fn.param_defaults:
+        if name not in given:
+            out[name] = (scope, default)
     return out
 
 

@@ -229,6 +229,16 @@ class Collector(Walker):
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()
 
+    def literal_defaults(self, params: cst.Parameters) -> tuple[tuple[str, Value], ...]:
+        """`(name, value)` of each parameter whose default is a literal string or number."""
+        out = []
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if p.default is not None:
+                value = self.value(p.default)
+                if isinstance(value, Const) and value.value is not None:
+                    out.append((p.name.value, value))
+        return tuple(out)
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         cls, bases = self.classes[-1] if self.classes else ("", ())
         qual = self.qualname(node.name.value)
@@ -247,6 +257,7 @@ class Collector(Walker):
                 self.annotation_names(p.annotation.annotation) if p.annotation is not None else ()
                 for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
             ),
+            param_defaults=self.literal_defaults(node.params),
         )
         body = _body_statements(node.body)
         scan = _scan(node.body)

@@ -238,6 +238,8 @@ class FunctionFacts:
     raise_sites: list[RaiseSite] = field(default_factory=list)
     # Per parameter, the resolved names its annotation lists (`e: ValueError | KeyError`), () if none.
     param_annotations: tuple[tuple[str, ...], ...] = ()
+    # Parameters whose default is a literal (`method="GET"`): what a call that leaves them out passes.
+    param_defaults: tuple[tuple[str, "Value"], ...] = ()
     # What each `return <value>` of the body returns (a factory's tools list, a client it builds).
     return_values: list["Value"] = field(default_factory=list)
     # Every `return <value>` with its try/except context, and every `try` with handlers (SIB406).

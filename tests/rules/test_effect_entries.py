@@ -785,3 +785,196 @@ def test_the_other_spellings_of_each_family():
         (27, "save (office file)", "file", "save", "letter.docx"),
         (28, "df.to_excel (data file)", "file", "to_excel", "report.xlsx"),
     ]
+
+
+# ---- libraries added for issue 23 (each with its read-only twin) -------------------------------
+
+def test_neo4j_cypher_writes_not_match_queries_or_prompts():
+    assert effects("""\
+        from neo4j import GraphDatabase
+
+        def f(q, name):
+            driver = GraphDatabase.driver("bolt://localhost", auth=("u", "p"))
+            with driver.session() as session:
+                session.run("MERGE (p:Person {name: $name}) RETURN p", name=name)
+                session.run("MATCH (p:Person) RETURN p LIMIT 5")
+                session.run("MATCH (p:Person {name: $n}) DETACH DELETE p", n=name)
+                session.run("MATCH (p) SET p.seen = true")
+                session.run("Create a summary of the graph")
+                session.run(q)
+                session.execute_write(lambda tx: tx.run(q))
+                session.execute_read(lambda tx: tx.run(q))
+            driver.execute_query("CREATE (n:Note {text: $t})", t=q)
+            driver.execute_query("MATCH (n:Note) RETURN n")
+    """) == [
+        (6, "Cypher MERGE", "graph", "MERGE", ""),
+        (8, "Cypher DELETE", "graph", "DELETE", ""),
+        (9, "Cypher SET", "graph", "SET", ""),
+        (12, "a graph write transaction (session.execute_write)", "graph", "execute_write", ""),
+        (14, "Cypher CREATE", "graph", "CREATE", ""),
+    ]
+
+
+def test_search_vector_and_key_value_stores_write_but_search_and_get_read():
+    assert effects("""\
+        import aerospike, chromadb
+        from elasticsearch import Elasticsearch, helpers
+        from opensearchpy import AsyncOpenSearch
+
+        async def f(q, docs):
+            es = Elasticsearch("http://localhost:9200")
+            es.index(index="notes", document={"text": q})
+            es.search(index="notes", query={"match": {"text": q}})
+            es.get(index="notes", id="1")
+            es.delete_by_query(index="notes", query={"match_all": {}})
+            helpers.bulk(es, docs)
+            await AsyncOpenSearch().delete(index="notes", id="1")
+            coll = chromadb.PersistentClient(path="db").get_or_create_collection("notes")
+            coll.upsert(ids=["1"], documents=[q])
+            coll.query(query_texts=[q])
+            chromadb.Client().get_or_create_collection("scratch").add(ids=["1"], documents=[q])
+            kv = aerospike.client({"hosts": [("127.0.0.1", 3000)]}).connect()
+            kv.put(("test", "notes", "k"), {"text": q})
+            kv.get(("test", "notes", "k"))
+    """) == [
+        (7, "es.index (search index)", "index", "index", ""),
+        (10, "es.delete_by_query (search index)", "index", "delete_by_query", ""),
+        (11, "elasticsearch.helpers.bulk (search index)", "index", "bulk", ""),
+        (12, "delete (search index)", "index", "delete", ""),
+        (14, "coll.upsert (vector store)", "vector", "upsert", ""),
+        (18, "kv.put (key-value store)", "kv", "put", ""),
+    ]
+
+
+def test_browser_clicks_and_saved_screenshots_not_navigation_or_typing():
+    assert effects("""\
+        from playwright.sync_api import sync_playwright
+        from selenium import webdriver
+
+        def f(url, q):
+            d = webdriver.Chrome()
+            d.get(url)
+            d.find_element("name", "q").send_keys(q)
+            d.find_element("id", "buy").click()
+            d.save_screenshot("page.png")
+            d.get_screenshot_as_png()
+            with sync_playwright() as pw:
+                page = pw.chromium.launch().new_page()
+                page.goto(url)
+                page.fill("#q", q)
+                page.locator("#submit").click()
+                page.screenshot(path="shot.png")
+                return page.screenshot()
+    """) == [
+        (8, "click (browser action)", "browser", "click", ""),
+        (9, "d.save_screenshot (image file)", "file", "save_screenshot", "page.png"),
+        (15, "click (browser action)", "browser", "click", ""),
+        (16, "page.screenshot (file)", "file", "screenshot", "shot.png"),
+    ]
+
+
+def test_pdf_audio_qr_and_wave_files_not_in_memory_renders():
+    assert effects("""\
+        import io, wave
+        import fitz, qrcode
+        from pydub import AudioSegment
+        from weasyprint import HTML
+
+        def f(a, b, html, data):
+            doc = fitz.open(a)
+            doc.insert_pdf(fitz.open(b))
+            doc.save("merged.pdf")
+            HTML(string=html).write_pdf("report.pdf")
+            pdf = HTML(string=html).write_pdf()
+            AudioSegment.from_file(a).export("clip.mp3", format="mp3")
+            buf = io.BytesIO()
+            qrcode.make(data).save(buf)
+            qrcode.make(data).save("qr.png")
+            w = wave.open("tone.wav", "wb")
+            wave.open(a, "rb")
+            return pdf
+    """) == [
+        (9, "doc.save (PDF file)", "file", "save", "merged.pdf"),
+        (10, "write_pdf (PDF file)", "file", "write_pdf", "report.pdf"),
+        (12, "export (audio file)", "file", "export", "clip.mp3"),
+        (15, "save (image file)", "file", "save", "qr.png"),
+        (16, "a file write", "file", "open", "tone.wav"),
+    ]
+
+
+def test_notion_box_hue_and_s3_compatible_clients():
+    assert effects("""\
+        import ibm_boto3
+        from box_sdk_gen import BoxClient
+        from notion_client import Client
+        from phue import Bridge
+
+        def f(auth, body, page_id):
+            notion = Client(auth="secret")
+            notion.pages.create(parent={"page_id": page_id}, properties={})
+            notion.blocks.children.append(block_id=page_id, children=[])
+            notion.databases.query(database_id=page_id)
+            box = BoxClient(auth)
+            box.uploads.upload_file(body, None)
+            box.folders.get_folder_items("0")
+            hue = Bridge("192.168.1.2")
+            hue.set_light(1, "on", True)
+            hue.get_light(1)
+            cos = ibm_boto3.client("s3", endpoint_url="https://s3.cloud-object-storage.appdomain.cloud")
+            cos.put_object(Bucket="b", Key="k", Body=body)
+            cos.get_object(Bucket="b", Key="k")
+    """) == [
+        (8, "notion.pages.create (ticketing)", "ticket", "create", ""),
+        (9, "notion.blocks.children.append (ticketing)", "ticket", "append", ""),
+        (12, "box.uploads.upload_file (cloud storage)", "cloud", "upload_file", ""),
+        (15, "hue.set_light (device)", "device", "set_light", ""),
+        (18, "cos.put_object (AWS)", "cloud", "put_object", ""),
+    ]
+
+
+def test_boto3_operations_outside_the_verb_list_and_query_jobs():
+    assert effects("""\
+        import boto3
+
+        def f(sql, path):
+            s3 = boto3.client("s3")
+            s3.copy({"Bucket": "a", "Key": "k"}, "b", "k")
+            s3.download_file("b", "k", path)
+            s3.download_fileobj("b", "k", None)
+            boto3.client("bedrock-agent").ingest_knowledge_base_documents(knowledgeBaseId="kb", documents=[])
+            athena = boto3.client("athena")
+            athena.start_query_execution(QueryString="SELECT count(*) FROM logs")
+            athena.start_query_execution(QueryString="INSERT INTO summary SELECT * FROM logs")
+            athena.start_query_execution(QueryString=sql)
+            lam = boto3.client("lambda")
+            lam.invoke(FunctionName="report", InvocationType="DryRun")
+            lam.invoke(FunctionName="report", InvocationType="RequestResponse")
+    """) == [
+        (5, "s3.copy (AWS)", "cloud", "copy", ""),
+        (6, "s3.download_file (AWS)", "cloud", "download_file", ""),
+        (8, "ingest_knowledge_base_documents (AWS)", "cloud", "ingest_knowledge_base_documents", ""),
+        (11, "athena.start_query_execution (AWS)", "cloud", "start_query_execution", "summary"),
+        (15, "lam.invoke (AWS)", "cloud", "invoke", ""),
+    ]
+
+
+def test_a_new_library_in_a_realistic_tool(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        from neo4j import GraphDatabase
+        from strands import tool
+
+        driver = GraphDatabase.driver("bolt://localhost:7687", auth=("neo4j", "pw"))
+
+        @tool
+        def remember_person(name: str) -> str:
+            \"\"\"Store a person in the knowledge graph.\"\"\"
+            with driver.session() as session:
+                session.run("MERGE (p:Person {name: $name})", name=name)
+            return "stored"
+
+        @tool
+        def list_people() -> str:
+            \"\"\"List the people in the knowledge graph.\"\"\"
+            with driver.session() as session:
+                return ", ".join(r["p"]["name"] for r in session.run("MATCH (p:Person) RETURN p"))
+    """) == [(7, 10, "remember_person: sync, Cypher MERGE")]

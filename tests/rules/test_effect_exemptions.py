@@ -121,8 +121,19 @@ def test_web_search_tool_beside_a_webhook(lint, tmp_path):
     ('subprocess.run("git status", shell=True)', 'subprocess.run("ls > listing.txt", shell=True)'),
     ('os.system("cat /etc/hostname")', 'os.system("cat /etc/hostname; reboot")'),
     ('os.popen("ls -1")', 'os.popen(f"ls {p}")'),
+    ('subprocess.run(["kubectl", "-n", p, "get", "pods", "-o", "json"])',
+     'subprocess.run(["kubectl", "-n", p, "delete", "pod", sub])'),
+    ('subprocess.run(["kubectl", "logs", sub, "--tail", "100"])', 'subprocess.run(["kubectl", "apply", "-f", p])'),
+    ('subprocess.run("kubectl describe deployment web", shell=True)',
+     'subprocess.run("kubectl scale deployment web --replicas=0", shell=True)'),
+    ('subprocess.run(["docker", "ps", "--format", "{{.Names}}"])', 'subprocess.run(["docker", "rm", "-f", sub])'),
+    ('subprocess.run(["docker", "logs", "--tail", "50", sub])', 'subprocess.run(["docker", "run", "-d", sub])'),
+    ('subprocess.run(["helm", "list", "-A"])', 'subprocess.run(["helm", "upgrade", "--install", sub, p])'),
+    ('subprocess.run(["kubectl", "get", "pods", "--output=json"])', 'subprocess.run(["kubectl", sub, "pods"])'),
+    ('subprocess.run(["dig", "+short", p])', 'subprocess.run(["date", "-s", p])'),
 ], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
-        "shell-string", "os-system", "os-popen"])
+        "shell-string", "os-system", "os-popen", "kubectl-n-get", "kubectl-logs", "kubectl-describe-string",
+        "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig"])
 def test_read_only_commands_and_their_twins(read, write):
     code = f"""\
         import os, subprocess
@@ -214,3 +225,177 @@ def test_code_runner_tool_with_a_scratch_dir(lint, tmp_path):
             Path("snippets", f"{name}.py").write_text(code)
             return "saved"
     """) == [(8, 12), (15, 16)]  # running a program is a side effect; the scratch write is not
+
+
+def test_helpers_read_the_arguments_their_caller_passes(lint, tmp_path):
+    """`_run_git(["status"])` runs `git status`; `_call_api(path, "GET")` sends a GET: each call
+    path is judged by what it passes, and the writing twin on the same helper still reports."""
+    assert sib101_lines(lint, tmp_path, """\
+        import subprocess
+        import urllib.request
+        from agents import function_tool
+
+        def _run_git(args: list[str], timeout: int = 30) -> str:
+            command = ["git", *args]
+            return subprocess.run(command, capture_output=True, text=True, timeout=timeout).stdout
+
+        def _call_api(path: str, method: str) -> bytes:
+            req = urllib.request.Request("https://api.example.com" + path, data=b"{}", method=method)
+            return urllib.request.urlopen(req).read()
+
+        @function_tool
+        def git_status() -> str:
+            return _run_git(["status", "--short"], timeout=10)
+
+        @function_tool
+        def git_push() -> str:
+            return _run_git(["push"])
+
+        @function_tool
+        def list_slots() -> bytes:
+            return _call_api("/slots", "GET")
+
+        @function_tool
+        def book_slot() -> bytes:
+            return _call_api(path="/book", method="POST")
+    """) == [(18, 7), (26, 11)]
+
+
+@pytest.mark.parametrize("read, write", [
+    ('requests.post(f"https://chrome.browserless.io/content?token={k}", json={"url": u})',
+     'requests.post(f"https://chrome.browserless.io/function?token={k}", json={"code": u})'),
+    ('requests.post("https://scrapeninja.p.rapidapi.com/scrape", json={"url": u})',
+     'requests.post("https://api.example.com/pages", json={"url": u})'),
+    ('requests.post("https://html.duckduckgo.com/html/", data={"q": u})',
+     'requests.post("https://duckduckgo.com/feedback", data={"q": u})'),
+    ('requests.post(f"https://generativelanguage.googleapis.com/v1beta/models/{m}:generateContent", json={})',
+     'requests.post("https://generativelanguage.googleapis.com/v1beta/files", json={})'),
+    ('requests.post(PPLX, json={"model": m})', 'requests.post(HOOK, json={"model": m})'),
+    ('requests.post("https://www.googleapis.com/calendar/v3/freeBusy", json={})',
+     'requests.post("https://www.googleapis.com/calendar/v3/calendars/primary/events", json={})'),
+], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy"])
+def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
+    code = f"""\
+        import os, requests
+
+        PPLX = os.getenv("PPLX_BASE_URL", "https://api.perplexity.ai/chat/completions")
+        HOOK = os.getenv("HOOK_URL", "https://hooks.example.com/notify")
+
+        def f(k, u, m):
+            {read}
+            {write}
+    """
+    assert list(described(code)) == [8]
+
+
+def test_credential_and_cache_upkeep_in_helpers_is_not_the_tools_effect(lint, tmp_path):
+    """A read tool whose shared helpers refresh a token file, fetch an API token or fill a cache
+    folder has no effect; a write tool on the same helpers is reported at its real write, and a
+    tool whose own body writes the token is still reported."""
+    found = lint(textwrap.dedent("""\
+        import json
+        from pathlib import Path
+        import httpx
+        from agents import function_tool
+
+        TOKEN = Path("token.json")
+
+        def get_credentials() -> dict:
+            creds = json.loads(TOKEN.read_text())
+            TOKEN.write_text(json.dumps(creds))
+            return creds
+
+        class Client:
+            def _fetch_token(self) -> str:
+                return httpx.post("https://gramps.example.com/api/token/", json={}).json()["access"]
+
+            def put(self, path: str, body: dict) -> dict:
+                headers = {"Authorization": "Bearer " + self._fetch_token()}
+                return httpx.put("https://gramps.example.com/api" + path, json=body, headers=headers).json()
+
+            def get(self, path: str) -> dict:
+                headers = {"Authorization": "Bearer " + self._fetch_token()}
+                return httpx.get("https://gramps.example.com/api" + path, headers=headers).json()
+
+        class CacheManager:
+            def set(self, key: str, value: object) -> None:
+                Path(".cache", key + ".json").write_text(json.dumps(value))
+
+        cache = CacheManager()
+        client = Client()
+
+        @function_tool
+        def list_events() -> str:
+            get_credentials()
+            events = client.get("/events")
+            cache.set("events", events)
+            return json.dumps(events)
+
+        @function_tool
+        def rename_person(handle: str, name: str) -> str:
+            return json.dumps(client.put("/people/" + handle, {"name": name}))
+
+        @function_tool
+        def save_token(token: str) -> str:
+            TOKEN.write_text(token)
+            return "saved"
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert sorted((d.loc.line, [r.loc.line for r in d.related], d.message.split(" and performs ")[1].split(":")[0])
+                  for d in found) == [
+        (40, [19], "PUT via httpx in Client.put"),
+        (44, [45], "a file write"),
+    ]
+
+
+def test_a_helper_called_without_its_method_argument_uses_the_default(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import json
+        import urllib.request
+        from agents import function_tool
+
+        def _api(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            data = json.dumps(body).encode() if body else None
+            req = urllib.request.Request("https://www.googleapis.com/calendar/v3" + path, data=data, method=method)
+            return json.loads(urllib.request.urlopen(req).read())
+
+        @function_tool
+        def list_events() -> str:
+            return json.dumps(_api("/calendars/primary/events"))
+
+        @function_tool
+        def delete_event(event_id: str) -> str:
+            return json.dumps(_api("/calendars/primary/events/" + event_id, "DELETE"))
+
+        @function_tool
+        def add_event(summary: str) -> str:
+            return json.dumps(_api("/calendars/primary/events", method="POST", body={"summary": summary}))
+
+        def _gcal(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            url = f"{API}{path}"
+            req = urllib.request.Request(url, data=json.dumps(body).encode(), method=method)
+            return json.loads(urllib.request.urlopen(req).read())
+
+        API = "https://www.googleapis.com/calendar/v3"
+
+        @function_tool
+        def free_busy(start: str, end: str) -> str:
+            return json.dumps(_gcal("/freeBusy", method="POST", body={"timeMin": start, "timeMax": end}))
+
+        @function_tool
+        def quick_add(text: str) -> str:
+            return json.dumps(_gcal("/calendars/primary/events/quickAdd", method="POST", body={"text": text}))
+    """) == [(15, 8), (19, 8), (34, 25)]
+
+
+def test_a_generic_request_helper_that_carries_a_token_is_still_the_tools_effect(lint, tmp_path):
+    assert sib101_lines(lint, tmp_path, """\
+        import httpx
+        from agents import function_tool
+
+        def _request_with_token(method: str, path: str, body: dict) -> dict:
+            return httpx.request(method, "https://crm.example.com" + path, json=body).json()
+
+        @function_tool
+        def close_deal(deal_id: str) -> str:
+            return str(_request_with_token("PATCH", "/deals/" + deal_id, {"stage": "won"}))
+    """) == [(8, 5)]

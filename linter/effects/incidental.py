@@ -1,0 +1,32 @@
+"""Bookkeeping a shared helper does on the side: not the tool's effect.
+
+A tool that reads a calendar still refreshes its OAuth token and writes it back to `token.json`
+(in `get_credentials()`), fetches an API token with a POST (`_fetch_token`), or stores a response
+in a cache folder (`CacheManager.set`). None of these is what the tool does to the world: the
+credential and the cache are rebuilt on the next call. A file write or an HTTP request counts as
+bookkeeping when it happens in a helper (not in the tool's own body) whose name says so; an email,
+a payment or SQL never does, whatever the helper is called, and neither does anything in a generic
+request helper that merely carries a token (`_request_with_token`, `_auth_request`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .classify import Effect
+
+BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "creds", "cookie", "cookies",
+                               "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "login", "signin"})
+# Words of a helper that sends whatever its caller asks for: its requests are the tool's own.
+REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
+                           "execute"})
+BOOKKEEPING_KINDS = frozenset({"file", "http"})
+
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def is_bookkeeping(effect: Effect, helper: str) -> bool:
+    """`effect` happens in the helper function `helper` (`CacheManager.set`, `_load_token`) and is
+    credential or cache upkeep."""
+    words = {w.lower() for w in _WORD.findall(helper)}
+    return effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS

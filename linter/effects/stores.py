@@ -1,0 +1,47 @@
+"""Graph, search, vector and key-value stores: what a tool indexes, merges, puts or deletes there
+outlives the run. Searches, gets and MATCH-only Cypher read.
+
+neo4j: `session.run(query)` and `driver.execute_query(query)` write when the Cypher text has a
+write clause (`check="cypher"`); a query siblint cannot read is not assumed to write, as SQL is
+not. `execute_write` / `write_transaction` run a managed write transaction whatever is inside.
+chromadb: only the clients that keep data (`PersistentClient`, `HttpClient`, `CloudClient`);
+`chromadb.Client()` is in memory, gone with the process, like a scratch folder.
+"""
+
+from __future__ import annotations
+
+from .rows import Row, anys, calls, methods
+
+_NEO4J = ("neo4j.GraphDatabase.driver neo4j.GraphDatabase.bolt_driver neo4j.GraphDatabase.neo4j_driver "
+          "neo4j.AsyncGraphDatabase.driver")
+_SEARCH = ("elasticsearch.Elasticsearch opensearchpy.OpenSearch")
+_ASYNC_SEARCH = ("elasticsearch.AsyncElasticsearch opensearchpy.AsyncOpenSearch")
+_SEARCH_VERBS = "index create delete update bulk delete_by_query update_by_query reindex put_mapping put_settings"
+_CHROMA = "chromadb.PersistentClient chromadb.HttpClient chromadb.CloudClient"
+_AEROSPIKE_VERBS = ("put operate remove append prepend increment remove_bin touch batch_write batch_operate "
+                    "batch_remove truncate")
+
+ROWS: tuple[Row, ...] = (
+    *methods(_NEO4J, "run execute_query", "Cypher {method}", None, "graph", "cypher"),
+    anys("execute_write write_transaction", "a graph write transaction ({name})", None, "graph"),
+    *methods(_SEARCH, _SEARCH_VERBS, "{name} (search index)", True, "index"),
+    *methods(_ASYNC_SEARCH, _SEARCH_VERBS, "{name} (search index)", False, "index"),
+    *calls("elasticsearch.helpers.bulk elasticsearch.helpers.streaming_bulk elasticsearch.helpers.parallel_bulk "
+           "opensearchpy.helpers.bulk", "{name} (search index)", True, "index"),
+    *methods(_CHROMA, "add upsert update delete create_collection delete_collection reset", "{name} (vector store)",
+             True, "vector"),
+    *methods("chromadb.AsyncHttpClient", "add upsert update delete create_collection delete_collection reset",
+             "{name} (vector store)", False, "vector"),
+    *methods("aerospike.client", _AEROSPIKE_VERBS, "{name} (key-value store)", True, "kv"),
+)
+
+# Cypher clauses that write. A prompt that starts with "Create ..." is no Cypher: each needs the
+# pattern syntax that follows the clause (a node or a property).
+CYPHER_WRITES = (
+    ("CREATE", r"\bCREATE\s+(?:UNIQUE\s+)?\("),
+    ("MERGE", r"\bMERGE\s+\("),
+    ("DELETE", r"\b(?:DETACH\s+)?DELETE\s+[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:$|RETURN|WITH|;)"),
+    ("SET", r"\bSET\s+[A-Za-z_]\w*(?:\.\w+\s*[+]?=|\s*[+]?=|:)"),
+    ("REMOVE", r"\bREMOVE\s+[A-Za-z_]\w*[.:]"),
+    ("DROP", r"\bDROP\s+(?:INDEX|CONSTRAINT)\b"),
+)
