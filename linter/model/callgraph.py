@@ -39,6 +39,7 @@ from ..syntax.facts import (
     Value,
 )
 from .project import ProjectIndex
+from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
 
@@ -54,6 +55,7 @@ THREAD_HANDOFFS: dict[str, int] = {
 }
 THREAD_HANDOFF_METHODS: dict[str, int] = {"run_in_executor": 1, "submit": 0}  # loop.run_in_executor, executor.submit
 SHIELDS = frozenset({"asyncio.shield"})
+CONTEXT_COPIES = frozenset({"contextvars.copy_context"})
 TASK_MAKERS = frozenset({"asyncio.create_task", "asyncio.ensure_future"})
 PARTIALS = frozenset({"functools.partial"})
 SUPPRESSORS = frozenset({"contextlib.suppress"})
@@ -188,10 +190,10 @@ class _Walker:
             return
         self.visited.add(key)
         self.events.append(Visit(facts, fn, ctx, at))
-        scope = Scope(facts, fn.name)
+        scope = ReceiverScope(facts, fn.name, self.project)
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
-        thread_lambdas = [t.loc for t in (_handoff_target(s.call) for s in fn.calls) if isinstance(t, Lambda)]
+        thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
         for site in fn.calls:
             call = site.call
             if is_pure(call, scope, self.pure):
@@ -199,7 +201,7 @@ class _Walker:
             here = _context_at(site, ctx, shielded, swallowers)
             if any(_inside(call.loc, r) for r in thread_lambdas):
                 here = _threaded(here)
-            target = _handoff_target(call)
+            target = _handoff_target(call, scope)
             if target is not None and not isinstance(target, Lambda):
                 self.handoff(facts, fn, scope, site, target, _threaded(here), args)
                 continue
@@ -214,7 +216,8 @@ class _Walker:
 
     def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
              args: Arguments) -> None:
-        eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure)
+        eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure) \
+            or dynamic_method_effect(call, scope, awaited)
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
@@ -281,7 +284,7 @@ def _threaded(ctx: Context) -> Context:
     return ctx if ctx.mode == "thread" else replace(ctx, mode="thread", handoff=True)
 
 
-def _handoff_target(call: Call) -> Value | None:
+def _handoff_target(call: Call, scope: Scope | None = None) -> Value | None:
     """The function `call` runs in another thread (unwrapping `functools.partial`), else None."""
     index = THREAD_HANDOFFS.get(call.callee)
     if index is None and receiver_of(call.func) is not None:
@@ -291,7 +294,19 @@ def _handoff_target(call: Call) -> Value | None:
     target = call.arg(index, None)
     while isinstance(target, Call) and target.callee in PARTIALS and target.args:
         target = target.args[0]
+    if _runs_in_context(target, scope):
+        target = call.arg(index + 1, None)  # `pool.submit(copy_context().run, fn)` runs `fn`
     return target
+
+
+def _runs_in_context(target: Value | None, scope: Scope | None) -> bool:
+    """`ctx.run` / `copy_context().run`: a `contextvars.Context` running the next argument."""
+    if target is None or method_name(target) != "run":
+        return False
+    head = receiver_of(target)
+    if isinstance(head, Ref) and scope is not None:
+        head = scope.value(head.text)
+    return isinstance(head, Call) and head.callee in CONTEXT_COPIES
 
 
 # ---- per-function context ------------------------------------------------------------------------
