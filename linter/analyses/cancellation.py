@@ -27,11 +27,12 @@ for JS) has none of these: there a side effect lands when the tool never observe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
+from ..frameworks.prebuilt import prebuilt_or_kit
 from ..model.callgraph import Site, walk
 from ..model.project import ProjectIndex
 from ..model.tools import Tool, tool_function
@@ -81,6 +82,8 @@ def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
                 sync_in_thread: bool = False) -> list[Hazard]:
     """Every side effect of `tool` that cancellation cannot stop ("protected" included), in walk order.
     `sync_in_thread`: a run moves the framework's sync tools into worker threads (`siblint.model.callgraph.walk`)."""
+    if tool.kind == "prebuilt":
+        return _prebuilt_hazards(tool, sync_in_thread)
     found = walk(tool, project, config, sync_in_thread)
     if found is None:
         return []
@@ -108,9 +111,24 @@ def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
 def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None) -> list[Hazard]:
     """Every side effect of `tool`, cancellable or not (reason "lands"): in a group that cancels
     nothing, each of them lands after the run raised."""
+    if tool.kind == "prebuilt":
+        return [replace(h, reason="lands") for h in _prebuilt_hazards(tool, False)]
     found = walk(tool, project, config)
     if found is None:
         return []
     word = "sync" if found.sync_tool else "async"
     return [Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
                    site.effect.description, site.ctx.via) for site in found.effect_sites() if site.effect is not None]
+
+
+def _prebuilt_hazards(tool: Tool, sync_in_thread: bool) -> list[Hazard]:
+    """A prebuilt tool's effect (`siblint.frameworks.prebuilt`): each is a sync function the
+    framework of its protocol runs in a worker thread, or inline on the event loop."""
+    entry = prebuilt_or_kit(tool.function)
+    if entry is None:
+        return []
+    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    thread = sync_in_thread or fw is None or fw.tools.sync_runs_in == "thread"
+    reason: Reason = "sync_thread" if thread else "blocking"
+    effect = f"{tool.function} {entry.effect}"
+    return [Hazard(reason, f"{CONTEXT_WORDS[reason]}, {effect}", tool.path, tool.loc, tool, effect)]

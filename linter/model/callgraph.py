@@ -39,6 +39,7 @@ from ..syntax.facts import (
     Value,
 )
 from .project import ProjectIndex
+from .prebuilt_tools import prebuilt_call_effect
 from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
@@ -190,7 +191,7 @@ class _Walker:
             return
         self.visited.add(key)
         self.events.append(Visit(facts, fn, ctx, at))
-        scope = ReceiverScope(facts, fn.name, self.project)
+        scope = ReceiverScope(facts, fn.name, self.project, args)
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
         thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
@@ -217,7 +218,7 @@ class _Walker:
     def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
              args: Arguments) -> None:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure) \
-            or dynamic_method_effect(call, scope, awaited)
+            or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)

@@ -20,6 +20,7 @@ from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS, plain_function_roots
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
+from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex
 from .semantic import (
     UNBOUNDED,
@@ -128,6 +129,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         listed = method_toolset_members(facts, item, where.name, project)
         if listed is not None:
             return [Member(*t) for t in listed]
+        packaged = prebuilt_member(where, item)
+        if packaged is not None:
+            return [Member(packaged, facts)]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
         return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
@@ -156,6 +160,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
             found = resolve_function(item.name, project) if item.name != item.text else None
             if found is not None and not found[1].class_name:
                 return [Member(plain_tool(found[0], found[1], plain), found[0])]
+        packaged = prebuilt_member(where, item)
+        if packaged is not None:
+            return [Member(packaged, facts)]
     return []
 
 

@@ -28,11 +28,13 @@ GETATTR = frozenset({"getattr", "builtins.getattr"})
 class ReceiverScope(Scope):
     """A `Scope` whose `constructor` also follows factories and properties of the project."""
 
-    __slots__ = ("project",)
+    __slots__ = ("project", "arguments")
 
-    def __init__(self, facts: ModuleFacts, name: str, project: ProjectIndex) -> None:
+    def __init__(self, facts: ModuleFacts, name: str, project: ProjectIndex,
+                 arguments: dict[str, tuple[Scope, Value]] | None = None) -> None:
         super().__init__(facts, name)
         self.project = project
+        self.arguments = arguments or {}  # parameters bound to what the caller passed (the walk's)
 
     def constructor(self, value: Value | None, depth: int = 0) -> str:
         found = super().constructor(value, depth)
@@ -41,6 +43,11 @@ class ReceiverScope(Scope):
         return self._built_by_project(value, depth) or found
 
     def _built_by_project(self, value: Value, depth: int) -> str:
+        if isinstance(value, Ref) and value.text in self.arguments and self.param(value.text) is not None:
+            # `_ACTIONS[action](client, **kw)`: the client the caller built and passed in.
+            caller, given = self.arguments[value.text]
+            where = caller if isinstance(caller, ReceiverScope) else ReceiverScope(caller.facts, caller.name, self.project)
+            return where.constructor(given, depth + 1)
         if isinstance(value, Call):
             return self._returned_client(callees(self, value, self.project), depth)
         if isinstance(value, Ref) and "." in value.text:

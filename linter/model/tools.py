@@ -37,7 +37,7 @@ from .semantic import (
     result_names,
 )
 
-Kind = Literal["function", "constructed", "agent", "server", "copy"]
+Kind = Literal["function", "constructed", "agent", "server", "copy", "prebuilt"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,8 @@ class Tool:
     framework: str
     # "function": runs a function of the project; "constructed": a FunctionTool-style object whose
     # invoker is a function; "agent": another agent as a tool; "server": an MCP server; "copy": a
-    # copy of another tool (`dataclasses.replace(t, ...)`), with that tool's policy.
+    # copy of another tool (`dataclasses.replace(t, ...)`), with that tool's policy; "prebuilt": a
+    # tool of a tool package (`siblint.frameworks.prebuilt`), `function` its dotted name.
     kind: Kind
     path: str
     module: str

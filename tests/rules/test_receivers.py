@@ -259,3 +259,32 @@ def test_context_run_of_an_unrelated_object_is_not_a_handoff(sib101):
     # `runner.run` is no `contextvars.Context`: its first argument is what the pool runs.
     other = RESILIENCE.replace("context = copy_context()", "context = object()")
     assert sib101(WRAPPED_TOOL.format(verb="patch"), {"resilience.py": other}) == []
+
+
+PASSED_CLIENT = """\
+    import boto3
+    from strands import tool
+
+    def _put(client, **kw):
+        return client.{op}(TableName="jobs", Item=kw)
+
+    def _get_client():
+        return boto3.client("dynamodb")
+
+    _ACTIONS = {{"put": _put}}
+
+    @tool
+    def dynamodb(action: str, item: dict) -> dict:
+        client = _get_client()
+        return _ACTIONS[action](client, **item)
+"""
+
+
+def test_client_passed_to_the_function_a_dispatch_dict_runs(sib101):
+    found = sib101(PASSED_CLIENT.format(op="put_item"))
+    assert [line for line, _ in found] == [13]
+    assert "client.put_item (AWS) in _put" in found[0][1]
+
+
+def test_client_passed_to_a_reader_is_quiet(sib101):
+    assert sib101(PASSED_CLIENT.format(op="get_item")) == []
