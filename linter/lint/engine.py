@@ -14,7 +14,7 @@ from ..common.diagnostics import Diagnostic, Loc
 from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
 from ..js import is_js
 from ..model.groups import groups_in
-from ..model.project import ProjectIndex, module_name_for
+from ..model.project import ProjectIndex, application_roots, module_name_for
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config
@@ -93,7 +93,8 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
         result.diagnostics.append(_unparsable(path, crashed))
         return result
     result.facts = facts
-    project.add_root(module_name_for(path)[2])
+    for root in (module_name_for(path)[2], *application_roots(path, config.root, data)):
+        project.add_root(root)
     project.add(facts)
     ctx = Context(facts, project, config, find_groups=lambda: groups_in(facts, project))
     for rule_cls in all_rules():

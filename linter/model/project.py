@@ -51,6 +51,34 @@ def module_name_for(path: str) -> tuple[str, bool, str]:
     return ".".join(reversed(parts)), is_package, str(folder)
 
 
+# A folder holding one of these is where a process of the project starts (its imports resolve there).
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt")
+_MAIN_GUARD = re.compile(rb"^if[ \t]+__name__[ \t]*==[ \t]*['\"]__main__['\"]", re.M)
+
+
+def application_roots(path: str, top: str, data: bytes = b"", marked: dict[str, bool] | None = None) -> list[str]:
+    """Folders a Python process of this project may import from, beside the `__init__.py` chain's
+    root: the file's own folder when it is an entry script (`if __name__ == "__main__":`, run as
+    `python path/to/script.py`, so `from tools import x` finds its neighbour), and each folder from
+    the file's up to `top` holding a `pyproject.toml`, `setup.cfg`, `setup.py` or `requirements.txt`
+    (an app in `python-backend/` or `apps/api/` of a larger repository; `add_root` adds its `src/`).
+    `marked` remembers, across the files of a run, which folders hold one."""
+    marked = {} if marked is None else marked
+    folder = os.path.dirname(os.path.abspath(path))
+    out = [folder] if _MAIN_GUARD.search(data) else []
+    top = os.path.abspath(top)
+    current = folder
+    while current == top or current.startswith(top.rstrip(os.sep) + os.sep):
+        if current not in marked:
+            marked[current] = any(os.path.isfile(os.path.join(current, name)) for name in PROJECT_FILES)
+        if marked[current] and current not in out:
+            out.append(current)
+        if current == top:
+            break
+        current = os.path.dirname(current)
+    return out
+
+
 class ProjectIndex:
     """Facts of every module seen in this run, keyed by absolute path and by module name."""
 

@@ -317,6 +317,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     shas: dict[str, str] = {}
     imported: set[str] = set()  # modules the passing files import
     failing: dict[str, int] = {}
+    app_roots: dict[str, None] = {}  # where the project's processes start (siblint.model.project)
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
@@ -332,6 +333,10 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             imported.update(imported_modules(p, data))
         elif python:
             failing[p] = len(data)
+        if python:
+            from ..model.project import application_roots
+
+            app_roots.update(dict.fromkeys(application_roots(p, config.root, data)))
         if matters:
             if not passing and factory is not None:  # the first passing file opens the cache
                 from .cache import Cache, content_hash
@@ -357,6 +362,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
 
     todo = passing
     roots = _import_roots(passing)
+    roots += [r for r in app_roots if r not in roots]  # after the package roots: they still win
     if cache is not None and passing:
         from ..model.project import ProjectIndex, module_name_for
 
