@@ -84,7 +84,7 @@ class _SideEffectRule(Rule):
             mine = [h for h in hazards if h.reason == self.reason or h.reason in self.also]
             if not mine:
                 continue
-            template, concise = self.also.get(mine[0].reason, (None, None))
+            template, concise = self.also.get(mine[0].reason, None) or self.unrun(ctx, tool) or (None, None)
             first = mine[0]
             more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
             via = f" in {first.via[-1]}" if first.via else ""
@@ -102,6 +102,11 @@ class _SideEffectRule(Rule):
     def framework_fix(self, tool: "Tool") -> str:
         """The framework's own advice, where the rule's would not help there ("" keeps the rule's)."""
         return ""
+
+    def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:
+        """(message, concise) templates for a tool no framework's group was found running, where the
+        rule's message would claim how the framework runs it; None keeps the rule's."""
+        return None
 
 
 class SyncToolSideEffect(_SideEffectRule):
@@ -193,11 +198,22 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
     )
+    unrun_message = (
+        "{tool} is sync and performs {effect}: no agent of this project was found running it; where a framework "
+        "runs it beside other tools, that is a worker thread cancellation cannot stop; make it `async def` and "
+        "await an async client"
+    )
+
     def framework_fix(self, tool: "Tool") -> str:
         from siblint.model.tools import framework_of
 
         fw = framework_of(tool)
         return fw.tools.sync_fix if fw is not None else ""
+
+    def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:
+        from siblint.model.groups import run_by_a_group
+
+        return None if run_by_a_group(tool, ctx.facts, ctx.project) else (self.unrun_message, self.concise)
 
     VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"

@@ -633,6 +633,36 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     return list(found.values())
 
 
+def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """Does a framework's group run `tool`: a group of its own module, of a module importing it, or
+    of a module importing the package that re-exports it? A tool the project runs itself (its own
+    loop calling `tool.run`) is in none."""
+    modules = [name for module in _names_from_roots(facts, project) for name in (module, module.rpartition(".")[0])]
+    candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name))]
+    own = (os.path.abspath(tool.path), tool.loc)
+    seen: set[str] = set()
+    for where in candidates:
+        if os.path.abspath(where.path) in seen:
+            continue
+        seen.add(os.path.abspath(where.path))
+        if any((os.path.abspath(m.tool.path), m.tool.loc) == own for g in groups_in(where, project) for m in g.members()):
+            return True
+    return False
+
+
+def _names_from_roots(facts: ModuleFacts, project: ProjectIndex) -> list[str]:
+    """The dotted names a module is imported by from each import root of the project (`app.tools.billing`
+    from the app's root as well as `billing` from its own folder)."""
+    path = os.path.splitext(os.path.abspath(facts.path))[0]
+    if path.endswith(os.sep + "__init__"):
+        path = os.path.dirname(path)
+    names = [facts.module] if facts.module else []
+    for root in project.roots:
+        if path.startswith(root.rstrip(os.sep) + os.sep):
+            names.append(os.path.relpath(path, root).replace(os.sep, "."))
+    return list(dict.fromkeys(names))
+
+
 def _nested(loc: Loc, outer: list[Loc]) -> bool:
     """Is `loc` inside another group maker's call (sorted by start)?"""
     return any(o != loc and _inside(loc, o) for o in outer if (o.line, o.col) <= (loc.line, loc.col))
