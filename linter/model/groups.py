@@ -21,7 +21,7 @@ from ..frameworks import FRAMEWORKS, plain_function_roots
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
 from .prebuilt_tools import prebuilt_member
-from .project import ProjectIndex
+from .project import ProjectIndex, names_from_roots
 from .semantic import (
     UNBOUNDED,
     Scope,
@@ -622,7 +622,8 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    for importer in project.importers_of(facts.module):
+    importers = {id(m): m for name in names_from_roots(facts.path, project.roots) for m in project.importers_of(name)}
+    for importer in importers.values():
         if importer is facts:
             continue
         for group in groups_in(importer, project):
@@ -637,7 +638,8 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
     """Does a framework's group run `tool`: a group of its own module, of a module importing it, or
     of a module importing the package that re-exports it? A tool the project runs itself (its own
     loop calling `tool.run`) is in none."""
-    modules = [name for module in _names_from_roots(facts, project) for name in (module, module.rpartition(".")[0])]
+    names = names_from_roots(facts.path, project.roots) if facts.path else []
+    modules = [name for module in names for name in (module, module.rpartition(".")[0])]
     candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name))]
     own = (os.path.abspath(tool.path), tool.loc)
     seen: set[str] = set()
@@ -648,19 +650,6 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
         if any((os.path.abspath(m.tool.path), m.tool.loc) == own for g in groups_in(where, project) for m in g.members()):
             return True
     return False
-
-
-def _names_from_roots(facts: ModuleFacts, project: ProjectIndex) -> list[str]:
-    """The dotted names a module is imported by from each import root of the project (`app.tools.billing`
-    from the app's root as well as `billing` from its own folder)."""
-    path = os.path.splitext(os.path.abspath(facts.path))[0]
-    if path.endswith(os.sep + "__init__"):
-        path = os.path.dirname(path)
-    names = [facts.module] if facts.module else []
-    for root in project.roots:
-        if path.startswith(root.rstrip(os.sep) + os.sep):
-            names.append(os.path.relpath(path, root).replace(os.sep, "."))
-    return list(dict.fromkeys(names))
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

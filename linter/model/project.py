@@ -79,6 +79,20 @@ def application_roots(path: str, top: str, data: bytes = b"", marked: dict[str, 
     return out
 
 
+def names_from_roots(path: str, roots: list[str]) -> list[str]:
+    """The dotted names a file is imported by from each of `roots` that holds it (`app.tools.billing`
+    from an app's root, `billing` from its own folder), its `__init__.py` chain's name first."""
+    name = module_name_for(path)[0]
+    stem = os.path.splitext(os.path.abspath(path))[0]
+    if stem.endswith(os.sep + "__init__"):
+        stem = os.path.dirname(stem)
+    names = [name] if name else []
+    for root in roots:
+        if stem.startswith(root.rstrip(os.sep) + os.sep):
+            names.append(os.path.relpath(stem, root).replace(os.sep, "."))
+    return list(dict.fromkeys(names))
+
+
 class ProjectIndex:
     """Facts of every module seen in this run, keyed by absolute path and by module name."""
 

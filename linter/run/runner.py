@@ -270,15 +270,16 @@ def _plain_function_roots() -> tuple[str, ...]:
     return plain_function_roots()
 
 
-def _imported_companions(failing: dict[str, int], imported: set[str]) -> dict[str, int]:
-    """The files that failed the pre-filter but that a passing file imports (by module name)."""
+def _imported_companions(failing: dict[str, int], imported: set[str], roots: list[str]) -> dict[str, int]:
+    """The files that failed the pre-filter but that a passing file imports (by a module name it has
+    from one of the import `roots`)."""
     if not imported or not failing:
         return {}
-    from ..model.project import module_name_for
+    from ..model.project import names_from_roots
 
     leaves = {name.rpartition(".")[2] for name in imported}
     return {p: size for p, size in failing.items()
-            if os.path.basename(p)[:-3] in leaves and module_name_for(p)[0] in imported}
+            if os.path.basename(p)[:-3] in leaves and any(n in imported for n in names_from_roots(p, roots))}
 
 
 def _import_roots(paths: list[str]) -> list[str]:
@@ -346,7 +347,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             sizes[p] = len(data)
             if opened_cache is not None:
                 shas[os.path.abspath(p)] = content_hash(data)
-    for p, size in _imported_companions(failing, imported).items():
+    for p, size in _imported_companions(failing, imported, _import_roots(passing) + list(app_roots)).items():
         # A module the agent code imports may hold its plain-function tools (`Agent(tools=[f])`).
         passing.append(p)
         sizes[p] = size

@@ -90,3 +90,33 @@ def test_application_roots_stop_at_the_top(tmp_path):
     script.parent.mkdir()
     roots = application_roots(str(script), str(tmp_path / "outer"), MAIN.encode())
     assert roots == [str(script.parent), str(tmp_path / "outer")]
+
+
+PLAIN_TOOL = """\
+    import requests
+
+    def post_note(text: str) -> str:
+        requests.{verb}("https://notes.example/notes", params={{"t": text}})
+        return "ok"
+"""
+PLAIN_AGENT = """\
+    from pydantic_ai import Agent
+    from tools import post_note
+
+    agent = Agent("openai:gpt-4o", tools=[post_note])
+
+    if __name__ == "__main__":
+        agent.run_sync("hi")
+"""
+
+
+@pytest.mark.parametrize("verb, expected", [("post", [("tools.py", 3)]), ("get", [])])
+def test_plain_function_tool_of_a_script_relative_module(tmp_path, verb, expected):
+    # `backend/` is a package, so the chain names the module `backend.tools`; the entry script imports
+    # it as `tools`. SIB101 belongs at its `def` (pydantic-ai makes a tool of a plain function).
+    files = {"backend/__init__.py": "", "backend/main.py": PLAIN_AGENT, "backend/tools.py": PLAIN_TOOL.format(verb=verb)}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text), encoding="utf-8")
+    result = run(sorted(str(p) for p in tmp_path.rglob("*.py")), Config(root=str(tmp_path)))
+    assert [(Path(d.path).name, d.loc.line) for d in result.diagnostics if d.code == "SIB101"] == expected
