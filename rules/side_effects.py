@@ -346,6 +346,12 @@ class BlockingSideEffect(_SideEffectRule):
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} performs {effect} with a blocking call: use an async client and await it"
     reason = "blocking"
+    also = {"blocking_late": (
+        "{tool} performs {effect} with a blocking call after an await and awaits again later: the call holds the "
+        "event loop, so the effect lands, and a cancellation delivered at the later await discards the tool's "
+        "result; use an async client and await it",
+        "{tool} performs {effect} with a blocking call between awaits: use an async client and await it",
+    )}
     name = "blocking-tool-side-effect"
     summary = "an async tool performs a side effect through a blocking call the event loop cannot cancel"
     message = (

@@ -9,6 +9,9 @@ rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/sce
 * "handoff": an async tool hands it to a thread or executor (`asyncio.to_thread`,
   `run_in_executor`, `executor.submit`): cancelling the await leaves the thread running
   (`to_thread_charge`);
+* "blocking_late": an async tool does it through a blocking call after an await and awaits again
+  later: the call holds the loop, so it lands; cancellation is delivered at the later await and
+  the tool's result is discarded (the runtime's arm 4 records an `async def` that never awaits again);
 * "blocking": an async tool does it through a blocking call before any await, or a sync tool the
   framework runs inline on the event loop does it: the loop cannot deliver the cancellation
   (`blocking_async_charge`);
@@ -39,10 +42,12 @@ from ..model.tools import Tool, tool_function
 from ..settings.config import Config
 from . import signal_flow
 
-Reason = Literal["sync_thread", "handoff", "blocking", "swallowed", "protected", "lands", "ignores_signal"]
+Reason = Literal["sync_thread", "handoff", "blocking", "blocking_late", "swallowed", "protected", "lands",
+                 "ignores_signal"]
 
 # How a hazard's context is worded in messages and related locations.
 CONTEXT_WORDS: dict[str, str] = {"sync_thread": "sync", "handoff": "in a worker thread", "blocking": "blocking",
+                                 "blocking_late": "blocking between awaits",
                                  "swallowed": "swallows cancellation"}
 
 
@@ -75,7 +80,19 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
         return "protected", ctx.protected
     if eff.blocking and ctx.awaits == 0:
         return "blocking", ""
+    if eff.blocking and ctx.mode == "loop" and _awaits_after(site):
+        return "blocking_late", ""
     return None
+
+
+def _awaits_after(site: Site) -> bool:
+    """Does the function await again after this blocking call? Cancellation cannot stop the call
+    (it holds the loop), but it is delivered at that later await: the effect has landed and the
+    tool's result is discarded."""
+    for cs in site.fn.calls:
+        if cs.call.loc == site.call.loc:
+            return site.fn.awaits - cs.awaits_before - (1 if cs.awaited else 0) > 0
+    return False
 
 
 def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
