@@ -690,9 +690,9 @@ def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: i
 
 
 def dispatch_table(scope: Scope, value: Value) -> list[tuple[Scope, Value]] | None:
-    """The values of a dict read by a key known only at run time (`_ACTIONS[action]`, a name bound to a dict that is called,
-    `{"a": self._a}[kind]`, `HANDLERS.get(name)`), each with the scope it is read in: the call
-    may run any of them. None when `value` is no such read."""
+    """The values of a dict read by a key known only at run time (`_ACTIONS[action]`,
+    `{"a": self._a}[kind]`, `HANDLERS.get(name)`, a name bound to a dict that is called), each with
+    the scope it is read in: the call may run any of them. None when `value` is no such read."""
     if isinstance(value, Item):
         container = value.container
     elif isinstance(value, Mapping):  # `D[k](...)` is collected as a call of `D` (as `Agent[T](...)` is)
