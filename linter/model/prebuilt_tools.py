@@ -43,11 +43,13 @@ def _tool(where: Scope, item: Value, name: str, found: Prebuilt) -> Tool:
 
 
 def prebuilt_call_effect(call: Call, scope: Scope) -> Effect | None:
-    """`GmailCreateDraft(...)({...})`, `tool = ShellTool(); tool.run(cmd)`: a prebuilt tool run
+    """`GmailCreateDraft(...)({...})`, `draft = GmailCreateDraft(...); draft({...})`, `tool.run(cmd)`: a prebuilt tool run
     inside a tool of the project performs that tool's effect, in the calling thread."""
     func = call.func
     if isinstance(func, Call):
         name = func.callee
+    elif isinstance(func, Ref) and "." not in func.text:  # `draft = GmailCreateDraft(...); draft({...})`
+        name = scope.constructor(func)
     elif method_name(func) in RUN_METHODS:
         name = scope.constructor(receiver_of(func))
     else:

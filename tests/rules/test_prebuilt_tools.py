@@ -94,13 +94,19 @@ IN_A_TOOL = """\
         \"\"\"Draft an email.\"\"\"
         gmail = {cls}(api_resource=GmailToolkit().api_resource)
         return gmail.run({{"message": data}})
+
+    @tool("Create Draft by name")
+    def create_draft_named(data: str) -> str:
+        \"\"\"Draft an email.\"\"\"
+        draft = {cls}(api_resource=GmailToolkit().api_resource)
+        return str(draft({{"message": data}}))
 """
 
 
 def test_prebuilt_tool_run_inside_a_project_tool(codes):
     found = [(code, line, msg) for code, line, msg in codes(IN_A_TOOL.format(cls="GmailCreateDraft"))
              if code.startswith("SIB1")]
-    assert [(code, line) for code, line, _ in found] == [("SIB101", 6), ("SIB101", 12)]
+    assert [(code, line) for code, line, _ in found] == [("SIB101", 6), ("SIB101", 12), ("SIB101", 18)]
     assert "GmailCreateDraft (creates a Gmail draft)" in found[0][2]
 
 
