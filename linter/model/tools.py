@@ -580,17 +580,19 @@ def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
 
 def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
     """The facts of the function a tool runs, including functions nested in other functions."""
-    found = resolve_function(tool.function, project)
-    if found is not None:
-        return found
-    # The tool's own module by path: a name such as `main` may stand for several files of a tree.
+    # The tool's own module by path first: a name such as `tools` may stand for several files of a
+    # tree (`serper/tools.py`, `tavily/tools.py` in folders without `__init__.py`), and which one a
+    # dotted lookup finds depends on what this process has loaded.
     facts = project.facts_for_path(tool.path) if tool.path else None
-    if facts is None or not tool.function:
-        return None
-    if tool.function.startswith(tool.module + "."):
+    if facts is not None and tool.module and tool.function.startswith(tool.module + "."):
         fn = facts.functions.get(tool.function[len(tool.module) + 1:])
         if fn is not None:
             return facts, fn
+    found = resolve_function(tool.function, project)
+    if found is not None:
+        return found
+    if facts is None or not tool.function:
+        return None
     # `function_tool(run_sql)` inside `make_tools()`: `run_sql` is `make_tools.run_sql` in the facts.
     scope = tool.scope
     while scope and "." not in tool.function:

@@ -120,3 +120,30 @@ def test_plain_function_tool_of_a_script_relative_module(tmp_path, verb, expecte
         (tmp_path / rel).write_text(textwrap.dedent(text), encoding="utf-8")
     result = run(sorted(str(p) for p in tmp_path.rglob("*.py")), Config(root=str(tmp_path)))
     assert [(Path(d.path).name, d.loc.line) for d in result.diagnostics if d.code == "SIB101"] == expected
+
+
+SAME_NAME_TOOL = """\
+    import requests
+    from langchain_core.tools import tool
+
+    @tool
+    def web_search(query: str) -> str:
+        \"\"\"Search.\"\"\"
+        return requests.{verb}("https://{host}.example/q", json={{"q": query}}).text
+"""
+
+
+def test_a_tool_runs_its_own_modules_function_when_module_names_collide(tmp_path):
+    # `infoquest/tools.py` and `tavily/tools.py` (folders without `__init__.py`) are both module
+    # `tools`: each tool is its own file's function, whatever the process loaded first.
+    files = {"community/infoquest/tools.py": SAME_NAME_TOOL.format(verb="post", host="infoquest"),
+             "community/tavily/tools.py": SAME_NAME_TOOL.format(verb="get", host="tavily")}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text), encoding="utf-8")
+    paths = sorted(str(p) for p in tmp_path.rglob("*.py"))
+    for jobs in (1, 2):
+        for order in (paths, paths[::-1]):
+            result = run(order, Config(root=str(tmp_path)), jobs=jobs)
+            assert [(Path(d.path).parent.name, d.code) for d in result.diagnostics if d.code == "SIB101"] == \
+                [("infoquest", "SIB101")]
