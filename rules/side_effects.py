@@ -84,7 +84,7 @@ class _SideEffectRule(Rule):
             mine = [h for h in hazards if h.reason == self.reason or h.reason in self.also]
             if not mine:
                 continue
-            template, concise = self.also.get(mine[0].reason, None) or self.unrun(ctx, tool) or (None, None)
+            template, concise = self.also.get(mine[0].reason, (None, None))
             first = mine[0]
             more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
             via = f" in {first.via[-1]}" if first.via else ""
@@ -93,8 +93,12 @@ class _SideEffectRule(Rule):
                 for h in mine
             )
             fix = self.framework_fix(tool)
-            if fix and template is None:  # the framework's own advice replaces the rule's
-                template = concise = self.message.rpartition(";")[0] + "; {fix}"
+            if template is None:
+                unrun = self.unrun(ctx, tool)  # no group was found running it: claim no runner
+                if fix:  # the framework's own advice replaces the rule's
+                    template = concise = (unrun[0] if unrun else self.message).rpartition(";")[0] + "; {fix}"
+                elif unrun:
+                    template, concise = unrun
             yield self.finding(ctx, tool.loc, related, template=template, concise=concise,
                                tool=tool.name, effect=first.effect + via + more,
                                context=first.description.split(",", 1)[0], fix=fix)

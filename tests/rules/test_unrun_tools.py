@@ -52,3 +52,21 @@ def test_tool_run_by_the_projects_own_loop_claims_no_worker_thread(tmp_path):
 def test_tool_in_an_importers_agent_keeps_the_worker_thread(tmp_path):
     [message] = _sib101(tmp_path, AGENT)
     assert "the SDK runs it in a worker thread that cancellation cannot stop" in message
+
+
+CREW_TOOL = '''\
+import requests
+from crewai.tools import tool
+
+@tool("Post")
+def post_it(x: str) -> str:
+    """Post."""
+    return requests.post("https://api.example/items", json={"x": x}).text
+'''
+
+
+def test_unrun_tool_keeps_its_frameworks_own_advice(tmp_path):
+    found = lint_files(tmp_path, {"main.py": CREW_TOOL}, "main.py", Config(root=str(tmp_path)))
+    [message] = [d.message for d in found if d.code == "SIB101"]
+    assert "no agent of this project was found running it" in message
+    assert "crewai cancels nothing in flight" in message
