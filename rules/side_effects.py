@@ -93,8 +93,12 @@ class _SideEffectRule(Rule):
                 for h in mine
             )
             fix = self.framework_fix(tool)
-            if fix and template is None:  # the framework's own advice replaces the rule's
-                template = concise = self.message.rpartition(";")[0] + "; {fix}"
+            if template is None:
+                unrun = self.unrun(ctx, tool)  # no group was found running it: claim no runner
+                if fix:  # the framework's own advice replaces the rule's
+                    template = concise = (unrun[0] if unrun else self.message).rpartition(";")[0] + "; {fix}"
+                elif unrun:
+                    template, concise = unrun
             yield self.finding(ctx, tool.loc, related, template=template, concise=concise,
                                tool=tool.name, effect=first.effect + via + more,
                                context=first.description.split(",", 1)[0], fix=fix)
@@ -102,6 +106,11 @@ class _SideEffectRule(Rule):
     def framework_fix(self, tool: "Tool") -> str:
         """The framework's own advice, where the rule's would not help there ("" keeps the rule's)."""
         return ""
+
+    def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:
+        """(message, concise) templates for a tool no framework's group was found running, where the
+        rule's message would claim how the framework runs it; None keeps the rule's."""
+        return None
 
 
 class SyncToolSideEffect(_SideEffectRule):
@@ -193,11 +202,22 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} is sync and performs {effect}: the SDK runs it in a worker thread that cancellation "
         "cannot stop; make it `async def` and await an async client"
     )
+    unrun_message = (
+        "{tool} is sync and performs {effect}: no agent of this project was found running it; where a framework "
+        "runs it beside other tools, that is a worker thread cancellation cannot stop; make it `async def` and "
+        "await an async client"
+    )
+
     def framework_fix(self, tool: "Tool") -> str:
         from siblint.model.tools import framework_of
 
         fw = framework_of(tool)
         return fw.tools.sync_fix if fw is not None else ""
+
+    def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:
+        from siblint.model.groups import run_by_a_group
+
+        return None if run_by_a_group(tool, ctx.facts, ctx.project) else (self.unrun_message, self.concise)
 
     VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
@@ -330,6 +350,12 @@ class BlockingSideEffect(_SideEffectRule):
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} performs {effect} with a blocking call: use an async client and await it"
     reason = "blocking"
+    also = {"blocking_late": (
+        "{tool} performs {effect} with a blocking call after an await and awaits again later: the call holds the "
+        "event loop, so the effect lands, and a cancellation delivered at the later await discards the tool's "
+        "result; use an async client and await it",
+        "{tool} performs {effect} with a blocking call between awaits: use an async client and await it",
+    )}
     name = "blocking-tool-side-effect"
     summary = "an async tool performs a side effect through a blocking call the event loop cannot cancel"
     message = (

@@ -9,6 +9,9 @@ rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/sce
 * "handoff": an async tool hands it to a thread or executor (`asyncio.to_thread`,
   `run_in_executor`, `executor.submit`): cancelling the await leaves the thread running
   (`to_thread_charge`);
+* "blocking_late": an async tool does it through a blocking call after an await and awaits again
+  later: the call holds the loop, so it lands; cancellation is delivered at the later await and
+  the tool's result is discarded (the runtime's arm 4 records an `async def` that never awaits again);
 * "blocking": an async tool does it through a blocking call before any await, or a sync tool the
   framework runs inline on the event loop does it: the loop cannot deliver the cancellation
   (`blocking_async_charge`);
@@ -27,21 +30,24 @@ for JS) has none of these: there a side effect lands when the tool never observe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
+from ..frameworks.prebuilt import prebuilt_or_kit
 from ..model.callgraph import Site, walk
 from ..model.project import ProjectIndex
 from ..model.tools import Tool, tool_function
 from ..settings.config import Config
 from . import signal_flow
 
-Reason = Literal["sync_thread", "handoff", "blocking", "swallowed", "protected", "lands", "ignores_signal"]
+Reason = Literal["sync_thread", "handoff", "blocking", "blocking_late", "swallowed", "protected", "lands",
+                 "ignores_signal"]
 
 # How a hazard's context is worded in messages and related locations.
 CONTEXT_WORDS: dict[str, str] = {"sync_thread": "sync", "handoff": "in a worker thread", "blocking": "blocking",
+                                 "blocking_late": "blocking between awaits",
                                  "swallowed": "swallows cancellation"}
 
 
@@ -74,13 +80,27 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
         return "protected", ctx.protected
     if eff.blocking and ctx.awaits == 0:
         return "blocking", ""
+    if eff.blocking and ctx.mode == "loop" and _awaits_after(site):
+        return "blocking_late", ""
     return None
+
+
+def _awaits_after(site: Site) -> bool:
+    """Does the function await again after this blocking call? Cancellation cannot stop the call
+    (it holds the loop), but it is delivered at that later await: the effect has landed and the
+    tool's result is discarded."""
+    for cs in site.fn.calls:
+        if cs.call.loc == site.call.loc:
+            return site.fn.awaits - cs.awaits_before - (1 if cs.awaited else 0) > 0
+    return False
 
 
 def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
                 sync_in_thread: bool = False) -> list[Hazard]:
     """Every side effect of `tool` that cancellation cannot stop ("protected" included), in walk order.
     `sync_in_thread`: a run moves the framework's sync tools into worker threads (`siblint.model.callgraph.walk`)."""
+    if tool.kind == "prebuilt":
+        return _prebuilt_hazards(tool, sync_in_thread)
     found = walk(tool, project, config, sync_in_thread)
     if found is None:
         return []
@@ -108,9 +128,24 @@ def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
 def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None) -> list[Hazard]:
     """Every side effect of `tool`, cancellable or not (reason "lands"): in a group that cancels
     nothing, each of them lands after the run raised."""
+    if tool.kind == "prebuilt":
+        return [replace(h, reason="lands") for h in _prebuilt_hazards(tool, False)]
     found = walk(tool, project, config)
     if found is None:
         return []
     word = "sync" if found.sync_tool else "async"
     return [Hazard("lands", f"{word}, {site.effect.description}", site.facts.path, site.call.loc, tool,
                    site.effect.description, site.ctx.via) for site in found.effect_sites() if site.effect is not None]
+
+
+def _prebuilt_hazards(tool: Tool, sync_in_thread: bool) -> list[Hazard]:
+    """A prebuilt tool's effect (`siblint.frameworks.prebuilt`): each is a sync function the
+    framework of its protocol runs in a worker thread, or inline on the event loop."""
+    entry = prebuilt_or_kit(tool.function)
+    if entry is None:
+        return []
+    fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
+    thread = sync_in_thread or fw is None or fw.tools.sync_runs_in == "thread"
+    reason: Reason = "sync_thread" if thread else "blocking"
+    effect = f"{tool.function} {entry.effect}"
+    return [Hazard(reason, f"{CONTEXT_WORDS[reason]}, {effect}", tool.path, tool.loc, tool, effect)]

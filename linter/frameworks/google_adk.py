@@ -115,7 +115,7 @@ FRAMEWORK = Framework(
         },
         fix=_FIX,
         # Awaited during the drain and recorded in the session (RUN c2): not the lost-record hazard.
-        kept_reasons=("blocking", "swallowed"),
+        kept_reasons=("blocking", "blocking_late", "swallowed"),
     ),
     failure=FailureSpec(
         args={

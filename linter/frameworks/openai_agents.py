@@ -24,6 +24,7 @@ from .spec import (
 
 FUNCTION_TOOL = "agents.function_tool"
 FUNCTION_TOOL_CLASS = "agents.FunctionTool"
+LOCAL_SHELL_TOOL = "agents.LocalShellTool"
 AGENT = "agents.Agent"
 MCP_CONFIG = "agents.agent.MCPConfig"
 MCP_SERVER_BASE = "agents.mcp.MCPServer"
@@ -88,6 +89,7 @@ FRAMEWORK = Framework(
         "agents.decorators.function_tool": FUNCTION_TOOL,
         "agents.decorators.tool": FUNCTION_TOOL,
         "agents.tool.FunctionTool": FUNCTION_TOOL_CLASS,
+        "agents.tool.LocalShellTool": LOCAL_SHELL_TOOL,
         "agents.agent.Agent": AGENT,
         "agents.retry.ModelRetrySettings": MODEL_RETRY_SETTINGS,
         "agents.model_settings.ModelSettings": MODEL_SETTINGS,
@@ -105,6 +107,9 @@ FRAMEWORK = Framework(
         makers={
             FUNCTION_TOOL: ToolMaker("decorator", function=Param("func", 0), name=Param("name_override")),
             FUNCTION_TOOL_CLASS: ToolMaker("constructor", function=Param("on_invoke_tool", 3), name=Param("name", 0)),
+            # LocalShellTool(executor): `output = executor(request); await output if awaitable` — a sync
+            # executor runs inline on the event loop (READ agents/run_internal/tool_actions.py:435, 0.24.0).
+            LOCAL_SHELL_TOOL: ToolMaker("constructor", function=Param("executor", 0)),
         },
         methods={(AGENT, "as_tool"): ToolMaker("constructor", name=Param("tool_name", 0))},
         servers=MCP_SERVERS,

@@ -26,7 +26,14 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..common.diagnostics import Loc
-from ..effects import Effect, effect_of, is_bookkeeping, is_pure, method_name, receiver_of
+from ..effects import (
+    Effect,
+    effect_of,
+    is_bookkeeping,
+    is_pure,
+    method_name,
+    receiver_of,
+)
 from ..settings.config import Config
 from ..syntax.facts import (
     Call,
@@ -42,7 +49,9 @@ from ..syntax.facts import (
     Seq,
     Value,
 )
+from .prebuilt_tools import prebuilt_call_effect
 from .project import ProjectIndex
+from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
 
@@ -58,6 +67,7 @@ THREAD_HANDOFFS: dict[str, int] = {
 }
 THREAD_HANDOFF_METHODS: dict[str, int] = {"run_in_executor": 1, "submit": 0}  # loop.run_in_executor, executor.submit
 SHIELDS = frozenset({"asyncio.shield"})
+CONTEXT_COPIES = frozenset({"contextvars.copy_context"})
 TASK_MAKERS = frozenset({"asyncio.create_task", "asyncio.ensure_future"})
 PARTIALS = frozenset({"functools.partial"})
 SUPPRESSORS = frozenset({"contextlib.suppress"})
@@ -198,10 +208,10 @@ class _Walker:
             return
         self.visited.add(key)
         self.events.append(Visit(facts, fn, ctx, at))
-        scope = _Called(facts, fn.name, args) if args else Scope(facts, fn.name)
+        scope = ReceiverScope(facts, fn.name, self.project, args)
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
-        thread_lambdas = [t.loc for t in (_handoff_target(s.call) for s in fn.calls) if isinstance(t, Lambda)]
+        thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
         for site in fn.calls:
             call = site.call
             if is_pure(call, scope, self.pure):
@@ -209,7 +219,7 @@ class _Walker:
             here = _context_at(site, ctx, shielded, swallowers)
             if any(_inside(call.loc, r) for r in thread_lambdas):
                 here = _threaded(here)
-            target = _handoff_target(call)
+            target = _handoff_target(call, scope)
             if target is not None and not isinstance(target, Lambda):
                 self.handoff(facts, fn, scope, site, target, _threaded(here), args)
                 continue
@@ -224,7 +234,8 @@ class _Walker:
 
     def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
              args: Arguments) -> None:
-        eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure)
+        eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure) \
+            or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
         if eff is not None and ctx.depth and not eff.configured and is_bookkeeping(eff, fn.name):
             eff = None  # a helper's credential or cache upkeep (`siblint.effects.incidental`)
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
@@ -266,28 +277,6 @@ class _Walker:
 _BOUND = (Ref, Lambda, Call, Const, FString, Seq, Mapping)
 
 
-class _Called(Scope):
-    """A function's scope on one call path: a parameter nothing in the function rebinds reads as
-    the value its caller passed (`_run_git(["status", "--short"])` runs `git status`)."""
-
-    __slots__ = ("passed",)
-
-    def __init__(self, facts: ModuleFacts, name: str, passed: Arguments) -> None:
-        super().__init__(facts, name)
-        self.passed = passed
-
-    def value(self, text: str) -> Value | None:
-        found = super().value(text)
-        if found is None and text in self.passed:
-            caller, given = self.passed[text]
-            return caller.value(given.text) if isinstance(given, Ref) else given
-        return found
-
-    def text(self, value: Value | None, depth: int = 0) -> str | None:
-        if isinstance(value, Ref) and value.text in self.passed and super().value(value.text) is None:
-            caller, given = self.passed[value.text]
-            return caller.text(given, depth + 1)
-        return super().text(value, depth)
 
 
 def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
@@ -328,7 +317,7 @@ def _threaded(ctx: Context) -> Context:
     return ctx if ctx.mode == "thread" else replace(ctx, mode="thread", handoff=True)
 
 
-def _handoff_target(call: Call) -> Value | None:
+def _handoff_target(call: Call, scope: Scope | None = None) -> Value | None:
     """The function `call` runs in another thread (unwrapping `functools.partial`), else None."""
     index = THREAD_HANDOFFS.get(call.callee)
     if index is None and receiver_of(call.func) is not None:
@@ -338,7 +327,19 @@ def _handoff_target(call: Call) -> Value | None:
     target = call.arg(index, None)
     while isinstance(target, Call) and target.callee in PARTIALS and target.args:
         target = target.args[0]
+    if _runs_in_context(target, scope):
+        target = call.arg(index + 1, None)  # `pool.submit(copy_context().run, fn)` runs `fn`
     return target
+
+
+def _runs_in_context(target: Value | None, scope: Scope | None) -> bool:
+    """`ctx.run` / `copy_context().run`: a `contextvars.Context` running the next argument."""
+    if target is None or method_name(target) != "run":
+        return False
+    head = receiver_of(target)
+    if isinstance(head, Ref) and scope is not None:
+        head = scope.value(head.text)
+    return isinstance(head, Call) and head.callee in CONTEXT_COPIES
 
 
 # ---- per-function context ------------------------------------------------------------------------

@@ -17,10 +17,11 @@ import os
 from dataclasses import dataclass, field
 
 from ..common.diagnostics import Loc
-from ..frameworks import FRAMEWORKS, plain_function_roots
+from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
-from .project import ProjectIndex
+from .prebuilt_tools import prebuilt_member
+from .project import ProjectIndex, names_from_roots
 from .semantic import (
     UNBOUNDED,
     Scope,
@@ -128,6 +129,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         listed = method_toolset_members(facts, item, where.name, project)
         if listed is not None:
             return [Member(*t) for t in listed]
+        packaged = prebuilt_member(where, item)
+        if packaged is not None:
+            return [Member(packaged, facts)]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
         return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
@@ -156,6 +160,9 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
             found = resolve_function(item.name, project, facts.path) if item.name != item.text else None
             if found is not None and not found[1].class_name:
                 return [Member(plain_tool(found[0], found[1], plain), found[0])]
+        packaged = prebuilt_member(where, item)
+        if packaged is not None:
+            return [Member(packaged, facts)]
     return []
 
 
@@ -615,7 +622,8 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    for importer in project.importers_of(facts.module):
+    importers = [m for p in project.importer_paths(facts.path) if (m := project.facts_for_path(p)) is not None]
+    for importer in importers:
         if importer is facts:
             continue
         for group in groups_in(importer, project):
@@ -624,6 +632,24 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
                     threaded = found.get(m.tool.key, (m.tool, False))[1] or group.sync_threads
                     found[m.tool.key] = (m.tool, threaded)
     return list(found.values())
+
+
+def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """Does a framework's group run `tool`: a group of its own module, of a module importing it, or
+    of a module importing the package that re-exports it? A tool the project runs itself (its own
+    loop calling `tool.run`) is in none."""
+    names = names_from_roots(facts.path, project.roots) if facts.path else []
+    modules = [name for module in names for name in (module, module.rpartition(".")[0])]
+    candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name))]
+    own = (os.path.abspath(tool.path), tool.loc)
+    seen: set[str] = set()
+    for where in candidates:
+        if os.path.abspath(where.path) in seen:
+            continue
+        seen.add(os.path.abspath(where.path))
+        if any((os.path.abspath(m.tool.path), m.tool.loc) == own for g in groups_in(where, project) for m in g.members()):
+            return True
+    return False
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

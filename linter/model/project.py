@@ -93,6 +93,9 @@ class ProjectScan:
     classes: tuple[tuple[str, frozenset[str], frozenset[str]], ...]  # (path, base words, function names)
     imports: dict[str, tuple[str, ...]]  # module name -> the files importing it, sorted
     agent_files: frozenset[str]  # files that import a framework making tools of plain functions
+    # Folders a process of the project may import from beside the package roots (application_roots):
+    # an app folder with its own pyproject/requirements, an entry script's folder. Sorted.
+    app_roots: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, roots: list[str], skip: Skip | None = None) -> "ProjectScan":
@@ -105,7 +108,10 @@ class ProjectScan:
         agents: set[str] = set()
         plain_roots = plain_function_roots()
         packages: dict[str, str] = {}  # folder -> the package its files are in ("" for none)
+        marked: dict[str, bool] = {}  # folder -> holds a project file (application_roots)
+        app_roots: set[str] = set()
         for path, data in _python_files(roots, skip):
+            app_roots.update(application_roots(path, next(r for r in roots if _within(path, r)), data, marked))
             folder, file = os.path.split(path)
             if folder not in packages:
                 packages[folder] = module_name_for(os.path.join(folder, "__init__.py"))[0]
@@ -123,7 +129,11 @@ class ProjectScan:
                 defs = frozenset(d.decode("ascii", "replace") for d in set(_DEF.findall(data)))
                 classes.append((path, bases, defs))
         return cls({k: tuple(sorted(v)) for k, v in names.items()}, tuple(sorted(classes)),
-                   {k: tuple(sorted(v)) for k, v in imports.items()}, frozenset(agents))
+                   {k: tuple(sorted(v)) for k, v in imports.items()}, frozenset(agents), tuple(sorted(app_roots)))
+
+
+def _within(path: str, root: str) -> bool:
+    return path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _python_files(roots: list[str], skip: Skip | None) -> Iterator[tuple[str, bytes]]:
@@ -165,6 +175,48 @@ def project_root(config: Config) -> str:
         if parent == folder:
             return os.path.abspath(config.root)
         folder = parent
+
+
+# A folder holding one of these is where a process of the project starts (its imports resolve there).
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt")
+_MAIN_GUARD = re.compile(rb"^if[ \t]+__name__[ \t]*==[ \t]*['\"]__main__['\"]", re.M)
+
+
+def application_roots(path: str, top: str, data: bytes = b"", marked: dict[str, bool] | None = None) -> list[str]:
+    """Folders a Python process of this project may import from, beside the `__init__.py` chain's
+    root: the file's own folder when it is an entry script (`if __name__ == "__main__":`, run as
+    `python path/to/script.py`, so `from tools import x` finds its neighbour), and each folder from
+    the file's up to `top` holding a `pyproject.toml`, `setup.cfg`, `setup.py` or `requirements.txt`
+    (an app in `python-backend/` or `apps/api/` of a larger repository; `add_root` adds its `src/`).
+    `marked` remembers, across the files of a run, which folders hold one."""
+    marked = {} if marked is None else marked
+    folder = os.path.dirname(os.path.abspath(path))
+    out = [folder] if _MAIN_GUARD.search(data) else []
+    top = os.path.abspath(top)
+    current = folder
+    while current == top or current.startswith(top.rstrip(os.sep) + os.sep):
+        if current not in marked:
+            marked[current] = any(os.path.isfile(os.path.join(current, name)) for name in PROJECT_FILES)
+        if marked[current] and current not in out:
+            out.append(current)
+        if current == top:
+            break
+        current = os.path.dirname(current)
+    return out
+
+
+def names_from_roots(path: str, roots: list[str]) -> list[str]:
+    """The dotted names a file is imported by from each of `roots` that holds it (`app.tools.billing`
+    from an app's root, `billing` from its own folder), its `__init__.py` chain's name first."""
+    name = module_name_for(path)[0]
+    stem = os.path.splitext(os.path.abspath(path))[0]
+    if stem.endswith(os.sep + "__init__"):
+        stem = os.path.dirname(stem)
+    names = [name] if name else []
+    for root in roots:
+        if stem.startswith(root.rstrip(os.sep) + os.sep):
+            names.append(os.path.relpath(stem, root).replace(os.sep, "."))
+    return list(dict.fromkeys(names))
 
 
 class ProjectIndex:
@@ -273,6 +325,10 @@ class ProjectIndex:
             found = self._under(root, module)
             if found is not None:
                 return found
+        # An application's own root (`python-backend/` with its requirements): only when one bears it.
+        in_apps = {f for root in self.scan.app_roots if root not in self.roots and (f := self._under(root, module))}
+        if in_apps:
+            return in_apps.pop() if len(in_apps) == 1 else None
         bearers = self.scan.names.get(module, ())
         return bearers[0] if len(bearers) == 1 else None  # several files bear it: unknown
 
@@ -369,7 +425,19 @@ class ProjectIndex:
         the module at `path`? Then its plain functions may be tools, whatever the file imports."""
         path = os.path.abspath(path)
         agents = self.scan.agent_files
-        return any(p != path and p in agents for p in self.scan.imports.get(module_name_for(path)[0], ()))
+        return any(p != path and p in agents for p in self.importer_paths(path))
+
+    def importer_paths(self, path: str) -> list[str]:
+        """The project files that import the module at `path`, by any name a process of the project
+        has for it: from its package root, the project and application roots, and by its bare name
+        from a script in the same folder (`from tools import x`: the script's sys.path[0])."""
+        path = os.path.abspath(path)
+        folder, stem = os.path.split(os.path.splitext(path)[0])
+        found: set[str] = set()
+        for name in (*names_from_roots(path, [*self.roots, *self.scan.app_roots]), stem):
+            self._record(f"{IMPORT_INDEX} {name}", self._importers_digest(name))  # the cache's key
+            found.update(p for p in self.scan.imports.get(name, ()) if name != stem or os.path.dirname(p) == folder)
+        return sorted(found)
 
     def _importers_digest(self, module: str) -> str:
         paths = self.scan.imports.get(module, ())

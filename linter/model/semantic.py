@@ -38,6 +38,8 @@ from ..syntax.facts import (
     Comp,
     Const,
     FunctionFacts,
+    Item,
+    Mapping,
     ModuleFacts,
     Ref,
     Seq,
@@ -604,6 +606,8 @@ def callees(scope: Scope, call: Call, project: ProjectIndex, depth: int = 0,
     func = call.func
     if depth > MAX_DEPTH:
         return []
+    if isinstance(func, Item) or (isinstance(func, Call) and dispatch_table(scope, func) is not None):
+        return _function_values(scope, func, project, depth + 1)  # `_ACTIONS[action](**kw)`
     if isinstance(func, Attr) and func.receiver is not None:
         # `make_store().save(...)`, `repo_var.get().delete(...)`: a method of what the receiver is.
         found = [method_of(cls, func.attr, project) for cls in classes_of(scope, func.receiver, project, depth + 1)]
@@ -677,7 +681,39 @@ def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: i
         return target_functions(scope, value, project, depth)
     if isinstance(value, Call) and value.callee == "functools.partial" and value.args:
         return _function_values(scope, value.args[0], project, depth + 1)
+    table = dispatch_table(scope, value)
+    if table is not None:
+        out: list[tuple[ModuleFacts, FunctionFacts]] = []
+        for inner, item in table:
+            out.extend(f for f in _function_values(inner, item, project, depth + 1) if f not in out)
+        return out
     return []
+
+
+def dispatch_table(scope: Scope, value: Value) -> list[tuple[Scope, Value]] | None:
+    """The values of a dict read by a key known only at run time (`_ACTIONS[action]`,
+    `{"a": self._a}[kind]`, `HANDLERS.get(name)`, a name bound to a dict that is called), each with
+    the scope it is read in: the call may run any of them. None when `value` is no such read."""
+    if isinstance(value, Item):
+        container = value.container
+    elif isinstance(value, Mapping):  # `D[k](...)` is collected as a call of `D` (as `Agent[T](...)` is)
+        container = value
+    elif isinstance(value, Call) and isinstance(value.func, Ref) and value.func.text.endswith(".get") and value.args:
+        text = value.func.text.rpartition(".")[0]
+        container = Ref(text, text, value.func.loc)
+    elif isinstance(value, Call) and isinstance(value.func, Attr) and value.func.attr == "get" and value.args:
+        container = value.func.receiver
+    else:
+        return None
+    where = scope
+    if isinstance(container, Ref):
+        bound = scope.binding(container.text)
+        if bound is None:
+            return None
+        where, container = bound
+    if not isinstance(container, Mapping):
+        return None
+    return [(where, v) for k, v in container.items if k is not None]
 
 
 def argument_values(scope: Scope, fn: FunctionFacts, index: int, project: ProjectIndex) -> list[tuple[Scope, Value]]:

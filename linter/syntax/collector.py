@@ -28,6 +28,7 @@ from .facts import (
     FString,
     FunctionFacts,
     Handler,
+    Item,
     Lambda,
     Mapping,
     ModuleFacts,
@@ -86,6 +87,7 @@ class _Frame:
         self.finally_depth = 0
         self.withs: list[Call] = []
         self.loops: list[Call] = []
+        self.globals: set[str] = set()  # names a `global` statement made module-level here
 
 
 class Collector(Walker):
@@ -166,6 +168,8 @@ class Collector(Walker):
             target = node.for_in.target
             return Comp(loc, "Comp", self.value(node.elt), target.value if isinstance(target, cst.Name) else "",
                         self.value(node.for_in.iter))
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            return Item(loc, "Subscript", self.value(node.value), self.value(node.slice[0].slice.value))
         if isinstance(node, cst.Lambda):
             # Kept with its body: `lambda ctx, e: None` as a failure handler is fatal (SIB202).
             params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
@@ -437,8 +441,16 @@ class Collector(Walker):
                 self.value(node.exc) if node.exc is not None else None, self.loc(node),
                 tuple(reversed(frame.guards)), frame.handler[-1] if frame.handler else None))
 
-    def _scope(self) -> str:
-        """The function, or the class whose body this is, that an assignment here binds in."""
+    def visit_Global(self, node: cst.Global) -> None:
+        if self.frames:
+            self.frames[-1].globals.update(n.name.value for n in node.names)
+
+    def _scope(self, target: str = "") -> str:
+        """The function, or the class whose body this is, that an assignment to `target` here binds
+        in: module level for a name declared `global` (`global client; client = boto3.client(...)`
+        in an init function binds the module's `client`)."""
+        if self.frames and target.partition(".")[0] in self.frames[-1].globals:
+            return ""
         outer = self.frames[-1].facts.name if self.frames else ""
         if self.classes and (not self.frames or self.classes[-1][0].count(".") >= outer.count(".")):
             return self.classes[-1][0]
@@ -458,7 +470,7 @@ class Collector(Walker):
         for t in node.targets:
             name = dotted(t.target)
             if name is not None:
-                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope()))
+                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope(name)))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = dotted(node.target)
@@ -466,16 +478,17 @@ class Collector(Walker):
             return
         types = self.annotation_names(node.annotation.annotation)
         if node.value is not None:
-            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(),
-                                                     annotation=types))
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target),
+                                                     self._scope(name), annotation=types))
         elif types:
             self.facts.assignments.append(Assignment(name, Other(self.loc(node.target)), self.loc(node.target),
-                                                     self._scope(), ":", types))
+                                                     self._scope(name), ":", types))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         name = dotted(node.target)
         if name is not None and isinstance(node.operator, cst.AddAssign):
-            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(), "+="))
+            self.facts.assignments.append(Assignment(name, self.value(node.value), self.loc(node.target), self._scope(name),
+                                                     "+="))
 
 
 # ---- statement-level helpers (no traversal state) ---------------------------------------------

@@ -138,6 +138,15 @@ class Comp(Other):
     iter: "Value | None" = None
 
 
+@dataclass(frozen=True, slots=True)
+class Item(Other):
+    """`<container>[<key>]`. Still an `Other` (kind "Subscript"): a dispatch table read by key
+    (`_ACTIONS[action](**kw)`) calls one of the container's values."""
+
+    container: "Value | None" = None
+    key: "Value | None" = None
+
+
 _T = TypeVar("_T")
 
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]

@@ -1,0 +1,115 @@
+"""Receivers that real code reaches its clients through, for the effect classifier.
+
+`Scope.constructor` knows a receiver built in the function, the class or the module. Real tools
+also get their clients from project code: a factory helper (`_get_client().publish(...)`,
+`self._client().send_message(...)`, in this module or another), and a `@property`
+(`self.sqs.send_message(...)`). `ReceiverScope` follows those through the project, by the scopes,
+imports and types the semantic model resolves; never by a method name searched across the project.
+
+`dynamic_method_effect` classifies `getattr(client, op)(**params)`: the operation is chosen at run
+time, so the call is an effect when the client's library has any mutating operation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..effects import CONSTRUCTORS, Effect, effect_of
+from ..effects.table import METHODS
+from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
+from .project import ProjectIndex
+from .semantic import Scope, callees, classes_of, method_of
+
+MAX_HOPS = 4  # factories and properties followed before giving up
+PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
+GETATTR = frozenset({"getattr", "builtins.getattr"})
+
+
+class ReceiverScope(Scope):
+    """A function's `Scope` on one call path of the walk: its parameters read as what the caller
+    passed, and `constructor` also follows factories and properties of the project."""
+
+    __slots__ = ("project", "arguments")
+
+    def __init__(self, facts: ModuleFacts, name: str, project: ProjectIndex,
+                 arguments: dict[str, tuple[Scope, Value]] | None = None) -> None:
+        super().__init__(facts, name)
+        self.project = project
+        self.arguments = arguments or {}  # parameters bound to what the caller passed (the walk's)
+
+    # On one call path, a parameter nothing in the function rebinds reads as the value its caller
+    # passed (`_run_git(["status", "--short"])` runs `git status`).
+    def value(self, text: str) -> Value | None:
+        found = super().value(text)
+        if found is None and text in self.arguments:
+            caller, given = self.arguments[text]
+            return caller.value(given.text) if isinstance(given, Ref) else given
+        return found
+
+    def text(self, value: Value | None, depth: int = 0) -> str | None:
+        if isinstance(value, Ref) and value.text in self.arguments and super().value(value.text) is None:
+            caller, given = self.arguments[value.text]
+            return caller.text(given, depth + 1)
+        return super().text(value, depth)
+
+    def constructor(self, value: Value | None, depth: int = 0) -> str:
+        found = super().constructor(value, depth)
+        if found in CONSTRUCTORS or depth > MAX_HOPS or value is None:
+            return found
+        return self._built_by_project(value, depth) or found
+
+    def _built_by_project(self, value: Value, depth: int) -> str:
+        if isinstance(value, Ref) and value.text in self.arguments and self.param(value.text) is not None:
+            # `_ACTIONS[action](client, **kw)`: the client the caller built and passed in.
+            caller, given = self.arguments[value.text]
+            where = caller if isinstance(caller, ReceiverScope) else ReceiverScope(caller.facts, caller.name, self.project)
+            return where.constructor(given, depth + 1)
+        if isinstance(value, Call):
+            return self._returned_client(callees(self, value, self.project), depth)
+        if isinstance(value, Ref) and "." in value.text:
+            receiver, _, attr = value.text.rpartition(".")
+            head = Ref(value.name.rpartition(".")[0], receiver, value.loc)
+            getters = [m for cls in classes_of(self, head, self.project)
+                       if (m := method_of(cls, attr, self.project)) is not None and _is_property(m[1])]
+            return self._returned_client(getters, depth)
+        return ""
+
+    def _returned_client(self, functions: list[tuple[ModuleFacts, FunctionFacts]], depth: int) -> str:
+        """The known client constructor a project function returns ("" if none)."""
+        for facts, fn in functions:
+            inner = ReceiverScope(facts, fn.name, self.project)
+            for ret in fn.return_values:
+                built = inner.constructor(ret, depth + 1)
+                if built in CONSTRUCTORS:
+                    return built
+        return ""
+
+
+def _is_property(fn: FunctionFacts) -> bool:
+    return any(isinstance(d, Ref) and d.name in PROPERTIES for d in fn.decorators)
+
+
+def dynamic_method_effect(call: Call, scope: Scope, awaited: bool) -> Effect | None:
+    """`getattr(client, op)(...)`: the effect of the named operation when `op` is a literal, else
+    of any mutating operation of the client (the first write its library's rows list)."""
+    getter = call.func
+    if not isinstance(getter, Call) or getter.callee not in GETATTR or len(getter.args) < 2:
+        return None
+    receiver, op = getter.args[0], getter.args[1]
+    if not isinstance(receiver, Ref):
+        return None
+    literal = scope.text(op)
+    if literal is not None:
+        as_method = Ref(f"{receiver.name}.{literal}", f"{receiver.text}.{literal}", getter.loc)
+        return effect_of(replace(call, func=as_method), scope, awaited=awaited)
+    for row in METHODS.get(scope.constructor(receiver), ()):
+        if not row.verbs:  # a row's check reads the call's arguments: any operation may be the write
+            continue
+        shown = f"getattr({receiver.text}, {_shown(op)})"
+        blocking = (not awaited) if row.blocking is None else row.blocking
+        return Effect(row.what.format(method="", name=shown), blocking, call, kind=row.kind)
+    return None
+
+
+def _shown(op: Value) -> str:
+    return op.text if isinstance(op, Ref) else "…"

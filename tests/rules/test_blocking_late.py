@@ -1,0 +1,43 @@
+"""SIB103 after the first await (issue 23): a blocking side effect between two awaits lands (it holds
+the loop), and a cancellation delivered at the later await discards the tool's result. With no await
+after it, the tool runs to completion and its result is recorded (openai-agents-runtime.md, arm 4)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from siblint.settings.config import Config
+
+TOOL = """\
+    import asyncio
+    import httpx
+    import requests
+    from agents import function_tool
+
+    @function_tool
+    async def refund(order: str) -> str:
+        async with httpx.AsyncClient() as client:
+            await client.get(f"https://shop.example/orders/{{order}}")
+        requests.{verb}("https://pay.example/refunds", json={{"o": order}})
+        {after}
+        return "ok"
+"""
+
+
+def _sib103(lint, tmp_path, verb: str, after: str) -> list[tuple[int, str]]:
+    found = lint(textwrap.dedent(TOOL.format(verb=verb, after=after)), None, Config(root=str(tmp_path)))
+    return [(d.loc.line, d.message) for d in found if d.code == "SIB103"]
+
+
+def test_blocking_effect_between_awaits(lint, tmp_path):
+    [(line, message)] = _sib103(lint, tmp_path, "post", "await asyncio.sleep(1)")
+    assert line == 7
+    assert "POST to https://pay.example/refunds via requests with a blocking call after an await" in message
+
+
+def test_blocking_read_between_awaits_is_quiet(lint, tmp_path):
+    assert _sib103(lint, tmp_path, "get", "await asyncio.sleep(1)") == []
+
+
+def test_blocking_effect_after_the_last_await_completes_and_is_recorded(lint, tmp_path):
+    assert _sib103(lint, tmp_path, "post", "pass") == []

@@ -1,0 +1,290 @@
+"""Receivers real tools reach their effects through (issue 23): dispatch dicts, factory helpers,
+properties, module globals bound in an init function, `getattr(client, op)`, callbacks a wrapper
+runs in a pool through `copy_context().run`. Each shape beside its read-only twin."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from siblint.settings.config import Config
+
+
+@pytest.fixture
+def sib101(lint, tmp_path):
+    """sib101(text, files=None) -> [(line, message)] of SIB101 findings in main.py."""
+
+    def run(text: str, files: dict[str, str] | None = None) -> list[tuple[int, str]]:
+        found = lint(textwrap.dedent(text), {k: textwrap.dedent(v) for k, v in (files or {}).items()},
+                     Config(root=str(tmp_path)))
+        return [(d.loc.line, d.message) for d in found if d.code == "SIB101"]
+
+    return run
+
+
+DISPATCH = """\
+    import requests
+    from strands import tool
+
+    def _send(channel, text):
+        return requests.{verb}(f"https://chat.example/channels/{{channel}}/messages", json={{"content": text}})
+
+    def _list(channel, text):
+        return requests.get(f"https://chat.example/channels/{{channel}}/messages")
+
+    _ACTIONS = {{"send": _send, "list": _list}}
+
+    @tool
+    def chat(action: str, channel: str, text: str) -> dict:
+        return _ACTIONS[action](channel=channel, text=text)
+
+    @tool
+    def chat_get(action: str, channel: str, text: str) -> dict:
+        handler = _ACTIONS.get(action)
+        return handler(channel=channel, text=text)
+"""
+
+
+def test_dispatch_dict_of_functions_runs_any_value(sib101):
+    found = sib101(DISPATCH.format(verb="post"))
+    assert [line for line, _ in found] == [13, 17]
+    assert all("POST to https://chat.example/channels/{}/messages via requests in _send" in m for _, m in found)
+
+
+def test_dispatch_dict_of_readers_is_quiet(sib101):
+    assert sib101(DISPATCH.format(verb="get")) == []
+
+
+BOUND_METHODS = """\
+    import requests
+    from strands import tool
+
+    class Box:
+        def _upload(self, p):
+            return requests.{verb}("https://box.example/files", data=p)
+
+        def _read(self, p):
+            return requests.get("https://box.example/files")
+
+        @tool
+        def box(self, kind: str, p: str):
+            return {{"up": self._upload, "read": self._read}}[kind](p)
+"""
+
+
+def test_dispatch_dict_of_bound_methods(sib101):
+    assert [line for line, _ in sib101(BOUND_METHODS.format(verb="put"))] == [12]
+
+
+def test_dispatch_dict_of_bound_readers_is_quiet(sib101):
+    assert sib101(BOUND_METHODS.format(verb="get")) == []
+
+
+FACTORY = """\
+    import boto3
+    from strands import tool
+
+    def _get_client():
+        return boto3.client("sns")
+
+    @tool
+    def notify(topic: str, msg: str) -> str:
+        return str(_get_client().{op}(TopicArn=topic))
+
+    @tool
+    def notify_named(topic: str, msg: str) -> str:
+        client = _get_client()
+        return str(client.{op}(TopicArn=topic))
+"""
+
+
+def test_client_from_a_factory_helper(sib101):
+    found = sib101(FACTORY.format(op="publish"))
+    assert [line for line, _ in found] == [8, 12]
+    assert "publish (AWS)" in found[0][1]
+
+
+def test_client_from_a_factory_helper_reading_is_quiet(sib101):
+    assert sib101(FACTORY.format(op="get_topic_attributes")) == []
+
+
+def test_client_from_a_factory_in_another_module(sib101):
+    files = {"aws.py": """\
+        import boto3
+
+        def sqs_client():
+            client = boto3.client("sqs")
+            return client
+    """}
+    text = """\
+        from strands import tool
+        from aws import sqs_client
+
+        @tool
+        def enqueue(q: str, body: str) -> str:
+            return str(sqs_client().{op}(QueueUrl=q))
+    """
+    assert [line for line, _ in sib101(text.format(op="send_message"), files)] == [5]
+    assert sib101(text.format(op="get_queue_url"), files) == []
+
+
+METHOD_AND_PROPERTY = """\
+    import boto3
+    from strands import tool
+
+    class Queue:
+        def _client(self):
+            return boto3.client("sqs")
+
+        @property
+        def sqs(self):
+            return boto3.client("sqs")
+
+        @tool
+        def via_method(self, q: str) -> str:
+            return str(self._client().{op}(QueueUrl=q))
+
+        @tool
+        def via_property(self, q: str) -> str:
+            return str(self.sqs.{op}(QueueUrl=q))
+"""
+
+
+def test_client_from_a_method_and_a_property(sib101):
+    assert [line for line, _ in sib101(METHOD_AND_PROPERTY.format(op="send_message"))] == [13, 17]
+
+
+def test_client_from_a_method_and_a_property_reading_is_quiet(sib101):
+    assert sib101(METHOD_AND_PROPERTY.format(op="get_queue_url")) == []
+
+
+def test_plain_method_is_not_taken_for_a_property(sib101):
+    # `self.sqs` without `@property` is a bound method, not the client it would return.
+    text = METHOD_AND_PROPERTY.format(op="send_message").replace("        @property\n", "")
+    assert [line for line, _ in sib101(text)] == [12]
+
+
+GLOBAL = """\
+    import boto3
+    from strands import tool
+
+    client = None
+
+    def init():
+        global client
+        client = boto3.client("s3")
+
+    @tool
+    def store(key: str, body: str) -> str:
+        return str(client.{op}(Bucket="b", Key=key))
+"""
+
+
+def test_client_bound_to_a_module_global_in_an_init_function(sib101):
+    assert [line for line, _ in sib101(GLOBAL.format(op="put_object"))] == [11]
+
+
+def test_client_bound_to_a_module_global_reading_is_quiet(sib101):
+    assert sib101(GLOBAL.format(op="get_object")) == []
+
+
+def test_local_name_without_global_stays_local(sib101):
+    # Without `global`, the init function binds a local: the module's `client` stays None.
+    assert sib101(GLOBAL.format(op="put_object").replace("    global client\n", "")) == []
+
+
+GETATTR = """\
+    import boto3
+    from strands import tool
+
+    @tool
+    def aws(op: str, params: dict) -> str:
+        client = boto3.client("s3")
+        return str(getattr(client, {op})(**params))
+"""
+
+
+def test_getattr_operation_chosen_at_run_time(sib101):
+    found = sib101(GETATTR.format(op="op"))
+    assert [line for line, _ in found] == [5]
+    assert "getattr(client, op) (AWS)" in found[0][1]
+
+
+def test_getattr_of_a_literal_read_operation_is_quiet(sib101):
+    assert sib101(GETATTR.format(op='"list_buckets"')) == []
+    assert [line for line, _ in sib101(GETATTR.format(op='"delete_bucket"'))] == [5]
+
+
+def test_getattr_on_an_unknown_object_is_quiet(sib101):
+    assert sib101(GETATTR.format(op="op").replace('boto3.client("s3")', "object()")) == []
+
+
+RESILIENCE = """\
+    from concurrent.futures import ThreadPoolExecutor
+    from contextvars import copy_context
+
+    _pool = ThreadPoolExecutor(4)
+
+    def execute_with_resilience(kind, timeout, func):
+        context = copy_context()
+        return _pool.submit(context.run, func).result(timeout=timeout)
+"""
+WRAPPED_TOOL = """\
+    import httpx
+    from crewai.tools import BaseTool
+    from resilience import execute_with_resilience
+
+    class UpdateFinding(BaseTool):
+        name: str = "update"
+        description: str = "close a finding"
+
+        def _run(self, fid: int) -> str:
+            def _call():
+                return httpx.{verb}(f"https://dd.example/findings/{{fid}}/")
+            return execute_with_resilience("write", 10, _call).text
+"""
+
+
+def test_callback_run_by_an_imported_wrapper_through_a_context(sib101):
+    found = sib101(WRAPPED_TOOL.format(verb="patch"), {"resilience.py": RESILIENCE})
+    assert [line for line, _ in found] == [9]  # crewai: at `_run`
+    assert "PATCH to https://dd.example/findings/{}/ via httpx" in found[0][1]
+
+
+def test_callback_run_by_a_wrapper_reading_is_quiet(sib101):
+    assert sib101(WRAPPED_TOOL.format(verb="get"), {"resilience.py": RESILIENCE}) == []
+
+
+def test_context_run_of_an_unrelated_object_is_not_a_handoff(sib101):
+    # `runner.run` is no `contextvars.Context`: its first argument is what the pool runs.
+    other = RESILIENCE.replace("context = copy_context()", "context = object()")
+    assert sib101(WRAPPED_TOOL.format(verb="patch"), {"resilience.py": other}) == []
+
+
+PASSED_CLIENT = """\
+    import boto3
+    from strands import tool
+
+    def _put(client, **kw):
+        return client.{op}(TableName="jobs", Item=kw)
+
+    def _get_client():
+        return boto3.client("dynamodb")
+
+    _ACTIONS = {{"put": _put}}
+
+    @tool
+    def dynamodb(action: str, item: dict) -> dict:
+        client = _get_client()
+        return _ACTIONS[action](client, **item)
+"""
+
+
+def test_client_passed_to_the_function_a_dispatch_dict_runs(sib101):
+    found = sib101(PASSED_CLIENT.format(op="put_item"))
+    assert [line for line, _ in found] == [13]
+    assert "client.put_item (AWS) in _put" in found[0][1]
+
+
+def test_client_passed_to_a_reader_is_quiet(sib101):
+    assert sib101(PASSED_CLIENT.format(op="get_item")) == []
