@@ -622,7 +622,7 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    importers = [m for p in project.importer_paths(facts.path) if (m := project.facts_for_path(p)) is not None]
+    importers = [f for p in project.importer_paths(facts.path) if (f := project.facts_for_path(p)) is not None]
     for importer in importers:
         if importer is facts:
             continue

@@ -141,10 +141,8 @@ def _python_files(roots: list[str], skip: Skip | None) -> Iterator[tuple[str, by
     nothing `skip` excludes is read (`siblint.settings.excludes`)."""
     seen: set[str] = set()
     for root in roots:
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")
-                             and not (skip and skip(os.path.join(folder, d), True)))
-            for name in sorted(files):
+        for folder, files in _walk(root, skip):
+            for name in files:
                 path = os.path.abspath(os.path.join(folder, name))
                 if not name.endswith(".py") or path in seen or (skip and skip(path, False)):
                     continue
@@ -159,6 +157,24 @@ def _python_files(roots: list[str], skip: Skip | None) -> Iterator[tuple[str, by
                 except OSError:
                     continue
                 yield path, data
+
+
+def _walk(root: str, skip: Skip | None) -> Iterator[tuple[str, list[str]]]:
+    """(folder, its file names sorted) under `root`, depth first in sorted order, without recursion
+    (Python 3.11's `os.walk` recurses: a tree deeper than the recursion limit would crash) and
+    without following links to folders."""
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        dirs = [e.path for e in entries if e.is_dir(follow_symlinks=False) and e.name not in _SKIPPED_DIRS
+                and not e.name.startswith(".") and not (skip and skip(e.path, True))]
+        yield folder, [e.name for e in entries if not e.is_dir(follow_symlinks=False)]
+        stack.extend(reversed(dirs))
 
 
 def project_root(config: Config) -> str:

@@ -37,7 +37,7 @@ from .semantic import (
     result_names,
 )
 
-Kind = Literal["function", "constructed", "agent", "server", "copy"]
+Kind = Literal["function", "constructed", "agent", "server", "copy", "prebuilt"]
 
 
 @dataclass(frozen=True)

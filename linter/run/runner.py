@@ -227,7 +227,7 @@ def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
 _worker: _Analyser | None = None
 
 
-def _init_worker(config: Config, scan: "ProjectScan", cache_args: tuple[str, str, bytes | None] | None,
+def _init_worker(config: Config, scan: "ProjectScan | None", cache_args: tuple[str, str, bytes | None] | None,
                  liveness: tuple[int, int] | None) -> None:
     import gc
 
