@@ -10,12 +10,11 @@ configuration when a config file above the module appears, changes or goes. The 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 from ..common.diagnostics import Diagnostic
 from ..lint import engine
 from ..model.callgraph import forget_walks
-from ..model.project import ProjectIndex, project_root
+from ..model.project import ProjectIndex, marked_root, project_root
 from ..run.runner import check_file
 from ..settings.config import Config, ConfigError, load
 from ..settings.excludes import Skip
@@ -55,6 +54,9 @@ class AnalysisSession:
         self._consulted: dict[str, set[str]] = {}  # open document -> modules its last lint looked up
         self._rescanned: set[str] = set()  # files the project's scan was made again for
         self.config_errors: list[str] = []  # reported to the user once each, then cleared
+        # The client's workspace folders: a document under none of them and in no project (no
+        # config file, no version control above it) is linted alone. None: every folder counts.
+        self.workspace: list[str] | None = None
 
     # ---- configuration ------------------------------------------------------------------------
     def config_for(self, path: str) -> Config:
@@ -76,6 +78,8 @@ class AnalysisSession:
     def _project(self, config: Config, path: str) -> ProjectIndex:
         """The index of the project `siblint check` would see (siblint.model.project.project_root);
         its scan is made again when a file it has not seen is linted (files were added)."""
+        if self._alone(config, path):  # never walk its folder (a document opened from /etc or /)
+            return ProjectIndex([], loader=self._load, skip=Skip(config))
         root = project_root(config)
         if root not in self._projects:
             self._projects[root] = ProjectIndex([root], loader=self._load, skip=Skip(config))
@@ -84,6 +88,11 @@ class AnalysisSession:
             self._rescanned.add(path)  # once per file: one outside the scan's limits stays outside
             project.refresh()
         return project
+
+    def _alone(self, config: Config, path: str) -> bool:
+        if self.workspace is None or marked_root(config) is not None:
+            return False
+        return not any(os.path.commonpath([folder, path]) == folder for folder in self.workspace)
 
     def _load(self, path: str) -> ModuleFacts | None:
         """Facts of an imported module: the editor's text when it is open, else the file."""
@@ -128,10 +137,9 @@ class AnalysisSession:
                 del self._from_disk[path]
                 self._forget(path)
 
-    def dependents(self, path: str) -> Iterator[str]:
-        """Open documents, other than `path`, whose last lint looked up the module at `path`."""
-        path = os.path.abspath(path)
-        return (p for p, used in list(self._consulted.items()) if p != path and path in used)
+    def consulted(self, path: str) -> set[str]:
+        """The modules the last lint of the open document at `path` looked up."""
+        return set(self._consulted.get(os.path.abspath(path), ()))
 
     def lint(self, path: str) -> list[Diagnostic]:
         """The findings `siblint check` reports for the open document at `path`, noqa honoured."""

@@ -3,8 +3,9 @@
 Diagnostics on open and save at once, on change after a short debounce (typing a word lints once);
 documents that import an edited module are linted again. Each diagnostic links to its rule's page
 (`codeDescription`), hovering it shows the rule's documentation, and a quick fix adds
-`# noqa: CODE` where `siblint check` reads it. What is kept between requests is in
-siblint.interfaces.analysis_session.
+`# noqa: CODE` where `siblint check` reads it. Lints run in a worker process, newest text first,
+so requests are answered while one runs (siblint.interfaces.lint_scheduler); what the worker keeps
+between lints is in siblint.interfaces.analysis_session.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .. import __version__
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import EXTENSIONS as JS_EXTENSIONS
 from ..lint import noqa
-from .analysis_session import AnalysisSession
+from .lint_scheduler import LintScheduler, Result
 from .docs import rule_url
 
 # Long enough that a burst of keystrokes lints once, short enough to stay inside the 100 ms target
@@ -56,7 +57,7 @@ def path_of(uri: str) -> str | None:
 class SiblintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("siblint", __version__)
-        self.session = AnalysisSession()
+        self.lints = LintScheduler(self._publish, self._note)
         # All keyed by `path_of(uri)`: a client may spell one file's URI in more than one way.
         self.findings: dict[str, list[Diagnostic]] = {}  # last published findings
         self._pending: dict[str, asyncio.TimerHandle] = {}
@@ -68,36 +69,57 @@ class SiblintServer(LanguageServer):
         doc = self.workspace.get_text_document(uri)
         return doc if doc.version is not None else None
 
+    def shutdown(self) -> None:
+        self.lints.shutdown()
+        super().shutdown()
+
     # ---- diagnostics --------------------------------------------------------------------------
-    def lint_and_publish(self, uri: str, *, with_dependents: bool = False) -> None:
+    def changed(self, uri: str) -> str | None:
+        """Hand the document's newest text to the scheduler (a lint of an older one is stale); its
+        path, or None when siblint does not lint it."""
         path = path_of(uri)
+        doc = self.opened(uri)
+        if path is None or doc is None or not _is_linted(doc):
+            return None  # a config file or another language: siblint reads configs from disk
+        self._uris[path] = uri
+        self.lints.workspace = self._workspace_folders()
+        self.lints.update(path, doc.version or 0, doc.source)
+        return path
+
+    def _workspace_folders(self) -> list[str]:
+        uris = [f.uri for f in self.workspace.folders.values()]
+        if self.workspace.root_uri:
+            uris.append(self.workspace.root_uri)
+        return [p for p in map(path_of, uris) if p]
+
+    def lint_and_publish(self, uri: str, *, with_dependents: bool = False) -> None:
+        path = self.changed(uri)
         if path is not None:
             self._pending.pop(path, None)
-        doc = self.opened(uri)
-        if path is None or doc is None:
-            return
-        if not _is_linted(doc):
-            return  # a config file or another language: siblint reads configs from disk
-        self._uris[path] = uri
-        self.session.update(path, doc.source)
-        try:
-            found = self.session.lint(path)
-        except Exception as exc:  # noqa: BLE001 - the editor's server must outlive a siblint bug
-            log.exception("siblint failed on %s", path)
-            self.window_log_message(types.LogMessageParams(
-                type=types.MessageType.Error, message=f"siblint: internal error on {path}: {exc!r}"))
-            found = []
-        self._report_config_errors()
-        self.findings[path] = found
+            self.lints.request(path, with_dependents)
+
+    def _publish(self, result: Result) -> None:
+        uri = self._uris.get(result.path)
+        doc = self.opened(uri) if uri else None
+        if uri is None or doc is None or doc.version != result.version:
+            return  # closed, or changed since: the newest text's lint is queued
+        if result.error:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=result.error))
+        for message in result.config_errors:
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"siblint: {message}"))
+        self.findings[result.path] = result.findings
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=doc.version, diagnostics=[self._to_lsp(d, doc) for d in found]))
-        if with_dependents:
-            self.lint_dependents(path)
+            uri=uri, version=doc.version, diagnostics=[self._to_lsp(d, doc) for d in result.findings]))
+        if result.with_dependents:
+            self.lint_dependents(result.path)
+
+    def _note(self, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=message))
 
     def lint_dependents(self, path: str) -> None:
-        for other in self.session.dependents(path):
+        for other in self.lints.dependents(path):
             if other in self._uris:
-                self.lint_and_publish(self._uris[other])
+                self.lints.request(other)
 
     def forget_uri(self, path: str) -> None:
         self._uris.pop(os.path.realpath(path), None)
@@ -106,7 +128,7 @@ class SiblintServer(LanguageServer):
         return self._uris.get(os.path.realpath(path)) or from_fs_path(path) or path
 
     def schedule(self, uri: str) -> None:
-        path = path_of(uri)
+        path = self.changed(uri)
         if path is None:
             return
         self.cancel(uri)
@@ -118,11 +140,6 @@ class SiblintServer(LanguageServer):
         handle = self._pending.pop(path, None) if path else None
         if handle is not None:
             handle.cancel()
-
-    def _report_config_errors(self) -> None:
-        for message in self.session.config_errors:
-            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"siblint: {message}"))
-        self.session.config_errors.clear()
 
     def _range(self, loc: Loc, path: str) -> types.Range:
         """libcst's 1-based lines and code-point columns in the client's units (UTF-16 by default)."""
@@ -196,6 +213,14 @@ class SiblintServer(LanguageServer):
 def build() -> SiblintServer:
     server = SiblintServer()
 
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: SiblintServer, params: types.InitializedParams) -> None:
+        ls.lints.start()  # its imports run while the client opens its first documents
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: SiblintServer, params: None) -> None:
+        ls.lints.shutdown()  # a lint still running is of no use now
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SiblintServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.lint_and_publish(params.text_document.uri, with_dependents=True)
@@ -216,7 +241,7 @@ def build() -> SiblintServer:
         path = path_of(uri)
         if path is not None:
             ls.findings.pop(path, None)
-            ls.session.update(path, None)
+            ls.lints.close(path)
             ls.lint_dependents(path)
             ls.forget_uri(path)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

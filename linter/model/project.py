@@ -181,6 +181,12 @@ def project_root(config: Config) -> str:
     """The folder whose files make up the project of a file with settings `config`: the folder of
     its config file, else the nearest version-control root above the default root, else that
     root. One rule for every entry point, so a file checked alone sees the project a tree run sees."""
+    return marked_root(config) or os.path.abspath(config.root)
+
+
+def marked_root(config: Config) -> str | None:
+    """The project root a config file or a version-control folder marks; None for a file in no
+    project (the language server lints such a document alone rather than walk its folder)."""
     if config.source:
         return os.path.abspath(config.root)
     folder = os.path.abspath(config.root)
@@ -189,7 +195,7 @@ def project_root(config: Config) -> str:
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
-            return os.path.abspath(config.root)
+            return None
         folder = parent
 
 
