@@ -102,7 +102,7 @@ class LintScheduler:
     def __init__(self, publish: Callable[[Result], None], note: Callable[[str], None]) -> None:
         self._publish = publish
         self._note = note
-        self._texts: dict[str, tuple[int, str]] = {}  # open document -> (version, text)
+        self._texts: dict[str, tuple[int, str, str]] = {}  # open document -> (version, text, linted as)
         self._sent: dict[str, int | None] = {}  # what the worker holds: version, None once closed
         self._queue: dict[str, bool] = {}  # documents to lint (in order) -> with their dependents
         self._consulted: dict[str, set[str]] = {}  # document -> modules its last lint looked up
@@ -113,9 +113,10 @@ class LintScheduler:
         self.workspace: list[str] | None = None  # see AnalysisSession.workspace
 
     # ---- what the server tells it -------------------------------------------------------------
-    def update(self, path: str, version: int, text: str) -> None:
-        """A document was opened or changed: a lint of an older version is stale."""
-        self._texts[path] = (version, text)
+    def update(self, path: str, version: int, text: str, linted_as: str | None = None) -> None:
+        """A document was opened or changed: a lint of an older version is stale. `linted_as`: the
+        path the worker analyses it under (its extension picks the front end), `path` by default."""
+        self._texts[path] = (version, text, linted_as or path)
         self._supersede(path)
 
     def close(self, path: str) -> None:
@@ -155,20 +156,21 @@ class LintScheduler:
             return
         path = next(iter(self._queue))
         with_dependents = self._queue.pop(path)
-        version, _ = self._texts[path]
+        version, _, linted_as = self._texts[path]
         self.start()
         assert self._conn is not None
-        updates = [(p, t) for p, (v, t) in self._texts.items() if self._sent.get(p) != v]
-        updates += [(p, None) for p, v in self._sent.items() if v is not None and p not in self._texts]
+        current = {name: (v, t) for v, t, name in self._texts.values()}
+        updates: list[tuple[str, str | None]] = [(p, t) for p, (v, t) in current.items() if self._sent.get(p) != v]
+        updates += [(p, None) for p, v in self._sent.items() if v is not None and p not in current]
         try:
-            self._conn.send(_Request(updates, path, version, with_dependents, self.workspace))
-        except OSError:  # the worker died between two jobs
+            self._conn.send(_Request(updates, linted_as, version, with_dependents, self.workspace))
+        except OSError:  # the worker died between two jobs: a new one takes the job, a moment later
             self._restart(f"siblint: the lint worker stopped; starting it again for {path}")
             self._queue = {path: with_dependents, **self._queue}
-            self._dispatch()
+            asyncio.get_running_loop().call_later(1.0, self._dispatch)
             return
         for p, t in updates:
-            self._sent[p] = None if t is None else self._texts[p][0]
+            self._sent[p] = None if t is None else current[p][0]
         self._running = _Job(path, version, with_dependents)
         asyncio.get_running_loop().add_reader(self._conn.fileno(), self._receive)
 
@@ -179,16 +181,24 @@ class LintScheduler:
         self._cancel_kill_timer()
         try:
             result: Result = self._conn.recv()
-        except (EOFError, OSError):
-            code = self._process.exitcode if self._process is not None else None
+        except (EOFError, OSError):  # killed (out of memory?) or crashed
             held = job.path if job is not None else "no document"
-            self._restart(f"siblint: the lint worker ended (exit code {code}) while linting {held}; "
+            self._restart(f"siblint: the lint worker ended ({self._ending()}) while linting {held}; "
                           "its findings are not shown")
         else:
-            self._consulted[result.path] = result.consulted
-            if job is not None and not job.stale and self._texts.get(result.path, (None,))[0] == result.version:
-                self._publish(result)
+            if job is not None:
+                result.path = job.path  # the document's own path, whatever it was linted as
+                self._consulted[job.path] = result.consulted
+                if not job.stale and self._texts.get(job.path, (None,))[0] == result.version:
+                    self._publish(result)
         self._dispatch()
+
+    def _ending(self) -> str:
+        if self._process is None:
+            return "no worker"
+        self._process.join(timeout=1)
+        code = self._process.exitcode
+        return f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
 
     def _supersede(self, path: str) -> None:
         job = self._running

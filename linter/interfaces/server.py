@@ -23,6 +23,7 @@ from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 from .. import __version__
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import EXTENSIONS as JS_EXTENSIONS
+from ..js import is_js
 from ..lint import noqa
 from .lint_scheduler import LintScheduler, Result
 from .docs import rule_url
@@ -36,12 +37,22 @@ _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.Diagnosti
 log = logging.getLogger(__name__)
 
 
-_LANGUAGES = frozenset({"python", "typescript", "typescriptreact", "javascript", "javascriptreact"})
+# The front end a client's languageId asks for, as the extension that picks it (siblint.lint.engine
+# chooses by extension). An unknown or missing languageId leaves the choice to the file's extension.
+_LANGUAGE_EXTENSIONS = {"python": ".py", "typescript": ".ts", "typescriptreact": ".tsx",
+                        "javascript": ".js", "javascriptreact": ".jsx"}
+_LINTED = (".py", ".pyi", *JS_EXTENSIONS)
 
 
-def _is_linted(doc: TextDocument) -> bool:
-    """A document siblint lints: Python, or TypeScript/JavaScript (the tree-sitter front end)."""
-    return doc.language_id in _LANGUAGES or doc.path.endswith((".py", ".pyi", *JS_EXTENSIONS))
+def lint_path(path: str, language_id: str | None) -> str | None:
+    """The path the document at `path` is linted under: its own when its extension already picks
+    the front end its languageId names, else `path` plus that extension (a `.ts` URI holding
+    Python, an extensionless script); None for a document siblint does not lint."""
+    ext = _LANGUAGE_EXTENSIONS.get(language_id or "")
+    own = path.lower().endswith(_LINTED)
+    if ext is None or (own and is_js(path) == is_js(ext)):
+        return path if own else None
+    return path + ext
 
 
 def path_of(uri: str) -> str | None:
@@ -79,11 +90,12 @@ class SiblintServer(LanguageServer):
         path, or None when siblint does not lint it."""
         path = path_of(uri)
         doc = self.opened(uri)
-        if path is None or doc is None or not _is_linted(doc):
+        linted_as = lint_path(path, doc.language_id) if path and doc else None
+        if path is None or doc is None or linted_as is None:
             return None  # a config file or another language: siblint reads configs from disk
         self._uris[path] = uri
         self.lints.workspace = self._workspace_folders()
-        self.lints.update(path, doc.version or 0, doc.source)
+        self.lints.update(path, doc.version or 0, doc.source, linted_as)
         return path
 
     def _workspace_folders(self) -> list[str]:
@@ -260,9 +272,8 @@ def build() -> SiblintServer:
 
 def serve() -> None:
     """Serve one client on stdin/stdout until it exits."""
-    import gc
+    import sys
 
-    from ..common.gctune import THRESHOLD
+    from .framing import ResyncingReader
 
-    gc.set_threshold(*THRESHOLD)  # this process only analyses (as the CLI's pool workers do)
-    build().start_io()
+    build().start_io(stdin=ResyncingReader(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -21,11 +21,12 @@ QUIET = EXAMPLE.replace("requests.post(", "print(")
 
 
 def _children(pid: int) -> set[int]:
+    """The server's lint workers (multiprocessing's spawned children, not its resource tracker)."""
     out: set[int] = set()
     for task in os.listdir(f"/proc/{pid}/task"):
         with open(f"/proc/{pid}/task/{task}/children") as fh:
             out.update(int(c) for c in fh.read().split())
-    return out
+    return {c for c in out if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()}
 
 
 def _alive(pid: int) -> bool:
@@ -96,3 +97,23 @@ def test_a_short_stale_lint_finishes_on_the_warm_worker(tmp_path: Path) -> None:
     last, before, after, messages = serve(tmp_path, test)
     assert [d.code for d in last.diagnostics] == ["SIB201"]
     assert before == after and not any("stopped" in m for m in messages)
+
+
+def test_a_killed_worker_is_reported_and_replaced(tmp_path: Path) -> None:
+    """The worker is OOM-killed in the middle of a lint: the user is told which document it held,
+    and the next lint runs on a new worker."""
+    write(tmp_path, {"pyproject.toml": "[tool.siblint]\n", "a.py": EXAMPLE})
+
+    async def test(client: SiblintClient):
+        big = client.open(tmp_path / "big.py", SLOW)
+        await asyncio.sleep(0.5)
+        [worker] = _children(client.client._server.pid)
+        os.kill(worker, 9)
+        await asyncio.sleep(0.5)
+        uri = client.open(tmp_path / "a.py", EXAMPLE)
+        return await client.diagnostics(uri), client.pending(big), list(client.messages)
+
+    after, big_published, messages = serve(tmp_path, test)
+    assert sorted(d.code for d in after.diagnostics) == ["SIB101", "SIB201", "SIB301"]
+    assert big_published == 0
+    assert any("killed by signal 9" in m and "big.py" in m for m in messages), messages
