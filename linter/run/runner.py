@@ -38,6 +38,9 @@ from ..settings.config import Config
 from ..settings.excludes import Skip
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
+
     from ..model.project import ProjectIndex, ProjectScan
     from ..syntax.facts import ModuleFacts
     from .cache import Cache, Entry
@@ -357,12 +360,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         result.jobs_used = jobs
         outcomes: list[tuple[str, list[Diagnostic], Entry | None]] = []
         if jobs == 1:
-            analyser = _Analyser(config, scan, cache)
-            with analysis_thresholds():
-                for p in todo:
-                    outcomes.append(analyser.check(p))
-                    if progress:
-                        progress.advance()
+            outcomes = _run_inline(todo, _Analyser(config, scan, cache), progress)
         else:
             outcomes = _run_pool(batches, config, scan, cache, jobs, progress)
         for path, diagnostics, entry in outcomes:
@@ -379,11 +377,55 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     return result
 
 
+def _run_inline(paths: list[str], analyser: _Analyser, progress: Progress | None) -> list:
+    """Each file in this process, with Ctrl-C held while a parser's thread runs (see _sigint_after_threads)."""
+    outcomes: list = []
+    with analysis_thresholds(), _sigint_after_threads():
+        for p in paths:
+            outcomes.append(analyser.check(p))
+            if progress:
+                progress.advance()
+    return outcomes
+
+
+@contextmanager
+def _sigint_after_threads() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt at once, unless another thread runs (the parsers' big-stack
+    thread, siblint.syntax.source.run_isolated): then it is raised again the moment that thread
+    ends. Raised while libcst's parse thread was inside native code, the interpreter shut down under
+    it and aborted (exit 134 and a core file instead of 130, issue 22 L1)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    watchers: set[threading.Thread] = set()
+
+    def interrupted(signum: int, frame: object) -> None:
+        busy = [t for t in threading.enumerate() if t is not threading.main_thread() and t not in watchers and t.is_alive()]
+        if not busy:
+            raise KeyboardInterrupt
+
+        def again() -> None:
+            for thread in busy:
+                thread.join()
+            os.kill(os.getpid(), signal.SIGINT)
+
+        watcher = threading.Thread(target=again, name="siblint-sigint", daemon=True)
+        watchers.add(watcher)
+        watcher.start()
+
+    old = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | None", cache: "Cache | None", jobs: int,
               progress: Progress | None) -> list:
     import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     _warm_up()
     gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
@@ -394,6 +436,8 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
     # so a worker reads end-of-file the moment the parent is gone, however it died.
     liveness = os.pipe() if ctx.get_start_method() == "fork" else None
     outcomes: list = []
+    finished: set = set()
+    left: list[str] = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                  initargs=(config, scan, cache_args, liveness)) as pool:
@@ -408,19 +452,66 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
                 for fut in as_completed(futures):
                     done = fut.result()
                     outcomes.extend(done)
+                    finished.add(fut)
                     if progress:
                         progress.advance(len(done))
+            except BrokenProcessPool:  # a worker was killed: the files it may have held, one by one
+                left = [p for b, f in zip(batches, futures) if f not in finished for p in b]
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 for child in multiprocessing.active_children():  # only the pool's workers
                     child.kill()
                 raise
+        if left:
+            outcomes.extend(_one_process_each(left, ctx, (config, scan, cache_args), progress))
     finally:
         gc.unfreeze()
         if liveness is not None:
             for fd in liveness:
                 os.close(fd)
     return outcomes
+
+
+def _one_process_each(paths: list[str], ctx: "BaseContext", worker_args: tuple, progress: Progress | None) -> list:
+    """After a worker died (the out-of-memory killer, a signal; issue 22 L11), the files it may
+    have held, each in a process of its own: a file whose process dies again is reported as such
+    (SIB900 with the signal), and every other file is analysed as usual."""
+    outcomes: list = []
+    for path in paths:
+        receive, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_check_alone, args=(send, path, *worker_args), name="siblint-alone", daemon=True)
+        proc.start()
+        send.close()
+        try:
+            outcomes.extend(receive.recv())
+        except EOFError:
+            proc.join()
+            outcomes.append((path, [_process_died(path, proc.exitcode)], None))
+        finally:
+            receive.close()
+            proc.join()
+        if progress:
+            progress.advance()
+    return outcomes
+
+
+def _check_alone(send: "Connection", path: str, config: Config, scan: "ProjectScan | None",
+                 cache_args: tuple[str, str, bytes | None] | None) -> None:
+    _init_worker(config, scan, cache_args, None)
+    send.send(_check_batch([path]))
+
+
+def _process_died(path: str, exitcode: int | None) -> Diagnostic:
+    from ..rule_api.registry import by_code
+
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name if -exitcode in signal.valid_signals() else "unknown"
+        how = f"was killed by signal {-exitcode} ({name}; SIGKILL is what the out-of-memory killer sends)"
+    else:
+        how = f"exited with status {exitcode}"
+    rule = by_code()["SIB900"]
+    return Diagnostic(path, Loc(1, 0, 1, 0), rule.code, rule.message.format(reason=f"not analysed: the process analysing it {how}"),
+                      rule.name, rule.severity)
 
 
 @contextmanager
