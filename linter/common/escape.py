@@ -14,6 +14,7 @@ import re
 # bidirectional overrides that reorder what a terminal shows.
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+UNSAFE = _UNSAFE  # for formats that escape these characters by their own rules (--format github)
 
 
 def _one(match: re.Match[str]) -> str:

@@ -5,7 +5,10 @@ or backslash continuation, else the reported line); an existing `# noqa: X` ther
 A file is rewritten only when the result still parses (if it did before) and every finding is
 then silenced; otherwise it is left as it was and reported. Symbolic links are never written
 through (the checked tree may come from a pull request), and the write is an atomic replace that
-keeps the file's mode, encoding and line endings.
+keeps the file's mode, encoding and line endings. It is refused where a replace would do what an
+edit in place would not (a read-only file, a hard link) or could not keep the bytes (an encoding
+that does not give back the file it read), and for a file that changed after the run began (the
+findings' lines may have moved).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from ..lint.noqa import Suppressions, comment_columns, with_codes
 
 # SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
 NOT_SILENCED = ("SIB9",)
+# File times come from a coarse kernel clock (a tick behind the real one): a change this close
+# before the run began counts as during it.
+_CLOCK_SLACK_NS = 50_000_000
 
 
 @dataclass
@@ -67,6 +73,27 @@ def _parses(text: str) -> bool:
         return False
 
 
+def _cannot_edit(path: str, since_ns: int | None) -> str | None:
+    """Why `path` must not be replaced by an edited copy, or None."""
+    st = os.stat(path)
+    if since_ns is not None and max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns - _CLOCK_SLACK_NS:
+        return "changed after the run began (its findings may be on other lines now), not edited; run again"
+    if not stat.S_IMODE(st.st_mode) & 0o222 or not os.access(path, os.W_OK):
+        return "read-only, not edited"
+    if st.st_nlink > 1:
+        return f"has {st.st_nlink} hard links, which a rewrite would separate; not edited"
+    return None
+
+
+def _round_trips(data: bytes, text: str, encoding: str) -> bool:
+    """Does `encoding` give back the bytes it decoded? (`unicode_escape` writes every newline as
+    `\\n`: the edited file would be one physical line.)"""
+    try:
+        return text.encode(encoding) == data
+    except UnicodeError:
+        return False
+
+
 def _replace(path: str, data: bytes) -> None:
     """The edited source in place of `path`, keeping its permissions."""
     replace_file(path, data, mode=stat.S_IMODE(os.stat(path).st_mode), prefix=".siblint-noqa-")
@@ -85,8 +112,9 @@ def _through_a_link(path: str) -> bool:
     return False
 
 
-def add_noqa(findings: list[Diagnostic]) -> Outcome:
-    """Edit every file that has findings; returns what was added and what was left alone."""
+def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome:
+    """Edit every file that has findings; returns what was added and what was left alone.
+    `since_ns`: when the run began (time.time_ns()); a file changed since is left alone."""
     outcome = Outcome()
     by_file: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in findings:
@@ -101,10 +129,17 @@ def add_noqa(findings: list[Diagnostic]) -> Outcome:
             outcome.skipped.append(f"{path}: TypeScript/JavaScript, not edited (write `// noqa: CODE` by hand)")
             continue
         try:
+            why = _cannot_edit(path, since_ns)
+            if why is not None:
+                outcome.skipped.append(f"{path}: {why}")
+                continue
             with open(path, "rb") as fh:
                 data = fh.read()
             encoding = _encoding(data)
             text = data.decode(encoding)  # utf-8-sig drops the BOM here and writes it back below
+            if not _round_trips(data, text, encoding):
+                outcome.skipped.append(f"{path}: its {encoding} encoding would not write back the same bytes, not edited")
+                continue
             new, count = edit(text, mine)
             if not count:
                 continue

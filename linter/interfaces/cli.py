@@ -14,8 +14,9 @@ import json
 import os
 import stat
 import sys
+import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import click
@@ -132,6 +133,7 @@ class CheckOptions:
     follow_symlinks: bool = False
     output_format: str = "concise"
     fail_on: str = "warning"
+    started_ns: int = field(default_factory=time.time_ns)  # --add-noqa leaves files changed since alone
 
     @property
     def reads_stdin(self) -> bool:
@@ -397,7 +399,7 @@ def apply_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> list[Di
 def add_noqa(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:
     from .add_noqa import add_noqa as edit_files
 
-    outcome = edit_files(diagnostics)
+    outcome = edit_files(diagnostics, opts.started_ns)
     for reason in outcome.skipped:
         warn(reason)
     n = outcome.added

@@ -4,11 +4,15 @@ the repository root (where the runner resolves them), whatever folder siblint ra
 from __future__ import annotations
 
 from ..common.diagnostics import Diagnostic
+from ..common.escape import UNSAFE
 from .paths import repo_relative
 
 
 def _escape_data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The runner's escapes for `%`, CR and LF, and every other control, line separator or bidi
+    override percent-encoded too: raw, click strips an ANSI sequence from a piped line, so
+    `\x1b[31mred\x1b[0m.py` was annotated as another file, `red.py` (issue 22 L13)."""
+    return UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), s.replace("%", "%25"))
 
 
 def _escape_prop(s: str) -> str:
