@@ -363,10 +363,17 @@ class ProjectIndex:
         names = self._listing(root)
         if head not in names and f"{head}.py" not in names:
             return None  # most names are libraries: one set lookup per root instead of two stats
-        for candidate in (os.path.join(root, rel + ".py"), os.path.join(root, rel, "__init__.py")):
+        # A regular package before a module of the same name, as CPython's path finder looks.
+        for candidate in (os.path.join(root, rel, "__init__.py"), os.path.join(root, rel + ".py")):
             if os.path.isfile(candidate):
-                return os.path.abspath(candidate)
+                return os.path.abspath(candidate) if self._stays_inside(candidate, root) else None
         return None
+
+    def _stays_inside(self, path: str, root: str) -> bool:
+        """Is `path`, links resolved, under `root` or a project root? A link out of the project
+        (a pull request's `tools.py -> /home/ci/secrets.py`) is never read, as discovery skips it."""
+        real = os.path.realpath(path)
+        return any(os.path.commonpath([real, os.path.realpath(r)]) == os.path.realpath(r) for r in (root, *self.roots))
 
     def _listing(self, root: str) -> frozenset[str]:
         """The names in a root folder, read once per run."""

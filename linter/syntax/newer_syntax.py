@@ -8,6 +8,8 @@ files (CPython's tree is missing) and `spans` to check that the place CPython re
 from __future__ import annotations
 
 import io
+import re
+import sys
 import tokenize
 
 import libcst as cst
@@ -120,3 +122,23 @@ def _string_depth(string: str) -> int:
         elif ch in _CODE_CHARS:
             operators += 1
     return deepest + operators
+
+
+# Python 3.14 syntax that libcst parses but the analysis does not know yet: named in the SIB900
+# CPython's syntax error becomes, so the user learns which Python the file needs (issue 22 L16).
+_PY314 = (
+    (re.compile(r"(?<![\w.'\"])(?:[tT][rR]?|[rR][tT])['\"]"), 't-strings (t"...", PEP 750)'),
+    (re.compile(r"^\s*except\*?\s+[^:(\[]*,"), "`except A, B:` without parentheses (PEP 758)"),
+)
+
+
+def needs_newer_python(line: str) -> str | None:
+    """What on the line CPython rejected is newer syntax than this interpreter's, and the version
+    that has it; None when nothing is recognised."""
+    if sys.version_info >= (3, 14):
+        return None
+    for pattern, what in _PY314:
+        if pattern.search(line):
+            here = f"{sys.version_info.major}.{sys.version_info.minor}"
+            return f"{what} is Python 3.14 syntax; siblint runs on Python {here} here, run it on 3.14 to analyse this file"
+    return None

@@ -161,6 +161,10 @@ def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> as
         error = SourceError(f"syntax error: {exc.msg}", exc.lineno or 1, (exc.offset or 1) - 1)
         if _newer_grammar(text, error.line):
             return None
+        lines = text.splitlines()
+        newer = newer_syntax.needs_newer_python(lines[error.line - 1]) if 0 < error.line <= len(lines) else None
+        if newer is not None:
+            error = SourceError(f"syntax error: {exc.msg} ({newer})", error.line, error.col)
         raise error from None
     except (RecursionError, MemoryError):
         raise SourceError("too deeply nested for CPython's parser") from None
