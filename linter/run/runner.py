@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..common.gctune import THRESHOLD, analysis_thresholds
@@ -39,7 +39,6 @@ from ..settings.excludes import Skip
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
-    from multiprocessing.context import BaseContext
 
     from ..model.project import ProjectIndex, ProjectScan
     from ..syntax.facts import ModuleFacts
@@ -472,7 +471,7 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
     return outcomes
 
 
-def _one_process_each(paths: list[str], ctx: "BaseContext", worker_args: tuple, progress: Progress | None) -> list:
+def _one_process_each(paths: list[str], ctx: Any, worker_args: tuple, progress: Progress | None) -> list:
     """After a worker died (the out-of-memory killer, a signal; issue 22 L11), the files it may
     have held, each in a process of its own: a file whose process dies again is reported as such
     (SIB900 with the signal), and every other file is analysed as usual."""
