@@ -62,11 +62,14 @@ class RunResult:
 
 
 def _unreadable(path: str, exc: OSError) -> Diagnostic:
+    return _sib900(path, f"cannot read file: {exc.strerror or exc}")
+
+
+def _sib900(path: str, reason: str) -> Diagnostic:
     from ..rule_api.registry import by_code
 
     rule = by_code()["SIB900"]
-    return Diagnostic(path, Loc(1, 0, 1, 0), rule.code, rule.message.format(reason=f"cannot read file: {exc.strerror or exc}"),
-                      rule.name, rule.severity)
+    return Diagnostic(path, Loc(1, 0, 1, 0), rule.code, rule.message.format(reason=reason), rule.name, rule.severity)
 
 
 def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes | None = None) -> list[Diagnostic]:
@@ -501,16 +504,12 @@ def _check_alone(send: "Connection", path: str, config: Config, scan: "ProjectSc
 
 
 def _process_died(path: str, exitcode: int | None) -> Diagnostic:
-    from ..rule_api.registry import by_code
-
     if exitcode is not None and exitcode < 0:
         name = signal.Signals(-exitcode).name if -exitcode in signal.valid_signals() else "unknown"
         how = f"was killed by signal {-exitcode} ({name}; SIGKILL is what the out-of-memory killer sends)"
     else:
         how = f"exited with status {exitcode}"
-    rule = by_code()["SIB900"]
-    return Diagnostic(path, Loc(1, 0, 1, 0), rule.code, rule.message.format(reason=f"not analysed: the process analysing it {how}"),
-                      rule.name, rule.severity)
+    return _sib900(path, f"not analysed: the process analysing it {how}")
 
 
 @contextmanager

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from lsp_client import SiblintClient
-from lsprotocol import types
 from siblint.interfaces.server import lint_path
 from support import script, sibling_packages, write
 from test_server import EXAMPLE, serve
