@@ -35,7 +35,7 @@ from typing import TypeVar
 
 import libcst as cst
 
-from . import newer_syntax
+from . import identifiers, newer_syntax
 
 T = TypeVar("T")
 
@@ -227,7 +227,7 @@ def _newer_grammar(text: str, line: int) -> bool:
 
 def parse(text: str) -> cst.Module:
     try:
-        return cst.parse_module(text)
+        return cst.parse_module(identifiers.normalised(text))  # names as CPython reads them
     except cst.ParserSyntaxError as exc:
         raise SourceError(
             f"valid Python that libcst cannot parse: {exc.message}", exc.raw_line, exc.raw_column
