@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 _OPENAI = "import httpx\nfrom agents import function_tool\n\n"
@@ -69,6 +70,7 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     """
 
     code = "SIB401"
+    fix = FixSpec(DISPLAY_ONLY, "give the call a timeout below the tool's own (or raise the tool's). Display-only: which bound is right is the author's to decide")
     name = "dependency-timeout-exceeds-tool-timeout"
     summary = "a call in a tool may wait at least as long as the tool's own timeout"
     message = (

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from siblint.common.diagnostics import Diagnostic, Loc, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
@@ -305,6 +306,7 @@ class FatalToolBesideUnstoppableTool(Rule):
     """
 
     code = "SIB301"
+    fix = FixSpec(DISPLAY_ONLY, "cap the run at one tool call at a time (`RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))`, `max_concurrency=1`, `SequentialToolExecutor()`), or apply the fix of the SIB1xx / SIB2xx finding behind it. Display-only: the cap sits where the run starts, often in another module, and slows every turn")
     concise = "{victim} can outlive {fatal}'s fatal failure: serialise the group or let that failure reach the model"
     name = "fatal-tool-beside-unstoppable-tool"
     summary = "a concurrent tool group mixes a tool whose failure is fatal with a tool cancellation cannot stop"

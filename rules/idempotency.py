@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -66,6 +67,7 @@ class PaymentWithoutIdempotencyKey(Rule):
     """
 
     code = "SIB402"
+    fix = FixSpec(DISPLAY_ONLY, "send an idempotency key derived from the business key in scope (`idempotency_key=f\"order-{order_id}\"`). Display-only: only the author knows which value identifies the operation")
     name = "payment-without-idempotency-key"
     summary = "a payment call that moves money, reachable from a tool, sends no idempotency key"
     message = (
@@ -148,6 +150,7 @@ class IdempotencyKeyMintedPerCall(Rule):
     """
 
     code = "SIB403"
+    fix = FixSpec(DISPLAY_ONLY, "derive the key from the business key in scope instead of `uuid4()`, the clock or the tool call id. Display-only: only the author knows which value identifies the operation")
     name = "idempotency-key-minted-per-call"
     summary = "an idempotency key sent from a tool is new on every call (uuid4, clock, tool call id)"
     message = (

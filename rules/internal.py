@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 
@@ -31,6 +32,7 @@ class UnparsableFile(Rule):
     """
 
     code = "SIB900"
+    no_fix = "the file could not be read or parsed; there is nothing siblint can edit safely"
     name = "unparsable-file"
     summary = "the file could not be parsed or decoded, so it was not checked"
     message = "could not analyse file: {reason}"
@@ -61,6 +63,7 @@ class InternalRuleError(Rule):
     """
 
     code = "SIB901"
+    no_fix = "a crash of siblint itself; report it, nothing in the file is wrong"
     name = "internal-rule-error"
     summary = "a rule crashed on this file; its findings for the file are missing"
     message = "internal error in {rule} ({error}); the other rules still ran"
@@ -94,6 +97,7 @@ class UnusedNoqa(Rule):
     """
 
     code = "SIB902"
+    fix = FixSpec(DISPLAY_ONLY, "remove the listed codes from the `# noqa` comment (the comment when none is left). Display-only for now: `--add-noqa` and this rule are the only writers of the comment")
     name = "unused-noqa"
     summary = "a `# noqa` comment lists SIB codes that silence nothing on its line"
     message = "unused noqa: nothing on this line for {codes}; remove {them}"

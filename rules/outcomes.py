@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -66,6 +67,7 @@ class FailureReportedAsSuccess(Rule):
     """
 
     code = "SIB406"
+    fix = FixSpec(DISPLAY_ONLY, "return text that says the effect failed (or re-raise) in the except handler. Display-only: the wording the model should see is the author's")
     name = "failure-reported-as-success"
     summary = "a tool's except handler around a side effect ends in the same text as its success path"
     message = (

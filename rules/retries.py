@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from siblint.analyses.retries import PERMANENT_STATUSES
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, DropListItems, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -110,6 +112,7 @@ class RetryRepeatsSideEffect(Rule):
     """
 
     code = "SIB404"
+    fix = FixSpec(DISPLAY_ONLY, "retry only failures where the request never left (connect errors), or send an idempotency key. Display-only: the exception list depends on the client")
     name = "retry-repeats-side-effect"
     summary = "a retry wrapper re-runs a side effect after failures whose outcome is unknown"
     message = ("{wrapper} re-runs {effect} after failures whose outcome is unknown; retry only connect errors, "
@@ -199,6 +202,7 @@ class UnboundedRetryInTool(Rule):
     """
 
     code = "SIB409"
+    fix = FixSpec(DISPLAY_ONLY, "add `stop=stop_after_delay(...)` (tenacity), `max_time=...` (backoff) or `timeout=...` (stamina). Display-only: the bound must fit the tool's own deadline")
     name = "unbounded-retry-in-tool"
     summary = "a retry wrapper reached from a tool never stops retrying"
     message = ("{wrapper} never stops retrying: {tool} cannot finish while the dependency fails; "
@@ -302,6 +306,7 @@ class NodeRetryRerunsToolCalls(Rule):
     """
 
     code = "SIB405"
+    fix = FixSpec(DISPLAY_ONLY, "drop the retry policy from the tool node, or retry inside each tool. Display-only: the policy may be wanted for the other nodes it covers")
     name = "node-retry-reruns-tool-calls"
     summary = "a LangGraph retry policy on a ToolNode node re-runs every tool call of the turn"
     message = ("retrying the {node} node re-runs every tool call of the turn, including {effect} that may "
@@ -380,6 +385,7 @@ class RetrySettingsWithoutPolicy(Rule):
     """
 
     code = "SIB407"
+    fix = FixSpec(DISPLAY_ONLY, "add `policy=retry_policies.any(retry_policies.provider_suggested(), retry_policies.network_error())`. Display-only: which failures to retry is the author's choice, and `max_retries=0` may be what was meant")
     name = "retry-settings-without-policy"
     summary = "ModelRetrySettings with max_retries but no policy: the runner never retries"
     message = ("max_retries without a policy: the runner never retries (only the client's own retries apply); "
@@ -437,6 +443,7 @@ class RetryOnPermanentStatus(Rule):
     """
 
     code = "SIB408"
+    fix = FixSpec(UNSAFE, "removes 400, 401, 403, 404, 405, 410 and 422 from the literal list of statuses (never the last one: a list left empty is the author's call). Unsafe: those answers are no longer retried (what the rule asks)", DropListItems(frozenset(PERMANENT_STATUSES)))
     name = "retry-on-permanent-status"
     summary = "a model retry policy retries HTTP statuses that do not change on retry"
     severity = "warning"

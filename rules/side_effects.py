@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from siblint.common.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
@@ -185,6 +186,7 @@ class SyncToolSideEffect(_SideEffectRule):
     """
 
     code = "SIB101"
+    no_fix = ("the tool must become `async def` around an async client for its effect (httpx, aiohttp, the SDK's async client), and which client, and what else awaits it, is the author's choice")
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
@@ -271,6 +273,7 @@ class ThreadedSideEffect(_SideEffectRule):
     """
 
     code = "SIB102"
+    no_fix = "the threaded call must be replaced by an async client the author picks; no edit of the call alone does it"
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} hands {effect} to a worker thread: await an async client instead"
     reason = "handoff"
@@ -347,6 +350,7 @@ class BlockingSideEffect(_SideEffectRule):
     """
 
     code = "SIB103"
+    no_fix = "the blocking call must be replaced by an async client the author picks; no edit of the call alone does it"
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} performs {effect} with a blocking call: use an async client and await it"
     reason = "blocking"
@@ -426,6 +430,7 @@ class SwallowedCancellation(_SideEffectRule):
     """
 
     code = "SIB104"
+    fix = FixSpec(DISPLAY_ONLY, "end the handler that catches the cancellation with a bare `raise` (after its clean-up), so the cancel reaches the tool before its side effect. Display-only: what the handler does before re-raising is the author's to decide")
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} swallows cancellation around or before {effect}: re-raise CancelledError"
     reason = "swallowed"
@@ -491,6 +496,7 @@ class ShieldedSideEffect(_SideEffectRule):
     """
 
     code = "SIB105"
+    no_fix = "a shielded or `finally:` effect is usually shielded on purpose; making it idempotent and recorded is a design change"
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} performs {effect} {context}: make it idempotent and recorded"
     reason = "protected"

@@ -1,0 +1,216 @@
+"""From a finding and its file's text to a `Fix`: the edits a rule's `FixSpec.action` asks for.
+
+Python edits are libcst transformations of the node at the finding, turned into the one character
+range that changed (so every byte outside it is kept as it was); TS/JS edits are ranges of
+tree-sitter nodes. An edit is offered only where the finding points at exactly the node the action
+names (a keyword argument's value, a list); anything else gets no fix, never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ..common.diagnostics import Diagnostic, Loc
+from ..js import is_js
+from ..rule_api.fixes import DropListItems, Edit, Fix, FixSpec, RewriteArgument
+from ..syntax.positions import positions
+from ..syntax.source import SourceError, parse, run_isolated
+
+_NEWLINE = re.compile(r"\r\n?|\n")  # libcst's and tree-sitter's line breaks
+
+
+def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str, FixSpec]) -> list[Fix]:
+    """The fix of each finding whose rule declares an edit and whose node the edit fits."""
+    wanted = [(d, specs[d.code]) for d in findings if d.path == path and d.code in specs and specs[d.code].action]
+    if not wanted:
+        return []
+
+    def work() -> list[Fix]:  # on a big stack: libcst's code generation recurses per nesting level
+        tree: _Tree = _JsTree(text, path) if is_js(path) else _PyTree(text)
+        out = []
+        for d, spec in wanted:
+            edit = tree.edit(d.loc, spec.action)
+            if edit is not None:
+                out.append(Fix((edit,), spec.applicability, spec.description, d.code, d.loc.line))
+        return out
+
+    try:
+        return run_isolated(work)
+    except (SourceError, RecursionError, MemoryError, ValueError, cst.ParserSyntaxError):
+        return []  # a file that does not parse gets no fix (it is SIB900)
+
+
+def still_parses(text: str, path: str) -> bool:
+    """Does the fixed text still parse (CPython's parser; tree-sitter without error nodes for TS/JS)?"""
+    try:
+        if is_js(path):
+            from ..js.parse import parse as parse_js
+
+            return not parse_js(text, path).root_node.has_error
+        run_isolated(lambda: ast.parse(text))
+        return True
+    except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
+        return False
+
+
+def line_starts(text: str) -> list[int]:
+    """The character offset where each line starts (index 0: line 1)."""
+    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+
+def changed_range(old: str, new: str) -> Edit:
+    """The one edit that turns `old` into `new`: everything outside it is the same text."""
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end_old, end_new = len(old), len(new)
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old, end_new = end_old - 1, end_new - 1
+    return Edit(start, end_old, new[start:end_new])
+
+
+class _Tree:
+    def edit(self, loc: Loc, action: object) -> Edit | None:
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------------------------------ Python
+class _PyTree(_Tree):
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.module = parse(text)
+        self.ranges = positions(self.module)
+
+    def _starts_at(self, node: cst.CSTNode, loc: Loc) -> bool:
+        r = self.ranges.get(id(node))
+        return r is not None and (r[0], r[1]) == (loc.line, loc.col)
+
+    def _replaced(self, old: cst.CSTNode, new: cst.CSTNode) -> Edit:
+        return changed_range(self.text, self.module.deep_replace(old, new).code)  # type: ignore[union-attr]
+
+    def edit(self, loc: Loc, action: object) -> Edit | None:
+        if isinstance(action, RewriteArgument):
+            return self._rewrite_argument(loc, action)
+        if isinstance(action, DropListItems):
+            return self._drop_items(loc, action)
+        return None
+
+    def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
+        for call in _nodes(self.module, cst.Call):
+            for i, arg in enumerate(call.args):
+                if arg.keyword is None or not self._starts_at(arg.value, loc):
+                    continue
+                listed, value = action.value_for(arg.keyword.value)
+                if not listed:
+                    return None
+                if value is not None:
+                    return self._replaced(arg.value, cst.parse_expression(value))
+                return self._replaced(call, call.with_changes(args=_without(list(call.args), i)))
+        return None
+
+    def _drop_items(self, loc: Loc, action: DropListItems) -> Edit | None:
+        for seq in _nodes(self.module, (cst.List, cst.Tuple, cst.Set)):
+            if not self._starts_at(seq, loc):
+                continue
+            keep = [i for i, el in enumerate(seq.elements) if _literal(el.value) not in action.drop]
+            if len(keep) == len(seq.elements) or not keep:
+                return None  # nothing to drop, or nothing would be left (the author must choose)
+            elements = list(seq.elements)
+            for i in reversed(range(len(elements))):
+                if i not in keep:
+                    elements = _without(elements, i)
+            return self._replaced(seq, seq.with_changes(elements=elements))
+        return None
+
+
+def _nodes(module: cst.Module, kind: type | tuple[type, ...]) -> Iterator[cst.CSTNode]:
+    """Every node of `kind`, without recursion (a deep file must not overflow the stack)."""
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, kind):
+            yield node
+        stack.extend(reversed(node.children))
+
+
+def _without(items: list, i: int) -> list:
+    """`items` without item `i`, its separator given to the item before when it was the last, so
+    `f(a, b=None)` becomes `f(a)` and a trailing comma on its own line stays where it was."""
+    out = items[:i] + items[i + 1:]
+    if i == len(items) - 1 and i > 0:
+        out[-1] = out[-1].with_changes(comma=items[i].comma)
+    return out
+
+
+def _literal(node: cst.BaseExpression) -> object:
+    try:
+        return ast.literal_eval(cst.Module([]).code_for_node(node))
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return _NOT_LITERAL
+
+
+_NOT_LITERAL = object()
+
+
+# ------------------------------------------------------------------------------------ TS/JS
+class _JsTree(_Tree):
+    def __init__(self, text: str, path: str) -> None:
+        from ..js.parse import parse as parse_js
+
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.root = parse_js(text, path).root_node
+        self.starts = line_starts(text)
+
+    def _char(self, byte: int) -> int:
+        return len(self.data[:byte].decode("utf-8", "surrogatepass"))
+
+    def _byte_at(self, loc: Loc) -> int | None:
+        if not 0 < loc.line <= len(self.starts):
+            return None
+        return len(self.text[: self.starts[loc.line - 1] + loc.col].encode("utf-8", "surrogatepass"))
+
+    def edit(self, loc: Loc, action: object) -> Edit | None:
+        at = self._byte_at(loc)
+        if at is None or not isinstance(action, RewriteArgument):
+            return None
+        node = self.root.descendant_for_byte_range(at, at)
+        while node is not None and node.type != "pair":
+            node = node.parent
+        if node is None or node.child_by_field_name("value") is None:
+            return None
+        value, key = node.child_by_field_name("value"), node.child_by_field_name("key")
+        if value.start_byte != at or key is None or key.text is None:
+            return None
+        listed, new = action.value_for(key.text.decode("utf-8", "replace").strip("'\""))
+        if not listed:
+            return None
+        if new is not None:
+            return Edit(self._char(value.start_byte), self._char(value.end_byte), new)
+        return self._drop_pair(node)
+
+    def _drop_pair(self, pair) -> Edit:  # tree_sitter.Node
+        """The property and one comma beside it: the one after it, else the one before it."""
+        after, before = pair.next_sibling, pair.prev_sibling
+        if after is not None and after.type == ",":
+            following = after.next_sibling  # the next property, up to which the gap goes too
+            end = following.start_byte if following is not None and following.type != "}" else after.end_byte
+            return self._whole_lines(pair.start_byte, end)
+        if before is not None and before.type == ",":
+            return Edit(self._char(before.start_byte), self._char(pair.end_byte))
+        return self._whole_lines(pair.start_byte, pair.end_byte)
+
+    def _whole_lines(self, start: int, end: int) -> Edit:
+        """Bytes `start:end`, widened to whole lines when nothing else is on them."""
+        s, e = self._char(start), self._char(end)
+        line_start = self.text.rfind("\n", 0, s) + 1
+        line_end = self.text.find("\n", e)
+        if not self.text[line_start:s].strip() and line_end != -1 and not self.text[e:line_end].strip():
+            return Edit(line_start, line_end + 1)
+        return Edit(s, e)
+
