@@ -465,16 +465,17 @@ def print_diff(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnos
 
 def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic]) -> None:
     """ruff's hint: how many of the findings left a fix could remove, and with which flag."""
-    if not diagnostics:
-        return  # and nothing to load
+    if not diagnostics or opts.reads_stdin:
+        return  # nothing to load; stdin cannot be read twice
     from .fixing import fixable_counts
 
     safe, unsafe = fixable_counts(diagnostics)
     if safe:
         warn(f"{safe} finding{'s' if safe != 1 else ''} fixable with --fix")
     if unsafe:
-        flag = "--fix --unsafe-fixes" if not opts.fix.unsafe else "--fix"
-        warn(f"{unsafe} more fixable with {flag} (unsafe: they change behaviour; `siblint explain CODE` says how)")
+        more = " more" if safe else ""
+        warn(f"{unsafe}{more} fixable with --fix --unsafe-fixes (unsafe: they change behaviour the way the "
+             "rule asks; `siblint explain CODE` says how)")
 
 
 def write_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:

@@ -21,7 +21,7 @@ from ..common.reading import source_encoding
 from ..common.writing import replace_source, through_a_link
 from ..js import is_js
 from ..lint.fixes import fixes_for, still_parses
-from ..rule_api.fixes import Fix, FixSpec, applied
+from ..rule_api.fixes import SAFE, UNSAFE, Fix, FixSpec, applied
 
 
 @dataclass
@@ -84,22 +84,31 @@ def inside(path: str, roots: Iterable[str]) -> bool:
     return False
 
 
-def plan(findings: list[Diagnostic], files: set[str], roots: list[str], unsafe: bool,
-         outcome: Outcome) -> list[FileFix]:
-    """The fixed text of each checked file that has an applicable fix (nothing is written here)."""
-    specs = fix_specs()
+def _by_file(findings: list[Diagnostic], specs: dict[str, FixSpec]) -> dict[str, list[Diagnostic]]:
     by_file: dict[str, list[Diagnostic]] = {}
     for d in findings:
         if d.code in specs and specs[d.code].action is not None:
             by_file.setdefault(d.path, []).append(d)
+    return by_file
+
+
+def _read(path: str) -> tuple[bytes, str, str, bytes]:
+    """(bytes as read, text, encoding, BOM)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return (data, *_decoded(path, data))
+
+
+def plan(findings: list[Diagnostic], files: set[str], roots: list[str], unsafe: bool,
+         outcome: Outcome) -> list[FileFix]:
+    """The fixed text of each checked file that has an applicable fix (nothing is written here)."""
+    specs = fix_specs()
     out = []
-    for path, mine in sorted(by_file.items()):
+    for path, mine in sorted(_by_file(findings, specs).items()):
         if path not in files or not inside(path, roots):
             continue  # a finding reported in a module that was not asked for, or outside the project
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-            text, encoding, bom = _decoded(path, data)
+            data, text, encoding, bom = _read(path)
         except (OSError, UnicodeError, LookupError) as exc:
             outcome.skipped.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
             continue
@@ -134,10 +143,16 @@ def write(planned: list[FileFix], outcome: Outcome) -> None:
 
 
 def fixable_counts(findings: list[Diagnostic]) -> tuple[int, int]:
-    """How many findings have a safe fix, and how many more an unsafe one (ruff's `[*]` hint)."""
+    """How many findings a safe fix would remove, and how many more an unsafe one (ruff's hint)."""
     specs = fix_specs()
-    levels = Counter(specs[d.code].applicability for d in findings if d.code in specs and specs[d.code].action)
-    return levels["safe"], levels["unsafe"]
+    levels: Counter[str] = Counter()
+    for path, mine in _by_file(findings, specs).items():
+        try:
+            text = _read(path)[1]
+        except (OSError, UnicodeError, LookupError):
+            continue
+        levels.update(f.applicability for f in fixes_for(path, text, mine, specs))
+    return levels[SAFE], levels[UNSAFE]
 
 
 def show_fixes(written: list[FileFix]) -> str:

@@ -114,9 +114,7 @@ class _PyTree(_Tree):
         return None
 
     def _drop_items(self, loc: Loc, action: DropListItems) -> Edit | None:
-        for seq in _nodes(self.module, (cst.List, cst.Tuple, cst.Set)):
-            if not self._starts_at(seq, loc):
-                continue
+        for seq in self._sequences_at(loc):
             keep = [i for i, el in enumerate(seq.elements) if _literal(el.value) not in action.drop]
             if len(keep) == len(seq.elements) or not keep:
                 return None  # nothing to drop, or nothing would be left (the author must choose)
@@ -126,6 +124,18 @@ class _PyTree(_Tree):
                     elements = _without(elements, i)
             return self._replaced(seq, seq.with_changes(elements=elements))
         return None
+
+    def _sequences_at(self, loc: Loc) -> Iterator[cst.List | cst.Tuple | cst.Set]:
+        """The literal list, tuple or set at `loc`, or the first argument of the call there."""
+        for node in _nodes(self.module, (cst.List, cst.Tuple, cst.Set, cst.Call)):
+            if not self._starts_at(node, loc):
+                continue
+            if isinstance(node, cst.Call):
+                first = node.args[0].value if node.args and node.args[0].keyword is None else None
+                if isinstance(first, (cst.List, cst.Tuple, cst.Set)):
+                    yield first
+            else:
+                yield node
 
 
 def _nodes(module: cst.Module, kind: type | tuple[type, ...]) -> Iterator[cst.CSTNode]:
