@@ -397,7 +397,7 @@ def run_check(opts: CheckOptions) -> int:
     write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None, roots=_output_roots(opts))
     if stats:
         click.echo(stats, err=True, nl=False)
-    if not opts.quiet:
+    if not opts.quiet and opts.fmt == "text":
         fix_hint(opts, diagnostics)
     failing = [d for d in diagnostics if opts.fail_on == "warning" or d.severity == "error"]
     return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
