@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -19,6 +20,9 @@ from ..js import is_js
 from ..rule_api.fixes import DropListItems, Edit, Fix, FixSpec, RewriteArgument
 from ..syntax.positions import positions
 from ..syntax.source import SourceError, parse, run_isolated
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # libcst's and tree-sitter's line breaks
 
@@ -91,7 +95,9 @@ class _PyTree(_Tree):
         return r is not None and (r[0], r[1]) == (loc.line, loc.col)
 
     def _replaced(self, old: cst.CSTNode, new: cst.CSTNode) -> Edit:
-        return changed_range(self.text, self.module.deep_replace(old, new).code)  # type: ignore[union-attr]
+        fixed = self.module.deep_replace(old, new)
+        assert isinstance(fixed, cst.Module)
+        return changed_range(self.text, fixed.code)
 
     def edit(self, loc: Loc, action: object) -> Edit | None:
         if isinstance(action, RewriteArgument):
@@ -102,6 +108,7 @@ class _PyTree(_Tree):
 
     def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
         for call in _nodes(self.module, cst.Call):
+            assert isinstance(call, cst.Call)
             for i, arg in enumerate(call.args):
                 if arg.keyword is None or not self._starts_at(arg.value, loc):
                     continue
@@ -134,7 +141,7 @@ class _PyTree(_Tree):
                 first = node.args[0].value if node.args and node.args[0].keyword is None else None
                 if isinstance(first, (cst.List, cst.Tuple, cst.Set)):
                     yield first
-            else:
+            elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
                 yield node
 
 
@@ -192,10 +199,10 @@ class _JsTree(_Tree):
         node = self.root.descendant_for_byte_range(at, at)
         while node is not None and node.type != "pair":
             node = node.parent
-        if node is None or node.child_by_field_name("value") is None:
+        if node is None:
             return None
         value, key = node.child_by_field_name("value"), node.child_by_field_name("key")
-        if value.start_byte != at or key is None or key.text is None:
+        if value is None or value.start_byte != at or key is None or key.text is None:
             return None
         listed, new = action.value_for(key.text.decode("utf-8", "replace").strip("'\""))
         if not listed:
@@ -204,7 +211,7 @@ class _JsTree(_Tree):
             return Edit(self._char(value.start_byte), self._char(value.end_byte), new)
         return self._drop_pair(node)
 
-    def _drop_pair(self, pair) -> Edit:  # tree_sitter.Node
+    def _drop_pair(self, pair: "ts.Node") -> Edit:
         """The property and one comma beside it: the one after it, else the one before it."""
         after, before = pair.next_sibling, pair.prev_sibling
         if after is not None and after.type == ",":
