@@ -23,6 +23,7 @@ from .. import __version__
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import EXTENSIONS as JS_EXTENSIONS
 from ..lint import noqa
+from . import code_actions
 from .analysis_session import AnalysisSession
 from .docs import rule_url
 
@@ -176,7 +177,8 @@ class SiblintServer(LanguageServer):
             actions.append(types.CodeAction(
                 title=f"Add `# noqa: {diag.code}`", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
                 edit=types.WorkspaceEdit(changes={uri: [edit]})))
-        return actions
+        path = path_of(uri)
+        return (code_actions.fix_actions(self, params, path, doc) if path else []) + actions
 
     @staticmethod
     def _noqa_edit(doc: TextDocument, lines: list[str], line: int, code: str) -> types.TextEdit | None:
@@ -226,10 +228,11 @@ def build() -> SiblintServer:
         return ls.hover(params)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL]))
     def code_action(ls: SiblintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return ls.code_actions(params)
 
+    code_actions.register(server)
     return server
 
 
