@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic
-from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
+from siblint.rule_api.fixes import SAFE, DropNoqaCodes, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 
@@ -97,7 +97,9 @@ class UnusedNoqa(Rule):
     """
 
     code = "SIB902"
-    fix = FixSpec(DISPLAY_ONLY, "remove the listed codes from the `# noqa` comment (the comment when none is left). Display-only for now: `--add-noqa` and this rule are the only writers of the comment")
+    fix = FixSpec(SAFE, "removes the codes that silence nothing from the `# noqa` / `// noqa` comment, and the "
+                  "comment when none is left (its line, when it stands alone). Safe: those codes silenced no finding. "
+                  "A comment with text after its codes keeps them", DropNoqaCodes())
     name = "unused-noqa"
     summary = "a `# noqa` comment lists SIB codes that silence nothing on its line"
     message = "unused noqa: nothing on this line for {codes}; remove {them}"

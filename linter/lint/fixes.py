@@ -17,7 +17,8 @@ import libcst as cst
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import is_js
-from ..rule_api.fixes import DropListItems, Edit, Fix, FixSpec, RewriteArgument
+from .noqa import comment_columns, without_codes
+from ..rule_api.fixes import DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
 from ..syntax.positions import positions
 from ..syntax.source import SourceError, parse, run_isolated
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     import tree_sitter as ts
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # libcst's and tree-sitter's line breaks
+_CODE = re.compile(r"\bSIB[0-9]+\b")
 
 
 def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str, FixSpec]) -> list[Fix]:
@@ -37,7 +39,7 @@ def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str,
         tree: _Tree = _JsTree(text, path) if is_js(path) else _PyTree(text)
         out = []
         for d, spec in wanted:
-            edit = tree.edit(d.loc, spec.action)
+            edit = tree.edit(d, spec.action)
             if edit is not None:
                 out.append(Fix((edit,), spec.applicability, spec.description, d.code, d.loc.line))
         return out
@@ -79,8 +81,31 @@ def changed_range(old: str, new: str) -> Edit:
 
 
 class _Tree:
-    def edit(self, loc: Loc, action: object) -> Edit | None:
+    text: str
+
+    def edit(self, d: Diagnostic, action: object) -> Edit | None:
+        if isinstance(action, DropNoqaCodes):
+            return self._drop_noqa_codes(d)
+        return self._edit(d.loc, action)
+
+    def _edit(self, loc: Loc, action: object) -> Edit | None:
         raise NotImplementedError
+
+    def _comment_at(self, line: int, col: int) -> bool:
+        """Is (line, col) inside a comment (not a string that reads `# noqa`)?"""
+        raise NotImplementedError
+
+    def _drop_noqa_codes(self, d: Diagnostic) -> Edit | None:
+        starts = line_starts(self.text)
+        line, col = d.loc.line, d.loc.col
+        if not 0 < line <= len(starts) or not self._comment_at(line, col):
+            return None
+        end = starts[line] if line < len(starts) else len(self.text)
+        found = without_codes(self.text[starts[line - 1]:end], col, set(_CODE.findall(d.message)), js=isinstance(self, _JsTree))
+        if found is None:
+            return None
+        start, stop, content = found
+        return Edit(starts[line - 1] + start, starts[line - 1] + stop, content)
 
 
 # ------------------------------------------------------------------------------------ Python
@@ -99,7 +124,11 @@ class _PyTree(_Tree):
         assert isinstance(fixed, cst.Module)
         return changed_range(self.text, fixed.code)
 
-    def edit(self, loc: Loc, action: object) -> Edit | None:
+    def _comment_at(self, line: int, col: int) -> bool:
+        comments = comment_columns(self.text)
+        return comments is not None and line in comments and comments[line] <= col
+
+    def _edit(self, loc: Loc, action: object) -> Edit | None:
         if isinstance(action, RewriteArgument):
             return self._rewrite_argument(loc, action)
         if isinstance(action, DropListItems):
@@ -192,7 +221,11 @@ class _JsTree(_Tree):
             return None
         return len(self.text[: self.starts[loc.line - 1] + loc.col].encode("utf-8", "surrogatepass"))
 
-    def edit(self, loc: Loc, action: object) -> Edit | None:
+    def _comment_at(self, line: int, col: int) -> bool:
+        at = self._byte_at(Loc(line, col, line, col))
+        return at is not None and self.root.descendant_for_byte_range(at, at).type == "comment"
+
+    def _edit(self, loc: Loc, action: object) -> Edit | None:
         at = self._byte_at(loc)
         if at is None or not isinstance(action, RewriteArgument):
             return None

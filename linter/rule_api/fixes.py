@@ -42,7 +42,13 @@ class DropListItems:
     drop: frozenset[object]
 
 
-Action = Union[RewriteArgument, DropListItems]
+@dataclass(frozen=True)
+class DropNoqaCodes:
+    """The codes the finding's message names (`SIBnnn`), removed from the noqa comment at the
+    finding; the comment goes when none is left."""
+
+
+Action = Union[RewriteArgument, DropListItems, DropNoqaCodes]
 
 
 @dataclass(frozen=True)

@@ -205,3 +205,28 @@ def test_a_file_that_does_not_parse_gets_no_fix(tmp_path: Path) -> None:
 
     d = Diagnostic(str(tmp_path / "m.py"), Loc(1, 0, 1, 1), "SIB201", "m")
     assert fixes_for(d.path, "def (:\n", [d], SPECS) == []
+
+
+# ------------------------------------------------------------------------------ SIB902: stale noqa codes (safe)
+@pytest.mark.parametrize("filename,before,after", [
+    ("main.py", "x = 1  # noqa: SIB101, E501\n", "x = 1  # noqa: E501\n"),
+    ("main.py", "x = 1  # noqa:SIB101,E501\n", "x = 1  # noqa:E501\n"),
+    ("main.py", "y = 2  # noqa: SIB101\nz = 3\n", "y = 2\nz = 3\n"),
+    ("main.py", "# noqa: SIB101\nz = 3\n", "z = 3\n"),
+    ("main.py", "z = 3  # noqa: SIB101 because of x\n", "z = 3  # noqa: SIB101 because of x\n"),  # the reason stays
+    ("main.py", "s = '# noqa: SIB101'\n", "s = '# noqa: SIB101'\n"),  # a string, never edited
+    ("main.ts", "const a = 1; // noqa: SIB101\n", "const a = 1;\n"),
+    ("main.ts", "// siblint-disable-next-line SIB201\nconst b = 2;\n", "const b = 2;\n"),
+    ("main.ts", "const s = '// noqa: SIB101';\n", "const s = '// noqa: SIB101';\n"),
+], ids=["one-of-two", "no-space", "only-code", "own-line", "with-reason", "string", "ts", "ts-next-line", "ts-string"])
+def test_stale_noqa_codes_removed(filename: str, before: str, after: str, tmp_path: Path) -> None:
+    head = TS if filename.endswith(".ts") else "from agents import function_tool\n"
+    new, fixes = _fix(tmp_path, head + before, filename)
+    assert new == head + after
+    assert all(f.code == "SIB902" and f.applicability == SAFE for f in fixes) and bool(fixes) == (before != after)
+
+
+def test_a_used_noqa_code_is_kept(tmp_path: Path) -> None:
+    text = PY + "@function_tool(failure_error_function=None)  # noqa: SIB201, SIB101\nasync def f() -> str:\n    return 'x'\n"
+    new, fixes = _fix(tmp_path, text)
+    assert [f.code for f in fixes] == ["SIB902"] and new == text.replace("SIB201, SIB101", "SIB201")

@@ -26,6 +26,7 @@ async def quote(region: str) -> str:
     return "1"
 """
 TS = "import { tool } from '@openai/agents';\nexport const t = tool({ name: 'é☃', execute, errorFunction: null });\n"
+STALE = PY.replace('    return "0.2"\n', '    return "0.2"  # noqa: SIB101, E501\n\nx = 2  # noqa: SIB105\n')
 BENIGN = PY.replace("(failure_error_function=None)", "").replace(', timeout_behavior="raise_exception"', "")
 
 
@@ -87,14 +88,22 @@ def test_fix_all_in_the_document_and_none_for_the_benign_twin(tmp_path: Path) ->
         actions = await _actions(client, uri, diags)
         [everything] = [a for a in actions if a.title.startswith("siblint: fix all in this document")]
         safe_only = await _actions(client, uri, [], only=["source.fixAll"])
+        stale = client.open(tmp_path / "stale.py", STALE)
+        await client.diagnostics(stale)
+        fix_all = await _actions(client, stale, [], only=["source.fixAll"])
         twin = client.open(tmp_path / "twin.py", BENIGN)
         twin_diags = list((await client.diagnostics(twin)).diagnostics)
-        return everything, safe_only, twin_diags, await _actions(client, twin, twin_diags)
+        return everything, safe_only, fix_all, twin_diags, await _actions(client, twin, twin_diags)
 
-    everything, safe_only, twin_diags, twin_actions = serve(tmp_path, test)
+    (tmp_path / "pyproject.toml").write_text('[tool.siblint]\nextend-select = ["SIB902"]\n')
+    everything, safe_only, fix_all, twin_diags, twin_actions = serve(tmp_path, test)
     assert apply(PY, list(everything.edit.changes[next(iter(everything.edit.changes))])) == BENIGN.replace(
         "@function_tool\n", "@function_tool()\n", 1)
     assert safe_only == []  # no fix of these findings is safe: fixAll (on save) must not apply them
+    [action] = fix_all  # the safe ones only: the stale noqa codes go, the fatal setting stays
+    assert action.kind == "source.fixAll.siblint"
+    assert apply(STALE, list(next(iter(action.edit.changes.values())))) == STALE.replace(
+        "  # noqa: SIB101, E501", "  # noqa: E501").replace("x = 2  # noqa: SIB105\n", "x = 2\n")
     assert twin_diags == [] and twin_actions == []
 
 
