@@ -223,7 +223,8 @@ class _JsTree(_Tree):
 
     def _comment_at(self, line: int, col: int) -> bool:
         at = self._byte_at(Loc(line, col, line, col))
-        return at is not None and self.root.descendant_for_byte_range(at, at).type == "comment"
+        node = self.root.descendant_for_byte_range(at, at) if at is not None else None
+        return node is not None and node.type == "comment"
 
     def _edit(self, loc: Loc, action: object) -> Edit | None:
         at = self._byte_at(loc)
