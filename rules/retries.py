@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from siblint.analyses.retries import PERMANENT_STATUSES
 from siblint.common.diagnostics import Diagnostic, Related
-from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, DropListItems, FixSpec
+from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, AddBound, Bound, DropListItems, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -202,7 +202,13 @@ class UnboundedRetryInTool(Rule):
     """
 
     code = "SIB409"
-    fix = FixSpec(DISPLAY_ONLY, "add `stop=stop_after_delay(...)` (tenacity), `max_time=...` (backoff) or `timeout=...` (stamina). Display-only: the bound must fit the tool's own deadline")
+    fix = FixSpec(UNSAFE, "adds a bound of 60 seconds: `stop=stop_after_delay(60)` to tenacity's `retry` / "
+                  "`Retrying` / `AsyncRetrying` (importing `stop_after_delay` beside the module's `from tenacity "
+                  "import ...`, or through its `import tenacity`), `max_time=60` to backoff's decorators, "
+                  "`timeout=60` in place of stamina's `timeout=None`. Unsafe: the wrapper now gives up; make the "
+                  "bound fit the tool's own deadline",
+                  AddBound((Bound("tenacity", "stop", "stop_after_delay(60)", "stop_after_delay"),
+                            Bound("backoff", "max_time", "60"), Bound("stamina", "timeout", "60"))))
     name = "unbounded-retry-in-tool"
     summary = "a retry wrapper reached from a tool never stops retrying"
     message = ("{wrapper} never stops retrying: {tool} cannot finish while the dependency fails; "

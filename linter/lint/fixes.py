@@ -18,7 +18,7 @@ import libcst as cst
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import is_js
 from .noqa import comment_columns, without_codes
-from ..rule_api.fixes import DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
+from ..rule_api.fixes import AddBound, Bound, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
 from ..syntax.positions import positions
 from ..syntax.source import SourceError, parse, run_isolated
 
@@ -41,7 +41,8 @@ def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str,
         for d, spec in wanted:
             edit = tree.edit(d, spec.action)
             if edit is not None:
-                out.append(Fix((edit,), spec.applicability, spec.description, d.code, d.loc.line))
+                edits = edit if isinstance(edit, tuple) else (edit,)
+                out.append(Fix(edits, spec.applicability, spec.description, d.code, d.loc.line))
         return out
 
     try:
@@ -83,12 +84,12 @@ def changed_range(old: str, new: str) -> Edit:
 class _Tree:
     text: str
 
-    def edit(self, d: Diagnostic, action: object) -> Edit | None:
+    def edit(self, d: Diagnostic, action: object) -> Edit | tuple[Edit, ...] | None:
         if isinstance(action, DropNoqaCodes):
             return self._drop_noqa_codes(d)
         return self._edit(d.loc, action)
 
-    def _edit(self, loc: Loc, action: object) -> Edit | None:
+    def _edit(self, loc: Loc, action: object) -> Edit | tuple[Edit, ...] | None:
         raise NotImplementedError
 
     def _comment_at(self, line: int, col: int) -> bool:
@@ -128,11 +129,13 @@ class _PyTree(_Tree):
         comments = comment_columns(self.text)
         return comments is not None and line in comments and comments[line] <= col
 
-    def _edit(self, loc: Loc, action: object) -> Edit | None:
+    def _edit(self, loc: Loc, action: object) -> Edit | tuple[Edit, ...] | None:
         if isinstance(action, RewriteArgument):
             return self._rewrite_argument(loc, action)
         if isinstance(action, DropListItems):
             return self._drop_items(loc, action)
+        if isinstance(action, AddBound):
+            return self._add_bound(loc, action)
         return None
 
     def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
@@ -161,6 +164,59 @@ class _PyTree(_Tree):
             return self._replaced(seq, seq.with_changes(elements=elements))
         return None
 
+    def _add_bound(self, loc: Loc, action: AddBound) -> Edit | tuple[Edit, ...] | None:
+        """`keyword=value` on the call at `loc` (a bare `@tenacity.retry` becomes a call)."""
+        for node in _nodes(self.module, (cst.Call, cst.Attribute, cst.Name)):
+            if not self._starts_at(node, loc):
+                continue
+            if isinstance(node, cst.Call):
+                call = node
+            elif isinstance(node, (cst.Attribute, cst.Name)) and self._is_decorator(node):
+                call = cst.Call(func=node)  # `@tenacity.retry` -> `@tenacity.retry(stop=...)`
+            else:
+                continue  # a reference that is not called: making it a call would change it
+            imported = _import_of(self.module, _head(call.func))
+            bound = next((b for b in action.bounds if imported and imported[0] == b.library), None)
+            if bound is None or imported is None:
+                return None
+            value, import_edit = self._spelled(bound, imported)
+            if value is None:
+                return None
+            args = list(call.args)
+            given = [i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == bound.keyword]
+            current = args[given[0]].value if given else None
+            if given and not (isinstance(current, cst.Name) and current.value == "None"):
+                return None  # bounded by something the rule accepted elsewhere; not ours to change
+            new_value = cst.parse_expression(value)
+            if given:
+                args[given[0]] = args[given[0]].with_changes(value=new_value)
+            else:
+                args = _appended(args, cst.Arg(new_value, keyword=cst.Name(bound.keyword),
+                                               equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))),
+                                 call.whitespace_before_args)
+            edit = self._replaced(node, call.with_changes(args=args))
+            return (edit, import_edit) if import_edit is not None else edit
+        return None
+
+    def _is_decorator(self, node: cst.CSTNode) -> bool:
+        return any(d.decorator is node for d in _nodes(self.module, cst.Decorator) if isinstance(d, cst.Decorator))
+
+    def _spelled(self, bound: Bound, imported: tuple[str, str | None]) -> tuple[str | None, Edit | None]:
+        """`value` as this module can name it, and the import edit that makes it so (if any)."""
+        if not bound.imported:
+            return bound.value, None
+        library, prefix = imported
+        if prefix is not None:  # `import tenacity [as t]`
+            return f"{prefix}.{bound.value}", None
+        statement = _from_import(self.module, library)
+        if statement is None or isinstance(statement.names, cst.ImportStar):
+            return None, None
+        if any(isinstance(a.name, cst.Name) and a.name.value == bound.imported and a.asname is None for a in statement.names):
+            return bound.value, None
+        names = _appended(list(statement.names), cst.ImportAlias(cst.Name(bound.imported)),
+                          statement.lpar.whitespace_after if statement.lpar else None)
+        return bound.value, self._replaced(statement, statement.with_changes(names=names))
+
     def _sequences_at(self, loc: Loc) -> Iterator[cst.List | cst.Tuple | cst.Set]:
         """The literal list, tuple or set at `loc`, or the first argument of the call there."""
         for node in _nodes(self.module, (cst.List, cst.Tuple, cst.Set, cst.Call)):
@@ -182,6 +238,60 @@ def _nodes(module: cst.Module, kind: type | tuple[type, ...]) -> Iterator[cst.CS
         if isinstance(node, kind):
             yield node
         stack.extend(reversed(node.children))
+
+
+def _head(func: cst.BaseExpression) -> str:
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    return func.value if isinstance(func, cst.Name) else ""
+
+
+def _top_imports(module: cst.Module) -> Iterator[cst.Import | cst.ImportFrom]:
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from (s for s in statement.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+
+
+def _import_of(module: cst.Module, name: str) -> tuple[str, str | None] | None:
+    """(library, the name it is bound to by `import lib [as x]`, or None for `from lib... import`)
+    for a top-level import that binds `name`."""
+    for imp in _top_imports(module):
+        if isinstance(imp.names, cst.ImportStar):
+            continue
+        for alias in imp.names:
+            bound = alias.evaluated_alias or alias.evaluated_name
+            if isinstance(imp, cst.Import) and bound == name:
+                return alias.evaluated_name.split(".")[0], bound
+            if isinstance(imp, cst.ImportFrom) and bound == name and imp.module is not None and not imp.relative:
+                return cst.Module([]).code_for_node(imp.module).split(".")[0], None
+    return None
+
+
+def _from_import(module: cst.Module, library: str) -> cst.ImportFrom | None:
+    """The first top-level `from library import ...` (the library itself, not a sub-module)."""
+    for imp in _top_imports(module):
+        if isinstance(imp, cst.ImportFrom) and imp.module is not None and not imp.relative \
+                and cst.Module([]).code_for_node(imp.module) == library:
+            return imp
+    return None
+
+
+def _appended(items: list, new: cst.CSTNode, opening: cst.BaseParenthesizableWhitespace | None = None) -> list:
+    """`items` and `new` after them, in their layout: a trailing comma (one item a line) stays
+    trailing, and the new item takes the separator the items before it use (with one item, the
+    line break and indent after the opening bracket, `opening`)."""
+    if not items:
+        return [new]
+    last = items[-1]
+    if last.comma is cst.MaybeSentinel.DEFAULT:
+        return items[:-1] + [last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), new]
+    if len(items) > 1 and items[-2].comma is not cst.MaybeSentinel.DEFAULT:
+        before = items[-2].comma
+    elif isinstance(opening, cst.ParenthesizedWhitespace):
+        before = cst.Comma(whitespace_after=opening)
+    else:
+        before = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    return items[:-1] + [last.with_changes(comma=before), new.with_changes(comma=last.comma)]
 
 
 def _without(items: list, i: int) -> list:

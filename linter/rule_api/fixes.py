@@ -43,12 +43,31 @@ class DropListItems:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """For a call of `library`: `keyword=value`; `value` names `imported` from the library (the
+    engine spells it through the module's own import of the library, adding the name if needed)."""
+
+    library: str
+    keyword: str
+    value: str
+    imported: str = ""
+
+
+@dataclass(frozen=True)
+class AddBound:
+    """The call (or bare decorator) at the finding gets its library's bound: added, or replacing a
+    `None` given for it. A library not listed, or a call spelled another way, gets no edit."""
+
+    bounds: tuple[Bound, ...]
+
+
+@dataclass(frozen=True)
 class DropNoqaCodes:
     """The codes the finding's message names (`SIBnnn`), removed from the noqa comment at the
     finding; the comment goes when none is left."""
 
 
-Action = Union[RewriteArgument, DropListItems, DropNoqaCodes]
+Action = Union[RewriteArgument, DropListItems, AddBound, DropNoqaCodes]
 
 
 @dataclass(frozen=True)

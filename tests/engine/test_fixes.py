@@ -84,9 +84,9 @@ def test_fix_of_each_invalid_example(rule, example, tmp_path: Path) -> None:
     fixes = fixes_for(path, text, before, SPECS)
     mine = [f for f in fixes if f.code == rule.code]
     for f in fixes:  # each edit alone keeps every character outside it
-        (e,) = f.edits
-        alone = applied(text, [e])[0]
-        assert alone[:e.start] == text[:e.start] and alone[e.start + len(e.content):] == text[e.end:]
+        for e in f.edits:
+            alone = applied(text, [e])[0]
+            assert alone[:e.start] == text[:e.start] and alone[e.start + len(e.content):] == text[e.end:]
         assert f.applicability == SPECS[f.code].applicability
     new = applied(text, [e for f in fixes for e in f.edits])[0]
     if not mine:
@@ -230,3 +230,41 @@ def test_a_used_noqa_code_is_kept(tmp_path: Path) -> None:
     text = PY + "@function_tool(failure_error_function=None)  # noqa: SIB201, SIB101\nasync def f() -> str:\n    return 'x'\n"
     new, fixes = _fix(tmp_path, text)
     assert [f.code for f in fixes] == ["SIB902"] and new == text.replace("SIB201, SIB101", "SIB201")
+
+
+# ------------------------------------------------------------------------------ SIB409: a bound for an unbounded retry
+TOOL = "\n\n@function_tool\nasync def fx() -> str:\n    return await rates()\n"
+BODY = "async def rates() -> str:\n    async with httpx.AsyncClient() as c:\n        return (await c.get('https://fx.example.com')).text\n"
+
+
+@pytest.mark.parametrize("before,after", [
+    ("import httpx, tenacity\nfrom agents import function_tool\n\n@tenacity.retry\n",
+     "import httpx, tenacity\nfrom agents import function_tool\n\n@tenacity.retry(stop=tenacity.stop_after_delay(60))\n"),
+    ("import httpx\nimport tenacity as t\nfrom agents import function_tool\n\n@t.retry()\n",
+     "import httpx\nimport tenacity as t\nfrom agents import function_tool\n\n@t.retry(stop=t.stop_after_delay(60))\n"),
+    ("import httpx\nfrom tenacity import retry, wait_fixed\nfrom agents import function_tool\n\n@retry(wait=wait_fixed(2))\n",
+     "import httpx\nfrom tenacity import retry, wait_fixed, stop_after_delay\nfrom agents import function_tool\n\n"
+     "@retry(wait=wait_fixed(2), stop=stop_after_delay(60))\n"),
+    ("import httpx\nfrom tenacity import (\n    retry,\n    stop_after_delay,\n)\nfrom agents import function_tool\n\n@retry(\n    reraise=True,\n)\n",
+     "import httpx\nfrom tenacity import (\n    retry,\n    stop_after_delay,\n)\nfrom agents import function_tool\n\n"
+     "@retry(\n    reraise=True,\n    stop=stop_after_delay(60),\n)\n"),
+], ids=["bare-module-decorator", "module-alias", "from-import-added", "one-per-line-already-imported"])
+def test_tenacity_gets_a_stop(before: str, after: str, tmp_path: Path) -> None:
+    new, fixes = _fix(tmp_path, before + BODY + TOOL)
+    assert new == after + BODY + TOOL and [f.code for f in fixes] == ["SIB409"]
+
+
+def test_backoff_and_stamina_get_their_limit(tmp_path: Path) -> None:
+    head = "import backoff, requests\nfrom agents import function_tool\n\n@function_tool\n"
+    body = "def fx() -> str:\n    return requests.get('https://fx.example.com').text\n"
+    new, _ = _fix(tmp_path, head + "@backoff.on_exception(backoff.expo, requests.RequestException)\n" + body)
+    assert new == head + "@backoff.on_exception(backoff.expo, requests.RequestException, max_time=60)\n" + body
+    head = "import httpx, stamina\nfrom agents import function_tool\n\n@function_tool\n"
+    new, _ = _fix(tmp_path, head + "@stamina.retry(on=httpx.HTTPError, attempts=None, timeout=None)\n" + BODY)
+    assert new == head + "@stamina.retry(on=httpx.HTTPError, attempts=None, timeout=60)\n" + BODY
+
+
+def test_a_retry_of_another_library_or_a_star_import_gets_no_bound(tmp_path: Path) -> None:
+    for head in ("import httpx\nfrom tenacity import *\nfrom agents import function_tool\n\n@retry\n",
+                 "import httpx\nfrom myretry import retry\nfrom agents import function_tool\n\n@retry\n"):
+        assert [f for f in _fix(tmp_path, head + BODY + TOOL)[1] if f.code == "SIB409"] == []
