@@ -120,19 +120,20 @@ def test_valid_examples_get_no_fix(rule, example, tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------ the smallest shapes
 PY = "from agents import function_tool\n\n"
+DEF = "async def f() -> str:\n    return 'x'\n"
 
 
 @pytest.mark.parametrize("before,after", [
-    ("@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n",
-     "@function_tool()\nasync def f() -> str:\n    return 'x'\n"),
-    ("@function_tool(name_override='t', failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n",
-     "@function_tool(name_override='t')\nasync def f() -> str:\n    return 'x'\n"),
-    ("@function_tool(\n    failure_error_function=None,\n    name_override='t',  # keep me\n)\nasync def f() -> str:\n    return 'x'\n",
-     "@function_tool(\n    name_override='t',  # keep me\n)\nasync def f() -> str:\n    return 'x'\n"),
-    ("@function_tool(\n    name_override='t',\n    failure_error_function=None,\n)\nasync def f() -> str:\n    return 'x'\n",
-     "@function_tool(\n    name_override='t',\n)\nasync def f() -> str:\n    return 'x'\n"),
-    ("@function_tool(timeout=2, timeout_behavior='raise_exception')\nasync def f() -> str:\n    return 'x'\n",
-     "@function_tool(timeout=2)\nasync def f() -> str:\n    return 'x'\n"),
+    ("@function_tool(failure_error_function=None)\n" + DEF,
+     "@function_tool()\n" + DEF),
+    ("@function_tool(name_override='t', failure_error_function=None)\n" + DEF,
+     "@function_tool(name_override='t')\n" + DEF),
+    ("@function_tool(\n    failure_error_function=None,\n    name_override='t',  # keep me\n)\n" + DEF,
+     "@function_tool(\n    name_override='t',  # keep me\n)\n" + DEF),
+    ("@function_tool(\n    name_override='t',\n    failure_error_function=None,\n)\n" + DEF,
+     "@function_tool(\n    name_override='t',\n)\n" + DEF),
+    ("@function_tool(timeout=2, timeout_behavior='raise_exception')\n" + DEF,
+     "@function_tool(timeout=2)\n" + DEF),
 ], ids=["only", "last", "first-multiline", "last-multiline-trailing-comma", "timeout"])
 def test_python_argument_dropped(before: str, after: str, tmp_path: Path) -> None:
     new, fixes = _fix(tmp_path, PY + before)
