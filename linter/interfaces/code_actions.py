@@ -18,17 +18,12 @@ from pygls.workspace.position_codec import ServerTextPosition
 from ..common.diagnostics import Diagnostic
 from ..lint.fixes import fixes_for, line_starts
 from ..rule_api.fixes import SAFE, Edit, Fix, applied
+from .fixing import fix_specs
 
 if TYPE_CHECKING:
     from .server import SiblintServer
 
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.siblint"
-
-
-def _specs() -> dict:
-    from .fixing import fix_specs
-
-    return fix_specs()
 
 
 def _text_edits(doc: TextDocument, edits: list[Edit]) -> list[types.TextEdit]:
@@ -49,7 +44,7 @@ def _workspace_edit(uri: str, doc: TextDocument, fixes: list[Fix]) -> types.Work
 
 def _document_fixes(ls: "SiblintServer", path: str, doc: TextDocument) -> list[tuple[Diagnostic, Fix]]:
     found = ls.findings.get(path, [])
-    fixes = fixes_for(path, doc.source, found, _specs())
+    fixes = fixes_for(path, doc.source, found, fix_specs())
     by_finding = {(d.code, d.loc.line): d for d in found}
     return [(by_finding[(f.code, f.line)], f) for f in fixes if (f.code, f.line) in by_finding]
 

@@ -17,10 +17,10 @@ import libcst as cst
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import is_js
-from .noqa import comment_columns, without_codes
 from ..rule_api.fixes import AddBound, Bound, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
 from ..syntax.positions import positions
 from ..syntax.source import SourceError, parse, run_isolated
+from .noqa import comment_columns, without_codes
 
 if TYPE_CHECKING:
     import tree_sitter as ts
