@@ -70,12 +70,16 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     """
 
     code = "SIB401"
-    fix = FixSpec(DISPLAY_ONLY, "give the call a timeout below the tool's own (or raise the tool's). Display-only: which bound is right is the author's to decide")
     name = "dependency-timeout-exceeds-tool-timeout"
     summary = "a call in a tool may wait at least as long as the tool's own timeout"
     message = (
         "{call} may wait {child}, but {tool} is cancelled after {budget}: its own timeout handling never "
         "runs and the outcome is lost; give the call less than the tool's budget and keep time to record the result"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        "give the call a timeout below the tool's own (or raise the tool's). Display-only: which bound is "
+        "right is the author's to decide",
     )
     VALID = [
         Valid(_OPENAI + "@function_tool(timeout=6)\nasync def book(p: str) -> str:\n"

@@ -306,7 +306,6 @@ class FatalToolBesideUnstoppableTool(Rule):
     """
 
     code = "SIB301"
-    fix = FixSpec(DISPLAY_ONLY, "cap the run at one tool call at a time (`RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))`, `max_concurrency=1`, `SequentialToolExecutor()`), or apply the fix of the SIB1xx / SIB2xx finding behind it. Display-only: the cap sits where the run starts, often in another module, and slows every turn")
     concise = "{victim} can outlive {fatal}'s fatal failure: serialise the group or let that failure reach the model"
     name = "fatal-tool-beside-unstoppable-tool"
     summary = "a concurrent tool group mixes a tool whose failure is fatal with a tool cancellation cannot stop"
@@ -324,6 +323,14 @@ class FatalToolBesideUnstoppableTool(Rule):
     deadline_message = (
         "{victim} ({victim_does}) can outlive the run's deadline ({deadline}): when it fires, the run raises and "
         "cancels the calls in flight, but this one lands after the raise with nothing recorded: {fix}{note}"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'cap the run at one tool call at a time '
+        '(`RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))`, '
+        '`max_concurrency=1`, `SequentialToolExecutor()`), or apply the fix of the SIB1xx / SIB2xx '
+        'finding behind it. Display-only: the cap sits where the run starts, often in another module, and '
+        'slows every turn',
     )
     VALID = [
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),

@@ -67,13 +67,18 @@ class PaymentWithoutIdempotencyKey(Rule):
     """
 
     code = "SIB402"
-    fix = FixSpec(DISPLAY_ONLY, "send an idempotency key derived from the business key in scope (`idempotency_key=f\"order-{order_id}\"`). Display-only: only the author knows which value identifies the operation")
     name = "payment-without-idempotency-key"
     summary = "a payment call that moves money, reachable from a tool, sends no idempotency key"
     message = (
         "{call} moves money with no idempotency key: when the model calls {tool} again after an unknown "
         "outcome, it charges again; pass a key derived from the business action "
         "(idempotency_key=f\"charge:{{order_id}}\"), or `# noqa: SIB402` if the tool dedupes first"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'send an idempotency key derived from the business key in scope '
+        '(`idempotency_key=f"order-{order_id}"`). Display-only: only the author knows which value '
+        'identifies the operation',
     )
     VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\ndef charge(order: str, cents: int) -> str:\n"
@@ -150,13 +155,17 @@ class IdempotencyKeyMintedPerCall(Rule):
     """
 
     code = "SIB403"
-    fix = FixSpec(DISPLAY_ONLY, "derive the key from the business key in scope instead of `uuid4()`, the clock or the tool call id. Display-only: only the author knows which value identifies the operation")
     name = "idempotency-key-minted-per-call"
     summary = "an idempotency key sent from a tool is new on every call (uuid4, clock, tool call id)"
     message = (
         "the idempotency key of {call} is new on every call ({minted}): when the model calls {tool} again it "
         "cannot match the first call, so it protects this call's own retries at most; derive it from the "
         "action's arguments"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'derive the key from the business key in scope instead of `uuid4()`, the clock or the tool call '
+        'id. Display-only: only the author knows which value identifies the operation',
     )
     VALID = in_every_framework([
         Valid(_HEAD + "import uuid\nNS = uuid.UUID(int=1)\n@function_tool\ndef restock(sku: str, qty: int) -> str:\n"

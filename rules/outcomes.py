@@ -67,12 +67,16 @@ class FailureReportedAsSuccess(Rule):
     """
 
     code = "SIB406"
-    fix = FixSpec(DISPLAY_ONLY, "return text that says the effect failed (or re-raise) in the except handler. Display-only: the wording the model should see is the author's")
     name = "failure-reported-as-success"
     summary = "a tool's except handler around a side effect ends in the same text as its success path"
     message = (
         "{tool} returns {text!r} whether or not {effect} succeeded: the model will report success; "
         "return what failed and what to do (or let the exception reach the framework's failure handler)"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'return text that says the effect failed (or re-raise) in the except handler. Display-only: the '
+        "wording the model should see is the author's",
     )
     VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\nasync def refund(o: str) -> str:\n    try:\n" + _POST +

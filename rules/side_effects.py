@@ -186,7 +186,6 @@ class SyncToolSideEffect(_SideEffectRule):
     """
 
     code = "SIB101"
-    no_fix = ("the tool must become `async def` around an async client for its effect (httpx, aiohttp, the SDK's async client), and which client, and what else awaits it, is the author's choice")
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
@@ -221,6 +220,10 @@ class SyncToolSideEffect(_SideEffectRule):
 
         return None if run_by_a_group(tool, ctx.facts, ctx.project) else (self.unrun_message, self.concise)
 
+    no_fix = (
+        'the tool must become `async def` around an async client for its effect (httpx, aiohttp, the '
+        "SDK's async client), and which client, and what else awaits it, is the author's choice"
+    )
     VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
               "    return requests.get(f'https://wttr.in/{city}').text\n"),
@@ -273,7 +276,6 @@ class ThreadedSideEffect(_SideEffectRule):
     """
 
     code = "SIB102"
-    no_fix = "the threaded call must be replaced by an async client the author picks; no edit of the call alone does it"
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} hands {effect} to a worker thread: await an async client instead"
     reason = "handoff"
@@ -282,6 +284,10 @@ class ThreadedSideEffect(_SideEffectRule):
     message = (
         "{tool} hands {effect} to a worker thread: cancelling the await leaves the thread running; "
         "await an async client instead of to_thread/run_in_executor"
+    )
+    no_fix = (
+        'the threaded call must be replaced by an async client the author picks; no edit of the call '
+        'alone does it'
     )
     VALID = in_every_framework([
         Valid("import asyncio, json\nfrom agents import function_tool\n\n@function_tool\nasync def parse(s: str) -> str:\n"
@@ -350,7 +356,6 @@ class BlockingSideEffect(_SideEffectRule):
     """
 
     code = "SIB103"
-    no_fix = "the blocking call must be replaced by an async client the author picks; no edit of the call alone does it"
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} performs {effect} with a blocking call: use an async client and await it"
     reason = "blocking"
@@ -365,6 +370,10 @@ class BlockingSideEffect(_SideEffectRule):
     message = (
         "{tool} performs {effect} with a blocking call before any await: the event loop cannot deliver "
         "the cancellation; use an async client and await it"
+    )
+    no_fix = (
+        'the blocking call must be replaced by an async client the author picks; no edit of the call '
+        'alone does it'
     )
     VALID = in_every_framework([
         Valid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def orders(c: str) -> str:\n"
@@ -430,7 +439,6 @@ class SwallowedCancellation(_SideEffectRule):
     """
 
     code = "SIB104"
-    fix = FixSpec(DISPLAY_ONLY, "end the handler that catches the cancellation with a bare `raise` (after its clean-up), so the cancel reaches the tool before its side effect. Display-only: what the handler does before re-raising is the author's to decide")
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} swallows cancellation around or before {effect}: re-raise CancelledError"
     reason = "swallowed"
@@ -439,6 +447,12 @@ class SwallowedCancellation(_SideEffectRule):
     message = (
         "{tool} swallows cancellation around or before {effect}: the side effect lands although the run "
         "was cancelled; re-raise CancelledError (or catch Exception instead)"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'end the handler that catches the cancellation with a bare `raise` (after its clean-up), so the '
+        'cancel reaches the tool before its side effect. Display-only: what the handler does before '
+        "re-raising is the author's to decide",
     )
     VALID = in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
@@ -496,7 +510,6 @@ class ShieldedSideEffect(_SideEffectRule):
     """
 
     code = "SIB105"
-    no_fix = "a shielded or `finally:` effect is usually shielded on purpose; making it idempotent and recorded is a design change"
     severity = "warning"  # harm needs a sibling that fails fatally (SIB301 is the certain loss)
     concise = "{tool} performs {effect} {context}: make it idempotent and recorded"
     reason = "protected"
@@ -505,6 +518,10 @@ class ShieldedSideEffect(_SideEffectRule):
     message = (
         "{tool} performs {effect} {context}: it completes during cancellation while the run records nothing; "
         "make it idempotent and recorded, or let cancellation stop it"
+    )
+    no_fix = (
+        'a shielded or `finally:` effect is usually shielded on purpose; making it idempotent and '
+        'recorded is a design change'
     )
     VALID = in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"

@@ -102,7 +102,8 @@ class _Tree:
         if not 0 < line <= len(starts) or not self._comment_at(line, col):
             return None
         end = starts[line] if line < len(starts) else len(self.text)
-        found = without_codes(self.text[starts[line - 1]:end], col, set(_CODE.findall(d.message)), js=isinstance(self, _JsTree))
+        stale = set(_CODE.findall(d.message))
+        found = without_codes(self.text[starts[line - 1]:end], col, stale, js=isinstance(self, _JsTree))
         if found is None:
             return None
         start, stop, content = found
@@ -211,7 +212,8 @@ class _PyTree(_Tree):
         statement = _from_import(self.module, library)
         if statement is None or isinstance(statement.names, cst.ImportStar):
             return None, None
-        if any(isinstance(a.name, cst.Name) and a.name.value == bound.imported and a.asname is None for a in statement.names):
+        if any(isinstance(a.name, cst.Name) and a.name.value == bound.imported and a.asname is None
+               for a in statement.names):
             return bound.value, None
         names = _appended(list(statement.names), cst.ImportAlias(cst.Name(bound.imported)),
                           statement.lpar.whitespace_after if statement.lpar else None)
