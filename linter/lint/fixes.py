@@ -362,6 +362,9 @@ class _JsTree(_Tree):
         after, before = pair.next_sibling, pair.prev_sibling
         if after is not None and after.type == ",":
             following = after.next_sibling  # the next property, up to which the gap goes too
+            if following is not None and following.type == "comment" \
+                    and following.start_point[0] == after.end_point[0]:
+                return self._whole_lines(pair.start_byte, following.end_byte)  # `x: null, // why`: its comment
             end = following.start_byte if following is not None and following.type != "}" else after.end_byte
             return self._whole_lines(pair.start_byte, end)
         if before is not None and before.type == ",":

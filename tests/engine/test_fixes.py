@@ -185,7 +185,10 @@ TS = "import { tool } from '@openai/agents';\n"
     ("const t = tool({\n  name: 'é☃',\n  timeoutBehavior: 'raise_exception',\n  timeoutMs: 10,\n});\n",
      "const t = tool({\n  name: 'é☃',\n  timeoutMs: 10,\n});\n"),
     ("const t = tool({ name: '☃', errorFunction: null });\n", "const t = tool({ name: '☃' });\n"),
-], ids=["last", "first", "middle-multiline", "last-multiline", "timeout-non-ascii-line-above", "non-ascii-before"])
+    ("const t = tool({\n  name: 'x',\n  errorFunction: null, // fatal\n  execute,\n});\n",
+     "const t = tool({\n  name: 'x',\n  execute,\n});\n"),
+], ids=["last", "first", "middle-multiline", "last-multiline", "timeout-non-ascii-line-above", "non-ascii-before",
+        "its-comment"])
 def test_ts_property_dropped(before: str, after: str, tmp_path: Path) -> None:
     new, fixes = _fix(tmp_path, TS + before, "main.ts")
     assert new == TS + after and fixes and all(f.applicability == UNSAFE for f in fixes)
