@@ -49,6 +49,8 @@ def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str,
         return run_isolated(work)
     except (SourceError, RecursionError, MemoryError, ValueError, cst.ParserSyntaxError):
         return []  # a file that does not parse gets no fix (it is SIB900)
+    except Exception:  # noqa: BLE001 - an edit libcst refuses on an odd file: no fix, and the run goes on
+        return []
 
 
 def still_parses(text: str, path: str) -> bool:

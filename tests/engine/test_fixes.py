@@ -272,3 +272,16 @@ def test_a_retry_of_another_library_or_a_star_import_gets_no_bound(tmp_path: Pat
     for head in ("import httpx\nfrom tenacity import *\nfrom agents import function_tool\n\n@retry\n",
                  "import httpx\nfrom myretry import retry\nfrom agents import function_tool\n\n@retry\n"):
         assert [f for f in _fix(tmp_path, head + BODY + TOOL)[1] if f.code == "SIB409"] == []
+
+
+def test_an_edit_that_fails_gives_no_fix_and_no_crash(tmp_path: Path, monkeypatch) -> None:
+    import siblint.lint.fixes as engine
+
+    path, text, found = _lint(tmp_path, PY + "@function_tool(failure_error_function=None)\n" + DEF)
+    assert fixes_for(path, text, found, SPECS)
+
+    def refuse(self, *args):
+        raise RuntimeError("libcst refused")
+
+    monkeypatch.setattr(engine._PyTree, "_replaced", refuse)
+    assert fixes_for(path, text, found, SPECS) == []
