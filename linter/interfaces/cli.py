@@ -464,7 +464,8 @@ def print_diff(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnos
 
 
 def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic]) -> None:
-    """ruff's hint: how many of the findings left a fix could remove, and with which flag."""
+    """ruff's hint: how many of the findings left a fix could remove, and with which flag (the unsafe
+    ones only when `--unsafe-fixes` was given)."""
     if not diagnostics or opts.reads_stdin:
         return  # nothing to load; stdin cannot be read twice
     from .fixing import fixable_counts
@@ -472,7 +473,7 @@ def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic]) -> None:
     safe, unsafe = fixable_counts(diagnostics)
     if safe:
         warn(f"{safe} finding{'s' if safe != 1 else ''} fixable with --fix")
-    if unsafe:
+    if unsafe and opts.fix.unsafe:  # asked for: a plain run's stderr stays quiet (CI logs, editors)
         more = " more" if safe else ""
         warn(f"{unsafe}{more} fixable with --fix --unsafe-fixes (unsafe: they change behaviour the way the "
              "rule asks; `siblint explain CODE` says how)")

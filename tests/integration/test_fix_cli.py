@@ -32,12 +32,13 @@ def _project(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
-def test_fix_alone_applies_only_safe_fixes_and_hints_at_the_unsafe_ones(tmp_path: Path) -> None:
+def test_fix_alone_applies_only_safe_fixes_and_unsafe_fixes_hint_at_the_rest(tmp_path: Path) -> None:
     _project(tmp_path, {"agent.py": FATAL})
     proc = siblint(["check", "--no-cache", "--fix", "."], tmp_path)
     assert proc.returncode == 1 and "SIB201" in proc.stdout
-    assert (tmp_path / "agent.py").read_text() == FATAL
-    assert "1 fixable with --fix --unsafe-fixes" in proc.stderr
+    assert (tmp_path / "agent.py").read_text() == FATAL and proc.stderr == ""
+    hint = siblint(["check", "--no-cache", "--unsafe-fixes", "."], tmp_path)
+    assert "1 fixable with --fix --unsafe-fixes" in hint.stderr and (tmp_path / "agent.py").read_text() == FATAL
 
 
 def test_unsafe_fixes_fix_python_and_ts_and_fixed_findings_are_not_reported(tmp_path: Path) -> None:
