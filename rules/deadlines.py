@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 _OPENAI = "import httpx\nfrom agents import function_tool\n\n"
@@ -74,6 +75,11 @@ class DependencyTimeoutExceedsToolTimeout(Rule):
     message = (
         "{call} may wait {child}, but {tool} is cancelled after {budget}: its own timeout handling never "
         "runs and the outcome is lost; give the call less than the tool's budget and keep time to record the result"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        "give the call a timeout below the tool's own (or raise the tool's). Display-only: which bound is "
+        "right is the author's to decide",
     )
     VALID = [
         Valid(_OPENAI + "@function_tool(timeout=6)\nasync def book(p: str) -> str:\n"

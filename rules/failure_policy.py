@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, FixSpec, RewriteArgument
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
@@ -113,6 +114,17 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     message = (
         "{setting}: this tool's errors end the run and cancel every sibling call; "
         "keep the default handler or pass one that returns a message for the model"
+    )
+    fix = FixSpec(
+        UNSAFE,
+        'drops `failure_error_function=None` (Python) / `errorFunction: null` or a throwing '
+        '`errorFunction` (TS/JS), so the default handler turns the error into a message for the model; '
+        'sets `handle_tool_errors=True` on a LangGraph `ToolNode` and `tool_failure_policy="warn"` in '
+        "crewai. Unsafe: the tool's errors no longer end the run (what the rule asks). Spellings other "
+        'than a keyword argument or an object property (a `**{...}` dict, an attribute assignment, a '
+        'class attribute) get no edit',
+        RewriteArgument((("failure_error_function", None), ("errorFunction", None),
+                         ("handle_tool_errors", "True"), ("tool_failure_policy", '"warn"'))),
     )
     VALID = [
         Valid("from agents import function_tool\n\n@function_tool\nasync def f() -> str:\n    return 'x'\n"),
@@ -232,6 +244,14 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
         "{setting}: the SDK then re-raises, ending the run and cancelling every sibling call; "
         "make the handler always return a message string for the model"
     )
+    fix = FixSpec(
+        UNSAFE,
+        "drops the custom `failure_error_function=` (Python) or `errorFunction` (TS/JS), so the SDK's "
+        'default handler returns the error text to the model on every path. Unsafe: what the custom '
+        'handler did besides (logging) is gone. google-adk callbacks, strands hooks and handlers given in '
+        'other spellings get no edit: make them return a message on every path by hand',
+        RewriteArgument((("failure_error_function", None), ("errorFunction", None))),
+    )
     VALID = [
         Valid("from agents import function_tool\n\ndef h(ctx, e) -> str:\n    return str(e)\n\n"
               "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n"),
@@ -329,6 +349,14 @@ class TimeoutRaises(_FatalArgumentRule):
         "{setting}: a timeout of this tool ends the run and cancels every sibling call; "
         'use the default timeout_behavior="error_as_result" and a timeout handler that returns a message'
     )
+    fix = FixSpec(
+        UNSAFE,
+        'drops `timeout_behavior="raise_exception"` / `timeoutBehavior: \'raise_exception\'` (the default, '
+        '`error_as_result`, returns the timeout to the model) and a raising `timeout_error_function`. '
+        'Unsafe: a timeout no longer ends the run (what the rule asks)',
+        RewriteArgument((("timeout_behavior", None), ("timeoutBehavior", None),
+                         ("timeout_error_function", None))),
+    )
     VALID = [
         Valid("from agents import function_tool\n\n@function_tool(timeout=5)\nasync def f() -> str:\n    return 'x'\n"),
         Valid("from agents import function_tool\n\n@function_tool(timeout=5, timeout_behavior='error_as_result')\nasync def f() -> str:\n    return 'x'\n"),
@@ -399,6 +427,11 @@ class FunctionToolWithoutHandler(_FatalArgumentRule):
     message = (
         "{setting}: any exception it lets escape ends the run and cancels every sibling call; "
         "catch Exception in on_invoke_tool and return a message, or use @function_tool"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        "wrap the invoker's body in `try: ... except Exception as e: return str(e)` (or build the tool "
+        'with `function_tool`). Display-only: the invoker may be shared or re-raise on purpose',
     )
     VALID = [
         Valid("from agents import FunctionTool\n\nasync def invoke(ctx, args):\n    try:\n        return await run(args)\n"
@@ -508,6 +541,12 @@ class ErrorEndsRunByDefault(Rule):
     name = "tool-error-ends-run-by-default"
     summary = "a group's default error policy ends the run when one of its tools can fail"
     message = "{tool} can fail ({why}) and this group ends the run on a tool error by default: {fix}"
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'give the group an error policy that returns tool errors to the model (`handle_tool_errors=True`, '
+        '`ModelRetry`, an `on_tool_error_callback` that returns a dict). Display-only: the policy differs '
+        'per framework and may be set at another level',
+    )
     VALID = [
         Valid(_LG_HEAD + "\nnode = ToolNode([get_rate, add], handle_tool_errors=True)\n"),
         Valid(_LG_HEAD + "\nagent = create_agent('m', tools=[get_rate], middleware=[ToolRetryMiddleware()])\n"),

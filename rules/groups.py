@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from siblint.common.diagnostics import Diagnostic, Loc, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
@@ -322,6 +323,14 @@ class FatalToolBesideUnstoppableTool(Rule):
     deadline_message = (
         "{victim} ({victim_does}) can outlive the run's deadline ({deadline}): when it fires, the run raises and "
         "cancels the calls in flight, but this one lands after the raise with nothing recorded: {fix}{note}"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'cap the run at one tool call at a time '
+        '(`RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))`, '
+        '`max_concurrency=1`, `SequentialToolExecutor()`), or apply the fix of the SIB1xx / SIB2xx '
+        'finding behind it. Display-only: the cap sits where the run starts, often in another module, and '
+        'slows every turn',
     )
     VALID = [
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),

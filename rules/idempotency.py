@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -72,6 +73,12 @@ class PaymentWithoutIdempotencyKey(Rule):
         "{call} moves money with no idempotency key: when the model calls {tool} again after an unknown "
         "outcome, it charges again; pass a key derived from the business action "
         "(idempotency_key=f\"charge:{{order_id}}\"), or `# noqa: SIB402` if the tool dedupes first"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'send an idempotency key derived from the business key in scope '
+        '(`idempotency_key=f"order-{order_id}"`). Display-only: only the author knows which value '
+        'identifies the operation',
     )
     VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\ndef charge(order: str, cents: int) -> str:\n"
@@ -154,6 +161,11 @@ class IdempotencyKeyMintedPerCall(Rule):
         "the idempotency key of {call} is new on every call ({minted}): when the model calls {tool} again it "
         "cannot match the first call, so it protects this call's own retries at most; derive it from the "
         "action's arguments"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'derive the key from the business key in scope instead of `uuid4()`, the clock or the tool call '
+        'id. Display-only: only the author knows which value identifies the operation',
     )
     VALID = in_every_framework([
         Valid(_HEAD + "import uuid\nNS = uuid.UUID(int=1)\n@function_tool\ndef restock(sku: str, qty: int) -> str:\n"

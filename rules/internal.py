@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic
+from siblint.rule_api.fixes import SAFE, DropNoqaCodes, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 
 
@@ -34,6 +35,9 @@ class UnparsableFile(Rule):
     name = "unparsable-file"
     summary = "the file could not be parsed or decoded, so it was not checked"
     message = "could not analyse file: {reason}"
+    no_fix = (
+        'the file could not be read or parsed; there is nothing siblint can edit safely'
+    )
     VALID = [Valid("from agents import function_tool\n")]
     INVALID = [Invalid("from agents import function_tool\ndef broken(:\n", lines=(2,))]
 
@@ -61,6 +65,9 @@ class InternalRuleError(Rule):
     """
 
     code = "SIB901"
+    no_fix = (
+        'a crash of siblint itself; report it, nothing in the file is wrong'
+    )
     name = "internal-rule-error"
     summary = "a rule crashed on this file; its findings for the file are missing"
     message = "internal error in {rule} ({error}); the other rules still ran"
@@ -97,6 +104,13 @@ class UnusedNoqa(Rule):
     name = "unused-noqa"
     summary = "a `# noqa` comment lists SIB codes that silence nothing on its line"
     message = "unused noqa: nothing on this line for {codes}; remove {them}"
+    fix = FixSpec(
+        SAFE,
+        'removes the codes that silence nothing from the `# noqa` / `// noqa` comment, and the comment '
+        'when none is left (its line, when it stands alone). Safe: those codes silenced no finding. A '
+        'comment with text after its codes keeps them',
+        DropNoqaCodes(),
+    )
     VALID = [Valid("from agents import function_tool\nx = 1  # noqa: E501\ny = 2  # noqa\n")]
     INVALID = [Invalid("from agents import function_tool\nx = 1  # noqa: SIB101, E501\n", lines=(2,))]
 

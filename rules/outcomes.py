@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -71,6 +72,11 @@ class FailureReportedAsSuccess(Rule):
     message = (
         "{tool} returns {text!r} whether or not {effect} succeeded: the model will report success; "
         "return what failed and what to do (or let the exception reach the framework's failure handler)"
+    )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'return text that says the effect failed (or re-raise) in the except handler. Display-only: the '
+        "wording the model should see is the author's",
     )
     VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\nasync def refund(o: str) -> str:\n    try:\n" + _POST +

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from siblint.analyses.retries import PERMANENT_STATUSES
 from siblint.common.diagnostics import Diagnostic, Related
+from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, AddBound, Bound, DropListItems, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules.side_effects import in_every_framework
 
@@ -114,6 +116,11 @@ class RetryRepeatsSideEffect(Rule):
     summary = "a retry wrapper re-runs a side effect after failures whose outcome is unknown"
     message = ("{wrapper} re-runs {effect} after failures whose outcome is unknown; retry only connect errors, "
                "or send a stable idempotency key")
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'retry only failures where the request never left (connect errors), or send an idempotency key. '
+        'Display-only: the exception list depends on the client',
+    )
     VALID = in_every_framework([
         Valid(_TICKET.replace("stop=stop_after_attempt(4), wait=wait_exponential(max=3)",
                               "stop=stop_after_attempt(4), retry=retry_if_exception_type(httpx.ConnectError)")
@@ -203,6 +210,16 @@ class UnboundedRetryInTool(Rule):
     summary = "a retry wrapper reached from a tool never stops retrying"
     message = ("{wrapper} never stops retrying: {tool} cannot finish while the dependency fails; "
                "add stop=stop_after_delay(...) / max_time=...")
+    fix = FixSpec(
+        UNSAFE,
+        "adds a bound of 60 seconds: `stop=stop_after_delay(60)` to tenacity's `retry` / `Retrying` / "
+        "`AsyncRetrying` (importing `stop_after_delay` beside the module's `from tenacity import ...`, or "
+        "through its `import tenacity`), `max_time=60` to backoff's decorators, `timeout=60` in place of "
+        "stamina's `timeout=None`. Unsafe: the wrapper now gives up; make the bound fit the tool's own "
+        'deadline',
+        AddBound((Bound("tenacity", "stop", "stop_after_delay(60)", "stop_after_delay"),
+                  Bound("backoff", "max_time", "60"), Bound("stamina", "timeout", "60"))),
+    )
     VALID = in_every_framework([
         Valid("import httpx\nfrom tenacity import retry, stop_after_attempt\nfrom agents import function_tool\n\n"
               "@retry(stop=stop_after_attempt(5))\nasync def rates() -> str:\n    async with httpx.AsyncClient() as c:\n"
@@ -306,6 +323,11 @@ class NodeRetryRerunsToolCalls(Rule):
     summary = "a LangGraph retry policy on a ToolNode node re-runs every tool call of the turn"
     message = ("retrying the {node} node re-runs every tool call of the turn, including {effect} that may "
                "already have succeeded; retry inside the tool, or let tool errors reach the model (handle_tool_errors)")
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'drop the retry policy from the tool node, or retry inside each tool. Display-only: the policy '
+        'may be wanted for the other nodes it covers',
+    )
     VALID = [
         Valid(_GRAPH.format(line='orders.add_node("tools", ToolNode([place_order, check_stock]))')),
         Valid(_GRAPH.format(line='orders.add_node("tools", ToolNode([place_order], handle_tool_errors=True), '
@@ -384,6 +406,12 @@ class RetrySettingsWithoutPolicy(Rule):
     summary = "ModelRetrySettings with max_retries but no policy: the runner never retries"
     message = ("max_retries without a policy: the runner never retries (only the client's own retries apply); "
                "add policy=retry_policies.any(...)")
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'add `policy=retry_policies.any(retry_policies.provider_suggested(), '
+        "retry_policies.network_error())`. Display-only: which failures to retry is the author's choice, "
+        'and `max_retries=0` may be what was meant',
+    )
     VALID = [
         Valid(_SETTINGS.format(settings="ModelRetrySettings(max_retries=3, policy=retry_policies.any("
                                         "retry_policies.provider_suggested(), retry_policies.network_error(), "
@@ -441,6 +469,13 @@ class RetryOnPermanentStatus(Rule):
     summary = "a model retry policy retries HTTP statuses that do not change on retry"
     severity = "warning"
     message = "http_status retries {codes}: these answers do not change on retry; keep 408, 409, 425, 429 and 5xx"
+    fix = FixSpec(
+        UNSAFE,
+        'removes 400, 401, 403, 404, 405, 410 and 422 from the literal list of statuses (never the last '
+        "one: a list left empty is the author's call). Unsafe: those answers are no longer retried (what "
+        'the rule asks)',
+        DropListItems(frozenset(PERMANENT_STATUSES)),
+    )
     VALID = [
         Valid("from agents import retry_policies\n\nPOLICY = retry_policies.http_status([408, 409, 425, 429, 500, 502, 503, 504])\n"),
         Valid("from agents import retry_policies\n\ndef policy(codes):\n    return retry_policies.http_status(codes)\n"),

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from siblint.common.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
+from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
 
@@ -219,6 +220,10 @@ class SyncToolSideEffect(_SideEffectRule):
 
         return None if run_by_a_group(tool, ctx.facts, ctx.project) else (self.unrun_message, self.concise)
 
+    no_fix = (
+        'the tool must become `async def` around an async client for its effect (httpx, aiohttp, the '
+        "SDK's async client), and which client, and what else awaits it, is the author's choice"
+    )
     VALID = in_every_framework([
         Valid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef weather(city: str) -> str:\n"
               "    return requests.get(f'https://wttr.in/{city}').text\n"),
@@ -279,6 +284,10 @@ class ThreadedSideEffect(_SideEffectRule):
     message = (
         "{tool} hands {effect} to a worker thread: cancelling the await leaves the thread running; "
         "await an async client instead of to_thread/run_in_executor"
+    )
+    no_fix = (
+        'the threaded call must be replaced by an async client the author picks; no edit of the call '
+        'alone does it'
     )
     VALID = in_every_framework([
         Valid("import asyncio, json\nfrom agents import function_tool\n\n@function_tool\nasync def parse(s: str) -> str:\n"
@@ -362,6 +371,10 @@ class BlockingSideEffect(_SideEffectRule):
         "{tool} performs {effect} with a blocking call before any await: the event loop cannot deliver "
         "the cancellation; use an async client and await it"
     )
+    no_fix = (
+        'the blocking call must be replaced by an async client the author picks; no edit of the call '
+        'alone does it'
+    )
     VALID = in_every_framework([
         Valid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def orders(c: str) -> str:\n"
               "    cur = sqlite3.connect('db').cursor()\n    cur.execute('SELECT * FROM orders WHERE c = ?', (c,))\n"
@@ -435,6 +448,12 @@ class SwallowedCancellation(_SideEffectRule):
         "{tool} swallows cancellation around or before {effect}: the side effect lands although the run "
         "was cancelled; re-raise CancelledError (or catch Exception instead)"
     )
+    fix = FixSpec(
+        DISPLAY_ONLY,
+        'end the handler that catches the cancellation with a bare `raise` (after its clean-up), so the '
+        'cancel reaches the tool before its side effect. Display-only: what the handler does before '
+        "re-raising is the author's to decide",
+    )
     VALID = in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"
               "@function_tool\nasync def charge(n: int) -> str:\n    try:\n"
@@ -499,6 +518,10 @@ class ShieldedSideEffect(_SideEffectRule):
     message = (
         "{tool} performs {effect} {context}: it completes during cancellation while the run records nothing; "
         "make it idempotent and recorded, or let cancellation stop it"
+    )
+    no_fix = (
+        'a shielded or `finally:` effect is usually shielded on purpose; making it idempotent and '
+        'recorded is a design change'
     )
     VALID = in_every_framework([
         Valid("import asyncio, httpx\nfrom agents import function_tool\n\nclient = httpx.AsyncClient()\n\n"

@@ -9,8 +9,10 @@ made again on the open descriptor, and at most `limit` bytes are ever read.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
+import tokenize
 
 # bytes; `max-file-size` in [tool.siblint], `--max-file-size`. Sized from the memory budget
 # (syntax.source.MEMORY_BUDGET, 2 GB): before the node budget can be checked, CPython's parse of the
@@ -83,3 +85,11 @@ def parse_size(value: object, where: str) -> int:
     if n <= 0:
         raise ValueError(f"{where}: expected a positive size such as 10000000 or \"10MB\", got {value!r}")
     return n
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads `data` with (BOM, PEP 263 cookie, else UTF-8): what an edit writes back."""
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except (SyntaxError, LookupError):
+        return "utf-8"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 from collections.abc import Iterator
 
@@ -23,6 +24,24 @@ def replace_file(path: str, data: bytes, mode: int | None = None, prefix: str = 
     the middle left a partial `.siblint-report-*` beside the report."""
     with _signals_held():
         _replace(path, data, mode, prefix)
+
+
+def replace_source(path: str, data: bytes, prefix: str) -> None:
+    """An edited source file in place of `path` (`replace_file`), keeping its permissions."""
+    replace_file(path, data, mode=stat.S_IMODE(os.stat(path).st_mode), prefix=prefix)
+
+
+def through_a_link(path: str) -> bool:
+    """Is `path`, or a folder on the way to it from the working folder, a symbolic link?"""
+    cwd = os.getcwd()
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full, cwd)
+    base, parts = (cwd, rel.split(os.sep)) if not rel.startswith(os.pardir) else (os.sep, full.split(os.sep)[1:])
+    for part in parts:
+        base = os.path.join(base, part)
+        if os.path.islink(base):
+            return True
+    return False
 
 
 _HELD = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))

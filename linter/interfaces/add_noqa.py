@@ -14,15 +14,14 @@ findings' lines may have moved).
 from __future__ import annotations
 
 import ast
-import io
 import os
 import stat
-import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..common.diagnostics import Diagnostic
-from ..common.writing import replace_file
+from ..common.reading import source_encoding
+from ..common.writing import replace_source, through_a_link
 from ..js import is_js
 from ..lint.noqa import Suppressions, comment_columns, with_codes
 
@@ -58,13 +57,6 @@ def edit(text: str, findings: list[Diagnostic]) -> tuple[str, int]:
     return "".join(lines), sum(len(c) for c in wanted.values())
 
 
-def _encoding(data: bytes) -> str:
-    try:
-        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except (SyntaxError, LookupError):
-        return "utf-8"
-
-
 def _parses(text: str) -> bool:
     try:
         ast.parse(text)
@@ -94,24 +86,6 @@ def _round_trips(data: bytes, text: str, encoding: str) -> bool:
         return False
 
 
-def _replace(path: str, data: bytes) -> None:
-    """The edited source in place of `path`, keeping its permissions."""
-    replace_file(path, data, mode=stat.S_IMODE(os.stat(path).st_mode), prefix=".siblint-noqa-")
-
-
-def _through_a_link(path: str) -> bool:
-    """Is `path`, or a folder on the way to it from the working folder, a symbolic link?"""
-    cwd = os.getcwd()
-    full = os.path.abspath(path)
-    rel = os.path.relpath(full, cwd)
-    base, parts = (cwd, rel.split(os.sep)) if not rel.startswith(os.pardir) else (os.sep, full.split(os.sep)[1:])
-    for part in parts:
-        base = os.path.join(base, part)
-        if os.path.islink(base):
-            return True
-    return False
-
-
 def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome:
     """Edit every file that has findings; returns what was added and what was left alone.
     `since_ns`: when the run began (time.time_ns()); a file changed since is left alone."""
@@ -122,7 +96,7 @@ def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome
     for path, mine in sorted(by_file.items()):
         if not any(not d.code.startswith(NOT_SILENCED) for d in mine):
             continue
-        if _through_a_link(path):
+        if through_a_link(path):
             outcome.skipped.append(f"{path}: a symbolic link (or in a linked folder), not edited")
             continue
         if is_js(path):
@@ -135,7 +109,7 @@ def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome
                 continue
             with open(path, "rb") as fh:
                 data = fh.read()
-            encoding = _encoding(data)
+            encoding = source_encoding(data)
             text = data.decode(encoding)  # utf-8-sig drops the BOM here and writes it back below
             if not _round_trips(data, text, encoding):
                 outcome.skipped.append(f"{path}: its {encoding} encoding would not write back the same bytes, not edited")
@@ -150,7 +124,7 @@ def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome
             if not all(after.suppressed(d.code, d.loc.line) for d in mine if not d.code.startswith(NOT_SILENCED)):
                 outcome.skipped.append(f"{path}: a comment would not silence every finding, not edited")
                 continue
-            _replace(path, new.encode(encoding))
+            replace_source(path, new.encode(encoding), ".siblint-noqa-")
         except (OSError, UnicodeError, LookupError) as exc:
             outcome.skipped.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
             continue

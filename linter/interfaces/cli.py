@@ -105,6 +105,31 @@ def main() -> None:
 
 
 @dataclass(frozen=True)
+class FixOptions:
+    """`--fix`, `--unsafe-fixes`, `--diff`, `--show-fixes` (see `interfaces.fixing`)."""
+
+    fix: bool = False
+    unsafe: bool = False
+    diff: bool = False
+    show: bool = False
+
+
+def fix_options(func: Any) -> Any:
+    """The fix options of `check`, together (ruff's names and meanings)."""
+    for option in reversed([
+        click.option("--fix/--no-fix", "fix", default=False,
+                     help="Apply the safe fixes, then report what is left."),
+        click.option("--unsafe-fixes/--no-unsafe-fixes", "unsafe_fixes", default=False,
+                     help="With --fix or --diff: also the unsafe fixes (they change behaviour the way the rule asks)."),
+        click.option("--diff", is_flag=True,
+                     help="Print the fixes as a unified diff and write nothing; exit 1 when there is one."),
+        click.option("--show-fixes", is_flag=True, help="With --fix: list the fixes applied (on stderr)."),
+    ]):
+        func = option(func)
+    return func
+
+
+@dataclass(frozen=True)
 class CheckOptions:
     """Everything `check` was asked to do, after argument parsing."""
 
@@ -134,6 +159,7 @@ class CheckOptions:
     output_format: str = "concise"
     fail_on: str = "warning"
     started_ns: int = field(default_factory=time.time_ns)  # --add-noqa leaves files changed since alone
+    fix: FixOptions = FixOptions()
 
     @property
     def reads_stdin(self) -> bool:
@@ -182,12 +208,13 @@ class CheckOptions:
               help="Report files larger than SIZE (bytes, or e.g. 20MB) as SIB900 instead of reading them  [default: 2MB]")
 @click.option("--follow-symlinks", is_flag=True,
               help="Follow symbolic links to folders, and links that lead outside the project, while walking folders.")
+@fix_options
 def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | None, ignore: str | None,
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
           statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
           show_settings: bool, show_files: bool, quiet: bool, color: str, add_noqa: bool,
           write_baseline: str | None, baseline: str | None, output_format: str, fail_on: str, max_file_size: str | None,
-          follow_symlinks: bool) -> None:
+          follow_symlinks: bool, fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
@@ -202,6 +229,8 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
     if paths == (STDIN,) and (add_noqa or write_baseline):
         raise click.UsageError("--add-noqa and --write-baseline need files, not stdin (`-`)")
+    fixing = FixOptions(fix, unsafe_fixes, diff, show_fixes)
+    _check_fix_options(fixing, paths, add_noqa or bool(write_baseline))
     try:
         size = parse_size(max_file_size, "--max-file-size") if max_file_size is not None else None
     except ValueError as exc:
@@ -213,6 +242,7 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
         quiet=quiet, color=color, add_noqa=add_noqa, write_baseline=write_baseline, baseline=baseline,
         max_file_size=size, follow_symlinks=follow_symlinks, output_format=output_format, fail_on=fail_on,
+        fix=fixing,
     )
     click.get_current_context().exit(run_check(opts))
 
@@ -338,6 +368,10 @@ def run_check(opts: CheckOptions) -> int:
                      roots=_output_roots(opts))
         return EXIT_CLEAN
     diagnostics = collect_diagnostics(opts, resolver)
+    if opts.fix.diff:
+        return print_diff(opts, resolver, diagnostics)
+    if opts.fix.fix:
+        diagnostics = apply_fixes(opts, resolver, diagnostics)
     if opts.write_baseline:
         return write_baseline(opts, diagnostics)
     if opts.baseline:
@@ -365,8 +399,86 @@ def run_check(opts: CheckOptions) -> int:
     write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None, roots=_output_roots(opts))
     if stats:
         click.echo(stats, err=True, nl=False)
+    if not opts.quiet and opts.fmt == "text":
+        fix_hint(opts, diagnostics)
     failing = [d for d in diagnostics if opts.fail_on == "warning" or d.severity == "error"]
     return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
+
+
+def _check_fix_options(fixing: FixOptions, paths: tuple[str, ...], edits_otherwise: bool) -> None:
+    if not (fixing.fix or fixing.diff):
+        return
+    if paths == (STDIN,):
+        raise click.UsageError("--fix and --diff need files, not stdin (`-`)")
+    if edits_otherwise:
+        raise click.UsageError("--fix and --diff cannot be combined with --add-noqa or --write-baseline")
+
+
+# Each round fixes what the last one left (two edits of one node, a fix that exposes another);
+# ruff stops after 100, siblint's fixes settle in one or two.
+FIX_ROUNDS = 4
+
+
+def _fix_scope(opts: CheckOptions, resolver: Resolver) -> set[str]:
+    """The files `--fix` may edit: the checked files, as discovery names them."""
+    try:
+        return set(discover(list(opts.paths), resolver.for_folder, follow_symlinks=opts.follow_symlinks).files)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def _report_skipped(skipped: list[str]) -> None:
+    for reason in dict.fromkeys(skipped):
+        warn(reason)
+
+
+def apply_fixes(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """`--fix`: write the fixes, check again, and return what is left to report."""
+    from . import fixing
+
+    files, roots = _fix_scope(opts, resolver), _output_roots(opts)
+    outcome = fixing.Outcome()
+    for _ in range(FIX_ROUNDS):
+        planned = fixing.plan(diagnostics, files, roots, opts.fix.unsafe, outcome)
+        before = len(outcome.written)
+        fixing.write(planned, outcome)
+        if len(outcome.written) == before:
+            break
+        diagnostics = collect_diagnostics(opts, resolver)
+    _report_skipped(outcome.skipped)
+    if opts.fix.show:
+        click.echo(fixing.show_fixes(outcome.written), err=True, nl=False)
+    return diagnostics
+
+
+def print_diff(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnostic]) -> int:
+    """`--diff`: the fixes as a unified diff on stdout; nothing is written. Exit 1 when there is one."""
+    from . import fixing
+
+    outcome = fixing.Outcome()
+    planned = fixing.plan(diagnostics, _fix_scope(opts, resolver), _output_roots(opts), opts.fix.unsafe, outcome)
+    _report_skipped(outcome.skipped)
+    write_report("".join(ff.diff() for ff in planned), opts.output, roots=_output_roots(opts))
+    n = sum(len(ff.fixes) for ff in planned)
+    if not opts.quiet:
+        click.echo(f"Would fix {n} finding{'s' if n != 1 else ''}." if n else "No fixes available.", err=True)
+    return EXIT_FINDINGS if planned else EXIT_CLEAN
+
+
+def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic]) -> None:
+    """ruff's hint: how many of the findings left a fix could remove, and with which flag (the unsafe
+    ones only when `--unsafe-fixes` was given)."""
+    if not diagnostics or opts.reads_stdin:
+        return  # nothing to load; stdin cannot be read twice
+    from .fixing import fixable_counts
+
+    safe, unsafe = fixable_counts(diagnostics)
+    if safe:
+        warn(f"{safe} finding{'s' if safe != 1 else ''} fixable with --fix")
+    if unsafe and opts.fix.unsafe:  # asked for: a plain run's stderr stays quiet (CI logs, editors)
+        more = " more" if safe else ""
+        warn(f"{unsafe}{more} fixable with --fix --unsafe-fixes (unsafe: they change behaviour the way the "
+             "rule asks; `siblint explain CODE` says how)")
 
 
 def write_baseline(opts: CheckOptions, diagnostics: list[Diagnostic]) -> int:

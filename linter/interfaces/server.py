@@ -25,6 +25,7 @@ from ..common.diagnostics import Diagnostic, Loc
 from ..js import EXTENSIONS as JS_EXTENSIONS
 from ..js import is_js
 from ..lint import noqa
+from . import code_actions
 from .lint_scheduler import LintScheduler, Result
 from .docs import rule_url
 
@@ -73,6 +74,8 @@ class SiblintServer(LanguageServer):
         self.findings: dict[str, list[Diagnostic]] = {}  # last published findings
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._uris: dict[str, str] = {}  # the URI the client opened the file as (publish under it)
+        self._waiting: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}  # pulls awaiting a version
+        self.published: dict[str, int] = {}  # the document version `findings` are of
 
     def opened(self, uri: str) -> TextDocument | None:
         """The client's open document at `uri`, however it is escaped (pygls stores documents under
@@ -120,10 +123,26 @@ class SiblintServer(LanguageServer):
         for message in result.config_errors:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"siblint: {message}"))
         self.findings[result.path] = result.findings
+        self.published[result.path] = doc.version
+        self._wake(result.path, doc.version)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=doc.version, diagnostics=[self._to_lsp(d, doc) for d in result.findings]))
         if result.with_dependents:
             self.lint_dependents(result.path)
+
+    def until_published(self, path: str, version: int) -> asyncio.Future[None]:
+        """Done once findings of `version` (or newer) of `path` are published."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(path, []).append((version, done))
+        return done
+
+    def _wake(self, path: str, version: int) -> None:
+        waiting = self._waiting.pop(path, [])
+        for wanted, done in waiting:
+            if wanted <= version and not done.done():
+                done.set_result(None)
+        if rest := [(v, d) for v, d in waiting if v > version and not d.done()]:
+            self._waiting[path] = rest
 
     def _note(self, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=message))
@@ -205,7 +224,8 @@ class SiblintServer(LanguageServer):
             actions.append(types.CodeAction(
                 title=f"Add `# noqa: {diag.code}`", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
                 edit=types.WorkspaceEdit(changes={uri: [edit]})))
-        return actions
+        path = path_of(uri)
+        return (code_actions.fix_actions(self, params, path, doc) if path else []) + actions
 
     @staticmethod
     def _noqa_edit(doc: TextDocument, lines: list[str], line: int, code: str) -> types.TextEdit | None:
@@ -263,10 +283,11 @@ def build() -> SiblintServer:
         return ls.hover(params)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL]))
     def code_action(ls: SiblintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return ls.code_actions(params)
 
+    code_actions.register(server)
     return server
 
 

@@ -185,3 +185,27 @@ def with_codes(line: str, codes: list[str], comment: int | None = None) -> str:
         return body[: match.start()] + "# noqa: " + ",".join(merged) + body[match.end():] + ending
     return body.rstrip() + "  # noqa: " + ",".join(codes) + ending
 
+
+
+def without_codes(line: str, column: int, stale: set[str], js: bool = False) -> tuple[int, int, str] | None:
+    """The edit (start, end, new text) of `line` that removes the `stale` codes from the noqa comment
+    starting at `column` (SIB902's fix); the whole comment (its line, when alone on it) when no code
+    is left. None when the comment is not there, lists none of them, or has text after its codes."""
+    patterns = (JS_NOQA_INLINE, JS_NEXT_LINE) if js else (NOQA_INLINE,)
+    match = next((m for m in (p.match(line, column) for p in patterns) if m is not None), None)
+    codes = listed_codes(match) if match is not None else None
+    if match is None or not codes:
+        return None
+    keep = [c for c in codes if c.upper() not in stale]
+    if len(keep) == len(codes):
+        return None
+    listed = match.group("codes")
+    if keep:
+        separator = ", " if ", " in listed else ","
+        return match.start("codes"), match.end(), separator.join(keep) + listed[len(listed.rstrip()):]
+    body = line.rstrip("\r\n")
+    if body[match.end():].strip():
+        return None  # `# noqa: SIB101 because ...`: the reason would be left as a bare comment
+    if not body[:column].strip():
+        return 0, len(line), ""  # a comment alone on its line: the line goes
+    return len(body[:column].rstrip()), len(body), ""

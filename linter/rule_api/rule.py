@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable, ClassVar, TypeVar
 
 from ..common.diagnostics import Diagnostic, Loc, Related
+from .fixes import FixSpec, fix_safety_section
 
 if TYPE_CHECKING:
     from ..model.groups import Group
@@ -93,6 +94,9 @@ class Rule:
     severity: ClassVar[str] = "error"
     VALID: ClassVar[list[Valid]] = []
     INVALID: ClassVar[list[Invalid]] = []
+    # The rule's fix as data (`rule_api.fixes`), or None and `no_fix`: why no edit is safe to offer.
+    fix: ClassVar[FixSpec | None] = None
+    no_fix: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -119,4 +123,5 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or "")
+        """The docstring, then the `## Fix safety` section made from `fix` / `no_fix`."""
+        return inspect.cleandoc(cls.__doc__ or "") + "\n\n" + fix_safety_section(cls.fix, cls.no_fix)

@@ -1,0 +1,171 @@
+"""`siblint check --fix` / `--unsafe-fixes` / `--diff`: the rules' fixes applied to the checked files.
+
+A file is edited only when it is one of the checked files, inside the project (the working folder
+or a checked path), reached through no symbolic link, unchanged since siblint read it, and still
+parses after the edit. The write is an atomic replace that keeps the file's mode, encoding, BOM
+and line endings; every byte outside an edit is kept as it was.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import os
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..common.diagnostics import Diagnostic
+from ..common.escape import escape_text
+from ..common.reading import source_encoding
+from ..common.writing import replace_source, through_a_link
+from ..js import is_js
+from ..lint.fixes import fixes_for, still_parses
+from ..rule_api.fixes import SAFE, UNSAFE, Fix, FixSpec, applied
+
+
+@dataclass
+class FileFix:
+    """One file's fixed text, and what it was read as."""
+
+    path: str
+    before: bytes
+    after: bytes
+    fixes: list[Fix]
+
+    def diff(self) -> str:
+        """The unified diff of the edit, `--- a/path` / `+++ b/path` as git and ruff print it."""
+        old = _decoded(self.path, self.before)[0].splitlines(keepends=True)
+        new = _decoded(self.path, self.after)[0].splitlines(keepends=True)
+        out = []
+        name = os.path.normpath(self.path)
+        for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):
+            body = line.rstrip("\r\n")
+            out.append(_escaped(body) + ("\n" if body != line else "\n\\ No newline at end of file\n"))
+        return "".join(out)
+
+
+def _escaped(line: str) -> str:
+    """A diff line with nothing a terminal or CI runner acts on; tabs kept, so it still applies."""
+    return "\t".join(escape_text(part) for part in line.split("\t"))
+
+
+@dataclass
+class Outcome:
+    written: list[FileFix] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "path: reason"
+
+
+def fix_specs() -> dict[str, FixSpec]:
+    """Every rule's declared fix, by code."""
+    from ..rule_api.registry import by_code
+
+    return {code: rule.fix for code, rule in by_code().items() if rule.fix is not None}
+
+
+def _decoded(path: str, data: bytes) -> tuple[str, str, bytes]:
+    """(text, encoding, BOM kept aside): TS/JS is UTF-8 as Node reads it, Python as CPython does."""
+    if is_js(path):
+        bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+        return data[len(bom):].decode("utf-8"), "utf-8", bom
+    encoding = source_encoding(data)
+    return data.decode(encoding), encoding, b""  # utf-8-sig drops the BOM here and writes it back
+
+
+def inside(path: str, roots: Iterable[str]) -> bool:
+    """Is `path` within one of `roots` (after resolving `..`, not links)?"""
+    full = os.path.abspath(path)
+    for root in roots:
+        try:
+            if os.path.commonpath([full, os.path.abspath(root)]) == os.path.abspath(root):
+                return True
+        except ValueError:  # another drive
+            continue
+    return False
+
+
+def _by_file(findings: list[Diagnostic], specs: dict[str, FixSpec]) -> dict[str, list[Diagnostic]]:
+    by_file: dict[str, list[Diagnostic]] = {}
+    for d in findings:
+        if d.code in specs and specs[d.code].action is not None:
+            by_file.setdefault(d.path, []).append(d)
+    return by_file
+
+
+def _read(path: str) -> tuple[bytes, str, str, bytes]:
+    """(bytes as read, text, encoding, BOM)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return (data, *_decoded(path, data))
+
+
+def plan(findings: list[Diagnostic], files: set[str], roots: list[str], unsafe: bool,
+         outcome: Outcome) -> list[FileFix]:
+    """The fixed text of each checked file that has an applicable fix (nothing is written here)."""
+    specs = fix_specs()
+    out = []
+    for path, mine in sorted(_by_file(findings, specs).items()):
+        if path not in files or not inside(path, roots):
+            continue  # a finding reported in a module that was not asked for, or outside the project
+        try:
+            data, text, encoding, bom = _read(path)
+        except (OSError, UnicodeError, LookupError) as exc:
+            outcome.skipped.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
+            continue
+        fixes = [f for f in fixes_for(path, text, mine, specs) if f.applies(unsafe)]
+        new, kept = applied(text, [e for f in fixes for e in f.edits])
+        if new == text:
+            continue
+        if still_parses(text, path) and not still_parses(new, path):
+            outcome.skipped.append(f"{path}: the fix would break the file, not edited")
+            continue
+        done = [f for f in fixes if all(e in kept for e in f.edits)]
+        out.append(FileFix(path, data, bom + new.encode(encoding), done))
+    return out
+
+
+def write(planned: list[FileFix], outcome: Outcome) -> None:
+    """Write each fixed file, unless a link leads to it or it changed since it was read."""
+    for ff in planned:
+        if through_a_link(ff.path):
+            outcome.skipped.append(f"{ff.path}: a symbolic link (or in a linked folder), not edited")
+            continue
+        try:
+            with open(ff.path, "rb") as fh:
+                if fh.read() != ff.before:
+                    outcome.skipped.append(f"{ff.path}: changed since siblint read it, not edited")
+                    continue
+            replace_source(ff.path, ff.after, ".siblint-fix-")
+        except OSError as exc:
+            outcome.skipped.append(f"{ff.path}: {exc.strerror or exc}")
+            continue
+        outcome.written.append(ff)
+
+
+def fixable_counts(findings: list[Diagnostic]) -> tuple[int, int]:
+    """How many findings a safe fix would remove, and how many more an unsafe one (ruff's hint)."""
+    specs = fix_specs()
+    levels: Counter[str] = Counter()
+    for path, mine in _by_file(findings, specs).items():
+        try:
+            text = _read(path)[1]
+        except (OSError, UnicodeError, LookupError):
+            continue
+        levels.update(f.applicability for f in fixes_for(path, text, mine, specs))
+    return levels[SAFE], levels[UNSAFE]
+
+
+def show_fixes(written: list[FileFix]) -> str:
+    """`--show-fixes`: the fixes applied, per file and code (ruff's layout)."""
+    from ..rule_api.registry import by_code
+
+    if not written:
+        return ""
+    rules = by_code()
+    total = sum(len(ff.fixes) for ff in written)
+    out = [f"Fixed {total} finding{'s' if total != 1 else ''}:"]
+    for ff in sorted(written, key=lambda f: f.path):
+        out.append(f"- {escape_text(ff.path)}:")
+        for code, n in sorted(Counter(f.code for f in ff.fixes).items()):
+            out.append(f"    {n} × {code} ({rules[code].name if code in rules else ''})")
+    return "\n".join(out) + "\n"

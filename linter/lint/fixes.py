@@ -1,0 +1,384 @@
+"""From a finding and its file's text to a `Fix`: the edits a rule's `FixSpec.action` asks for.
+
+Python edits are libcst transformations of the node at the finding, turned into the one character
+range that changed (so every byte outside it is kept as it was); TS/JS edits are ranges of
+tree-sitter nodes. An edit is offered only where the finding points at exactly the node the action
+names (a keyword argument's value, a list); anything else gets no fix, never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..common.diagnostics import Diagnostic, Loc
+from ..js import is_js
+from ..rule_api.fixes import AddBound, Bound, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
+from ..syntax.positions import positions
+from ..syntax.source import SourceError, parse, run_isolated
+from .noqa import comment_columns, without_codes
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
+
+_NEWLINE = re.compile(r"\r\n?|\n")  # libcst's and tree-sitter's line breaks
+_CODE = re.compile(r"\bSIB[0-9]+\b")
+
+
+def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str, FixSpec]) -> list[Fix]:
+    """The fix of each finding whose rule declares an edit and whose node the edit fits."""
+    wanted = [(d, specs[d.code]) for d in findings if d.path == path and d.code in specs and specs[d.code].action]
+    if not wanted:
+        return []
+
+    def work() -> list[Fix]:  # on a big stack: libcst's code generation recurses per nesting level
+        tree: _Tree = _JsTree(text, path) if is_js(path) else _PyTree(text)
+        out = []
+        for d, spec in wanted:
+            edit = tree.edit(d, spec.action)
+            if edit is not None:
+                edits = edit if isinstance(edit, tuple) else (edit,)
+                out.append(Fix(edits, spec.applicability, spec.description, d.code, d.loc.line))
+        return out
+
+    try:
+        return run_isolated(work)
+    except (SourceError, RecursionError, MemoryError, ValueError, cst.ParserSyntaxError):
+        return []  # a file that does not parse gets no fix (it is SIB900)
+    except Exception:  # noqa: BLE001 - an edit libcst refuses on an odd file: no fix, and the run goes on
+        return []
+
+
+def still_parses(text: str, path: str) -> bool:
+    """Does the fixed text still parse (CPython's parser; tree-sitter without error nodes for TS/JS)?"""
+    try:
+        if is_js(path):
+            from ..js.parse import parse as parse_js
+
+            return not parse_js(text, path).root_node.has_error
+        run_isolated(lambda: ast.parse(text))
+        return True
+    except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
+        return False
+
+
+def line_starts(text: str) -> list[int]:
+    """The character offset where each line starts (index 0: line 1)."""
+    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+
+def changed_range(old: str, new: str) -> Edit:
+    """The one edit that turns `old` into `new`: everything outside it is the same text."""
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end_old, end_new = len(old), len(new)
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old, end_new = end_old - 1, end_new - 1
+    return Edit(start, end_old, new[start:end_new])
+
+
+class _Tree:
+    text: str
+
+    def edit(self, d: Diagnostic, action: object) -> Edit | tuple[Edit, ...] | None:
+        if isinstance(action, DropNoqaCodes):
+            return self._drop_noqa_codes(d)
+        return self._edit(d.loc, action)
+
+    def _edit(self, loc: Loc, action: object) -> Edit | tuple[Edit, ...] | None:
+        raise NotImplementedError
+
+    def _comment_at(self, line: int, col: int) -> bool:
+        """Is (line, col) inside a comment (not a string that reads `# noqa`)?"""
+        raise NotImplementedError
+
+    def _drop_noqa_codes(self, d: Diagnostic) -> Edit | None:
+        starts = line_starts(self.text)
+        line, col = d.loc.line, d.loc.col
+        if not 0 < line <= len(starts) or not self._comment_at(line, col):
+            return None
+        end = starts[line] if line < len(starts) else len(self.text)
+        stale = set(_CODE.findall(d.message))
+        found = without_codes(self.text[starts[line - 1]:end], col, stale, js=isinstance(self, _JsTree))
+        if found is None:
+            return None
+        start, stop, content = found
+        return Edit(starts[line - 1] + start, starts[line - 1] + stop, content)
+
+
+# ------------------------------------------------------------------------------------ Python
+class _PyTree(_Tree):
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.module = parse(text)
+        self.ranges = positions(self.module)
+
+    def _starts_at(self, node: cst.CSTNode, loc: Loc) -> bool:
+        r = self.ranges.get(id(node))
+        return r is not None and (r[0], r[1]) == (loc.line, loc.col)
+
+    def _replaced(self, old: cst.CSTNode, new: cst.CSTNode) -> Edit:
+        fixed = self.module.deep_replace(old, new)
+        assert isinstance(fixed, cst.Module)
+        return changed_range(self.text, fixed.code)
+
+    def _comment_at(self, line: int, col: int) -> bool:
+        comments = comment_columns(self.text)
+        return comments is not None and line in comments and comments[line] <= col
+
+    def _edit(self, loc: Loc, action: object) -> Edit | tuple[Edit, ...] | None:
+        if isinstance(action, RewriteArgument):
+            return self._rewrite_argument(loc, action)
+        if isinstance(action, DropListItems):
+            return self._drop_items(loc, action)
+        if isinstance(action, AddBound):
+            return self._add_bound(loc, action)
+        return None
+
+    def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
+        for call in _nodes(self.module, cst.Call):
+            assert isinstance(call, cst.Call)
+            for i, arg in enumerate(call.args):
+                if arg.keyword is None or not self._starts_at(arg.value, loc):
+                    continue
+                listed, value = action.value_for(arg.keyword.value)
+                if not listed:
+                    return None
+                if value is not None:
+                    return self._replaced(arg.value, cst.parse_expression(value))
+                return self._replaced(call, call.with_changes(args=_without(list(call.args), i)))
+        return None
+
+    def _drop_items(self, loc: Loc, action: DropListItems) -> Edit | None:
+        for seq in self._sequences_at(loc):
+            keep = [i for i, el in enumerate(seq.elements) if _literal(el.value) not in action.drop]
+            if len(keep) == len(seq.elements) or not keep:
+                return None  # nothing to drop, or nothing would be left (the author must choose)
+            elements = list(seq.elements)
+            for i in reversed(range(len(elements))):
+                if i not in keep:
+                    elements = _without(elements, i)
+            return self._replaced(seq, seq.with_changes(elements=elements))
+        return None
+
+    def _add_bound(self, loc: Loc, action: AddBound) -> Edit | tuple[Edit, ...] | None:
+        """`keyword=value` on the call at `loc` (a bare `@tenacity.retry` becomes a call)."""
+        for node in _nodes(self.module, (cst.Call, cst.Attribute, cst.Name)):
+            if not self._starts_at(node, loc):
+                continue
+            if isinstance(node, cst.Call):
+                call = node
+            elif isinstance(node, (cst.Attribute, cst.Name)) and self._is_decorator(node):
+                call = cst.Call(func=node)  # `@tenacity.retry` -> `@tenacity.retry(stop=...)`
+            else:
+                continue  # a reference that is not called: making it a call would change it
+            imported = _import_of(self.module, _head(call.func))
+            bound = next((b for b in action.bounds if imported and imported[0] == b.library), None)
+            if bound is None or imported is None:
+                return None
+            value, import_edit = self._spelled(bound, imported)
+            if value is None:
+                return None
+            args = list(call.args)
+            given = [i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == bound.keyword]
+            current = args[given[0]].value if given else None
+            if given and not (isinstance(current, cst.Name) and current.value == "None"):
+                return None  # bounded by something the rule accepted elsewhere; not ours to change
+            new_value = cst.parse_expression(value)
+            if given:
+                args[given[0]] = args[given[0]].with_changes(value=new_value)
+            else:
+                args = _appended(args, cst.Arg(new_value, keyword=cst.Name(bound.keyword),
+                                               equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))),
+                                 call.whitespace_before_args)
+            edit = self._replaced(node, call.with_changes(args=args))
+            return (edit, import_edit) if import_edit is not None else edit
+        return None
+
+    def _is_decorator(self, node: cst.CSTNode) -> bool:
+        return any(d.decorator is node for d in _nodes(self.module, cst.Decorator) if isinstance(d, cst.Decorator))
+
+    def _spelled(self, bound: Bound, imported: tuple[str, str | None]) -> tuple[str | None, Edit | None]:
+        """`value` as this module can name it, and the import edit that makes it so (if any)."""
+        if not bound.imported:
+            return bound.value, None
+        library, prefix = imported
+        if prefix is not None:  # `import tenacity [as t]`
+            return f"{prefix}.{bound.value}", None
+        statement = _from_import(self.module, library)
+        if statement is None or isinstance(statement.names, cst.ImportStar):
+            return None, None
+        if any(isinstance(a.name, cst.Name) and a.name.value == bound.imported and a.asname is None
+               for a in statement.names):
+            return bound.value, None
+        names = _appended(list(statement.names), cst.ImportAlias(cst.Name(bound.imported)),
+                          statement.lpar.whitespace_after if statement.lpar else None)
+        return bound.value, self._replaced(statement, statement.with_changes(names=names))
+
+    def _sequences_at(self, loc: Loc) -> Iterator[cst.List | cst.Tuple | cst.Set]:
+        """The literal list, tuple or set at `loc`, or the first argument of the call there."""
+        for node in _nodes(self.module, (cst.List, cst.Tuple, cst.Set, cst.Call)):
+            if not self._starts_at(node, loc):
+                continue
+            if isinstance(node, cst.Call):
+                first = node.args[0].value if node.args and node.args[0].keyword is None else None
+                if isinstance(first, (cst.List, cst.Tuple, cst.Set)):
+                    yield first
+            elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+                yield node
+
+
+def _nodes(module: cst.Module, kind: type | tuple[type, ...]) -> Iterator[cst.CSTNode]:
+    """Every node of `kind`, without recursion (a deep file must not overflow the stack)."""
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, kind):
+            yield node
+        stack.extend(reversed(node.children))
+
+
+def _head(func: cst.BaseExpression) -> str:
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    return func.value if isinstance(func, cst.Name) else ""
+
+
+def _top_imports(module: cst.Module) -> Iterator[cst.Import | cst.ImportFrom]:
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from (s for s in statement.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+
+
+def _import_of(module: cst.Module, name: str) -> tuple[str, str | None] | None:
+    """(library, the name it is bound to by `import lib [as x]`, or None for `from lib... import`)
+    for a top-level import that binds `name`."""
+    for imp in _top_imports(module):
+        if isinstance(imp.names, cst.ImportStar):
+            continue
+        for alias in imp.names:
+            bound = alias.evaluated_alias or alias.evaluated_name
+            if isinstance(imp, cst.Import) and bound == name:
+                return alias.evaluated_name.split(".")[0], bound
+            if isinstance(imp, cst.ImportFrom) and bound == name and imp.module is not None and not imp.relative:
+                return cst.Module([]).code_for_node(imp.module).split(".")[0], None
+    return None
+
+
+def _from_import(module: cst.Module, library: str) -> cst.ImportFrom | None:
+    """The first top-level `from library import ...` (the library itself, not a sub-module)."""
+    for imp in _top_imports(module):
+        if isinstance(imp, cst.ImportFrom) and imp.module is not None and not imp.relative \
+                and cst.Module([]).code_for_node(imp.module) == library:
+            return imp
+    return None
+
+
+def _appended(items: list, new: cst.CSTNode, opening: cst.BaseParenthesizableWhitespace | None = None) -> list:
+    """`items` and `new` after them, in their layout: a trailing comma (one item a line) stays
+    trailing, and the new item takes the separator the items before it use (with one item, the
+    line break and indent after the opening bracket, `opening`)."""
+    if not items:
+        return [new]
+    last = items[-1]
+    if last.comma is cst.MaybeSentinel.DEFAULT:
+        return items[:-1] + [last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), new]
+    if len(items) > 1 and items[-2].comma is not cst.MaybeSentinel.DEFAULT:
+        before = items[-2].comma
+    elif isinstance(opening, cst.ParenthesizedWhitespace):
+        before = cst.Comma(whitespace_after=opening)
+    else:
+        before = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    return items[:-1] + [last.with_changes(comma=before), new.with_changes(comma=last.comma)]
+
+
+def _without(items: list, i: int) -> list:
+    """`items` without item `i`, its separator given to the item before when it was the last, so
+    `f(a, b=None)` becomes `f(a)` and a trailing comma on its own line stays where it was."""
+    out = items[:i] + items[i + 1:]
+    if i == len(items) - 1 and i > 0:
+        out[-1] = out[-1].with_changes(comma=items[i].comma)
+    return out
+
+
+def _literal(node: cst.BaseExpression) -> object:
+    try:
+        return ast.literal_eval(cst.Module([]).code_for_node(node))
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return _NOT_LITERAL
+
+
+_NOT_LITERAL = object()
+
+
+# ------------------------------------------------------------------------------------ TS/JS
+class _JsTree(_Tree):
+    def __init__(self, text: str, path: str) -> None:
+        from ..js.parse import parse as parse_js
+
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.root = parse_js(text, path).root_node
+        self.starts = line_starts(text)
+
+    def _char(self, byte: int) -> int:
+        return len(self.data[:byte].decode("utf-8", "surrogatepass"))
+
+    def _byte_at(self, loc: Loc) -> int | None:
+        if not 0 < loc.line <= len(self.starts):
+            return None
+        return len(self.text[: self.starts[loc.line - 1] + loc.col].encode("utf-8", "surrogatepass"))
+
+    def _comment_at(self, line: int, col: int) -> bool:
+        at = self._byte_at(Loc(line, col, line, col))
+        node = self.root.descendant_for_byte_range(at, at) if at is not None else None
+        return node is not None and node.type == "comment"
+
+    def _edit(self, loc: Loc, action: object) -> Edit | None:
+        at = self._byte_at(loc)
+        if at is None or not isinstance(action, RewriteArgument):
+            return None
+        node = self.root.descendant_for_byte_range(at, at)
+        while node is not None and node.type != "pair":
+            node = node.parent
+        if node is None:
+            return None
+        value, key = node.child_by_field_name("value"), node.child_by_field_name("key")
+        if value is None or value.start_byte != at or key is None or key.text is None:
+            return None
+        listed, new = action.value_for(key.text.decode("utf-8", "replace").strip("'\""))
+        if not listed:
+            return None
+        if new is not None:
+            return Edit(self._char(value.start_byte), self._char(value.end_byte), new)
+        return self._drop_pair(node)
+
+    def _drop_pair(self, pair: "ts.Node") -> Edit:
+        """The property and one comma beside it: the one after it, else the one before it."""
+        after, before = pair.next_sibling, pair.prev_sibling
+        if after is not None and after.type == ",":
+            following = after.next_sibling  # the next property, up to which the gap goes too
+            if following is not None and following.type == "comment" \
+                    and following.start_point[0] == after.end_point[0]:
+                return self._whole_lines(pair.start_byte, following.end_byte)  # `x: null, // why`: its comment
+            end = following.start_byte if following is not None and following.type != "}" else after.end_byte
+            return self._whole_lines(pair.start_byte, end)
+        if before is not None and before.type == ",":
+            return Edit(self._char(before.start_byte), self._char(pair.end_byte))
+        return self._whole_lines(pair.start_byte, pair.end_byte)
+
+    def _whole_lines(self, start: int, end: int) -> Edit:
+        """Bytes `start:end`, widened to whole lines when nothing else is on them."""
+        s, e = self._char(start), self._char(end)
+        line_start = self.text.rfind("\n", 0, s) + 1
+        line_end = self.text.find("\n", e)
+        if not self.text[line_start:s].strip() and line_end != -1 and not self.text[e:line_end].strip():
+            return Edit(line_start, line_end + 1)
+        return Edit(s, e)
+
