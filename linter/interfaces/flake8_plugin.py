@@ -118,7 +118,7 @@ def _project(config: "Config") -> "ProjectIndex":
     if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
         return cached_project(config, None)
     folder = cache_mod.default_dir(config.source, config.root, None)
-    cache = cache_mod.Cache(folder, cache_mod.config_key(config))
+    cache = cache_mod.Cache(folder, cache_mod.config_key(config), max_size=config.cache_max_size)
     refusal = cache.refusal()
     if refusal:
         print(f"siblint: warning: {escape_text(refusal)}", file=sys.stderr)

@@ -297,12 +297,14 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
     project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
+    read_bytes = 0  # sizes the cache's default cap
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
+        read_bytes += len(data)
         if project.wants(p, data):
             if not passing and factory is not None:  # the first passing file opens the cache
                 from .cache import Cache, content_hash
@@ -371,7 +373,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
                 cache.record(path, entry)
     if cache is not None:
         if passing:
-            cache.save()
+            cache.save(read_bytes)
         result.cache_stats = dict(cache.stats)
     if progress:
         progress.close()
