@@ -279,7 +279,7 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnost
     for f in files:
         groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
     cache = _open_cache(opts, project_root(resolver.used()))
-    progress = runner.Progress(len(files)) if runner.progress_wanted() else None
+    progress = None if opts.quiet else runner.Progress(len(files), live=runner.progress_wanted())
     diagnostics: list[Diagnostic] = []
     for config, group in groups.items():  # one project index per config, as each file's own run would have
         diagnostics += runner.run(group, config, _jobs(opts.jobs), cache=cache and cache(config),

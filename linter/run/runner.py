@@ -47,6 +47,8 @@ BATCH_BYTES = 48 * 1024
 BATCH_FILES = 16
 POOL_MIN_BYTES = 96 * 1024
 PROGRESS_AFTER = 2.0  # seconds before a terminal run starts showing progress
+LOG_AFTER = 5.0  # off a terminal (CI logs, pipes): seconds before the first progress line
+LOG_EVERY = 5.0  # and between two lines
 
 
 @dataclass
@@ -80,9 +82,9 @@ def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes |
     return filter_findings(analyse(path, data, config, project), config)
 
 
-# ---- progress on a terminal --------------------------------------------------------------------
+# ---- progress where people wait ----------------------------------------------------------------
 def progress_wanted(stream: TextIO | None = None) -> bool:
-    """Only on an interactive terminal, never when piped or in CI."""
+    """Whether the live counter fits: an interactive terminal, not CI (elsewhere: log lines)."""
     stream = stream or sys.stderr
     if os.environ.get("CI"):
         return False
@@ -93,32 +95,49 @@ def progress_wanted(stream: TextIO | None = None) -> bool:
 
 
 class Progress:
-    """`siblint: 412/920 files` on stderr, once a run has taken `after` seconds; erased at the end."""
+    """On a terminal (`live`), `siblint: 412/920 files` redrawn in place once a run has taken
+    `after` seconds, erased at the end. Elsewhere (CI logs, pipes), where a redrawn line is noise,
+    a line `siblint: 412/920 files, 38 s` once a run has taken LOG_AFTER seconds and then every
+    LOG_EVERY seconds, left in the log. `clock` is for tests."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, after: float = PROGRESS_AFTER, enabled: bool = True) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, after: float | None = None, enabled: bool = True,
+                 live: bool = True, clock: Callable[[], float] | None = None) -> None:
         self.total = total
         self.done = 0
         self.stream = stream or sys.stderr
-        self.after = after
+        self.live = live
+        self.after = after if after is not None else PROGRESS_AFTER if live else LOG_AFTER
+        self.every = 0.1 if live else LOG_EVERY
         self.enabled = enabled
-        self.start = time.monotonic()
+        self.clock = clock or time.monotonic
+        self.start = self.clock()
         self.shown = False
         self._last = 0.0
 
     def advance(self, n: int = 1) -> None:
         self.done += n
+        self.tick()
+
+    def tick(self) -> None:
+        """Show the count if it is time to (a long phase that finishes no file may call this)."""
         if not self.enabled:
             return
-        now = time.monotonic()
-        if now - self.start < self.after or (self.shown and now - self._last < 0.1 and self.done < self.total):
+        now = self.clock()
+        if now - self.start < self.after:
+            return
+        finished = self.live and self.done >= self.total  # the live counter shows its last step
+        if self.shown and now - self._last < self.every and not finished:
             return
         self._last = now
         self.shown = True
-        self.stream.write(f"\rsiblint: {self.done}/{self.total} files")
+        if self.live:
+            self.stream.write(f"\rsiblint: {self.done}/{self.total} files")
+        else:
+            self.stream.write(f"siblint: {self.done}/{self.total} files, {now - self.start:.0f} s\n")
         self.stream.flush()
 
     def close(self) -> None:
-        if self.shown:
+        if self.shown and self.live:
             self.stream.write("\r\033[K")
             self.stream.flush()
 
