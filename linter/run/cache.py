@@ -8,6 +8,9 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
                                               <content> = sha256(code fingerprint, module name,
                                               file bytes); storing a file's new facts deletes its
                                               old ones
+    v2/lint/ab/<file>-<content>.json          findings of one file for front ends that check one
+                                              file at a time (flake8): <content> also covers the
+                                              configuration; the same shape as an index entry
     v2/findings-<config>.json                 one index per effective configuration:
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
@@ -387,48 +390,64 @@ class Cache:
 
     # ---- facts blobs ------------------------------------------------------------------------
     @staticmethod
-    def facts_key(path: str, module: str, is_package: bool, sha: str) -> str:
+    def facts_key(path: str, module: str, is_package: bool, sha: str, context: str = "") -> str:
         """`<file>-<content>`: the file part is the same for every version of the file, so storing
-        new facts finds the old ones. The path as given too: facts (and findings) carry it."""
+        new facts finds the old ones. The path as given too: facts (and findings) carry it.
+        `context`: whatever else the stored value depends on (a configuration)."""
         where = hashlib.sha256(f"{os.path.abspath(path)}\0{path}".encode()).hexdigest()[:24]
-        what = hashlib.sha256(f"{code_fingerprint()}\0{module}\0{is_package}\0{sha}".encode()).hexdigest()[:40]
+        what = hashlib.sha256(f"{code_fingerprint()}\0{module}\0{is_package}\0{sha}\0{context}".encode()).hexdigest()[:40]
         return f"{where}-{what}"
 
-    def _facts_path(self, key: str) -> str:
-        return os.path.join(self.base, "facts", key[:2], key + ".json")
+    def _blob_path(self, kind: str, key: str) -> str:
+        return os.path.join(self.base, kind, key[:2], key + ".json")
 
-    def load_facts(self, key: str) -> Any | None:
+    def _load_blob(self, kind: str, key: str) -> Any | None:
+        """The decoded value stored under `key` (None: missing, damaged or foreign)."""
+        path = self._blob_path(kind, key)
         try:
-            facts = decode(loads(self._read(self._facts_path(key)), key, self.secret))  # type: ignore[arg-type]
-        except FileNotFoundError:
-            self.stats["facts_miss"] += 1
+            value = decode(loads(self._read(path), key, self.secret))  # type: ignore[arg-type]
+        except Exception:  # noqa: BLE001 - missing, damaged or foreign: a miss, rewritten later
             return None
-        except Exception:  # noqa: BLE001 - damaged or foreign: a miss, rewritten after the parse
-            self.stats["facts_miss"] += 1
-            return None
-        from ..syntax.facts import ModuleFacts
+        _touch(path)
+        return value
 
-        if not isinstance(facts, ModuleFacts):
-            self.stats["facts_miss"] += 1
-            return None
-        self.stats["facts_hit"] += 1
-        _touch(self._facts_path(key))
-        return facts
-
-    def store_facts(self, key: str, facts: Any) -> None:
-        """Store `facts` under `key` and delete the facts of the same file's earlier versions."""
+    def _store_blob(self, kind: str, key: str, value: Any, source: str) -> None:
+        """Store `value` (about the file `source`) and delete what the same file had stored before."""
         if not self.writable:
             return
         try:
-            blob = dumps(encode(facts), key, self.secret, path=os.path.abspath(facts.path))  # type: ignore[arg-type]
+            blob = dumps(encode(value), key, self.secret, path=os.path.abspath(source))  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
             return  # something the codec cannot store: simply not cached
-        target = self._facts_path(key)
+        target = self._blob_path(kind, key)
         self._write(target, blob)
         if self.writable:
             from .cache_bounds import drop_older_versions
 
             drop_older_versions(target)
+
+    def load_facts(self, key: str) -> Any | None:
+        from ..syntax.facts import ModuleFacts
+
+        facts = self._load_blob("facts", key)
+        hit = isinstance(facts, ModuleFacts)
+        self.stats["facts_hit" if hit else "facts_miss"] += 1
+        return facts if hit else None
+
+    def store_facts(self, key: str, facts: Any) -> None:
+        """Store `facts` under `key` and delete the facts of the same file's earlier versions."""
+        self._store_blob("facts", key, facts, facts.path)
+
+    def load_findings(self, key: str) -> "Entry | None":
+        """One file's findings stored by `store_findings` (the flake8 plugin's)."""
+        raw = self._load_blob("lint", key)
+        try:
+            return _entry_from_json(raw)
+        except Exception:  # noqa: BLE001 - not an entry: a miss
+            return None
+
+    def store_findings(self, key: str, path: str, entry: "Entry") -> None:
+        self._store_blob("lint", key, _entry_to_json(entry), path)
 
     # ---- the findings index ---------------------------------------------------------------------
     def load_index(self) -> None:
@@ -442,12 +461,7 @@ class Cache:
             self.source_bytes = int(raw.get("source", 0))
             entries: dict[str, Entry] = {}
             for path, e in raw["entries"].items():
-                entries[path] = Entry(
-                    sha=e["sha"],
-                    diagnostics=list(decode(e["diags"])),
-                    deps=[Dep(m, p, s) for m, p, s in e["deps"]],
-                    module=e["module"],
-                )
+                entries[path] = _entry_from_json(e, decoded=False)
             self.entries = entries
             _touch(self.index_path)  # in use: the last to be evicted
         except Exception:  # noqa: BLE001 - missing, damaged or foreign index: start empty
@@ -494,11 +508,7 @@ class Cache:
         if not self.dirty:
             return  # a warm run changed nothing: nothing to prune either
         try:
-            entries = {
-                p: {"sha": e.sha, "diags": encode(tuple(e.diagnostics)), "deps": [[d.module, d.path, d.sha] for d in e.deps],
-                    "module": e.module}
-                for p, e in self.entries.items()
-            }
+            entries = {p: encode(_entry_to_json(e)) for p, e in self.entries.items()}
             blob = dumps({"config": self.config_key, "entries": entries, "source": self.source_bytes},
                          self.index_key, self.secret)  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
@@ -527,6 +537,19 @@ class Cache:
             replace_file(target, blob, mode=0o600, prefix=".tmp-")
         except OSError:
             self.writable = False  # read-only or full disk: carry on without caching
+
+
+def _entry_to_json(e: Entry) -> dict[str, Any]:
+    return {"sha": e.sha, "diags": tuple(e.diagnostics), "deps": [[d.module, d.path, d.sha] for d in e.deps],
+            "module": e.module}
+
+
+def _entry_from_json(e: Any, decoded: bool = True) -> Entry:
+    """An Entry from `_entry_to_json`'s value, decoded already (a blob) or still encoded (the index)."""
+    if not decoded:
+        e = decode(e)
+    return Entry(sha=e["sha"], diagnostics=list(e["diags"]), deps=[Dep(m, p, s) for m, p, s in e["deps"]],
+                 module=e["module"])
 
 
 def _touch(path: str) -> None:

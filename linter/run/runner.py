@@ -199,8 +199,8 @@ class _Analyser:
 
     def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
         from ..lint import engine
-        from ..model.project import module_name_for
-        from .cache import Dep, Entry, content_hash
+        from .cache import content_hash
+        from .reuse import entry_of, traced
 
         try:
             data = read_bounded(path, self.config.max_file_size)
@@ -214,12 +214,8 @@ class _Analyser:
         if self.cache:
             key = self._facts_key(path, sha)
             facts = self.cache.load_facts(key)
-        trace: dict[str, str | None] = {}
-        self.project.trace = trace
-        try:
+        with traced(self.project) as trace:
             result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
-        finally:
-            self.project.trace = None
         if own not in self.consulted:
             # Keep in memory only the facts other modules asked for: a run over a large tree would
             # otherwise hold every file's facts (hundreds of MB). Asked for later, they are loaded
@@ -229,9 +225,7 @@ class _Analyser:
         if self.cache and facts is None and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
-        # Every lookup, found or not, and the file's own name: the cache re-checks each of them.
-        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items())]
-        return path, diagnostics, Entry(sha, diagnostics, deps, module_name_for(path)[0])
+        return path, diagnostics, entry_of(path, sha, diagnostics, trace, self.sha_of)
 
     def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
         return [self.check(p) for p in paths]
@@ -341,7 +335,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
 
     todo = passing
     if cache is not None and passing:
-        from ..model.project import module_name_for
+        from .reuse import still_valid
 
         memo = dict(shas)
 
@@ -354,8 +348,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             return memo[path]
 
         def valid(path: str, entry: "Entry") -> bool:
-            return entry.module == module_name_for(path)[0] and all(
-                project.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
+            return still_valid(entry, path, project, sha_of)
 
         todo = []
         for p in passing:
