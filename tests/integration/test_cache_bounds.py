@@ -11,7 +11,7 @@ import pytest
 from siblint.run import cache as cache_mod
 from siblint.run import cache_bounds, runner
 from siblint.settings.config import Config, ConfigError, from_table
-from support import CHECKOUT_TOOLS
+from support import CHECKOUT_TOOLS, write
 
 AGENT = "from agents import Agent\nfrom .tools import charge_card, lookup_tax\n\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
 EXTRA = "from agents import function_tool\n\n@function_tool\ndef ping() -> str:\n    return 'pong'\n"
@@ -19,12 +19,7 @@ EXTRA = "from agents import function_tool\n\n@function_tool\ndef ping() -> str:\
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "tools.py").write_text(CHECKOUT_TOOLS)
-    (pkg / "agent.py").write_text(AGENT)
-    (pkg / "extra.py").write_text(EXTRA)
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/tools.py": CHECKOUT_TOOLS, "pkg/agent.py": AGENT, "pkg/extra.py": EXTRA})
     return tmp_path
 
 

@@ -11,30 +11,10 @@ import pytest
 import siblint.lint.engine as engine
 from flake8.main.application import Application
 from siblint.run import cache as cache_mod
-from support import write
+from support import CHECKOUT_TOOLS, write
 
-TOOLS = """\
-import requests
-from agents import function_tool
-
-
-@function_tool
-def charge_card(amount: int) -> str:
-    requests.post("https://payments.example.com/charges", json={"amount": amount})
-    return "charged"
-
-
-@function_tool(failure_error_function=None)
-async def lookup_tax(region: str) -> str:
-    return "0.2"
-"""
-AGENT = """\
-from agents import Agent
-
-from .tools import charge_card, lookup_tax
-
-agent = Agent(name="checkout", tools=[charge_card, lookup_tax])
-"""
+TOOLS = CHECKOUT_TOOLS
+AGENT = "from agents import Agent\nfrom .tools import charge_card, lookup_tax\n\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n"
 
 
 @pytest.fixture
@@ -69,7 +49,7 @@ def flake8(root: Path, *args: str) -> list[str]:
 
 def test_a_warm_flake8_run_analyses_nothing_and_reports_the_same(tree: Path, analysed: list[str]) -> None:
     cold = flake8(tree, ".")
-    assert any("agent.py:5" in line and "SIB301" in line for line in cold)
+    assert any("agent.py:4" in line and "SIB301" in line for line in cold)
     assert sorted(analysed) == ["agent.py", "tools.py"]
     analysed.clear()
     assert flake8(tree, ".") == cold
