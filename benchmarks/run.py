@@ -4,6 +4,11 @@
                                   [--baseline OTHER_SIBLINT]
     python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
     python benchmarks/run.py --frontends TS_TREE PY_TREE [--frontend-runs 5]
+    python benchmarks/run.py --stdlib [--stdlib-runs 3]
+
+`--stdlib` is another separate arm: `siblint check --no-cache` and `ruff check --no-cache --select ALL`
+on a copy of the CPython standard library (no agent code: what siblint costs a tree it has nothing
+to say about), interleaved, medians and their ratio.
 
 `--frontends` is another separate arm (benchmarks/frontends.py): `siblint check --no-cache` on a
 TypeScript tree and on a Python tree, interleaved in the same run: files/s and MB/s of each front end.
@@ -29,6 +34,8 @@ Commands (all public tools; fixit and flake8 arms are skipped when not installed
   flake8 [-siblint]  the same flake8 with siblint unplugged (benchmarks/flake8_shim.py bans the
                      plugin in flake8's own discovery, as if it were not installed)
   flake8 stdin +/-   `flake8 - --stdin-display-name x.py` on one agent module (the editor case)
+  flake8 warm +siblint  flake8 with the plugin and a filled cache ($SIBLINT_CACHE_DIR): what
+                     pre-commit's flake8 hook costs on a tree that did not change
   fixit              `fixit lint` with its default rules (slow: --slow-runs rounds only)
   baseline ...       with --baseline: cold -j2, warm and one changed file for another install of
                      siblint (say, the previous release in its own venv), for before/after ratios
@@ -72,6 +79,7 @@ class Arm:
     stdin: bytes | None = None
     prepare: object = None  # callable run (untimed) before each timed run
     slow: bool = False
+    env: dict[str, str] | None = None  # added to the environment
     samples: list[Sample] = field(default_factory=list)
 
 
@@ -81,12 +89,13 @@ class Arm:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(argv: list[str], cwd: str, stdin: bytes | None = None, rss: list[int] | None = None) -> Sample:
+def timed(argv: list[str], cwd: str, stdin: bytes | None = None, rss: list[int] | None = None,
+          env: dict[str, str] | None = None) -> Sample:
     """Wall and CPU time of one run; with `rss`, the peak RSS of its process tree is appended."""
     before = os.times()
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**ENV, **(env or {})})
     if rss is None:
         _, err = proc.communicate(stdin)
     else:
@@ -174,6 +183,76 @@ def pick_agent_module(tree: str, lines: int = 1000) -> str | None:
     return best[1] if best else None
 
 
+def folder_bytes(folder: str) -> int:
+    total = 0
+    for here, _, names in os.walk(folder):
+        total += sum(os.lstat(os.path.join(here, n)).st_size for n in names)
+    return total
+
+
+def py_bytes(tree: str) -> int:
+    return sum(os.path.getsize(os.path.join(here, n)) for here, _, names in os.walk(tree) for n in names
+               if n.endswith(".py"))
+
+
+def cache_pruning(siblint: str, tree: str, cache: str, cwd: str) -> None:
+    """The cache's size after a cold run, then after every agent module was edited and a quarter of
+    them deleted (each followed by a run): pruning keeps it near the first figure, where an unpruned
+    cache would hold both versions of every edited file. Edits this copy of the tree: run it last."""
+    from siblint.syntax.prefilter import may_matter
+
+    shutil.rmtree(cache, ignore_errors=True)
+    argv = [siblint, "check", tree, "--cache-dir", cache, "--exit-zero", "-q"]
+    timed(argv, cwd)
+    cold = folder_bytes(cache)
+    agents = []
+    for here, _, names in os.walk(tree):
+        for n in sorted(names):
+            p = os.path.join(here, n)
+            if n.endswith(".py") and may_matter(open(p, "rb").read(), path=p):
+                agents.append(p)
+    for p in agents:
+        with open(p, "a", encoding="utf-8") as fh:
+            fh.write("# benchmark edit\n")
+    timed(argv, cwd)
+    edited = folder_bytes(cache)
+    for p in agents[::4]:
+        os.unlink(p)
+    timed(argv, cwd)
+    print(f"\ncache size (source: {py_bytes(tree) / 1e6:.1f} MB of .py): {cold / 1e6:.2f} MB after a cold run; "
+          f"{edited / 1e6:.2f} MB after editing all {len(agents)} agent modules; {folder_bytes(cache) / 1e6:.2f} MB "
+          f"after deleting {len(agents[::4])} of them")
+
+
+def stdlib_ratio(siblint: str, runs: int) -> int:
+    """siblint against `ruff --select ALL` on a copy of the standard library (no site-packages), side by side."""
+    import sysconfig
+
+    ruff = tool("ruff")
+    if not ruff:
+        print("ruff is not installed (pip install ruff): no stdlib figure", file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="siblint-stdlib-")
+    tree = os.path.join(work, "stdlib")
+    shutil.copytree(sysconfig.get_paths()["stdlib"], tree, symlinks=True,
+                    ignore=shutil.ignore_patterns("site-packages", "__pycache__"))
+    arms = [Arm("siblint check", [siblint, "check", tree, "--no-cache", "--exit-zero", "-q"]),
+            Arm("ruff --select ALL", [ruff, "check", "--no-cache", "--select", "ALL", "--exit-zero", "-q", tree])]
+    for arm in arms:  # warm the OS file cache and the .pyc files
+        timed(arm.argv, work)
+    for _ in range(runs):
+        for arm in arms:
+            arm.samples.append(timed(arm.argv, work))
+    print(f"stdlib: {tree} ({py_bytes(tree) / 1e6:.1f} MB of .py); load {os.getloadavg()[0]:.1f}")
+    base = statistics.median(s.wall for s in arms[1].samples)
+    for arm in arms:
+        print(fmt_row(arm.name, arm, base))
+    print(f"siblint / ruff --select ALL (medians of {runs}): "
+          f"{statistics.median(s.wall for s in arms[0].samples) / base:.3f}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 def fmt_row(name: str, arm: Arm, base: float | None) -> str:
     walls = [s.wall for s in arm.samples]
     cpus = [s.cpu for s in arm.samples]
@@ -193,6 +272,10 @@ def main() -> int:
     ap.add_argument("--frontends", nargs=2, metavar=("TS_TREE", "PY_TREE"),
                     help="the front-end arm instead of a tree: tree-sitter on TS_TREE against libcst on PY_TREE")
     ap.add_argument("--frontend-runs", type=int, default=5, help="runs per tree of the front-end arm (median; default 5)")
+    ap.add_argument("--stdlib", action="store_true",
+                    help="the stdlib arm instead of a tree: siblint against ruff --select ALL on the standard library")
+    ap.add_argument("--stdlib-runs", type=int, default=3, help="runs per tool of the stdlib arm (median; default 3)")
+    ap.add_argument("--no-cache-pruning", action="store_true", help="skip the cache size before/after pruning figure")
     ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
     ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
@@ -215,6 +298,8 @@ def main() -> int:
         import frontends
 
         return frontends.run(tool("siblint"), args.frontends, args.frontend_runs, timed, prefilter_counts)
+    if args.stdlib:
+        return stdlib_ratio(tool("siblint"), args.stdlib_runs)
     if args.tree is None:
         ap.error("TREE is required (or --scaling)")
 
@@ -284,6 +369,9 @@ def main() -> int:
         if not args.no_flake8_tree:
             arms.append(Arm("flake8 +siblint", [sys.executable, shim, "--exit-zero", tree]))
             arms.append(Arm("flake8 -siblint", [sys.executable, shim, "--without-siblint", "--exit-zero", tree]))
+            # The warm-up pass fills its cache; every timed run is then warm.
+            arms.append(Arm("flake8 warm +siblint", [sys.executable, shim, "--exit-zero", tree],
+                            env={"SIBLINT_CACHE_DIR": os.path.join(work, "flake8-cache")}))
         if agent_file:
             with open(agent_file, "rb") as fh:
                 text = fh.read()
@@ -300,7 +388,7 @@ def main() -> int:
         if not arm.slow and not (cold_slow and arm.name.startswith("siblint")):
             if arm.prepare:
                 arm.prepare()
-            timed(arm.argv, work, arm.stdin)
+            timed(arm.argv, work, arm.stdin, env=arm.env)
     rounds = max(args.runs, args.slow_runs)
     cold_rss: list[int] = []
     for r in range(rounds):
@@ -310,7 +398,7 @@ def main() -> int:
             if arm.prepare:
                 arm.prepare()
             sample_rss = cold_rss if args.cold_once and arm is arms[0] and not args.no_rss else None
-            arm.samples.append(timed(arm.argv, work, arm.stdin, sample_rss))
+            arm.samples.append(timed(arm.argv, work, arm.stdin, sample_rss, env=arm.env))
         print(f"  round {r + 1}/{rounds} done", file=sys.stderr)
 
     by = {a.name: a for a in arms}
@@ -337,6 +425,11 @@ def main() -> int:
     if med("flake8 +siblint") and med("flake8 -siblint"):
         print(f"  flake8 with siblint / without: {med('flake8 +siblint') / med('flake8 -siblint'):.3f} "
               f"(+{(med('flake8 +siblint') - med('flake8 -siblint')) * 1000:.0f} ms)")
+    if med("flake8 warm +siblint") and med("flake8 -siblint") and med("siblint warm"):
+        added = med("flake8 warm +siblint") - med("flake8 -siblint")
+        print(f"  flake8 warm: siblint adds {added:.3f}s to flake8; siblint check warm {med('siblint warm'):.3f}s "
+              f"({added / med('siblint warm'):.2f}x); flake8 cold with siblint / siblint check cold -j2: "
+              + (f"{med('flake8 +siblint') / med('siblint cold -j2'):.2f}" if med("siblint cold -j2") else "n/a"))
     if med("flake8 stdin +siblint") and med("flake8 stdin -siblint"):
         lines = open(agent_file, "rb").read().count(b"\n")
         print(f"  editor: flake8 stdin on {os.path.relpath(agent_file, tree)} ({lines} lines): "
@@ -359,6 +452,8 @@ def main() -> int:
         argv = [siblint, "check", tree, "--no-cache", "-j2"]
         peak, wall = peak_rss(argv, work)
         print(f"\npeak RSS of `siblint check -j2 --no-cache` (process tree): {peak / 2**20:.0f} MB ({wall:.1f}s)")
+    if not args.no_cache_pruning:
+        cache_pruning(siblint, tree, cache, work)
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -311,7 +311,7 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnost
     for f in files:
         groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
     cache = _open_cache(opts, project_root(resolver.used()))
-    progress = runner.Progress(len(files)) if runner.progress_wanted() else None
+    progress = None if opts.quiet else runner.Progress(len(files), live=runner.progress_wanted())
     diagnostics: list[Diagnostic] = []
     for config, group in groups.items():  # one project index per config, as each file's own run would have
         diagnostics += runner.run(group, config, _jobs(opts.jobs), cache=cache and cache(config),
@@ -339,7 +339,7 @@ def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of sib
             if link:
                 warn(f"cache folder not used ({_leaves(link)})")
                 return None
-            found = cache.Cache(folder, cache.config_key(config))
+            found = cache.Cache(folder, cache.config_key(config), max_size=config.cache_max_size)
             refusal = found.refusal()
             if refusal:
                 warn(refusal)
@@ -630,6 +630,30 @@ def explain(code: str) -> None:
         raise click.UsageError(f"unknown rule {code!r}; `siblint rules` lists them")
     default = "on by default" if rule.default_enabled else "off by default (enable with --extend-select)"
     click.echo(f"# {rule.name} ({rule.code})\n\n{default}\n\n{rule.doc()}")
+
+
+@main.command()
+@click.argument("path", required=False, default=".", type=click.Path(path_type=str))
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+              help="The cache folder to remove  [default: as `siblint check PATH` would use]")
+def clean(path: str, cache_dir: str | None) -> None:
+    """Remove the cache that `siblint check PATH` uses (only a folder siblint made)."""
+    from ..run import cache, cache_bounds
+
+    if cache_dir is None:
+        opts = CheckOptions(paths=(path,))
+        resolver = make_resolver(opts)
+        _config_of(resolver, path)
+        cache_dir = cache.default_dir("", project_root(resolver.used()), None)
+    try:
+        freed, left = cache_bounds.clean(cache_dir)
+    except cache_bounds.NotACache as exc:
+        if str(exc) == "no such folder":
+            click.echo(escape_text(f"siblint: no cache at {cache_dir}"), err=True)
+            return
+        _fail(f"{cache_dir} not removed: {exc}")
+    kept = f"; kept what siblint did not write: {', '.join(sorted(left))}" if left else ""
+    click.echo(escape_text(f"siblint: removed the cache at {cache_dir} ({freed / 1e6:.1f} MB){kept}"), err=True)
 
 
 @main.command()

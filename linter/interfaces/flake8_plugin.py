@@ -31,6 +31,7 @@ from ..common.escape import escape_text
 
 if TYPE_CHECKING:  # flake8 and the engine stay out of import time
     from ..model.project import ProjectIndex
+    from ..run.reuse import FileFindings
     from ..settings.config import Config
 
 _STATE_ATTR = "_siblint_run_state"
@@ -45,7 +46,7 @@ class _RunState:
     disable_noqa: bool = False
     named_off: tuple[str, ...] = ()  # default-off codes flake8's --select / --extend-select name in full
     reads_stdin: bool = False
-    projects: dict["Config", tuple["Config", "ProjectIndex"]] = field(default_factory=dict)
+    projects: dict["Config", tuple["Config", "ProjectIndex", "FileFindings | None"]] = field(default_factory=dict)
     reported_config_errors: set[str] = field(default_factory=set)
     resolver: Any = None  # siblint.settings.resolver.Resolver, made on first use
     skip: Any = None  # siblint.run.discovery.Skip
@@ -96,8 +97,9 @@ class _RunState:
             self.skip = Skip(self._lookup)
         return self.skip.walk_would_skip(path, os.getcwd())
 
-    def project_for(self, path: str) -> tuple["Config", "ProjectIndex"]:
-        """The config (the file's settings, plus flake8's options) and the shared index."""
+    def project_for(self, path: str) -> tuple["Config", "ProjectIndex", "FileFindings | None"]:
+        """The config (the file's settings, plus flake8's options), the shared index, and the
+        cached findings of single files (None without a cache folder)."""
         base = self.base_config(path)
         if base not in self.projects:
             config = replace(
@@ -105,25 +107,29 @@ class _RunState:
                 extend_side_effect_calls=base.extend_side_effect_calls + self.extend_side_effect_calls,
                 pure_calls=base.pure_calls + self.pure_calls,
             )
-            self.projects[base] = (config, _project(config))
+            self.projects[base] = (config, *_project(config))
         return self.projects[base]
 
 
-def _project(config: "Config") -> "ProjectIndex":
-    """The run's index; modules it parses on demand come from (and go to) the siblint cache when
-    there is a place for one: $SIBLINT_CACHE_DIR, or `.siblint_cache` next to the pyproject.toml."""
+def _project(config: "Config") -> tuple["ProjectIndex", "FileFindings | None"]:
+    """The run's index and the findings of single files; both use the siblint cache when there is
+    a place for one: $SIBLINT_CACHE_DIR, or `.siblint_cache` next to the pyproject.toml. A warm
+    flake8 run (pre-commit's hook too) so parses nothing, like a warm `siblint check`."""
     from ..run import cache as cache_mod
+    from ..run.reuse import FileFindings
     from ..run.runner import cached_project
 
     if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
-        return cached_project(config, None)
+        return cached_project(config, None), None
     folder = cache_mod.default_dir(config.source, config.root, None)
-    cache = cache_mod.Cache(folder, cache_mod.config_key(config))
+    cache = cache_mod.Cache(folder, cache_mod.config_key(config), max_size=config.cache_max_size)
     refusal = cache.refusal()
     if refusal:
         print(f"siblint: warning: {escape_text(refusal)}", file=sys.stderr)
-        return cached_project(config, None)
-    return cached_project(config, cache)
+        return cached_project(config, None), None
+    project = cached_project(config, cache)
+    # "flake8": these findings leave `# noqa` to flake8, unlike `siblint check`'s.
+    return project, FileFindings(cache, project, config.max_file_size, "flake8")
 
 
 def _as_tuple(value: object) -> tuple[str, ...]:
@@ -186,7 +192,6 @@ class Plugin:
         matters = prefilter.may_matter_lines(self.lines)
         if not matters and self.filename in ("-", "stdin"):
             return
-        from ..common.gctune import analysis_thresholds
         from ..lint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
 
         state = self._state()
@@ -196,18 +201,30 @@ class Plugin:
         try:
             if state.skipped(path):
                 return
-            config, project = state.project_for(path)
+            config, project, findings = state.project_for(path)
             if not matters and not project.imported_by_agent_code(path):
                 return
-            with analysis_thresholds():
-                from ..lint.engine import analyse, filter_findings
-
-                # flake8's own tree stands in for the engine's CPython parse of the same lines.
-                tree = self.tree if isinstance(self.tree, ast.Module) else None
-                result = analyse(path, _source_bytes(self.lines), config, project, tree=tree)
-                diagnostics = filter_findings(result, config, honour_noqa=False)
+            data = _source_bytes(self.lines)
+            diagnostics = findings.get(path, data) if findings else None
+            if diagnostics is None:
+                diagnostics = self._analyse(path, data, config, project, findings)
         except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return
         for d in sorted(set(diagnostics), key=lambda d: d.sort_key()):
             yield d.loc.line, d.loc.col, f"{d.code} {escape_text(d.message)}", type(self)
+
+    def _analyse(self, path: str, data: bytes, config: "Config", project: "ProjectIndex",
+                 findings: "FileFindings | None") -> list:
+        from ..common.gctune import analysis_thresholds
+        from ..lint.engine import analyse, filter_findings
+        from ..run.reuse import traced
+
+        with analysis_thresholds(), traced(project) as trace:
+            # flake8's own tree stands in for the engine's CPython parse of the same lines.
+            tree = self.tree if isinstance(self.tree, ast.Module) else None
+            result = analyse(path, data, config, project, tree=tree)
+            diagnostics = filter_findings(result, config, honour_noqa=False)
+        if findings is not None:
+            findings.put(path, data, diagnostics, trace)
+        return diagnostics

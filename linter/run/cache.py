@@ -4,11 +4,22 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
 `SIBLINT_CACHE_DIR`):
 
     CACHEDIR.TAG, .gitignore                  mark the folder as a cache (backup tools, git)
-    v1/facts/ab/<key>.json                    facts of one module; key = sha256(code fingerprint,
-                                              path, module name, file bytes)
-    v1/findings-<config>.json                 one index per effective configuration:
+    v2/facts/ab/<file>-<content>.json         facts of one module: <file> = sha256(path),
+                                              <content> = sha256(code fingerprint, module name,
+                                              file bytes); storing a file's new facts deletes its
+                                              old ones
+    v2/lint/ab/<file>-<content>.json          findings of one file for front ends that check one
+                                              file at a time (flake8): <content> also covers the
+                                              configuration; the same shape as an index entry
+    v2/findings-<config>.json                 one index per effective configuration:
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
+
+The cache is bounded (`siblint.run.cache_bounds`): at the end of a run that wrote to it, entries of
+deleted files, other schemas' folders and stale temporary files are removed, then the least
+recently used files until the folder fits `cache-max-size` (default: twice the source bytes of the
+largest run it served, at least `DEFAULT_FLOOR`). Payloads are zlib-compressed JSON (facts are ~7x
+smaller), so a full cache is about the size of the source it describes.
 
 Findings of a file are reused only when its bytes, its module name, siblint's code and the
 configuration are unchanged *and* every module its rules looked up through the ProjectIndex still
@@ -21,7 +32,8 @@ Safety, for a CI gate where the pull request's author controls the tree (and so 
 `.siblint_cache/`):
 
 - Everything is JSON (loading never runs code). Each file is a header line (format, schema,
-  siblint version, code fingerprint, key, an HMAC of the payload) and a payload line. The HMAC's
+  siblint version, code fingerprint, key, the module's path for facts, an HMAC of the payload) and
+  the compressed payload; the HMAC is checked before anything is decompressed. The HMAC's
   key is random, made on first use in the user's cache folder outside any repository
   (`$XDG_CACHE_HOME/siblint/key`, mode 0600; see `machine_key`), so only what this machine wrote
   is trusted: a forged or copied entry costs a re-analysis, never a finding. Anything that does
@@ -46,6 +58,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import zlib
 from functools import lru_cache
 from typing import Any
 
@@ -54,10 +67,12 @@ from ..common.reading import read_bounded
 from ..common.writing import replace_file, user_cache_root
 
 FORMAT = "siblint-cache"
-SCHEMA = 1
+SCHEMA = 2
 DEFAULT_DIRNAME = ".siblint_cache"
 ENV_VAR = "SIBLINT_CACHE_DIR"
 MAX_BYTES = 512_000_000  # one cache file (facts of a module at the default cap are far less)
+DEFAULT_FLOOR = 32_000_000  # the smallest default size cap: a small project never evicts
+MARKER = b"Signature: 8a477f597d28d172789f06886806bc55\n# siblint cache; safe to delete.\n"
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -228,10 +243,14 @@ def decode(obj: Any) -> Any:
     raise CodecError("malformed cache value")
 
 
-def dumps(payload: Any, key: str, secret: bytes) -> bytes:
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=True).encode("utf-8")
+def dumps(payload: Any, key: str, secret: bytes, path: str | None = None) -> bytes:
+    """A header line (with `path`, the module a facts file describes) and the compressed payload."""
+    raw = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=True).encode("utf-8")
+    body = zlib.compress(raw, 1)  # level 1: ~7x smaller at ~200 MB/s
     header = {"format": FORMAT, "schema": SCHEMA, "version": __version__, "fingerprint": code_fingerprint(),
               "key": key, "mac": _mac(secret, key, body)}
+    if path is not None:
+        header["path"] = path
     return json.dumps(header, separators=(",", ":")).encode() + b"\n" + body
 
 
@@ -246,7 +265,21 @@ def loads(blob: bytes, key: str, secret: bytes) -> Any:
             or header.get("key") != key or not isinstance(header.get("mac"), str) \
             or not hmac.compare_digest(header["mac"], _mac(secret, key, body)):
         raise CodecError("foreign, stale or damaged cache file")
-    return json.loads(body)
+    inflate = zlib.decompressobj()
+    raw = inflate.decompress(body, MAX_BYTES)
+    if inflate.unconsumed_tail:
+        raise CodecError("payload larger than MAX_BYTES")
+    return json.loads(raw)
+
+
+def header_path(blob: bytes) -> str | None:
+    """The module path a facts file's header names (None: no header, or no path in it)."""
+    try:
+        header = json.loads(blob.partition(b"\n")[0])
+    except ValueError:
+        return None
+    path = header.get("path") if isinstance(header, dict) else None
+    return path if isinstance(path, str) else None
 
 
 # ---- the cache folder ------------------------------------------------------------------------
@@ -288,8 +321,9 @@ class Entry:
 class Cache:
     """One cache folder, for one effective configuration. Never raises on I/O: it just stops caching."""
 
-    def __init__(self, folder: str, config_key: str, secret: bytes | None = None) -> None:
-        """`secret`: the HMAC key; default `machine_key()` (without one, nothing is read or written)."""
+    def __init__(self, folder: str, config_key: str, secret: bytes | None = None, max_size: int | None = None) -> None:
+        """`secret`: the HMAC key; default `machine_key()` (without one, nothing is read or written).
+        `max_size`: the folder's size cap in bytes (None: sized from the source, see `size_cap`)."""
         self.secret = secret if secret is not None else machine_key()
         self.folder = os.path.abspath(folder)
         self.base = os.path.join(self.folder, f"v{SCHEMA}")
@@ -299,6 +333,9 @@ class Cache:
         self.entries: dict[str, Entry] = {}
         self.loaded = False
         self.dirty = False
+        self.max_size = max_size
+        self.source_bytes = 0  # the largest run's source bytes this index has served (sizes the cap)
+        self.visited: set[str] = set()  # entries this run looked up or recorded
         self.writable = self.secret is not None
         self._checked: set[str] = set()  # folders found to be real folders, not links
         self.stats = {"facts_hit": 0, "facts_miss": 0, "findings_hit": 0, "findings_miss": 0}
@@ -353,39 +390,64 @@ class Cache:
 
     # ---- facts blobs ------------------------------------------------------------------------
     @staticmethod
-    def facts_key(path: str, module: str, is_package: bool, sha: str) -> str:
-        # The path as given too: facts (and so findings) carry it, relative or absolute.
-        raw = f"{code_fingerprint()}\0{os.path.abspath(path)}\0{path}\0{module}\0{is_package}\0{sha}"
-        return hashlib.sha256(raw.encode()).hexdigest()
+    def facts_key(path: str, module: str, is_package: bool, sha: str, context: str = "") -> str:
+        """`<file>-<content>`: the file part is the same for every version of the file, so storing
+        new facts finds the old ones. The path as given too: facts (and findings) carry it.
+        `context`: whatever else the stored value depends on (a configuration)."""
+        where = hashlib.sha256(f"{os.path.abspath(path)}\0{path}".encode()).hexdigest()[:24]
+        what = hashlib.sha256(f"{code_fingerprint()}\0{module}\0{is_package}\0{sha}\0{context}".encode()).hexdigest()[:40]
+        return f"{where}-{what}"
 
-    def _facts_path(self, key: str) -> str:
-        return os.path.join(self.base, "facts", key[:2], key + ".json")
+    def _blob_path(self, kind: str, key: str) -> str:
+        return os.path.join(self.base, kind, key[:2], key + ".json")
 
-    def load_facts(self, key: str) -> Any | None:
+    def _load_blob(self, kind: str, key: str) -> Any | None:
+        """The decoded value stored under `key` (None: missing, damaged or foreign)."""
+        path = self._blob_path(kind, key)
         try:
-            facts = decode(loads(self._read(self._facts_path(key)), key, self.secret))  # type: ignore[arg-type]
-        except FileNotFoundError:
-            self.stats["facts_miss"] += 1
+            value = decode(loads(self._read(path), key, self.secret))  # type: ignore[arg-type]
+        except Exception:  # noqa: BLE001 - missing, damaged or foreign: a miss, rewritten later
             return None
-        except Exception:  # noqa: BLE001 - damaged or foreign: a miss, rewritten after the parse
-            self.stats["facts_miss"] += 1
-            return None
-        from ..syntax.facts import ModuleFacts
+        _touch(path)
+        return value
 
-        if not isinstance(facts, ModuleFacts):
-            self.stats["facts_miss"] += 1
-            return None
-        self.stats["facts_hit"] += 1
-        return facts
-
-    def store_facts(self, key: str, facts: Any) -> None:
+    def _store_blob(self, kind: str, key: str, value: Any, source: str) -> None:
+        """Store `value` (about the file `source`) and delete what the same file had stored before."""
         if not self.writable:
             return
         try:
-            blob = dumps(encode(facts), key, self.secret)  # type: ignore[arg-type]
+            blob = dumps(encode(value), key, self.secret, path=os.path.abspath(source))  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
             return  # something the codec cannot store: simply not cached
-        self._write(self._facts_path(key), blob)
+        target = self._blob_path(kind, key)
+        self._write(target, blob)
+        if self.writable:
+            from .cache_bounds import drop_older_versions
+
+            drop_older_versions(target)
+
+    def load_facts(self, key: str) -> Any | None:
+        from ..syntax.facts import ModuleFacts
+
+        facts = self._load_blob("facts", key)
+        hit = isinstance(facts, ModuleFacts)
+        self.stats["facts_hit" if hit else "facts_miss"] += 1
+        return facts if hit else None
+
+    def store_facts(self, key: str, facts: Any) -> None:
+        """Store `facts` under `key` and delete the facts of the same file's earlier versions."""
+        self._store_blob("facts", key, facts, facts.path)
+
+    def load_findings(self, key: str) -> "Entry | None":
+        """One file's findings stored by `store_findings` (the flake8 plugin's)."""
+        raw = self._load_blob("lint", key)
+        try:
+            return _entry_from_json(raw)
+        except Exception:  # noqa: BLE001 - not an entry: a miss
+            return None
+
+    def store_findings(self, key: str, path: str, entry: "Entry") -> None:
+        self._store_blob("lint", key, _entry_to_json(entry), path)
 
     # ---- the findings index ---------------------------------------------------------------------
     def load_index(self) -> None:
@@ -396,21 +458,19 @@ class Cache:
             raw = loads(self._read(self.index_path), self.index_key, self.secret)  # type: ignore[arg-type]
             if raw.get("config") != self.config_key:
                 raise CodecError("another configuration")
+            self.source_bytes = int(raw.get("source", 0))
             entries: dict[str, Entry] = {}
             for path, e in raw["entries"].items():
-                entries[path] = Entry(
-                    sha=e["sha"],
-                    diagnostics=list(decode(e["diags"])),
-                    deps=[Dep(m, p, s) for m, p, s in e["deps"]],
-                    module=e["module"],
-                )
+                entries[path] = _entry_from_json(e, decoded=False)
             self.entries = entries
+            _touch(self.index_path)  # in use: the last to be evicted
         except Exception:  # noqa: BLE001 - missing, damaged or foreign index: start empty
             self.entries = {}
 
     def lookup(self, path: str, sha: str, validate) -> list | None:
         """Cached findings of `path` if its bytes and every dependency are unchanged."""
         self.load_index()
+        self.visited.add(_entry_key(path))
         entry = self.entries.get(_entry_key(path))
         if entry is None or entry.sha != sha or not validate(entry):
             self.stats["findings_miss"] += 1
@@ -420,34 +480,49 @@ class Cache:
 
     def record(self, path: str, entry: Entry) -> None:
         self.load_index()
+        self.visited.add(_entry_key(path))
         self.entries[_entry_key(path)] = entry
         self.dirty = True
 
-    def forget_missing(self, keep: set[str]) -> None:
-        """Drop entries of files under this run's paths that no longer exist (keeps the index small)."""
-        for p in [p for p in self.entries if p not in keep and not os.path.exists(p.split("\0", 1)[0])]:
+    def forget_missing(self) -> None:
+        """Drop the entries of files that no longer exist (only those this run did not visit: the
+        others were just read)."""
+        for p in [p for p in self.entries if p not in self.visited and not os.path.exists(p.split("\0", 1)[0])]:
             del self.entries[p]
             self.dirty = True
 
-    def save(self) -> None:
-        if not self.dirty or not self.writable:
+    def size_cap(self) -> int:
+        """`cache-max-size`, else twice the largest run's source bytes, at least DEFAULT_FLOOR."""
+        return self.max_size if self.max_size is not None else max(DEFAULT_FLOOR, 2 * self.source_bytes)
+
+    def save(self, source_bytes: int = 0) -> None:
+        """Write the index, then bound the folder when this run changed it (`source_bytes`: the
+        bytes of the files this run read, which size the default cap)."""
+        if not self.writable:
             return
+        self.load_index()
+        if source_bytes > self.source_bytes:
+            self.source_bytes = source_bytes
+            self.dirty = True
+        self.forget_missing()
+        if not self.dirty:
+            return  # a warm run changed nothing: nothing to prune either
         try:
-            entries = {
-                p: {"sha": e.sha, "diags": encode(tuple(e.diagnostics)), "deps": [[d.module, d.path, d.sha] for d in e.deps],
-                    "module": e.module}
-                for p, e in self.entries.items()
-            }
-            blob = dumps({"config": self.config_key, "entries": entries}, self.index_key, self.secret)  # type: ignore[arg-type]
+            entries = {p: encode(_entry_to_json(e)) for p, e in self.entries.items()}
+            blob = dumps({"config": self.config_key, "entries": entries, "source": self.source_bytes},
+                         self.index_key, self.secret)  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
             return
         self._write(self.index_path, blob)
         self.dirty = False
+        if self.writable:
+            from .cache_bounds import prune
+
+            self.stats.update(prune(self.folder, self.base, self.size_cap(), keep=self.index_path))
 
     # ---- writing ------------------------------------------------------------------------------
     def _prepare(self) -> None:
-        _create_new(os.path.join(self.folder, "CACHEDIR.TAG"),
-                    b"Signature: 8a477f597d28d172789f06886806bc55\n# siblint cache; safe to delete.\n")
+        _create_new(os.path.join(self.folder, "CACHEDIR.TAG"), MARKER)
         _create_new(os.path.join(self.folder, ".gitignore"), b"# Created by siblint automatically.\n*\n")
 
     def _write(self, target: str, blob: bytes) -> None:
@@ -462,6 +537,27 @@ class Cache:
             replace_file(target, blob, mode=0o600, prefix=".tmp-")
         except OSError:
             self.writable = False  # read-only or full disk: carry on without caching
+
+
+def _entry_to_json(e: Entry) -> dict[str, Any]:
+    return {"sha": e.sha, "diags": tuple(e.diagnostics), "deps": [[d.module, d.path, d.sha] for d in e.deps],
+            "module": e.module}
+
+
+def _entry_from_json(e: Any, decoded: bool = True) -> Entry:
+    """An Entry from `_entry_to_json`'s value, decoded already (a blob) or still encoded (the index)."""
+    if not decoded:
+        e = decode(e)
+    return Entry(sha=e["sha"], diagnostics=list(e["diags"]), deps=[Dep(m, p, s) for m, p, s in e["deps"]],
+                 module=e["module"])
+
+
+def _touch(path: str) -> None:
+    """Mark a cache file as just used (eviction removes the least recently used first)."""
+    try:
+        os.utime(path, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        pass
 
 
 def _create_new(path: str, data: bytes) -> None:
@@ -497,5 +593,8 @@ def config_key(config: Any) -> str:
     """Everything about the effective configuration that can change findings.
 
     The dataclass repr covers every field (the root too: per-file-ignores match relative to it),
-    including fields added later, so a new option can never be served stale findings."""
+    including fields added later, so a new option can never be served stale findings; the cache's
+    own size cap changes no finding."""
+    if dataclasses.is_dataclass(config) and any(f.name == "cache_max_size" for f in dataclasses.fields(config)):
+        config = dataclasses.replace(config, cache_max_size=None)
     return repr(config)

@@ -49,6 +49,8 @@ BATCH_BYTES = 48 * 1024
 BATCH_FILES = 16
 POOL_MIN_BYTES = 96 * 1024
 PROGRESS_AFTER = 2.0  # seconds before a terminal run starts showing progress
+LOG_AFTER = 5.0  # off a terminal (CI logs, pipes): seconds before the first progress line
+LOG_EVERY = 5.0  # and between two lines
 
 
 @dataclass
@@ -85,9 +87,9 @@ def check_file(path: str, config: Config, project: "ProjectIndex", data: bytes |
     return filter_findings(analyse(path, data, config, project), config)
 
 
-# ---- progress on a terminal --------------------------------------------------------------------
+# ---- progress where people wait ----------------------------------------------------------------
 def progress_wanted(stream: TextIO | None = None) -> bool:
-    """Only on an interactive terminal, never when piped or in CI."""
+    """Whether the live counter fits: an interactive terminal, not CI (elsewhere: log lines)."""
     stream = stream or sys.stderr
     if os.environ.get("CI"):
         return False
@@ -98,32 +100,49 @@ def progress_wanted(stream: TextIO | None = None) -> bool:
 
 
 class Progress:
-    """`siblint: 412/920 files` on stderr, once a run has taken `after` seconds; erased at the end."""
+    """On a terminal (`live`), `siblint: 412/920 files` redrawn in place once a run has taken
+    `after` seconds, erased at the end. Elsewhere (CI logs, pipes), where a redrawn line is noise,
+    a line `siblint: 412/920 files, 38 s` once a run has taken LOG_AFTER seconds and then every
+    LOG_EVERY seconds, left in the log. `clock` is for tests."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, after: float = PROGRESS_AFTER, enabled: bool = True) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, after: float | None = None, enabled: bool = True,
+                 live: bool = True, clock: Callable[[], float] | None = None) -> None:
         self.total = total
         self.done = 0
         self.stream = stream or sys.stderr
-        self.after = after
+        self.live = live
+        self.after = after if after is not None else PROGRESS_AFTER if live else LOG_AFTER
+        self.every = 0.1 if live else LOG_EVERY
         self.enabled = enabled
-        self.start = time.monotonic()
+        self.clock = clock or time.monotonic
+        self.start = self.clock()
         self.shown = False
         self._last = 0.0
 
     def advance(self, n: int = 1) -> None:
         self.done += n
+        self.tick()
+
+    def tick(self) -> None:
+        """Show the count if it is time to (a long phase that finishes no file may call this)."""
         if not self.enabled:
             return
-        now = time.monotonic()
-        if now - self.start < self.after or (self.shown and now - self._last < 0.1 and self.done < self.total):
+        now = self.clock()
+        if now - self.start < self.after:
+            return
+        finished = self.live and self.done >= self.total  # the live counter shows its last step
+        if self.shown and now - self._last < self.every and not finished:
             return
         self._last = now
         self.shown = True
-        self.stream.write(f"\rsiblint: {self.done}/{self.total} files")
+        if self.live:
+            self.stream.write(f"\rsiblint: {self.done}/{self.total} files")
+        else:
+            self.stream.write(f"siblint: {self.done}/{self.total} files, {now - self.start:.0f} s\n")
         self.stream.flush()
 
     def close(self) -> None:
-        if self.shown:
+        if self.shown and self.live:
             self.stream.write("\r\033[K")
             self.stream.flush()
 
@@ -185,8 +204,8 @@ class _Analyser:
 
     def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
         from ..lint import engine
-        from ..model.project import module_name_for
-        from .cache import Dep, Entry, content_hash
+        from .cache import content_hash
+        from .reuse import entry_of, traced
 
         try:
             data = read_bounded(path, self.config.max_file_size)
@@ -200,12 +219,8 @@ class _Analyser:
         if self.cache:
             key = self._facts_key(path, sha)
             facts = self.cache.load_facts(key)
-        trace: dict[str, str | None] = {}
-        self.project.trace = trace
-        try:
+        with traced(self.project) as trace:
             result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
-        finally:
-            self.project.trace = None
         if own not in self.consulted:
             # Keep in memory only the facts other modules asked for: a run over a large tree would
             # otherwise hold every file's facts (hundreds of MB). Asked for later, they are loaded
@@ -215,9 +230,7 @@ class _Analyser:
         if self.cache and facts is None and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
-        # Every lookup, found or not, and the file's own name: the cache re-checks each of them.
-        deps = [Dep(m, p, self.sha_of(p) if p else None) for m, p in sorted(trace.items())]
-        return path, diagnostics, Entry(sha, diagnostics, deps, module_name_for(path)[0])
+        return path, diagnostics, entry_of(path, sha, diagnostics, trace, self.sha_of)
 
     def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
         return [self.check(p) for p in paths]
@@ -302,12 +315,14 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
     project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
+    read_bytes = 0  # sizes the cache's default cap
     for p in files:
         try:
             data = read_bounded(p, config.max_file_size)
         except OSError as exc:
             result.diagnostics.append(_unreadable(p, exc))
             continue
+        read_bytes += len(data)
         if project.wants(p, data):
             if not passing and factory is not None:  # the first passing file opens the cache
                 from .cache import Cache, content_hash
@@ -325,7 +340,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
 
     todo = passing
     if cache is not None and passing:
-        from ..model.project import module_name_for
+        from .reuse import still_valid
 
         memo = dict(shas)
 
@@ -338,8 +353,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
             return memo[path]
 
         def valid(path: str, entry: "Entry") -> bool:
-            return entry.module == module_name_for(path)[0] and all(
-                project.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
+            return still_valid(entry, path, project, sha_of)
 
         todo = []
         for p in passing:
@@ -371,7 +385,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
                 cache.record(path, entry)
     if cache is not None:
         if passing:
-            cache.save()
+            cache.save(read_bytes)
         result.cache_stats = dict(cache.stats)
     if progress:
         progress.close()

@@ -53,6 +53,8 @@ class Config:
     test_file_ignores: tuple[str, ...] = ("SIB2", "SIB3")
     # Files larger than this are not read (SIB900): memory and time grow with a module's size.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    # The cache folder's size cap in bytes (None: twice the source, see siblint.run.cache.Cache.size_cap).
+    cache_max_size: int | None = None
     root: str = field(default_factory=os.getcwd)  # the config file's folder (patterns are relative to it)
     source: str = ""  # the file it came from ("" for the defaults)
     extends: tuple[str, ...] = ()  # the files it inherits from, nearest first
@@ -126,6 +128,7 @@ class Config:
             "extend-side-effect-calls": list(self.extend_side_effect_calls),
             "pure-calls": list(self.pure_calls),
             "max-file-size": self.max_file_size,
+            "cache-max-size": self.cache_max_size if self.cache_max_size is not None else "(twice the source, at least 32 MB)",
             "test-file-ignores": list(self.test_file_ignores),
             "enabled-rules": [c for c in all_codes() if self.enabled(c)],
         }
@@ -159,6 +162,7 @@ def _str_list(value: object, key: str, where: str) -> tuple[str, ...]:
 _KEYS = {
     "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
     "extend-side-effect-calls", "pure-calls", "respect-gitignore", "extend", "max-file-size", "test-file-ignores",
+    "cache-max-size",
 }
 # Keys whose lists add to the inherited ones; every other key replaces what it inherits.
 _ADDITIVE = ("extend_select", "extend_exclude", "extend_side_effect_calls")
@@ -195,11 +199,12 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
         if not isinstance(table["respect-gitignore"], bool):
             raise ConfigError(f"{where} respect-gitignore: expected true or false, got {table['respect-gitignore']!r}")
         kw["respect_gitignore"] = table["respect-gitignore"]
-    if "max-file-size" in table:
-        try:
-            kw["max_file_size"] = parse_size(table["max-file-size"], f"{where} max-file-size")
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+    for key in ("max-file-size", "cache-max-size"):
+        if key in table:
+            try:
+                kw[key.replace("-", "_")] = parse_size(table[key], f"{where} {key}")
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
     if "extend" in table and not isinstance(table["extend"], str):
         raise ConfigError(f"{where} extend: expected the path of another config file, got {table['extend']!r}")
     if "per-file-ignores" in table:
@@ -255,7 +260,7 @@ def _inherit(child: Config, parent: Config, set_keys: set[str]) -> Config:
         )
     merged = {}
     for f in ("select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
-              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores"):
+              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores", "cache_max_size"):
         mine, theirs = getattr(child, f), getattr(parent, f)
         if f.replace("_", "-") not in set_keys:
             merged[f] = theirs

@@ -132,9 +132,9 @@ def test_cli_no_cache_and_cache_dir(tree: Path, tmp_path: Path) -> None:
     r = _siblint(["check", str(tree), "--no-cache"], tmp_path)
     assert r.returncode == 1 and not (tree / ".siblint_cache").exists()
     r = _siblint(["check", str(tree), "--cache-dir", str(tmp_path / "c")], tmp_path)
-    assert r.returncode == 1 and (tmp_path / "c" / "v1").is_dir() and not (tree / ".siblint_cache").exists()
+    assert r.returncode == 1 and (tmp_path / "c" / "v2").is_dir() and not (tree / ".siblint_cache").exists()
     r = _siblint(["check", str(tree)], tmp_path, env={"SIBLINT_CACHE_DIR": str(tmp_path / "e")})
-    assert r.returncode == 1 and (tmp_path / "e" / "v1").is_dir() and not (tree / ".siblint_cache").exists()
+    assert r.returncode == 1 and (tmp_path / "e" / "v2").is_dir() and not (tree / ".siblint_cache").exists()
 
 
 def test_ctrl_c_while_workers_fork_is_held_not_lost():
