@@ -214,7 +214,7 @@ class _Walker:
         thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
         for site in fn.calls:
             call = site.call
-            if is_pure(call, scope, self.pure):
+            if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
                 continue
             here = _context_at(site, ctx, shielded, swallowers)
             if any(_inside(call.loc, r) for r in thread_lambdas):
@@ -299,6 +299,19 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
         if name not in given:
             out[name] = (scope, default)
     return out
+
+
+def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:
+    """The call is in an `if method == "GET":` arm (or its `else:`) that this call path does not
+    take: the caller passed the parameter a literal the arm's test rejects (`_call_api("/slots",
+    "GET")` never runs the POST of the `else:` arm)."""
+    for branch in site.branches:
+        if branch.name not in scope.arguments:
+            continue
+        literal = scope.text(Ref(branch.name, branch.name, site.call.loc))
+        if literal is not None and not branch.allows(literal):
+            return True
+    return False
 
 
 def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler]) -> Context:

@@ -131,9 +131,12 @@ def test_web_search_tool_beside_a_webhook(lint, tmp_path):
     ('subprocess.run(["helm", "list", "-A"])', 'subprocess.run(["helm", "upgrade", "--install", sub, p])'),
     ('subprocess.run(["kubectl", "get", "pods", "--output=json"])', 'subprocess.run(["kubectl", sub, "pods"])'),
     ('subprocess.run(["dig", "+short", p])', 'subprocess.run(["date", "-s", p])'),
+    ('subprocess.run(["git", "branch", "--show-current"])', 'subprocess.run(["git", "branch", "--unset-upstream"])'),
+    ('subprocess.run(["git", "tag", "-l"])', 'subprocess.run(["git", "tag", p])'),
 ], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
         "shell-string", "os-system", "os-popen", "kubectl-n-get", "kubectl-logs", "kubectl-describe-string",
-        "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig"])
+        "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig", "git-branch-listing",
+        "git-tag-listing"])
 def test_read_only_commands_and_their_twins(read, write):
     code = f"""\
         import os, subprocess
