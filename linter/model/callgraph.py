@@ -97,6 +97,9 @@ class Context:
     # Under a sync tool the framework runs inline on the event loop: nothing in it can be
     # cancelled, and a thread it hands work to runs while the tool itself still holds the loop.
     inline: bool = False
+    # A function on the path awaits again after the call that leads here: a cancellation that
+    # arrives while a blocking call holds the loop is delivered there, after the effect landed.
+    awaits_later: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,7 @@ class _Walker:
     # ---- one function --------------------------------------------------------------------------
     def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments, at: Loc | None = None) -> None:
         key = (facts.path, fn.name, ctx.mode, ctx.handoff, ctx.swallowed, ctx.protected, ctx.guarded, ctx.awaits > 0,
-               ctx.entry, tuple(sorted((k, v[1].loc) for k, v in args.items())))
+               ctx.entry, ctx.awaits_later, tuple(sorted((k, v[1].loc) for k, v in args.items())))
         if key in self.visited:
             return
         self.visited.add(key)
@@ -216,7 +219,7 @@ class _Walker:
             call = site.call
             if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
                 continue
-            here = _context_at(site, ctx, shielded, swallowers)
+            here = _context_at(site, ctx, shielded, swallowers, fn)
             if any(_inside(call.loc, r) for r in thread_lambdas):
                 here = _threaded(here)
             target = _handoff_target(call, scope)
@@ -314,7 +317,8 @@ def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:
     return False
 
 
-def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler]) -> Context:
+def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler],
+                fn: FunctionFacts) -> Context:
     protected = ctx.protected
     if not protected and site.call.loc in shielded:
         protected = "shielded"
@@ -322,8 +326,9 @@ def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: li
         protected = "in finally"
     swallowed = ctx.swallowed or _swallowed(site, swallowers)
     guarded = ctx.guarded or any(any(c in BROAD for c in h.catches) for h in site.guarded_by)
+    later = ctx.awaits_later or fn.awaits - site.awaits_before - (1 if site.awaited else 0) > 0
     return replace(ctx, awaits=ctx.awaits + site.awaits_before, swallowed=swallowed, protected=protected,
-                   guarded=guarded)
+                   guarded=guarded, awaits_later=later)
 
 
 def _threaded(ctx: Context) -> Context:
