@@ -49,7 +49,9 @@ from ..syntax.facts import (
     Seq,
     Value,
 )
-from .prebuilt_tools import prebuilt_call_effect
+from .groups import Member
+from .nested import nested_members
+from .prebuilt_tools import prebuilt_call_effect, prebuilt_effect
 from .project import ProjectIndex
 from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import Scope, callees, classes_of, method_of
@@ -192,10 +194,7 @@ class _Walker:
         if found is None:
             return None
         facts, fn = found
-        from ..frameworks import FRAMEWORKS
-
-        thread = self.sync_in_thread or next(
-            (fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == self.tool.framework), True)
+        thread = self.sync_in_thread or _sync_in_thread(self.tool)
         if self.tool.kind == "function" and not fn.is_async:
             ctx = Context("thread") if thread else Context("loop_sync", inline=True)
         else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
@@ -246,8 +245,29 @@ class _Walker:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
             for target in targets:
                 self.follow(target, inner, _bind(target[1], call, scope), call.loc)
+        elif eff is None and (members := nested_members(call, scope, self.project)):
+            self.run_agent(facts, fn, scope, call, ctx, awaited, members)
         else:
             self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
+
+    def run_agent(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context,
+                  awaited: bool, members: list[Member]) -> None:
+        """`sub(prompt)` of `sub = Agent(tools=[...])`: each member runs as if this call ran it."""
+        inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
+        for member in members:
+            if member.tool.kind == "prebuilt":
+                self.events.append(Site(facts, fn, call, ctx, prebuilt_effect(member.tool.function, call),
+                                        awaited, scope))
+                continue
+            target = tool_function(member.tool, self.project)
+            if target is None or inner.depth >= MAX_DEPTH:
+                continue
+            # The sub-run runs each tool as its framework does: a sync one in a worker thread where
+            # the framework does so, an async one on the sub-run's loop.
+            sub_fn = target[1]
+            mode: Mode = "loop" if sub_fn.is_async else ("thread" if _sync_in_thread(member.tool) else inner.mode)
+            self.enter(*target, replace(inner, mode=mode, via=inner.via + (sub_fn.name,), depth=inner.depth + 1),
+                       {}, call.loc)
 
     def handoff(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, site: CallSite, target: Value,
                 ctx: Context, args: Arguments) -> None:
@@ -302,6 +322,13 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
         if name not in given:
             out[name] = (scope, default)
     return out
+
+
+def _sync_in_thread(tool: Tool) -> bool:
+    """Does the tool's framework run a sync tool in a worker thread (unknown frameworks: yes)?"""
+    from ..frameworks import FRAMEWORKS
+
+    return next((fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == tool.framework), True)
 
 
 def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:
