@@ -1,5 +1,6 @@
 """Desktop automation and devices: clicks and keystrokes land in whatever window has focus; a
-smart-home bridge switches real lights."""
+smart-home bridge switches real lights; pywhatkit drives the user's browser (a video that starts
+playing, a WhatsApp message typed and sent for them) and can shut the machine down."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ ROWS: tuple[Row, ...] = (
     *methods("pynput.keyboard.Controller", "press release tap type", "{name} (desktop automation)", True, "desktop"),
     *methods("pynput.mouse.Controller", "click press release scroll", "{name} (desktop automation)", True, "desktop"),
     anys("type_keys click_input set_edit_text", "{name} (desktop automation)", True, "desktop"),  # pywinauto
+    *calls("pywhatkit.playonyt pywhatkit.search pywhatkit.open_web pywhatkit.shutdown", "{name} (desktop automation)",
+           True, "desktop"),
+    *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
+           "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail pywhatkit.send_hmail",
+           "{name} (message)", True, "message"),
     *methods("phue.Bridge", "set_light set_group create_group delete_group set_schedule create_schedule "
              "delete_schedule", "{name} (device)", True, "device"),
 )

@@ -978,3 +978,17 @@ def test_a_new_library_in_a_realistic_tool(lint, tmp_path):
             with driver.session() as session:
                 return ", ".join(r["p"]["name"] for r in session.run("MATCH (p:Person) RETURN p"))
     """) == [(7, 10, "remember_person: sync, Cypher MERGE")]
+
+
+def test_pywhatkit_drives_the_browser_and_sends_messages_but_info_reads():
+    assert effects("""\
+        import pywhatkit
+
+        def f(song, phone, text):
+            pywhatkit.playonyt(song)
+            pywhatkit.sendwhatmsg_instantly(phone, text)
+            pywhatkit.info(song, lines=2)
+    """) == [
+        (4, "pywhatkit.playonyt (desktop automation)", "desktop", "playonyt", ""),
+        (5, "pywhatkit.sendwhatmsg_instantly (message)", "message", "sendwhatmsg_instantly", ""),
+    ]
