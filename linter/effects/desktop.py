@@ -1,6 +1,6 @@
 """Desktop automation and devices: clicks and keystrokes land in whatever window has focus; a
-smart-home bridge switches real lights; pywhatkit drives the user's browser (a video that starts
-playing, a WhatsApp message typed and sent for them) and can shut the machine down."""
+smart-home bridge switches real lights; pywhatkit drives the user's browser (a video starts
+playing) and can shut the machine down (its WhatsApp messages are in `messaging`)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,6 @@ ROWS: tuple[Row, ...] = (
     anys("type_keys click_input set_edit_text", "{name} (desktop automation)", True, "desktop"),  # pywinauto
     *calls("pywhatkit.playonyt pywhatkit.search pywhatkit.open_web pywhatkit.shutdown", "{name} (desktop automation)",
            True, "desktop"),
-    *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
-           "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail pywhatkit.send_hmail",
-           "{name} (message)", True, "message"),
     *methods("phue.Bridge", "set_light set_group create_group delete_group set_schedule create_schedule "
              "delete_schedule", "{name} (device)", True, "device"),
 )

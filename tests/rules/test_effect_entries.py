@@ -511,6 +511,7 @@ def test_message_and_email_senders():
         (13, "email via smtplib", "email", "send_message", ""),
         (14, "execute (messaging)", "message", "execute", ""),
         (15, "pywhatkit.sendwhatmsg_instantly (messaging)", "message", "sendwhatmsg_instantly", ""),
+        (16, "pywhatkit.playonyt (desktop automation)", "desktop", "playonyt", ""),
     ]
 
 
@@ -980,7 +981,7 @@ def test_a_new_library_in_a_realistic_tool(lint, tmp_path):
     """) == [(7, 10, "remember_person: sync, Cypher MERGE")]
 
 
-def test_pywhatkit_drives_the_browser_and_sends_messages_but_info_reads():
+def test_pywhatkit_drives_the_browser_but_info_reads():
     assert effects("""\
         import pywhatkit
 
@@ -990,5 +991,5 @@ def test_pywhatkit_drives_the_browser_and_sends_messages_but_info_reads():
             pywhatkit.info(song, lines=2)
     """) == [
         (4, "pywhatkit.playonyt (desktop automation)", "desktop", "playonyt", ""),
-        (5, "pywhatkit.sendwhatmsg_instantly (message)", "message", "sendwhatmsg_instantly", ""),
+        (5, "pywhatkit.sendwhatmsg_instantly (messaging)", "message", "sendwhatmsg_instantly", ""),
     ]

@@ -343,9 +343,9 @@ def test_credential_and_cache_upkeep_in_helpers_is_not_the_tools_effect(lint, tm
             TOKEN.write_text(token)
             return "saved"
     """), config=Config(root=str(tmp_path), select=("SIB101",)))
-    assert sorted((d.loc.line, [r.loc.line for r in d.related], d.message.split(" and performs ")[1].split(":")[0])
+    assert sorted((d.loc.line, [r.loc.line for r in d.related], d.message.split(" and performs ")[1].split(": ")[0])
                   for d in found) == [
-        (40, [19], "PUT via httpx in Client.put"),
+        (40, [19], "PUT to https://gramps.example.com/api/people/{} via httpx in Client.put"),
         (44, [45], "a file write"),
     ]
 
@@ -402,3 +402,18 @@ def test_a_generic_request_helper_that_carries_a_token_is_still_the_tools_effect
         def close_deal(deal_id: str) -> str:
             return str(_request_with_token("PATCH", "/deals/" + deal_id, {"stage": "won"}))
     """) == [(8, 5)]
+
+
+@pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
+def test_url_concatenated_with_plus_is_read(path, reported):
+    code = f"""\
+        import requests
+
+        def f(data):
+            urlpath = "{path}"
+            return requests.post("https://api.kraken.com" + urlpath, data=data)
+    """
+    found = described(code)
+    assert (5 in found) is reported
+    if reported:
+        assert "POST to https://api.kraken.com/0/private/AddOrder via requests" in found[5]
