@@ -50,7 +50,7 @@ from ..syntax.facts import (
     Value,
 )
 from .groups import Member
-from .nested import nested_members
+from .nested import invoked_handler, nested_members
 from .prebuilt_tools import prebuilt_call_effect, prebuilt_effect
 from .project import ProjectIndex
 from .receivers import ReceiverScope, dynamic_method_effect
@@ -240,6 +240,11 @@ class _Walker:
             or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
         if eff is not None and ctx.depth and not eff.configured and is_bookkeeping(eff, fn.name):
             eff = None  # a helper's credential or cache upkeep (`siblint.effects.incidental`)
+        handler = invoked_handler(eff.method, call, scope, self.project) \
+            if eff is not None and eff.kind == "cloud" and not eff.configured else None
+        if handler is not None:  # a Lambda of this repository: its handler's effects, not "invoke"
+            self.follow(handler, ctx if ctx.depth else replace(ctx, entry=call.loc), {}, call.loc)
+            return
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)

@@ -60,3 +60,51 @@ def test_a_tool_running_an_agent_of_project_tools(lint, tmp_path):
 
 def test_a_tool_running_an_agent_of_project_readers_is_quiet(lint, tmp_path):
     assert 14 not in _sib101(lint, tmp_path, PYDANTIC.format(verb="get"))
+
+
+SUPERVISOR = """\
+    import json
+    import boto3
+    from strands import tool
+
+    lambda_client = boto3.client("lambda")
+
+    @tool
+    def budget_agent(query: str) -> str:
+        r = lambda_client.invoke(FunctionName="{name}", InvocationType="RequestResponse",
+                                 Payload=json.dumps({{"query": query}}))
+        return r["Payload"].read().decode()
+"""
+
+HANDLER = {"budget_management_agent/lambda_handler.py": """\
+    import boto3
+
+    def lambda_handler(event, context):
+        budgets = boto3.client("budgets")
+        found = budgets.describe_budgets(AccountId="1")
+        {write}
+        return {{"body": str(found)}}
+"""}
+
+
+def test_lambda_sub_agent_of_this_repository_that_only_reads_is_quiet(lint, tmp_path):
+    files = {k: v.format(write="pass") for k, v in HANDLER.items()}
+    found = lint(textwrap.dedent(SUPERVISOR.format(name="budget-management-agent:PROD")),
+                 {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
+    assert [d for d in found if d.code == "SIB101"] == []
+
+
+def test_lambda_sub_agent_of_this_repository_that_writes(lint, tmp_path):
+    files = {k: v.format(write='budgets.create_budget(AccountId="1", Budget={})') for k, v in HANDLER.items()}
+    found = lint(textwrap.dedent(SUPERVISOR.format(name="budget-management-agent")),
+                 {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
+    [message] = [d.message for d in found if d.code == "SIB101"]
+    assert "budgets.create_budget (AWS) in lambda_handler" in message
+
+
+def test_lambda_function_of_another_deployment_stays_an_effect(lint, tmp_path):
+    files = {k: v.format(write="pass") for k, v in HANDLER.items()}
+    found = lint(textwrap.dedent(SUPERVISOR.format(name="billing-service")),
+                 {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
+    [message] = [d.message for d in found if d.code == "SIB101"]
+    assert "lambda_client.invoke (AWS)" in message
