@@ -64,10 +64,15 @@ class ReceiverScope(Scope):
     def _library_base(self, name: str) -> str:
         """The known constructor a project class derives from: `Fact` of `class Fact(BaseModel)` and
         `class BaseModel(peewee.Model)` is a `peewee.Model`, and so is `Fact.get(...)`."""
-        cls = project_class(self.facts, name, self.project) if name else None
-        if cls is None:
-            return ""
-        return next((base for base in ancestor_bases(*cls, self.project) if base in CONSTRUCTORS), "")
+        if not name or not name.rpartition(".")[2][:1].isupper():
+            return ""  # only a class (CapWords) can be a model class; no module is loaded to ask
+        memo: dict[tuple[str, str], str] = self.project.memo.setdefault("receivers.library_base", {})
+        key = (self.facts.path, name)
+        if key not in memo:
+            cls = project_class(self.facts, name, self.project)
+            memo[key] = "" if cls is None else next(
+                (base for base in ancestor_bases(*cls, self.project) if base in CONSTRUCTORS), "")
+        return memo[key]
 
     def _built_by_project(self, value: Value, depth: int) -> str:
         if isinstance(value, Ref) and value.text in self.arguments and self.param(value.text) is not None:

@@ -466,12 +466,12 @@ def has_stub_methods(cls: tuple[ModuleFacts, str]) -> bool:
     """A base class by convention: one of its methods raises `NotImplementedError` outside any
     `try` (`def create_fact(...): raise NotImplementedError`), so subclasses supply the behaviour."""
     facts, name = cls
-    prefix = name + "."
-    return any(
-        any(site.guarded_by == () and _names_not_implemented(site.exc) for site in fn.raise_sites)
-        for qualified, fn in facts.functions.items()
-        if qualified.startswith(prefix) and "." not in qualified[len(prefix):]
-    )
+
+    def compute() -> frozenset[str]:
+        return frozenset(fn.class_name for fn in facts.functions.values() if fn.class_name and any(
+            site.guarded_by == () and _names_not_implemented(site.exc) for site in fn.raise_sites))
+
+    return name in facts.derived("semantic.stub_classes", compute)
 
 
 def _names_not_implemented(exc: Value | None) -> bool:
