@@ -80,19 +80,11 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
         return "protected", ctx.protected
     if eff.blocking and ctx.awaits == 0:
         return "blocking", ""
-    if eff.blocking and ctx.mode == "loop" and _awaits_after(site):
+    if eff.blocking and ctx.mode == "loop" and ctx.awaits_later:
+        # Cancellation cannot stop the call (it holds the loop), but it is delivered at a later
+        # await of this function or of one that called it: the effect has landed, the result is lost.
         return "blocking_late", ""
     return None
-
-
-def _awaits_after(site: Site) -> bool:
-    """Does the function await again after this blocking call? Cancellation cannot stop the call
-    (it holds the loop), but it is delivered at that later await: the effect has landed and the
-    tool's result is discarded."""
-    for cs in site.fn.calls:
-        if cs.call.loc == site.call.loc:
-            return site.fn.awaits - cs.awaits_before - (1 if cs.awaited else 0) > 0
-    return False
 
 
 def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,

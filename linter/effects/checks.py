@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Value
+from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Seq, Starred, Value
 from . import cloud, databases, files, google_apis, stores
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
@@ -55,12 +55,17 @@ _ENV_READERS = frozenset({"os.getenv", "os.environ.get"})
 
 
 def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
-    """The literal URL: an f-string with the parts that can be read filled in (`f"{API}{path}"` on
-    a call path that passes `path="/freeBusy"`), or the default of `os.getenv("URL", "https://...")`."""
+    """The literal URL: an f-string or a `+` concatenation with the parts that can be read filled in
+    (`f"{API}{path}"` on a call path that passes `path="/freeBusy"`, `BASE + "/search"`), or the
+    default of `os.getenv("URL", "https://...")`."""
     if isinstance(value, Ref) and depth < 4:
         bound = r.value(value.text)
-        if isinstance(bound, FString):
+        if isinstance(bound, (FString, Seq)):
             return url_text(bound, r, depth + 1)
+    if isinstance(value, Seq) and value.items and depth < 4 and all(isinstance(i, Starred) for i in value.items):
+        # `"https://api.kraken.com" + urlpath`: the collector keeps `a + b` as its parts.
+        return "".join(r.text(i.value) or url_text(i.value, r, depth + 1) or "{}"
+                       for i in value.items if isinstance(i, Starred))
     if isinstance(value, FString) and value.values and value.text.count("{}") == len(value.values):
         parts = value.text.split("{}")
         filled = [parts[0]]

@@ -3,7 +3,9 @@ deployments and jobs, Box, containers.
 
 Lambda's `invoke` stays a write even in `RequestResponse` mode: the invoked function runs to the
 end server-side whatever happens to the caller, and what it does is another deployment's code,
-which siblint cannot see; only `InvocationType="DryRun"` (a permission check) is left out.
+which siblint cannot see; only `InvocationType="DryRun"` (a permission check) is left out. When
+the function's handler is in the same repository, the walk follows it instead
+(`siblint.model.nested.invoked_handler`).
 Athena's `start_query_execution` is a query job: a write only when its `QueryString` is SQL that
 writes (`check="boto3"`); SQL siblint cannot read is not assumed to write, as for `execute`."""
 

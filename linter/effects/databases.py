@@ -10,6 +10,11 @@ from __future__ import annotations
 from .rows import Row, anys, methods
 
 _BIGQUERY = "google.cloud.bigquery.Client google.cloud.bigquery.client.Client"
+# ORM base classes, as a project's models name them (`siblint.model.receivers` maps a model class
+# of the project to the first of these it derives from).
+_ORM_SYNC_MODELS = ("peewee.Model playhouse.signals.Model mongoengine.Document mongoengine.DynamicDocument "
+                    "mongoengine.document.Document django.db.models.Model django.db.models.base.Model")
+_ORM_ASYNC_MODELS = "tortoise.models.Model tortoise.Model beanie.Document beanie.odm.documents.Document"
 
 ROWS: tuple[Row, ...] = (
     anys("execute executemany executescript exec_driver_sql", "SQL {method}", None, "sql", "sql"),
@@ -18,6 +23,13 @@ ROWS: tuple[Row, ...] = (
         "an ORM write (Django)", None, "manager", kind="orm"),
     anys("insert_one insert_many update_one update_many replace_one delete_one delete_many bulk_write "
          "find_one_and_update find_one_and_delete find_one_and_replace", "a MongoDB write", None, "nosql"),
+    # Model classes of an ORM whose own methods write (the project's `class Fact(BaseModel)` under
+    # `peewee.Model`): `Fact.create(...)`, `Fact.delete().where(...)`, `fact.save()`.
+    *methods(_ORM_SYNC_MODELS, "create insert insert_many insert_from replace replace_many update delete delete_by_id "
+             "save delete_instance bulk_create bulk_update get_or_create modify update_one", "an ORM write ({name})",
+             True, "orm"),
+    *methods(_ORM_ASYNC_MODELS, "create insert insert_one insert_many save replace delete update set upsert "
+             "bulk_create bulk_update get_or_create update_or_create", "an ORM write ({name})", None, "orm"),
     # BigQuery: a DML or DDL query job (or one whose SQL cannot be read), and the table writes of its client.
     *methods(_BIGQUERY, "query", "SQL {method}", True, "sql", "sql_job"),
     *methods(_BIGQUERY, "insert_rows insert_rows_json insert_rows_from_dataframe load_table_from_file "

@@ -1,5 +1,6 @@
 """Desktop automation and devices: clicks and keystrokes land in whatever window has focus; a
-smart-home bridge switches real lights."""
+smart-home bridge switches real lights; pywhatkit drives the user's browser (a video starts
+playing) and can shut the machine down (its WhatsApp messages are in `messaging`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ ROWS: tuple[Row, ...] = (
     *methods("pynput.keyboard.Controller", "press release tap type", "{name} (desktop automation)", True, "desktop"),
     *methods("pynput.mouse.Controller", "click press release scroll", "{name} (desktop automation)", True, "desktop"),
     anys("type_keys click_input set_edit_text", "{name} (desktop automation)", True, "desktop"),  # pywinauto
+    *calls("pywhatkit.playonyt pywhatkit.search pywhatkit.open_web pywhatkit.shutdown", "{name} (desktop automation)",
+           True, "desktop"),
     *methods("phue.Bridge", "set_light set_group create_group delete_group set_schedule create_schedule "
              "delete_schedule", "{name} (device)", True, "device"),
 )

@@ -1,9 +1,10 @@
 """Bookkeeping a shared helper does on the side: not the tool's effect.
 
 A tool that reads a calendar still refreshes its OAuth token and writes it back to `token.json`
-(in `get_credentials()`), fetches an API token with a POST (`_fetch_token`), or stores a response
-in a cache folder (`CacheManager.set`). None of these is what the tool does to the world: the
-credential and the cache are rebuilt on the next call. A file write or an HTTP request counts as
+(in `get_credentials()`), fetches an API token with a POST (`_fetch_token`), stores a response
+in a cache folder (`CacheManager.set`), or opens the lock file that serialises writers
+(`_process_file_lock`). None of these is what the tool does to the world: the credential, the
+cache and the lock are rebuilt on the next call. A file write or an HTTP request counts as
 bookkeeping when it happens in a helper (not in the tool's own body) whose name says so; an email,
 a payment or SQL never does, whatever the helper is called, and neither does anything in a generic
 request helper that merely carries a token (`_request_with_token`, `_auth_request`).
@@ -16,7 +17,8 @@ import re
 from .classify import Effect
 
 BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "creds", "cookie", "cookies",
-                               "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "login", "signin"})
+                               "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "login", "signin",
+                               "lock", "lockfile", "flock"})
 # Words of a helper that sends whatever its caller asks for: its requests are the tool's own.
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
                            "execute"})

@@ -48,5 +48,15 @@ READ_ONLY_SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str
     "helm": (frozenset({"list", "ls", "status", "history", "get", "show", "search", "version", "env"}),
              frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}), ()),
 }
+# Subcommands that only list when every argument after them is one of these options: `git branch
+# --show-current` reads, `git branch new` and `git branch --unset-upstream` write.
+READ_ONLY_LISTINGS: dict[str, dict[str, frozenset[str]]] = {
+    "git": {
+        "branch": frozenset({"--show-current", "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "-l",
+                             "--list", "--no-color", "--color=never", "--no-column"}),
+        "tag": frozenset({"-l", "--list", "-n"}),
+        "remote": frozenset({"-v", "--verbose"}),
+    },
+}
 # A command string with these runs more than one program or redirects output.
 SHELL_OPERATORS = frozenset(">|;&`$<\n")

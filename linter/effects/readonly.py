@@ -71,7 +71,8 @@ def read_only_command(call: Call, r: Resolver) -> bool:
     literals = [a for a in argv[1:] if a is not None]
     if program in processes.READ_ONLY_SUBCOMMANDS:
         reads, value_options, writing = processes.READ_ONLY_SUBCOMMANDS[program]
-        return _subcommand_reads(argv[1:], reads, value_options) and not any(
+        listings = processes.READ_ONLY_LISTINGS.get(program, {})
+        return _subcommand_reads(argv[1:], reads, value_options, listings) and not any(
             a.startswith(writing) for a in literals if writing)
     banned = processes.READ_ONLY_PROGRAMS.get(program)
     if banned is None:
@@ -103,10 +104,12 @@ def _split(command: str | None) -> list[str | None] | None:
         return None
 
 
-def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_options: frozenset[str]) -> bool:
-    """The first argument that is not an option of the program itself is a read-only subcommand."""
+def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_options: frozenset[str],
+                      listings: dict[str, frozenset[str]]) -> bool:
+    """The first argument that is not an option of the program itself is a read-only subcommand,
+    or a listing one followed only by its listing options (`git branch --show-current`)."""
     skip = False
-    for a in args:
+    for i, a in enumerate(args):
         if skip:
             skip = False
             continue
@@ -115,6 +118,8 @@ def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_optio
         if a in value_options:
             skip = True
         elif not a.startswith("-"):
+            if a in listings:
+                return all(rest is not None and rest in listings[a] for rest in args[i + 1:])
             return a in reads
     return False
 

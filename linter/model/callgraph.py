@@ -49,7 +49,9 @@ from ..syntax.facts import (
     Seq,
     Value,
 )
-from .prebuilt_tools import prebuilt_call_effect
+from .groups import Member
+from .nested import invoked_handler, nested_members
+from .prebuilt_tools import prebuilt_call_effect, prebuilt_effect
 from .project import ProjectIndex
 from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import Scope, callees, classes_of, method_of
@@ -97,6 +99,9 @@ class Context:
     # Under a sync tool the framework runs inline on the event loop: nothing in it can be
     # cancelled, and a thread it hands work to runs while the tool itself still holds the loop.
     inline: bool = False
+    # A function on the path awaits again after the call that leads here: a cancellation that
+    # arrives while a blocking call holds the loop is delivered there, after the effect landed.
+    awaits_later: bool = False
 
 
 @dataclass(frozen=True)
@@ -189,10 +194,7 @@ class _Walker:
         if found is None:
             return None
         facts, fn = found
-        from ..frameworks import FRAMEWORKS
-
-        thread = self.sync_in_thread or next(
-            (fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == self.tool.framework), True)
+        thread = self.sync_in_thread or _sync_in_thread(self.tool)
         if self.tool.kind == "function" and not fn.is_async:
             ctx = Context("thread") if thread else Context("loop_sync", inline=True)
         else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
@@ -203,7 +205,7 @@ class _Walker:
     # ---- one function --------------------------------------------------------------------------
     def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments, at: Loc | None = None) -> None:
         key = (facts.path, fn.name, ctx.mode, ctx.handoff, ctx.swallowed, ctx.protected, ctx.guarded, ctx.awaits > 0,
-               ctx.entry, tuple(sorted((k, v[1].loc) for k, v in args.items())))
+               ctx.entry, ctx.awaits_later, tuple(sorted((k, v[1].loc) for k, v in args.items())))
         if key in self.visited:
             return
         self.visited.add(key)
@@ -214,9 +216,9 @@ class _Walker:
         thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
         for site in fn.calls:
             call = site.call
-            if is_pure(call, scope, self.pure):
+            if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
                 continue
-            here = _context_at(site, ctx, shielded, swallowers)
+            here = _context_at(site, ctx, shielded, swallowers, fn)
             if any(_inside(call.loc, r) for r in thread_lambdas):
                 here = _threaded(here)
             target = _handoff_target(call, scope)
@@ -238,13 +240,39 @@ class _Walker:
             or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
         if eff is not None and ctx.depth and not eff.configured and is_bookkeeping(eff, fn.name):
             eff = None  # a helper's credential or cache upkeep (`siblint.effects.incidental`)
+        handler = invoked_handler(eff.method, call, scope, self.project) \
+            if eff is not None and eff.kind == "cloud" and not eff.configured else None
+        if handler is not None:  # a Lambda of this repository: its handler's effects, not "invoke"
+            self.follow(handler, ctx if ctx.depth else replace(ctx, entry=call.loc), {}, call.loc)
+            return
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
             for target in targets:
                 self.follow(target, inner, _bind(target[1], call, scope), call.loc)
+        elif eff is None and (members := nested_members(call, scope, self.project)):
+            self.run_agent(facts, fn, scope, call, ctx, awaited, members)
         else:
             self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
+
+    def run_agent(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context,
+                  awaited: bool, members: list[Member]) -> None:
+        """`sub(prompt)` of `sub = Agent(tools=[...])`: each member runs as if this call ran it."""
+        inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
+        for member in members:
+            if member.tool.kind == "prebuilt":
+                self.events.append(Site(facts, fn, call, ctx, prebuilt_effect(member.tool.function, call),
+                                        awaited, scope))
+                continue
+            target = tool_function(member.tool, self.project)
+            if target is None or inner.depth >= MAX_DEPTH:
+                continue
+            # The sub-run runs each tool as its framework does: a sync one in a worker thread where
+            # the framework does so, an async one on the sub-run's loop.
+            sub_fn = target[1]
+            mode: Mode = "loop" if sub_fn.is_async else ("thread" if _sync_in_thread(member.tool) else inner.mode)
+            self.enter(*target, replace(inner, mode=mode, via=inner.via + (sub_fn.name,), depth=inner.depth + 1),
+                       {}, call.loc)
 
     def handoff(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, site: CallSite, target: Value,
                 ctx: Context, args: Arguments) -> None:
@@ -301,7 +329,28 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
     return out
 
 
-def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler]) -> Context:
+def _sync_in_thread(tool: Tool) -> bool:
+    """Does the tool's framework run a sync tool in a worker thread (unknown frameworks: yes)?"""
+    from ..frameworks import FRAMEWORKS
+
+    return next((fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == tool.framework), True)
+
+
+def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:
+    """The call is in an `if method == "GET":` arm (or its `else:`) that this call path does not
+    take: the caller passed the parameter a literal the arm's test rejects (`_call_api("/slots",
+    "GET")` never runs the POST of the `else:` arm)."""
+    for branch in site.branches:
+        if branch.name not in scope.arguments:
+            continue
+        literal = scope.text(Ref(branch.name, branch.name, site.call.loc))
+        if literal is not None and not branch.allows(literal):
+            return True
+    return False
+
+
+def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler],
+                fn: FunctionFacts) -> Context:
     protected = ctx.protected
     if not protected and site.call.loc in shielded:
         protected = "shielded"
@@ -309,8 +358,9 @@ def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: li
         protected = "in finally"
     swallowed = ctx.swallowed or _swallowed(site, swallowers)
     guarded = ctx.guarded or any(any(c in BROAD for c in h.catches) for h in site.guarded_by)
+    later = ctx.awaits_later or fn.awaits - site.awaits_before - (1 if site.awaited else 0) > 0
     return replace(ctx, awaits=ctx.awaits + site.awaits_before, swallowed=swallowed, protected=protected,
-                   guarded=guarded)
+                   guarded=guarded, awaits_later=later)
 
 
 def _threaded(ctx: Context) -> Context:

@@ -249,6 +249,16 @@ def _class_members(facts: ModuleFacts, call: Call, project: ProjectIndex) -> lis
 
 
 # ---- makers and runs -------------------------------------------------------------------------
+def members_made_by(facts: ModuleFacts, call: Call, scope: str, project: ProjectIndex) -> list[Member] | None:
+    """The tools of the group `call` makes (`Agent(tools=[shell, file_write])`), None if it makes none."""
+    made = _group_maker(facts, call, scope)
+    if made is None or made[1].tools is None:
+        return None
+    fw, maker, _ = made
+    tools_value = call.arg(maker.tools.position, maker.tools.keyword)
+    return resolve_members(facts, tools_value, scope, project, plain=fw.name if maker.plain_functions_are_tools else "")
+
+
 def _group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, GroupMaker, str] | None:
     """(framework, maker, receiver) when `call` makes a group; receiver is set for methods (clone)."""
     if not isinstance(call.func, Ref):

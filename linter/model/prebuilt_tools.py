@@ -60,8 +60,13 @@ def prebuilt_call_effect(call: Call, scope: Scope) -> Effect | None:
         name = scope.constructor(receiver_of(func))
     else:
         return None
+    return prebuilt_effect(name, call, method_name(func))
+
+
+def prebuilt_effect(name: str, call: Call, method: str = "") -> Effect | None:
+    """What running the prebuilt tool `name` (`strands_tools.shell`) at `call` does, None if it is none."""
     found = prebuilt(name) if name else None
     if found is None:
         return None
     short = name.rpartition(".")[2]
-    return Effect(f"{short} ({found.effect})", True, call, kind="prebuilt", method=method_name(func))
+    return Effect(f"{short} ({found.effect})", True, call, kind="prebuilt", method=method)

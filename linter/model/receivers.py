@@ -2,9 +2,11 @@
 
 `Scope.constructor` knows a receiver built in the function, the class or the module. Real tools
 also get their clients from project code: a factory helper (`_get_client().publish(...)`,
-`self._client().send_message(...)`, in this module or another), and a `@property`
-(`self.sqs.send_message(...)`). `ReceiverScope` follows those through the project, by the scopes,
-imports and types the semantic model resolves; never by a method name searched across the project.
+`self._client().send_message(...)`, in this module or another), a `@property`
+(`self.sqs.send_message(...)`), and a model class of the project that derives from a known ORM
+base (`Fact.create(...)` under `peewee.Model`). `ReceiverScope` follows those through the
+project, by the scopes, imports and types the semantic model resolves; never by a method name
+searched across the project.
 
 `dynamic_method_effect` classifies `getattr(client, op)(**params)`: the operation is chosen at run
 time, so the call is an effect when the client's library has any mutating operation.
@@ -18,7 +20,7 @@ from ..effects import CONSTRUCTORS, Effect, effect_of
 from ..effects.table import METHODS
 from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
 from .project import ProjectIndex
-from .semantic import Scope, callees, classes_of, method_of
+from .semantic import Scope, ancestor_bases, callees, classes_of, method_of, project_class
 
 MAX_HOPS = 4  # factories and properties followed before giving up
 PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
@@ -56,7 +58,21 @@ class ReceiverScope(Scope):
         found = super().constructor(value, depth)
         if found in CONSTRUCTORS or depth > MAX_HOPS or value is None:
             return found
-        return self._built_by_project(value, depth) or found
+        named = found or (value.name if isinstance(value, Ref) else "")
+        return self._built_by_project(value, depth) or self._library_base(named) or found
+
+    def _library_base(self, name: str) -> str:
+        """The known constructor a project class derives from: `Fact` of `class Fact(BaseModel)` and
+        `class BaseModel(peewee.Model)` is a `peewee.Model`, and so is `Fact.get(...)`."""
+        if not name or not name.rpartition(".")[2][:1].isupper():
+            return ""  # only a class (CapWords) can be a model class; no module is loaded to ask
+        memo: dict[tuple[str, str], str] = self.project.memo.setdefault("receivers.library_base", {})
+        key = (self.facts.path, name)
+        if key not in memo:
+            cls = project_class(self.facts, name, self.project)
+            memo[key] = "" if cls is None else next(
+                (base for base in ancestor_bases(*cls, self.project) if base in CONSTRUCTORS), "")
+        return memo[key]
 
     def _built_by_project(self, value: Value, depth: int) -> str:
         if isinstance(value, Ref) and value.text in self.arguments and self.param(value.text) is not None:

@@ -412,24 +412,31 @@ def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple
     return None
 
 
-def framework_bases(facts: ModuleFacts, cls: str, project: ProjectIndex) -> set[str]:
-    """Canonical names of the framework classes `cls` derives from, directly or through project
-    classes (here or in other modules)."""
-    out: set[str] = set()
+def ancestor_bases(facts: ModuleFacts, cls: str, project: ProjectIndex) -> Iterator[str]:
+    """The resolved names of the bases `cls` derives from, directly or through project classes
+    (here or in other modules), nearest first."""
     todo: list[tuple[ModuleFacts, str]] = [(facts, cls)]
     seen: set[tuple[str, str]] = set()
     while todo and len(seen) <= MAX_DEPTH * 2:
-        where, name = todo.pop()
+        where, name = todo.pop(0)
         if (where.path, name) in seen:
             continue
         seen.add((where.path, name))
         for base in where.classes.get(name, ()):
-            fw, canon = canonical(base)
-            if fw is not None:
-                out.add(canon)
+            yield base
             found = project_class(where, base, project)
             if found is not None:
                 todo.append(found)
+
+
+def framework_bases(facts: ModuleFacts, cls: str, project: ProjectIndex) -> set[str]:
+    """Canonical names of the framework classes `cls` derives from, directly or through project
+    classes (here or in other modules)."""
+    out: set[str] = set()
+    for base in ancestor_bases(facts, cls, project):
+        fw, canon = canonical(base)
+        if fw is not None:
+            out.add(canon)
     return out
 
 
@@ -455,11 +462,30 @@ def is_interface(cls: tuple[ModuleFacts, str]) -> bool:
     return any(b in INTERFACE_BASES for b in facts.classes.get(name, ()))
 
 
+def has_stub_methods(cls: tuple[ModuleFacts, str]) -> bool:
+    """A base class by convention: one of its methods raises `NotImplementedError` outside any
+    `try` (`def create_fact(...): raise NotImplementedError`), so subclasses supply the behaviour."""
+    facts, name = cls
+
+    def compute() -> frozenset[str]:
+        return frozenset(fn.class_name for fn in facts.functions.values() if fn.class_name and any(
+            site.guarded_by == () and _names_not_implemented(site.exc) for site in fn.raise_sites))
+
+    return name in facts.derived("semantic.stub_classes", compute)
+
+
+def _names_not_implemented(exc: Value | None) -> bool:
+    if isinstance(exc, Call):
+        exc = exc.func
+    return isinstance(exc, Ref) and exc.name in ("NotImplementedError", "builtins.NotImplementedError")
+
+
 def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list[tuple[ModuleFacts, str]]:
     """The project classes that stand for `cls`: itself when it is concrete; for a Protocol or ABC,
     every project class that subclasses it (across modules) or, for a Protocol, defines all its
-    methods."""
-    if not is_interface(cls):
+    methods; for a concrete base with stub methods (`has_stub_methods`), itself and its subclasses."""
+    stub_base = not is_interface(cls) and has_stub_methods(cls)
+    if not is_interface(cls) and not stub_base:
         # A concrete class stands for itself: searching the tree for its subclasses would read every
         # file of the project for each annotated name (and a subclass usually keeps the behaviour).
         return [cls]
@@ -473,7 +499,7 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
     bases = facts.classes.get(name, ())
     protocol = any(b.rpartition(".")[2] == "Protocol" for b in bases)
     methods = _methods(facts, name) - {"__init__"}
-    out: list[tuple[ModuleFacts, str]] = []
+    out: list[tuple[ModuleFacts, str]] = [cls] if stub_base else []
     for other in project.modules_mentioning(short):
         for cname, cbases in other.classes.items():
             if (other.path, cname) == key:

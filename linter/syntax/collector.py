@@ -10,6 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..common.diagnostics import Loc
+from .branches import branch_of, negated
 from .cst_walk import Walker
 from .facts import (
     EMPTY_BINDINGS,
@@ -21,6 +22,7 @@ from .facts import (
     EMPTY_VALUES,
     Assignment,
     Attr,
+    Branch,
     Call,
     CallSite,
     Comp,
@@ -77,6 +79,14 @@ def resolve_relative(module: str, is_package: bool, level: int, target: str) -> 
     return ".".join(parts)
 
 
+def _ends_in_exit(body: cst.BaseSuite) -> bool:
+    """The suite's last statement is a `return` or a `raise`."""
+    last: cst.CSTNode | None = body.body[-1] if body.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Return, cst.Raise))
+
+
 class _Frame:
     """The function being collected, with the try/except context of the current position."""
 
@@ -87,6 +97,7 @@ class _Frame:
         self.finally_depth = 0
         self.withs: list[Call] = []
         self.loops: list[Call] = []
+        self.branches: list[Branch] = []  # `if name == "x"` arms around the position, outermost first
         self.globals: set[str] = set()  # names a `global` statement made module-level here
 
 
@@ -104,6 +115,12 @@ class Collector(Walker):
         self.finally_bodies: set[int] = set()
         self.with_bodies: dict[int, tuple[Call, ...]] = {}
         self.loop_bodies: dict[int, Call] = {}
+        # Suites of an `if` arm -> the comparisons that decide it (this arm's, and the enclosing elif chain's).
+        self.branch_bodies: dict[int, tuple[Branch, ...]] = {}
+        self.elif_branches: dict[int, tuple[Branch, ...]] = {}
+        self.elifs: set[int] = set()
+        # Per open suite: how many guard-clause negations (`if m == "GET": return ...`) it added.
+        self.suite_guards: list[int] = []
         self.function_bodies: dict[int, FunctionFacts] = {}
         self.active_suites: list[tuple[str, object]] = []
         self.next_returns: dict[int, Loc] = {}  # id of a `try` -> the `return` right after it
@@ -330,8 +347,41 @@ class Collector(Walker):
         if isinstance(value, Call):
             self.loop_bodies[id(node.body)] = value
 
+    def visit_If(self, node: cst.If) -> None:
+        # An `elif` inherits the negation of the tests before it.
+        inherited = self.elif_branches.pop(id(node), ())
+        branch = branch_of(node.test)
+        body = inherited + ((branch,) if branch else ())
+        other = inherited + ((negated(branch),) if branch else ())
+        if body:
+            self.branch_bodies[id(node.body)] = body
+        if isinstance(node.orelse, cst.Else) and other:
+            self.branch_bodies[id(node.orelse.body)] = other
+        elif isinstance(node.orelse, cst.If):
+            self.elifs.add(id(node.orelse))
+            if other:
+                self.elif_branches[id(node.orelse)] = other
+
+    def leave_If(self, node: cst.If) -> None:
+        # Guard clauses: after `if m == "GET": return ...` (and its elifs, each returning, no else),
+        # the rest of the block runs only when every test failed.
+        if not self.frames or not self.suite_guards or id(node) in self.elifs:
+            return
+        negations: list[Branch] = []
+        arm: cst.If | None = node
+        while arm is not None:
+            if not _ends_in_exit(arm.body) or isinstance(arm.orelse, cst.Else):
+                return
+            branch = branch_of(arm.test)
+            if branch is not None:
+                negations.append(negated(branch))
+            arm = arm.orelse if isinstance(arm.orelse, cst.If) else None
+        self.frames[-1].branches.extend(negations)
+        self.suite_guards[-1] += len(negations)
+
     def _enter_suite(self, node: cst.BaseSuite) -> None:
         key = id(node)
+        self.suite_guards.append(0)
         if key in self.function_bodies:
             self.frames.append(_Frame(self.function_bodies.pop(key)))
             self.active_suites.append(("function", None))
@@ -355,11 +405,18 @@ class Collector(Walker):
         elif key in self.loop_bodies:
             frame.loops.append(self.loop_bodies[key])
             self.active_suites.append(("loop", None))
+        elif key in self.branch_bodies:
+            arm = self.branch_bodies.pop(key)
+            frame.branches.extend(arm)
+            self.active_suites.append(("branch", len(arm)))
         else:
             self.active_suites.append(("plain", None))
 
     def _leave_suite(self) -> None:
         kind, n = self.active_suites.pop()
+        guards = self.suite_guards.pop()
+        if guards and self.frames:
+            del self.frames[-1].branches[-guards:]
         if kind == "function":
             _share_empties(self.frames.pop().facts)
             return
@@ -374,6 +431,8 @@ class Collector(Walker):
             frame.finally_depth -= 1
         elif kind == "with":
             del frame.withs[len(frame.withs) - n :]  # type: ignore[operator]
+        elif kind == "branch":
+            del frame.branches[len(frame.branches) - n :]  # type: ignore[operator]
         elif kind == "loop":
             frame.loops.pop()
 
@@ -430,6 +489,7 @@ class Collector(Walker):
                 guarded_by=tuple(reversed(frame.guards)),
                 with_items=tuple(frame.withs),
                 loops=tuple(frame.loops),
+                branches=tuple(frame.branches),
             )
         )
 

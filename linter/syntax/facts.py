@@ -162,6 +162,24 @@ class Handler:
 
 
 @dataclass(frozen=True, slots=True)
+class Branch:
+    """An `if` arm around a call that compares a name with string literals (`if method == "GET":`,
+    `elif kind in ("a", "b"):`): the call runs only when the name `equals` one of `values` (or, in
+    the other arm, none of them). `folded`: the name was compared through `.upper()`/`.lower()`."""
+
+    name: str
+    values: tuple[str, ...]
+    equals: bool
+    folded: bool = False
+
+    def allows(self, literal: str) -> bool:
+        """Whether the arm runs when the name holds `literal`."""
+        if self.folded:
+            return (literal.casefold() in {v.casefold() for v in self.values}) == self.equals
+        return (literal in self.values) == self.equals
+
+
+@dataclass(frozen=True, slots=True)
 class CallSite:
     """A call inside a function body, with the context that decides whether cancellation reaches it."""
 
@@ -174,6 +192,7 @@ class CallSite:
     with_items: tuple[Call, ...] = ()  # context managers (`with x(...)`) around the call
     # `for` / `async for` loops over a call around this call (`for attempt in Retrying(...)`), outermost first.
     loops: tuple[Call, ...] = ()
+    branches: tuple[Branch, ...] = ()  # `if name == "literal"` arms around the call, outermost first
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,3 +41,38 @@ def test_blocking_read_between_awaits_is_quiet(lint, tmp_path):
 
 def test_blocking_effect_after_the_last_await_completes_and_is_recorded(lint, tmp_path):
     assert _sib103(lint, tmp_path, "post", "pass") == []
+
+
+HELPER = """\
+    import asyncio
+    import requests
+    from agents import function_tool
+
+    async def mark_inactive(session: str) -> None:
+        requests.{verb}("https://db.example/buzz", json={{"s": session, "active": False}})
+
+    async def current(session: str) -> str:
+        await asyncio.sleep(0)
+        return session
+
+    @function_tool
+    async def next_buzz(session: str) -> str:
+        await current(session)
+        await mark_inactive(session)
+        {after}
+"""
+
+
+def test_blocking_effect_in_a_helper_before_a_later_await_of_the_tool(lint, tmp_path):
+    """The helper never awaits after its write, but the tool does: the cancellation is delivered
+    there, after the write landed."""
+    found = lint(textwrap.dedent(HELPER.format(verb="patch", after="return await current(session)")), None,
+                 Config(root=str(tmp_path)))
+    [(line, message)] = [(d.loc.line, d.message) for d in found if d.code == "SIB103"]
+    assert line == 13 and "PATCH to https://db.example/buzz via requests" in message
+
+
+def test_blocking_effect_in_a_helper_with_no_await_after_it_is_quiet(lint, tmp_path):
+    found = lint(textwrap.dedent(HELPER.format(verb="patch", after="return session")), None,
+                 Config(root=str(tmp_path)))
+    assert [d for d in found if d.code == "SIB103"] == []

@@ -511,6 +511,7 @@ def test_message_and_email_senders():
         (13, "email via smtplib", "email", "send_message", ""),
         (14, "execute (messaging)", "message", "execute", ""),
         (15, "pywhatkit.sendwhatmsg_instantly (messaging)", "message", "sendwhatmsg_instantly", ""),
+        (16, "pywhatkit.playonyt (desktop automation)", "desktop", "playonyt", ""),
     ]
 
 
@@ -978,3 +979,17 @@ def test_a_new_library_in_a_realistic_tool(lint, tmp_path):
             with driver.session() as session:
                 return ", ".join(r["p"]["name"] for r in session.run("MATCH (p:Person) RETURN p"))
     """) == [(7, 10, "remember_person: sync, Cypher MERGE")]
+
+
+def test_pywhatkit_drives_the_browser_but_info_reads():
+    assert effects("""\
+        import pywhatkit
+
+        def f(song, phone, text):
+            pywhatkit.playonyt(song)
+            pywhatkit.sendwhatmsg_instantly(phone, text)
+            pywhatkit.info(song, lines=2)
+    """) == [
+        (4, "pywhatkit.playonyt (desktop automation)", "desktop", "playonyt", ""),
+        (5, "pywhatkit.sendwhatmsg_instantly (messaging)", "message", "sendwhatmsg_instantly", ""),
+    ]

@@ -131,9 +131,12 @@ def test_web_search_tool_beside_a_webhook(lint, tmp_path):
     ('subprocess.run(["helm", "list", "-A"])', 'subprocess.run(["helm", "upgrade", "--install", sub, p])'),
     ('subprocess.run(["kubectl", "get", "pods", "--output=json"])', 'subprocess.run(["kubectl", sub, "pods"])'),
     ('subprocess.run(["dig", "+short", p])', 'subprocess.run(["date", "-s", p])'),
+    ('subprocess.run(["git", "branch", "--show-current"])', 'subprocess.run(["git", "branch", "--unset-upstream"])'),
+    ('subprocess.run(["git", "tag", "-l"])', 'subprocess.run(["git", "tag", p])'),
 ], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
         "shell-string", "os-system", "os-popen", "kubectl-n-get", "kubectl-logs", "kubectl-describe-string",
-        "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig"])
+        "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig", "git-branch-listing",
+        "git-tag-listing"])
 def test_read_only_commands_and_their_twins(read, write):
     code = f"""\
         import os, subprocess
@@ -340,9 +343,9 @@ def test_credential_and_cache_upkeep_in_helpers_is_not_the_tools_effect(lint, tm
             TOKEN.write_text(token)
             return "saved"
     """), config=Config(root=str(tmp_path), select=("SIB101",)))
-    assert sorted((d.loc.line, [r.loc.line for r in d.related], d.message.split(" and performs ")[1].split(":")[0])
+    assert sorted((d.loc.line, [r.loc.line for r in d.related], d.message.split(" and performs ")[1].split(": ")[0])
                   for d in found) == [
-        (40, [19], "PUT via httpx in Client.put"),
+        (40, [19], "PUT to https://gramps.example.com/api/people/{} via httpx in Client.put"),
         (44, [45], "a file write"),
     ]
 
@@ -399,3 +402,18 @@ def test_a_generic_request_helper_that_carries_a_token_is_still_the_tools_effect
         def close_deal(deal_id: str) -> str:
             return str(_request_with_token("PATCH", "/deals/" + deal_id, {"stage": "won"}))
     """) == [(8, 5)]
+
+
+@pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
+def test_url_concatenated_with_plus_is_read(path, reported):
+    code = f"""\
+        import requests
+
+        def f(data):
+            urlpath = "{path}"
+            return requests.post("https://api.kraken.com" + urlpath, data=data)
+    """
+    found = described(code)
+    assert (5 in found) is reported
+    if reported:
+        assert "POST to https://api.kraken.com/0/private/AddOrder via requests" in found[5]

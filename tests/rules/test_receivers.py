@@ -288,3 +288,113 @@ def test_client_passed_to_the_function_a_dispatch_dict_runs(sib101):
 
 def test_client_passed_to_a_reader_is_quiet(sib101):
     assert sib101(PASSED_CLIENT.format(op="get_item")) == []
+
+
+STUB_BASE = """\
+    import requests
+    from strands import tool
+
+    class Store:
+        def add(self, text: str) -> str:
+            raise NotImplementedError(f"add not supported by {{type(self).__name__}}")
+
+    class RemoteStore(Store):
+        def add(self, text: str) -> str:
+            return requests.{verb}("https://mem.example/facts", json={{"text": text}}).text
+
+    def get_store() -> Store:
+        return _STORE
+
+    @tool
+    def remember(text: str) -> str:
+        return get_store().add(text)
+"""
+
+
+def test_base_with_stub_methods_runs_its_subclasses(sib101):
+    found = sib101(STUB_BASE.format(verb="post"))
+    assert [line for line, _ in found] == [16]
+    assert "POST to https://mem.example/facts via requests in RemoteStore.add" in found[0][1]
+
+
+def test_base_with_stub_methods_whose_subclasses_read_is_quiet(sib101):
+    assert sib101(STUB_BASE.format(verb="get")) == []
+
+
+ORM_MODELS = {"models.py": """\
+    import peewee
+
+    class BaseModel(peewee.Model):
+        class Meta:
+            database = peewee.SqliteDatabase("app.db")
+
+    class Fact(BaseModel):
+        content = peewee.TextField()
+"""}
+
+ORM_TOOLS = """\
+    from langchain_core.tools import tool
+    from models import Fact
+
+    class FactRepository:
+        def add(self, content: str) -> int:
+            return Fact.{create}(content=content).id
+
+        def drop(self, fact_id: int) -> None:
+            fact = Fact.get_or_none(Fact.id == fact_id)
+            fact.{delete}()
+
+    @tool
+    def emit_fact(content: str) -> int:
+        return FactRepository().add(content)
+
+    @tool
+    def forget_fact(fact_id: int) -> None:
+        FactRepository().drop(fact_id)
+"""
+
+
+def test_model_class_of_a_known_orm_writes(sib101):
+    found = sib101(ORM_TOOLS.format(create="create", delete="delete_instance"), ORM_MODELS)
+    assert [line for line, _ in found] == [13, 17]
+    assert "an ORM write (Fact.create) in FactRepository.add" in found[0][1]
+    assert "an ORM write (fact.delete_instance) in FactRepository.drop" in found[1][1]
+
+
+def test_model_class_of_a_known_orm_that_only_reads_is_quiet(sib101):
+    assert sib101(ORM_TOOLS.format(create="get_or_none", delete="is_dirty"), ORM_MODELS) == []
+
+
+LOCKED_STORE = """\
+    import json, os
+    from contextlib import contextmanager
+    from strands import tool
+
+    @contextmanager
+    def _file_lock(path: str):
+        handle = open(path + ".lock", "a+b")
+        try:
+            yield handle
+        finally:
+            handle.close()
+
+    def _load(path: str) -> dict:
+        with _file_lock(path):
+            with open(path) as f:
+                return json.load(f)
+
+    @tool
+    def read_notes(path: str) -> str:
+        return json.dumps(_load(path))
+
+    @tool
+    def write_note(path: str, text: str) -> str:
+        with open(path, "w") as f:
+            f.write(text)
+        return "ok"
+"""
+
+
+def test_a_lock_file_opened_by_a_helper_is_bookkeeping(sib101):
+    found = sib101(LOCKED_STORE)
+    assert [line for line, _ in found] == [23]

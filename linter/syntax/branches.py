@@ -1,0 +1,58 @@
+"""Which arm of an `if` a call is in, when the test compares a name with string literals: on a
+call path that passes that name a literal (`_call_api("/slots", "GET")`), the other arm is not
+run (`if method == "GET": requests.get(...) else: requests.post(...)`)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .facts import Branch
+
+_FOLDS = ("upper", "lower", "casefold")
+
+
+def _literals(node: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The strings of `"GET"` or `("GET", "HEAD")`; None when any element is not a plain literal."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return (value,) if isinstance(value, str) else None
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        out: list[str] = []
+        for element in node.elements:
+            found = _literals(element.value) if isinstance(element, cst.Element) else None
+            if found is None:
+                return None
+            out.extend(found)
+        return tuple(out)
+    return None
+
+
+def _name(node: cst.BaseExpression) -> tuple[str, bool] | None:
+    """(`method`, folded) for `method` or `method.upper()`; only a plain name (a parameter)."""
+    folded = False
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) \
+            and node.func.attr.value in _FOLDS:
+        node, folded = node.func.value, True
+    return (node.value, folded) if isinstance(node, cst.Name) else None
+
+
+def branch_of(test: cst.BaseExpression) -> Branch | None:
+    """The `Branch` of an `if` body whose test is `name == "x"`, `name != "x"`, `name in (...)` or
+    `name not in (...)` (the name possibly folded with `.upper()`), else None."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    equals = {cst.Equal: True, cst.In: True, cst.NotEqual: False, cst.NotIn: False}.get(type(target.operator))
+    if equals is None:
+        return None
+    named, values = _name(test.left), _literals(target.comparator)
+    if named is None and isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+        named, values = _name(target.comparator), _literals(test.left)  # `"GET" == method`
+    if named is None or not values:
+        return None
+    return Branch(named[0], values, equals, named[1])
+
+
+def negated(branch: Branch) -> Branch:
+    """The `else:` arm of `branch`."""
+    return Branch(branch.name, branch.values, not branch.equals, branch.folded)

@@ -1,0 +1,63 @@
+"""Which `if name == "literal"` arms the collector records around each call."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+from siblint.syntax.collector import collect
+
+CODE = """\
+    def f(method, kind, x):
+        if method == "GET":
+            a()
+        elif method.lower() in ("put", "patch"):
+            b()
+        else:
+            c()
+        if kind != "raw":
+            return d()
+        e()
+        if x:
+            return g()
+        h()
+        if "HEAD" == method:
+            i()
+        else:
+            j()
+        k()
+"""
+
+
+def arms() -> dict[str, list[tuple[str, tuple[str, ...], bool, bool]]]:
+    facts = collect(cst.parse_module(textwrap.dedent(CODE)), "m.py", "m", False)
+    return {site.call.func.text: [(b.name, b.values, b.equals, b.folded) for b in site.branches]
+            for site in facts.functions["f"].calls}
+
+
+def test_if_elif_else_arms():
+    found = arms()
+    assert found["a"] == [("method", ("GET",), True, False)]
+    assert found["b"] == [("method", ("GET",), False, False), ("method", ("put", "patch"), True, True)]
+    assert found["c"] == [("method", ("GET",), False, False), ("method", ("put", "patch"), False, True)]
+
+
+def test_guard_clause_narrows_the_rest_of_the_block():
+    found = arms()
+    assert found["d"] == [("kind", ("raw",), False, False)]
+    assert found["e"] == found["h"] == found["k"] == [("kind", ("raw",), True, False)]
+    assert found["g"] == [("kind", ("raw",), True, False)]  # `if x:` is no comparison: nothing added
+
+
+def test_literal_on_the_left_and_arms_end_with_their_if():
+    found = arms()
+    assert found["i"] == [("kind", ("raw",), True, False), ("method", ("HEAD",), True, False)]
+    assert found["j"] == [("kind", ("raw",), True, False), ("method", ("HEAD",), False, False)]
+
+
+def test_branch_allows_folds_case_only_when_the_source_did():
+    from siblint.syntax.facts import Branch
+
+    assert Branch("m", ("GET",), True).allows("GET") and not Branch("m", ("GET",), True).allows("get")
+    assert Branch("m", ("put",), True, folded=True).allows("PUT")
+    assert Branch("m", ("GET",), False).allows("POST")

@@ -1,0 +1,110 @@
+"""A tool that runs another agent (issue 23) performs what that agent's tools do: prebuilt tools
+(`strands_tools.shell`) and the project's own tools, whether the agent is called (`sub(prompt)`)
+or run by a framework's run method. Each shape beside its read-only twin."""
+
+from __future__ import annotations
+
+import textwrap
+
+from siblint.settings.config import Config
+
+STRANDS = """\
+    from strands import Agent, tool
+    from strands_tools import {members}
+
+    @tool
+    def code_writer(code: str) -> str:
+        writer = Agent(system_prompt="Write the files.", tools=[{members}])
+        writer(f"Write this code:\\n{{code}}")
+        return "done"
+"""
+
+PYDANTIC = """\
+    import requests
+    from pydantic_ai import Agent
+
+    helper = Agent("openai:gpt-4o")
+
+    @helper.tool_plain
+    def file_ticket(title: str) -> str:
+        return requests.{verb}("https://tickets.example/api/issues", json={{"title": title}}).text
+
+    sub = Agent("openai:gpt-4o", tools=[file_ticket])
+    boss = Agent("openai:gpt-4o")
+
+    @boss.tool_plain
+    def delegate(task: str) -> str:
+        return sub.run_sync(task).output
+"""
+
+
+def _sib101(lint, tmp_path, text: str) -> dict[int, str]:
+    found = lint(textwrap.dedent(text), None, Config(root=str(tmp_path)))
+    return {d.loc.line: d.message for d in found if d.code == "SIB101"}
+
+
+def test_a_tool_running_an_agent_of_prebuilt_writers(lint, tmp_path):
+    found = _sib101(lint, tmp_path, STRANDS.format(members="shell, file_write"))
+    assert list(found) == [5]
+    assert "shell (runs shell commands)" in found[5]
+
+
+def test_a_tool_running_an_agent_of_prebuilt_readers_is_quiet(lint, tmp_path):
+    assert _sib101(lint, tmp_path, STRANDS.format(members="file_read")) == {}
+
+
+def test_a_tool_running_an_agent_of_project_tools(lint, tmp_path):
+    found = _sib101(lint, tmp_path, PYDANTIC.format(verb="post"))
+    assert 14 in found and "POST to https://tickets.example/api/issues via requests in file_ticket" in found[14]
+
+
+def test_a_tool_running_an_agent_of_project_readers_is_quiet(lint, tmp_path):
+    assert 14 not in _sib101(lint, tmp_path, PYDANTIC.format(verb="get"))
+
+
+SUPERVISOR = """\
+    import json
+    import boto3
+    from strands import tool
+
+    lambda_client = boto3.client("lambda")
+
+    @tool
+    def budget_agent(query: str) -> str:
+        r = lambda_client.invoke(FunctionName="{name}", InvocationType="RequestResponse",
+                                 Payload=json.dumps({{"query": query}}))
+        return r["Payload"].read().decode()
+"""
+
+HANDLER = {"budget_management_agent/lambda_handler.py": """\
+    import boto3
+
+    def lambda_handler(event, context):
+        budgets = boto3.client("budgets")
+        found = budgets.describe_budgets(AccountId="1")
+        {write}
+        return {{"body": str(found)}}
+"""}
+
+
+def test_lambda_sub_agent_of_this_repository_that_only_reads_is_quiet(lint, tmp_path):
+    files = {k: v.format(write="pass") for k, v in HANDLER.items()}
+    found = lint(textwrap.dedent(SUPERVISOR.format(name="budget-management-agent:PROD")),
+                 {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
+    assert [d for d in found if d.code == "SIB101"] == []
+
+
+def test_lambda_sub_agent_of_this_repository_that_writes(lint, tmp_path):
+    files = {k: v.format(write='budgets.create_budget(AccountId="1", Budget={})') for k, v in HANDLER.items()}
+    found = lint(textwrap.dedent(SUPERVISOR.format(name="budget-management-agent")),
+                 {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
+    [message] = [d.message for d in found if d.code == "SIB101"]
+    assert "budgets.create_budget (AWS) in lambda_handler" in message
+
+
+def test_lambda_function_of_another_deployment_stays_an_effect(lint, tmp_path):
+    files = {k: v.format(write="pass") for k, v in HANDLER.items()}
+    found = lint(textwrap.dedent(SUPERVISOR.format(name="billing-service")),
+                 {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
+    [message] = [d.message for d in found if d.code == "SIB101"]
+    assert "lambda_client.invoke (AWS)" in message
