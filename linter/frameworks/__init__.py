@@ -6,6 +6,7 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 from __future__ import annotations
 
 from . import (
+    agent_framework,
     crewai,
     google_adk,
     langchain,
@@ -19,7 +20,8 @@ from .spec import Framework
 
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
-                                     strands.FRAMEWORK, openai_agents_js.FRAMEWORK)
+                                     strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
+                                     agent_framework.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

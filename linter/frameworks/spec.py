@@ -378,6 +378,11 @@ class ConcurrencySpec:
     # Group options whose value, an instance of this constructor, serialises every tool call of the
     # group: keyword -> canonical constructor (`Agent(tool_executor=SequentialToolExecutor())`).
     serial_options: dict[str, str] = field(default_factory=dict)
+    # Keyword / dict-key paths from the group maker whose literal serialises every tool call of the
+    # group: path -> literal, e.g. ("client", "function_invocation_configuration",
+    # "allow_concurrent_invocation") -> False. The object at the path's first step also counts when
+    # the rest is set later by `<it>.<middle>.update({<last>: literal})`.
+    serial_settings: dict[tuple[str, ...], object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -403,6 +408,15 @@ class HookSpec:
     handlers: dict[str, dict[str, Literal["before", "after"]]] = field(default_factory=dict)
     # A handler's class attribute (or property) under which its errors are not fatal: (name, literals).
     handler_safe: tuple[str, tuple[object, ...]] | None = None
+    # A handler method that returns None is fatal (strands raises on it); False where None is the
+    # method's normal result (a middleware's `process`).
+    handler_none_fatal: bool = True
+    # Decorators that make a plain function a hook for that event (`@function_middleware`).
+    decorator_events: dict[str, Literal["before", "after"]] = field(default_factory=dict)
+    # Only a `raise` of one of these (canonical names) ends the run; any other exception is the
+    # call's own error, which the model sees. Empty: any `raise`.
+    exceptions: tuple[str, ...] = ()
+    noun: str = ""  # how messages name such a hook ("function middleware"); "": "before-call hook"
     fix: str = ""  # how SIB202 tells the user to report a failure instead of raising
 
 

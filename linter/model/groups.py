@@ -486,6 +486,24 @@ def _serial_option(facts: ModuleFacts, fw: Framework, call: Call, scope: str) ->
                for keyword, constructor in fw.concurrency.serial_options.items())
 
 
+def _serial_setting(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -> bool:
+    """The group maker is given, at a keyword path, a literal that serialises its calls
+    (`Agent(client=Client(function_invocation_configuration={"allow_concurrent_invocation": False}))`),
+    or the object at the path's first step has the rest set by `.update({...})` in this module."""
+    for path, literal in fw.concurrency.serial_settings.items():
+        value = _path(call, path, facts, scope)
+        if isinstance(value, Const) and value.value is literal:
+            return True
+        holder = call.kwarg(path[0])
+        if not isinstance(holder, Ref) or len(path) < 2:
+            continue
+        for where, update in calls_by_text(facts).get(".".join((holder.text, *path[1:-1], "update")), ()):
+            given = _path(update.arg(0, None), path[-1:], facts, where)
+            if isinstance(given, Const) and given.value is literal:
+                return True
+    return False
+
+
 def _inside(inner: Loc, outer: Loc) -> bool:
     return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
@@ -533,7 +551,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
         group.capped = (maker.one_call_per_turn or _is_capped(facts, fw, target, call)
-                        or _serial_option(facts, fw, call, scope))
+                        or _serial_option(facts, fw, call, scope) or _serial_setting(facts, fw, call, scope))
         if fw.concurrency.wrappers or fw.concurrency.sync_threads:
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)
