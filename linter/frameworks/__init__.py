@@ -9,6 +9,7 @@ from . import (
     agent_framework,
     crewai,
     google_adk,
+    haystack,
     langchain,
     llama_index,
     openai_agents,
@@ -21,7 +22,7 @@ from .spec import Framework
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
-                                     agent_framework.FRAMEWORK)
+                                     agent_framework.FRAMEWORK, haystack.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

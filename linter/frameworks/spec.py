@@ -76,6 +76,9 @@ class ToolMaker:
     # Where an async implementation is given beside the sync one (`coroutine=`): when present it is
     # the function analysed (async runs await it; the sync one runs only under a sync invoke).
     async_function: Param | None = None
+    # The argument at `function` is an object, and this method of its class runs the call
+    # (haystack's `ComponentTool(component=Charge())` runs `Charge.run`).
+    method: str = ""
 
 
 @dataclass(frozen=True)
