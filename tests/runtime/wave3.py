@@ -75,6 +75,8 @@ def run_suite(fake_server, workdir: Path, scenarios: dict[str, str], extra_env: 
     for r in json.loads(lines[-1][len("RESULTS "):]):
         log = fake_server.log(r["name"])
         r["after_end"] = [round(p["t"] - r["end"], 3) for p in log["payments"]]
+        # When each charge landed after the first 503 the run's failing call got (negative: before).
+        r["after_failure"] = [round(p["t"] - log["failures"][0]["t"], 3) for p in log["payments"]] if log["failures"] else []
         out[r["name"]] = r
     return out
 
