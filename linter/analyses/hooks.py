@@ -28,7 +28,7 @@ from typing import Literal
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework, HookSpec
-from ..model.groups import Group, Member
+from ..model.groups import Group, Member, holder_of
 from ..model.project import ProjectIndex
 from ..model.semantic import (
     Scope,
@@ -258,9 +258,11 @@ def group_hooks(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list
         for where, item in elements(scope, group.call.arg(param.position, param.keyword), project):
             out.extend(_callback(fw, where, item, None, item.loc, project) if isinstance(item, Ref)
                        else _objects(fw, where, item, project))
-    if group.binding:
+    holder = holder_of(group.call, group.maker) if group.maker is not None else None
+    receivers = [r for r in (group.binding, holder.text if holder is not None else "") if r]
+    if receivers:
         called = calls_by_text(facts)
-        for receiver in (group.binding, *(f"{group.binding}.{a}" for a in spec.registries)):
+        for receiver in (*receivers, *(f"{r}.{a}" for r in receivers for a in spec.registries)):
             for method in spec.register:
                 for scope_name, call in called.get(f"{receiver}.{method}", ()):
                     out.extend(_registration(fw, Scope(facts, scope_name), call, project))

@@ -15,6 +15,7 @@ from . import (
     openai_agents,
     openai_agents_js,
     pydantic_ai,
+    semantic_kernel,
     strands,
 )
 from .spec import Framework
@@ -22,7 +23,8 @@ from .spec import Framework
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
-                                     agent_framework.FRAMEWORK, haystack.FRAMEWORK)
+                                     agent_framework.FRAMEWORK, haystack.FRAMEWORK,
+                                     semantic_kernel.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

@@ -184,6 +184,9 @@ class GroupMaker:
     deadline: Deadline | None = None  # a run deadline given where the group is made
     # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
     one_call_per_turn: bool = False
+    # An object given to the maker (`kernel=kernel`) whose `GroupSpec.holder_methods` calls add
+    # members (`kernel.add_plugin(Billing())`) and on which hooks are registered (`kernel.add_filter`).
+    holder: Param | None = None
 
 
 @dataclass(frozen=True)
@@ -234,6 +237,9 @@ class ToolSpec:
     # Base classes whose instances, given to a group's `toolsets` parameter, bring the tools their
     # methods declare (`class Billing(Plugin)` with `@tool` methods, in `Agent(plugins=[Billing()])`).
     member_classes: tuple[str, ...] = ()
+    # An instance of any class with tool methods brings them (semantic-kernel plugins are plain classes
+    # whose methods carry `@kernel_function`), whatever its bases.
+    any_class_members: bool = False
 
 
 @dataclass(frozen=True)
@@ -253,6 +259,8 @@ class GroupSpec:
     # result the run keeps (the framework awaits those siblings and records them): they are SIB1xx
     # findings, but not SIB301 victims. Empty: every reason loses the record.
     kept_reasons: tuple[str, ...] = ()
+    # Methods of a `GroupMaker.holder` object that add members: method -> where the plugin or tools go.
+    holder_methods: dict[str, Param] = field(default_factory=dict)
     # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
     workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 

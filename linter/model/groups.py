@@ -243,9 +243,30 @@ def _class_members(facts: ModuleFacts, call: Call, project: ProjectIndex) -> lis
         return []
     other, name = cls
     bases = framework_bases(other, name, project)
-    if not any(b in fw.tools.member_classes for fw in FRAMEWORKS for b in bases):
-        return []
-    return [Member(t, other) for t in tools_in(other) if t.scope == name]
+    methods = [t for t in tools_in(other) if t.scope == name]
+    if any(b in fw.tools.member_classes for fw in FRAMEWORKS for b in bases):
+        return [Member(t, other) for t in methods]
+    plugin_frameworks = {fw.name for fw in FRAMEWORKS if fw.tools.any_class_members}
+    return [Member(t, other) for t in methods if t.framework in plugin_frameworks]
+
+
+def holder_of(call: Call, maker: GroupMaker) -> Ref | None:
+    """The plain name of the holder object given to a group maker (`kernel=kernel`), if any."""
+    value = call.arg(maker.holder.position, maker.holder.keyword) if maker.holder is not None else None
+    return value if isinstance(value, Ref) and "." not in value.text else None
+
+
+def _holder_members(facts: ModuleFacts, fw: Framework, call: Call, maker: GroupMaker,
+                    project: ProjectIndex) -> list[Member]:
+    """What `kernel.add_plugin(Billing())` adds to every group made with `kernel=kernel` in this module."""
+    holder = holder_of(call, maker)
+    out: list[Member] = []
+    for method, param in fw.groups.holder_methods.items() if holder is not None else ():
+        for scope, added in calls_by_text(facts).get(f"{holder.text}.{method}", ()):
+            value = added.arg(param.position, param.keyword)
+            if value is not None:
+                out.extend(_toolset_members(facts, Seq((value,), value.loc), scope, project))
+    return out
 
 
 # ---- makers and runs -------------------------------------------------------------------------
@@ -540,7 +561,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         plain = fw.name if maker.plain_functions_are_tools else ""
         members = (resolve_members(facts, tools_value, scope, project, plain=plain)
                    + resolve_members(facts, servers_value, scope, project)
-                   + _toolset_members(facts, toolsets_value, scope, project))
+                   + _toolset_members(facts, toolsets_value, scope, project)
+                   + _holder_members(facts, fw, call, maker, project))
         if target and "." not in target:
             # `@agent.tool` on this group's name: registered before any run, so members from the start.
             members += _registered_on(facts, target, scope)
