@@ -69,7 +69,7 @@ class RaisingHook:
 
 
 def _hooked(fw: Framework) -> bool:
-    return bool(fw.hooks.events)
+    return bool(fw.hooks.events or fw.hooks.group_event or fw.hooks.decorator_events)
 
 
 def _event(fw: Framework, value: Value | None, scope: Scope) -> When | None:
@@ -104,8 +104,22 @@ def _decorated_event(fw: Framework, fn: FunctionFacts) -> When | None:
     return None
 
 
+def _fatal_return(fatal: tuple[str, str, object], fn: FunctionFacts) -> tuple[str, Loc] | None:
+    """("returns X(k=v)", where) when the function can return the fatal answer."""
+    constructor, keyword, literal = fatal
+    for value in fn.return_values:
+        if isinstance(value, Call) and isinstance(value.func, Ref) and canonical(value.func.name)[1] == constructor:
+            given = value.kwarg(keyword)
+            if isinstance(given, Const) and given.value is literal:
+                return f"returns {value.func.text}({keyword}={literal!r})", value.loc
+    return None
+
+
 def _fault(spec: HookSpec, facts: ModuleFacts, fn: FunctionFacts,
            none_counts: bool = False) -> tuple[str, tuple[str, Loc]] | None:
+    if spec.fatal_return is not None:  # only that answer ends the run
+        returned = _fatal_return(spec.fatal_return, fn)
+        return (returned[0], (facts.path, returned[1])) if returned is not None else None
     if spec.exceptions:  # only these end the run: any other exception is the call's own error
         raised = fatal_raise(spec.exceptions, fn)
         if raised is not None:
@@ -124,7 +138,7 @@ def _callback(fw: Framework, scope: Scope, value: Value | None, event: When | No
         return []
     out: list[RaisingHook] = []
     for facts, fn in target_functions(scope, value, project):
-        when = event or _annotated_event(fw, facts, fn) or _decorated_event(fw, fn)
+        when = event or _annotated_event(fw, facts, fn) or _decorated_event(fw, fn) or fw.hooks.group_event
         fault = _fault(fw.hooks, facts, fn) if when is not None else None
         if when is not None and fault is not None:
             out.append(RaisingHook(when, fn.name.rsplit(".", 1)[-1], scope.facts.path, at, fault[1], fault[0], fw.hooks.fix, fw.hooks.noun))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import (
     agent_framework,
+    claude_agent_sdk,
     crewai,
     google_adk,
     haystack,
@@ -24,7 +25,7 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
                                      agent_framework.FRAMEWORK, haystack.FRAMEWORK,
-                                     semantic_kernel.FRAMEWORK)
+                                     semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

@@ -394,6 +394,10 @@ class ConcurrencySpec:
     # "allow_concurrent_invocation") -> False. The object at the path's first step also counts when
     # the rest is set later by `<it>.<middle>.update({<last>: literal})`.
     serial_settings: dict[tuple[str, ...], object] = field(default_factory=dict)
+    # When set, a tool runs beside others only when one of these keyword / dict-key paths from the call
+    # that made it (its decorator's options) is literally True (claude-agent-sdk: the CLI runs together
+    # only tools annotated `readOnlyHint=True`); any other member runs alone and is no group member.
+    concurrent_when: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -428,6 +432,11 @@ class HookSpec:
     # call's own error, which the model sees. Empty: any `raise`.
     exceptions: tuple[str, ...] = ()
     noun: str = ""  # how messages name such a hook ("function middleware"); "": "before-call hook"
+    # The event of a callback given at `group` whose annotation names none (a permission callback).
+    group_event: Literal["before", "after"] | None = None
+    # A callback that returns this (constructor canonical name, keyword, literal) ends the run
+    # (`PermissionResultDeny(interrupt=True)`); when set, a `raise` alone is not fatal.
+    fatal_return: tuple[str, str, object] | None = None
     fix: str = ""  # how SIB202 tells the user to report a failure instead of raising
 
 

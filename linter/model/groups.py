@@ -212,7 +212,10 @@ def _registered(facts: ModuleFacts) -> dict[str, list[Tool]]:
 
 
 def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex) -> list[Member]:
-    """`toolsets=[ts, FunctionToolset([...])]`: the tools of each toolset, across modules."""
+    """`toolsets=[ts, FunctionToolset([...])]`: the tools of each toolset, across modules (a dict
+    display, `mcp_servers={"billing": server}`: its values)."""
+    if isinstance(value, Mapping):
+        value = Seq(tuple(v for k, v in value.items if k is not None), value.loc)
     out: list[Member] = []
     for where, item in elements(Scope(facts, scope), value, project):
         bound_to = ""
@@ -507,6 +510,16 @@ def _serial_option(facts: ModuleFacts, fw: Framework, call: Call, scope: str) ->
                for keyword, constructor in fw.concurrency.serial_options.items())
 
 
+def _concurrent_only(fw: Framework, members: list[Member]) -> list[Member]:
+    """The members that may run beside others (`ConcurrencySpec.concurrent_when`); all when unset."""
+    paths = fw.concurrency.concurrent_when
+    if not paths:
+        return members
+    return [m for m in members if m.tool.options is not None and any(
+        isinstance(v, Const) and v.value is True
+        for v in (_path(m.tool.options, p, m.facts, m.tool.scope) for p in paths))]
+
+
 def _serial_setting(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -> bool:
     """The group maker is given, at a keyword path, a literal that serialises its calls
     (`Agent(client=Client(function_invocation_configuration={"allow_concurrent_invocation": False}))`),
@@ -566,6 +579,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         if target and "." not in target:
             # `@agent.tool` on this group's name: registered before any run, so members from the start.
             members += _registered_on(facts, target, scope)
+        members = _concurrent_only(fw, members)
         anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
         snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]
         group = Group(fw, facts.path, name, target, scope, call, snapshots, maker=maker,
