@@ -68,5 +68,6 @@ FRAMEWORK = Framework(
         fix=("set context.terminate = True (or put an error message in context.function_result) so the run "
              "returns; a raise leaves every other call of the turn running, and the thread keeps none of their results"),
     ),
-    example=("from semantic_kernel.functions import kernel_function", "@kernel_function"),
+    # No SIB1xx example spelling: a sync function runs inline (SIB103, not SIB101), and functions are
+    # methods of a plugin class, which the examples' module-level functions are not.
 )
