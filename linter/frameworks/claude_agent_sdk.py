@@ -1,6 +1,7 @@
 """claude-agent-sdk (`claude-agent-sdk`), as measured at 0.2.189 (bundling the Claude Code CLI 2.1.332).
 
-The runtime behaviour is shown by `frameworks-wave3.md` section 1 (`harness-wave3/exp_claude.py`).
+The runtime behaviour is shown by tests/runtime/test_claude_agent_sdk_runtime.py, run with that version
+and the CLI against the loopback fake Messages API (and by `frameworks-wave3.md` section 1).
 Signatures re-checked with `inspect.signature`.
 
 In-process tools are `@tool(...)` handlers served by `create_sdk_mcp_server(...)`, given to

@@ -3,7 +3,7 @@
 run together, and a `can_use_tool` callback returning `PermissionResultDeny(interrupt=True)` as
 SIB202 (reported once, where it is given) with the mix it makes (SIB301).
 
-Measured behaviour behind these expectations: frameworks-wave3.md section 1 (exp_claude.py).
+Measured behaviour behind these expectations: tests/runtime/test_claude_agent_sdk_runtime.py.
 """
 
 from __future__ import annotations

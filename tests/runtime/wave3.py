@@ -36,7 +36,7 @@ async def one(name, mod):
         await asyncio.wait_for(mod.main(), 20)
     except BaseException as exc:
         out.update(raised=True, exc_type=type(exc).__name__, message=str(exc)[:300])
-    out["end"] = time.monotonic()
+    out["end"] = getattr(mod, "ENDED", None) or time.monotonic()  # a run that ends by a message sets ENDED
     out["recorded"] = list(mod.RECORD)
     await asyncio.sleep(WAIT_AFTER)
     return out
