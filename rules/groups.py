@@ -303,7 +303,7 @@ class FatalToolBesideUnstoppableTool(Rule):
     return `PermissionResultDeny(interrupt=True)` (SIB202). The CLI runs together only tools
     annotated `readOnlyHint=True`, so only those are members; a side-effecting tool that carries
     the hint and offloads or shields its effect lands after the run ended
-    (`frameworks-wave3.md` section 1). Dropping the hint from a tool that writes runs it alone.
+    (tests/runtime/test_claude_agent_sdk_runtime.py). Dropping the hint from a tool that writes runs it alone.
 
     In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
     `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe

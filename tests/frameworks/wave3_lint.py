@@ -1,4 +1,5 @@
-"""What the wave-3 framework tests share: lint one file (with its project) into (code, line) pairs."""
+"""What the framework tests share (strands, the wave-3 frameworks): lint one file, with its project,
+into sorted (code, line) pairs."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .wave3 import codes_of, lands_after_the_raise, run_suite
+from .wave3 import ASYNC_LOOKUP, AWAIT_CHARGE, SYNC_CHARGE, codes_of, lands_after_the_raise, run_suite
 
 pytestmark = pytest.mark.runtime
 
@@ -21,26 +21,7 @@ from agent_framework.openai import OpenAIChatCompletionClient
 PAYMENTS, DOWN, MODEL = os.environ["FAKE_PAYMENTS_URL"], os.environ["FAKE_DOWN_URL"], os.environ["FAKE_MODEL_URL"]
 DELAY = 1.5  # the lookup's 503 comes well before: the charge lands after the raise
 RECORD = []
-
-
-@tool
-async def lookup_customer(customer_id: str) -> str:
-    """Look up the customer in the CRM (down: 503)."""
-    async with httpx.AsyncClient() as c:
-        r = await c.get(DOWN)
-        r.raise_for_status()
-        return r.text
-'''
-
-SYNC_CHARGE = '''
-
-@tool
-def charge_card(customer_id: str, amount_cents: int) -> str:
-    """Charge the card. Sync: runs in asyncio.to_thread."""
-    time.sleep(DELAY)
-    requests.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
-    return "charged"
-'''
+''' + ASYNC_LOOKUP
 
 THREAD_CHARGE = '''
 
@@ -53,17 +34,6 @@ def _post(customer_id, amount_cents):
 async def charge_card(customer_id: str, amount_cents: int) -> str:
     """Charge the card."""
     await asyncio.to_thread(_post, customer_id, amount_cents)
-    return "charged"
-'''
-
-AWAIT_CHARGE = '''
-
-@tool
-async def charge_card(customer_id: str, amount_cents: int) -> str:
-    """Charge the card, awaiting: cancelled with the batch."""
-    await asyncio.sleep(DELAY)
-    async with httpx.AsyncClient() as c:
-        await c.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
     return "charged"
 '''
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .wave3 import codes_of, run_suite
+from .wave3 import ASYNC_LOOKUP, AWAIT_CHARGE, SYNC_CHARGE, codes_of, run_suite
 
 pytestmark = pytest.mark.runtime
 
@@ -35,35 +35,8 @@ def lookup_customer(customer_id: str) -> str:
     return r.text
 '''
 
-SYNC_CHARGE = '''
-
-@tool
-def charge_card(customer_id: str, amount_cents: int) -> str:
-    """Charge the card. Sync: runs in the agent's thread pool."""
-    time.sleep(DELAY)
-    requests.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
-    return "charged"
-'''
-
-AWAIT_CHARGE = '''
-
-@tool
-async def charge_card(customer_id: str, amount_cents: int) -> str:
-    """Charge the card, awaiting: nothing cancels it either."""
-    await asyncio.sleep(DELAY)
-    async with httpx.AsyncClient() as c:
-        await c.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
-    return "charged"
-
-
-@tool
-async def lookup_customer_async(customer_id: str) -> str:
-    """Look up the customer in the CRM (down: 503)."""
-    async with httpx.AsyncClient() as c:
-        r = await c.get(DOWN)
-        r.raise_for_status()
-        return r.text
-'''
+# run_async's lookup: awaiting, beside the sync one of HEAD.
+LOOKUP_ASYNC = ASYNC_LOOKUP.replace("def lookup_customer(", "def lookup_customer_async(")
 
 MAIN = '''
 
@@ -88,7 +61,7 @@ def _main(options: str = ", raise_on_tool_invocation_failure=True", tools: str =
 SCENARIOS = {
     "hs_sync_raise": HEAD + SYNC_CHARGE + _main(),
     "hs_sync_raise_one_worker": HEAD + SYNC_CHARGE + _main(", raise_on_tool_invocation_failure=True, tool_concurrency_limit=1"),
-    "hs_async_raise": HEAD + AWAIT_CHARGE + _main(tools="lookup_customer_async, charge_card", run=ASYNC_RUN),
+    "hs_async_raise": HEAD + LOOKUP_ASYNC + AWAIT_CHARGE + _main(tools="lookup_customer_async, charge_card", run=ASYNC_RUN),
     "hs_sync_default": HEAD + SYNC_CHARGE + _main(""),
 }
 

@@ -25,6 +25,40 @@ ENV = declare_python(*WAVE3)
 
 WAIT_AFTER = 2.0
 
+# The tools of the suites whose decorator is `@tool` (agent-framework, haystack); a module using them
+# defines PAYMENTS, DOWN and DELAY and imports asyncio, time, httpx and requests.
+ASYNC_LOOKUP = '''
+
+@tool
+async def lookup_customer(customer_id: str) -> str:
+    """Look up the customer in the CRM (down: 503)."""
+    async with httpx.AsyncClient() as c:
+        r = await c.get(DOWN)
+        r.raise_for_status()
+        return r.text
+'''
+
+SYNC_CHARGE = '''
+
+@tool
+def charge_card(customer_id: str, amount_cents: int) -> str:
+    """Charge the card. Sync: the framework runs it in a worker thread."""
+    time.sleep(DELAY)
+    requests.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
+    return "charged"
+'''
+
+AWAIT_CHARGE = '''
+
+@tool
+async def charge_card(customer_id: str, amount_cents: int) -> str:
+    """Charge the card, awaiting."""
+    await asyncio.sleep(DELAY)
+    async with httpx.AsyncClient() as c:
+        await c.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
+    return "charged"
+'''
+
 DRIVER = '''
 import asyncio, importlib.util, json, logging, os, sys, time
 from concurrent.futures import ThreadPoolExecutor
