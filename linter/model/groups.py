@@ -263,8 +263,10 @@ def _holder_members(facts: ModuleFacts, fw: Framework, call: Call, maker: GroupM
                     project: ProjectIndex) -> list[Member]:
     """What `kernel.add_plugin(Billing())` adds to every group made with `kernel=kernel` in this module."""
     holder = holder_of(call, maker)
+    if holder is None:
+        return []
     out: list[Member] = []
-    for method, param in fw.groups.holder_methods.items() if holder is not None else ():
+    for method, param in fw.groups.holder_methods.items():
         for scope, added in calls_by_text(facts).get(f"{holder.text}.{method}", ()):
             value = added.arg(param.position, param.keyword)
             if value is not None:
