@@ -7,8 +7,9 @@ The calls of one response run as one task each under `asyncio.gather`, a sync to
 `asyncio.to_thread`. A tool's `Exception` becomes a function result the model sees; the run ends
 when a function middleware (or the tool itself) raises `MiddlewareFailure`: the batch is cancelled,
 a tool already running in a worker thread lands anyway, and the session keeps nothing of the turn.
-The chat client's `function_invocation_configuration["allow_concurrent_invocation"] = False` runs
-the calls one by one.
+The chat client's `function_invocation_configuration={"allow_concurrent_invocation": False}` (or
+`.update(...)` of it) runs the calls one by one; the subscript assignment of the same key is not
+read (the syntax facts keep no subscript targets).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ FRAMEWORK = Framework(
         # middleware=None, ...); a plain callable in tools=[...] becomes a FunctionTool.
         makers={AGENT: GroupMaker(tools=Param("tools"), name=Param("name"), plain_functions_are_tools=True)},
         fix=(
-            "set the chat client's function_invocation_configuration[\"allow_concurrent_invocation\"] = False, "
+            "build the chat client with function_invocation_configuration={{\"allow_concurrent_invocation\": False}}, "
             "make {victim} async and awaiting, or let {fatal}'s failure reach the model (raise "
             "MiddlewareTermination, or set context.result, instead of raising MiddlewareFailure)"
         ),
