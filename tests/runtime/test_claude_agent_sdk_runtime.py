@@ -26,7 +26,7 @@ HOME = tempfile.mkdtemp(prefix="claude-home-")
 ENV = {{"HOME": HOME, "ANTHROPIC_API_KEY": "sk-fake", "ANTHROPIC_BASE_URL": os.environ["FAKE_MODEL_URL"][:-len("/v1")],
        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1",
        "DISABLE_ERROR_REPORTING": "1", "NO_PROXY": "127.0.0.1,localhost"}}
-DELAY = 0.8
+DELAY = 3.0  # wide: under load the CLI takes its time to start the charge and to report the stop
 RECORD = []
 ENDED = None
 
@@ -49,7 +49,7 @@ async def lookup_customer(args):
 async def guard(name, inp, ctx):
     """A policy callback that stops the turn when the customer is blocked."""
     if name.endswith("lookup_customer"):
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(1.0)  # a slow policy lookup: the charge is under way by then
         return PermissionResultDeny(message="customer is blocked"{interrupt})
     return PermissionResultAllow(updated_input=inp)
 

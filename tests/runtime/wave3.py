@@ -23,7 +23,7 @@ from .venvs import WAVE3
 
 ENV = declare_python(*WAVE3)
 
-WAIT_AFTER = 2.0
+WAIT_AFTER = 4.0
 
 # The tools of the suites whose decorator is `@tool` (agent-framework, haystack); a module using them
 # defines PAYMENTS, DOWN and DELAY and imports asyncio, time, httpx and requests.
@@ -67,7 +67,7 @@ logging.disable(logging.CRITICAL)
 async def one(name, mod):
     out = {"name": name, "raised": False, "exc_type": None}
     try:
-        await asyncio.wait_for(mod.main(), 20)
+        await asyncio.wait_for(mod.main(), 90)  # a guard against a hang: the Claude CLI starts slowly under load
     except BaseException as exc:
         out.update(raised=True, exc_type=type(exc).__name__, message=str(exc)[:300])
     out["end"] = getattr(mod, "ENDED", None) or time.monotonic()  # a run that ends by a message sets ENDED
