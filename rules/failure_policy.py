@@ -88,6 +88,11 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     turned that off. The crew raises once every call in flight has finished, and none of their
     results is in the output or the exception (tests/runtime/test_crewai_runtime.py).
 
+    In haystack: `Agent(raise_on_tool_invocation_failure=True)` (default `False`: the model sees
+    the error). Nothing in flight is cancelled: every running and queued call finishes after the
+    failure, then the run raises with none of their results; `tool_concurrency_limit=1` is no fix,
+    since the call queued behind the failing one still runs (tests/runtime/test_haystack_runtime.py).
+
     In TypeScript (`@openai/agents`): `errorFunction: null`, an `errorFunction` that throws, and
     `outputSchema` without `errorFunction` (the SDK then sets the handler to null: fatal on the
     Responses API, the default); `errorFunction: null` on an MCP server, and `mcpConfig: {
@@ -136,6 +141,8 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         # crewai: the most specific level that sets the policy wins.
         Valid("from crewai import Agent, Crew\n\nshop = Agent(role='r', goal='g', backstory='b', tools=tools, "
               "tool_failure_policy='warn')\ncrew = Crew(agents=[shop], tasks=tasks, tool_failure_policy='raise')\n"),
+        Valid("from haystack.components.agents import Agent\n\nagent = Agent(chat_generator=gen, tools=tools, "
+              "raise_on_tool_invocation_failure=False)\n"),
     ] + examples_js.VALID["SIB201"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -157,6 +164,8 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         Invalid("from crewai.tools import BaseTool, ToolFailurePolicy\n\nclass Tax(BaseTool):\n    name: str = 'tax'\n"
                 "    tool_failure_policy: ToolFailurePolicy = ToolFailurePolicy.RAISE\n\n    def _run(self, region: str) -> str:\n"
                 "        return '0.2'\n\nstrict = Tax()\nstrict.tool_failure_policy = 'raise'\n", lines=(5, 11)),
+        Invalid("from haystack.components.agents import Agent\n\nagent = Agent(chat_generator=gen, tools=tools, "
+                "raise_on_tool_invocation_failure=True, tool_concurrency_limit=1)\n", lines=(3,)),
     ] + examples_js.INVALID["SIB201"]
 
 
@@ -230,6 +239,25 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     switch. A before-tool hook that raises `HookAborted` or returns `False` only blocks the call
     (the model is told), and any other exception raised in a hook is swallowed: neither is reported.
 
+    In Microsoft Agent Framework: a function middleware that raises `MiddlewareFailure` (before or
+    after `await call_next()`): `@function_middleware`, an `async def m(context:
+    FunctionInvocationContext, call_next)`, or a `FunctionMiddleware` subclass's `process`, given in
+    `Agent(middleware=[...])`. Any other exception from it is the call's own error, which the model
+    sees. The batch is cancelled and a tool in a worker thread lands after the raise
+    (tests/runtime/test_agent_framework_runtime.py). Use `MiddlewareTermination` or set
+    `context.result` instead.
+
+    In semantic-kernel: an `AUTO_FUNCTION_INVOCATION` filter that raises
+    (`kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, f)`), reported once, where it is
+    registered, with its `raise` as the related location. It cancels nothing: every other call of
+    the turn, awaiting ones too, lands after the raise, and the thread keeps none of their results
+    (tests/runtime/test_semantic_kernel_runtime.py). Set `context.terminate = True` instead. A
+    `FUNCTION_INVOCATION` filter's exception reaches the model and is not reported.
+
+    In claude-agent-sdk: a `ClaudeAgentOptions(can_use_tool=cb)` permission callback that can return
+    `PermissionResultDeny(..., interrupt=True)`: the run ends and the handlers in flight are
+    cancelled. A deny without `interrupt=True` reaches the model.
+
     ## Options
     None.
     """
@@ -267,6 +295,14 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
         Valid("from strands import Agent\nfrom strands.hooks import BeforeToolCallEvent\n\n"
               "def policy(event: BeforeToolCallEvent) -> None:\n    event.cancel_tool = 'not allowed'\n\n"
               "agent = Agent(tools=tools, hooks=[policy])\n"),
+        # Microsoft Agent Framework: only MiddlewareFailure ends the run.
+        Valid("from agent_framework import Agent, function_middleware\n\n@function_middleware\n"
+              "async def audit(context, call_next):\n    await call_next()\n    raise RuntimeError('seen by the model')\n\n"
+              "agent = Agent(client=client, tools=tools, middleware=[audit])\n"),
+        Valid("from semantic_kernel.filters import FilterTypes\n\nasync def stop(context, next):\n    await next(context)\n"
+              "    context.terminate = True\n\nkernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, stop)\n"),
+        Valid("from claude_agent_sdk import ClaudeAgentOptions, PermissionResultDeny\n\nasync def guard(name, inp, ctx):\n"
+              "    return PermissionResultDeny(message='no')\n\noptions = ClaudeAgentOptions(can_use_tool=guard)\n"),
     ]
     INVALID = [
         Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
@@ -286,6 +322,16 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
                 "def reraise(event: AfterToolCallEvent) -> None:\n    if event.exception is not None:\n"
                 "        raise event.exception\n\nagent = Agent(tools=tools, hooks=[reraise])\n"
                 "agent.hooks.add_callback(AfterToolCallEvent, reraise)\n", lines=(8, 9)),
+        Invalid("from agent_framework import Agent, MiddlewareFailure, function_middleware\n\n@function_middleware\n"
+                "async def fail_closed(context, call_next):\n    try:\n        await call_next()\n"
+                "    except Exception as e:\n        raise MiddlewareFailure('abort') from e\n\n"
+                "agent = Agent(client=client, tools=tools, middleware=[fail_closed])\n", lines=(10,)),
+        Invalid("from semantic_kernel.filters import FilterTypes\n\nasync def abort(context, next):\n    await next(context)\n"
+                "    raise RuntimeError('abort')\n\nkernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, abort)\n",
+                lines=(7,)),
+        Invalid("from claude_agent_sdk import ClaudeAgentOptions, PermissionResultDeny\n\nasync def guard(name, inp, ctx):\n"
+                "    return PermissionResultDeny(message='no', interrupt=True)\n\n"
+                "options = ClaudeAgentOptions(can_use_tool=guard)\n", lines=(6,)),
     ]
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js
+from siblint.rules import examples_js, examples_wave3
 
 if TYPE_CHECKING:
     from siblint.model.groups import Group, Member
@@ -284,6 +284,28 @@ class FatalToolBesideUnstoppableTool(Rule):
     Use instead `Agent(..., tool_executor=SequentialToolExecutor())`, or set `event.cancel_tool`
     in the hook instead of raising.
 
+    In Microsoft Agent Framework: `Agent(client=..., tools=[...], middleware=[...])` with a function
+    middleware that raises `MiddlewareFailure` (SIB202); the batch is cancelled, and a sync tool
+    (run in `asyncio.to_thread`), a thread-bound or shielded one lands after the raise. The chat
+    client's `function_invocation_configuration={"allow_concurrent_invocation": False}` (or
+    `.update({...})`) serialises the calls (tests/runtime/test_agent_framework_runtime.py).
+
+    In haystack: `Agent(tools=[...], raise_on_tool_invocation_failure=True)` (SIB201). Nothing is
+    cancelled, so every side-effecting member counts, awaiting ones too; `tool_concurrency_limit=1`
+    is no fix (tests/runtime/test_haystack_runtime.py).
+
+    In semantic-kernel: a `ChatCompletionAgent` whose kernel (`kernel=kernel`) has a raising
+    `AUTO_FUNCTION_INVOCATION` filter (SIB202), its `@kernel_function` plugins given in
+    `plugins=[...]` or `kernel.add_plugin(...)`. Nothing is cancelled: every side-effecting member
+    counts, awaiting ones too, and a sync function runs inline (SIB103) and lands before the raise,
+    unrecorded as well. No switch serialises the calls (tests/runtime/test_semantic_kernel_runtime.py).
+
+    In claude-agent-sdk: `ClaudeAgentOptions(mcp_servers={...}, can_use_tool=cb)` where `cb` can
+    return `PermissionResultDeny(interrupt=True)` (SIB202). The CLI runs together only tools
+    annotated `readOnlyHint=True`, so only those are members; a side-effecting tool that carries
+    the hint and offloads or shields its effect lands after the run ended
+    (tests/runtime/test_claude_agent_sdk_runtime.py). Dropping the hint from a tool that writes runs it alone.
+
     In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
     `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe
     `details.signal`. `toolExecution: { maxFunctionToolConcurrency: 1 }` on `new Runner({...})` or
@@ -356,7 +378,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax])\n"),
         Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise], "
               "tool_executor=SequentialToolExecutor())\n"),
-    ] + examples_js.VALID["SIB301"]
+    ] + examples_js.VALID["SIB301"] + examples_wave3.VALID
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nrunner = InMemoryRunner(agent=agent)\n"
@@ -389,7 +411,7 @@ class FatalToolBesideUnstoppableTool(Rule):
                 "job = Task(description='d', expected_output='x', agent=shop)\n"
                 "crew = Crew(agents=[shop], tasks=[job], tool_failure_policy='raise')\n", lines=(24,)),
         Invalid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])\n", lines=(22,)),
-    ] + examples_js.INVALID["SIB301"]
+    ] + examples_js.INVALID["SIB301"] + examples_wave3.INVALID
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for group in ctx.groups():

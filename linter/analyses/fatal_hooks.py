@@ -61,11 +61,12 @@ def _tool_filter(hook: FatalHook, call: Call | None) -> frozenset[str] | None:
     return frozenset(i.value for i in value.items if isinstance(i, Const) and isinstance(i.value, str))
 
 
-def _fatal_raise(hook: FatalHook, fn: FunctionFacts) -> tuple[str, Loc] | None:
-    """(exception short name, location) of the first `raise` of a fatal exception not caught in the hook."""
+def fatal_raise(exceptions: tuple[str, ...], fn: FunctionFacts) -> tuple[str, Loc] | None:
+    """(exception short name, location) of the first `raise` of one of `exceptions` (canonical
+    names) that the function does not catch itself."""
     for rs in fn.raise_sites:
         target = rs.exc.func if isinstance(rs.exc, Call) else rs.exc
-        if not isinstance(target, Ref) or canonical(target.name)[1] not in hook.exceptions:
+        if not isinstance(target, Ref) or canonical(target.name)[1] not in exceptions:
             continue
         short = target.name.rpartition(".")[2]
         if any(c in BROAD or c.rpartition(".")[2] == short for h in rs.guarded_by for c in h.catches):
@@ -118,7 +119,7 @@ def _hooks(facts: ModuleFacts, project: ProjectIndex) -> list[_Hook]:
 
 def _judge(hook: FatalHook, call: Call | None, facts: ModuleFacts, fn: FunctionFacts, loc: Loc,
            registered_in: ModuleFacts | None = None) -> list[_Hook]:
-    raised = _fatal_raise(hook, fn)
+    raised = fatal_raise(hook.exceptions, fn)
     if raised is None:
         return []
     short, raise_loc = raised

@@ -28,7 +28,7 @@ from typing import Literal
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework, HookSpec
-from ..model.groups import Group, Member
+from ..model.groups import Group, Member, holder_of
 from ..model.project import ProjectIndex
 from ..model.semantic import (
     Scope,
@@ -44,6 +44,7 @@ from ..model.semantic import (
 from ..settings.config import Config
 from ..syntax.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
 from .error_policy import GroupPolicy, fatal_causes
+from .fatal_hooks import fatal_raise
 from .fatality import FatalReason
 
 When = Literal["before", "after"]
@@ -60,14 +61,15 @@ class RaisingHook:
     origin: tuple[str, Loc]  # its `raise` (or its `def`, for a handler that can return None)
     fault: str  # "raises", "can return None"
     fix: str = ""  # how to make it report instead of raising (`HookSpec.fix`)
+    noun: str = ""  # what the framework calls it (`HookSpec.noun`)
 
     @property
     def label(self) -> str:
-        return f"{self.when}-call hook {self.name} {self.fault}"
+        return f"{self.noun or f'{self.when}-call hook'} {self.name} {self.fault}"
 
 
 def _hooked(fw: Framework) -> bool:
-    return bool(fw.hooks.events)
+    return bool(fw.hooks.events or fw.hooks.group_event or fw.hooks.decorator_events)
 
 
 def _event(fw: Framework, value: Value | None, scope: Scope) -> When | None:
@@ -93,8 +95,36 @@ def _annotated_event(fw: Framework, facts: ModuleFacts, fn: FunctionFacts) -> Wh
     return None
 
 
-def _fault(facts: ModuleFacts, fn: FunctionFacts, none_counts: bool = False) -> tuple[str, tuple[str, Loc]] | None:
-    if fn.raises:
+def _decorated_event(fw: Framework, fn: FunctionFacts) -> When | None:
+    """The event a decorator makes the function a hook for (`@function_middleware`)."""
+    for ref in _decorator_names(fn):
+        found = fw.hooks.decorator_events.get(canonical(ref.name)[1])
+        if found is not None:
+            return found
+    return None
+
+
+def _fatal_return(fatal: tuple[str, str, object], fn: FunctionFacts) -> tuple[str, Loc] | None:
+    """("returns X(k=v)", where) when the function can return the fatal answer."""
+    constructor, keyword, literal = fatal
+    for value in fn.return_values:
+        if isinstance(value, Call) and isinstance(value.func, Ref) and canonical(value.func.name)[1] == constructor:
+            given = value.kwarg(keyword)
+            if isinstance(given, Const) and given.value is literal:
+                return f"returns {value.func.text}({keyword}={literal!r})", value.loc
+    return None
+
+
+def _fault(spec: HookSpec, facts: ModuleFacts, fn: FunctionFacts,
+           none_counts: bool = False) -> tuple[str, tuple[str, Loc]] | None:
+    if spec.fatal_return is not None:  # only that answer ends the run
+        returned = _fatal_return(spec.fatal_return, fn)
+        return (returned[0], (facts.path, returned[1])) if returned is not None else None
+    if spec.exceptions:  # only these end the run: any other exception is the call's own error
+        raised = fatal_raise(spec.exceptions, fn)
+        if raised is not None:
+            return f"raises {raised[0]}", (facts.path, raised[1])
+    elif fn.raises:
         return "raises", (facts.path, fn.raises[0])
     if none_counts and (fn.can_return_none or fn.returns_annotation.strip() == "None"):
         return "can return None", (facts.path, fn.loc)
@@ -108,10 +138,10 @@ def _callback(fw: Framework, scope: Scope, value: Value | None, event: When | No
         return []
     out: list[RaisingHook] = []
     for facts, fn in target_functions(scope, value, project):
-        when = event or _annotated_event(fw, facts, fn)
-        fault = _fault(facts, fn) if when is not None else None
+        when = event or _annotated_event(fw, facts, fn) or _decorated_event(fw, fn) or fw.hooks.group_event
+        fault = _fault(fw.hooks, facts, fn) if when is not None else None
         if when is not None and fault is not None:
-            out.append(RaisingHook(when, fn.name.rsplit(".", 1)[-1], scope.facts.path, at, fault[1], fault[0], fw.hooks.fix))
+            out.append(RaisingHook(when, fn.name.rsplit(".", 1)[-1], scope.facts.path, at, fault[1], fault[0], fw.hooks.fix, fw.hooks.noun))
     return out
 
 
@@ -158,15 +188,15 @@ def _declared(fw: Framework, facts: ModuleFacts, cls: str, project: ProjectIndex
             continue
         method = name[len(prefix):]
         if handler is not None and method in handler:
-            fault = None if safe else _fault(facts, fn, none_counts=True)
+            fault = None if safe else _fault(spec, facts, fn, none_counts=spec.handler_none_fatal)
             if fault is not None:
-                out.append(RaisingHook(handler[method], name, facts.path, fn.loc, fault[1], fault[0], spec.fix))
+                out.append(RaisingHook(handler[method], name, facts.path, fn.loc, fault[1], fault[0], spec.fix, spec.noun))
             continue
         decorated = any(canonical(d.name)[1] in spec.decorators for d in _decorator_names(fn))
         when = _annotated_event(fw, facts, fn) if decorated else None
-        fault = _fault(facts, fn) if when is not None else None
+        fault = _fault(spec, facts, fn) if when is not None else None
         if when is not None and fault is not None:
-            out.append(RaisingHook(when, name, facts.path, fn.loc, fault[1], fault[0], spec.fix))
+            out.append(RaisingHook(when, name, facts.path, fn.loc, fault[1], fault[0], spec.fix, spec.noun))
     return out
 
 
@@ -242,9 +272,11 @@ def group_hooks(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list
         for where, item in elements(scope, group.call.arg(param.position, param.keyword), project):
             out.extend(_callback(fw, where, item, None, item.loc, project) if isinstance(item, Ref)
                        else _objects(fw, where, item, project))
-    if group.binding:
+    holder = holder_of(group.call, group.maker) if group.maker is not None else None
+    receivers = [r for r in (group.binding, holder.text if holder is not None else "") if r]
+    if receivers:
         called = calls_by_text(facts)
-        for receiver in (group.binding, *(f"{group.binding}.{a}" for a in spec.registries)):
+        for receiver in (*receivers, *(f"{r}.{a}" for r in receivers for a in spec.registries)):
             for method in spec.register:
                 for scope_name, call in called.get(f"{receiver}.{method}", ()):
                     out.extend(_registration(fw, Scope(facts, scope_name), call, project))

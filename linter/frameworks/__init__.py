@@ -6,20 +6,26 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 from __future__ import annotations
 
 from . import (
+    agent_framework,
+    claude_agent_sdk,
     crewai,
     google_adk,
+    haystack,
     langchain,
     llama_index,
     openai_agents,
     openai_agents_js,
     pydantic_ai,
+    semantic_kernel,
     strands,
 )
 from .spec import Framework
 
 FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWORK, pydantic_ai.FRAMEWORK,
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
-                                     strands.FRAMEWORK, openai_agents_js.FRAMEWORK)
+                                     strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
+                                     agent_framework.FRAMEWORK, haystack.FRAMEWORK,
+                                     semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

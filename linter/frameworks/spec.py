@@ -76,6 +76,9 @@ class ToolMaker:
     # Where an async implementation is given beside the sync one (`coroutine=`): when present it is
     # the function analysed (async runs await it; the sync one runs only under a sync invoke).
     async_function: Param | None = None
+    # The argument at `function` is an object, and this method of its class runs the call
+    # (haystack's `ComponentTool(component=Charge())` runs `Charge.run`).
+    method: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,9 @@ class GroupMaker:
     deadline: Deadline | None = None  # a run deadline given where the group is made
     # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
     one_call_per_turn: bool = False
+    # An object given to the maker (`kernel=kernel`) whose `GroupSpec.holder_methods` calls add
+    # members (`kernel.add_plugin(Billing())`) and on which hooks are registered (`kernel.add_filter`).
+    holder: Param | None = None
 
 
 @dataclass(frozen=True)
@@ -231,6 +237,9 @@ class ToolSpec:
     # Base classes whose instances, given to a group's `toolsets` parameter, bring the tools their
     # methods declare (`class Billing(Plugin)` with `@tool` methods, in `Agent(plugins=[Billing()])`).
     member_classes: tuple[str, ...] = ()
+    # An instance of any class with tool methods brings them (semantic-kernel plugins are plain classes
+    # whose methods carry `@kernel_function`), whatever its bases.
+    any_class_members: bool = False
 
 
 @dataclass(frozen=True)
@@ -250,6 +259,8 @@ class GroupSpec:
     # result the run keeps (the framework awaits those siblings and records them): they are SIB1xx
     # findings, but not SIB301 victims. Empty: every reason loses the record.
     kept_reasons: tuple[str, ...] = ()
+    # Methods of a `GroupMaker.holder` object that add members: method -> where the plugin or tools go.
+    holder_methods: dict[str, Param] = field(default_factory=dict)
     # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
     workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 
@@ -378,6 +389,15 @@ class ConcurrencySpec:
     # Group options whose value, an instance of this constructor, serialises every tool call of the
     # group: keyword -> canonical constructor (`Agent(tool_executor=SequentialToolExecutor())`).
     serial_options: dict[str, str] = field(default_factory=dict)
+    # Keyword / dict-key paths from the group maker whose literal serialises every tool call of the
+    # group: path -> literal, e.g. ("client", "function_invocation_configuration",
+    # "allow_concurrent_invocation") -> False. The object at the path's first step also counts when
+    # the rest is set later by `<it>.<middle>.update({<last>: literal})`.
+    serial_settings: dict[tuple[str, ...], object] = field(default_factory=dict)
+    # When set, a tool runs beside others only when one of these keyword / dict-key paths from the call
+    # that made it (its decorator's options) is literally True (claude-agent-sdk: the CLI runs together
+    # only tools annotated `readOnlyHint=True`); any other member runs alone and is no group member.
+    concurrent_when: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -403,6 +423,20 @@ class HookSpec:
     handlers: dict[str, dict[str, Literal["before", "after"]]] = field(default_factory=dict)
     # A handler's class attribute (or property) under which its errors are not fatal: (name, literals).
     handler_safe: tuple[str, tuple[object, ...]] | None = None
+    # A handler method that returns None is fatal (strands raises on it); False where None is the
+    # method's normal result (a middleware's `process`).
+    handler_none_fatal: bool = True
+    # Decorators that make a plain function a hook for that event (`@function_middleware`).
+    decorator_events: dict[str, Literal["before", "after"]] = field(default_factory=dict)
+    # Only a `raise` of one of these (canonical names) ends the run; any other exception is the
+    # call's own error, which the model sees. Empty: any `raise`.
+    exceptions: tuple[str, ...] = ()
+    noun: str = ""  # how messages name such a hook ("function middleware"); "": "before-call hook"
+    # The event of a callback given at `group` whose annotation names none (a permission callback).
+    group_event: Literal["before", "after"] | None = None
+    # A callback that returns this (constructor canonical name, keyword, literal) ends the run
+    # (`PermissionResultDeny(interrupt=True)`); when set, a `raise` alone is not fatal.
+    fatal_return: tuple[str, str, object] | None = None
     fix: str = ""  # how SIB202 tells the user to report a failure instead of raising
 
 

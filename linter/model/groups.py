@@ -212,7 +212,10 @@ def _registered(facts: ModuleFacts) -> dict[str, list[Tool]]:
 
 
 def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex) -> list[Member]:
-    """`toolsets=[ts, FunctionToolset([...])]`: the tools of each toolset, across modules."""
+    """`toolsets=[ts, FunctionToolset([...])]`: the tools of each toolset, across modules (a dict
+    display, `mcp_servers={"billing": server}`: its values)."""
+    if isinstance(value, Mapping):
+        value = Seq(tuple(v for k, v in value.items if k is not None), value.loc)
     out: list[Member] = []
     for where, item in elements(Scope(facts, scope), value, project):
         bound_to = ""
@@ -243,9 +246,32 @@ def _class_members(facts: ModuleFacts, call: Call, project: ProjectIndex) -> lis
         return []
     other, name = cls
     bases = framework_bases(other, name, project)
-    if not any(b in fw.tools.member_classes for fw in FRAMEWORKS for b in bases):
+    methods = [t for t in tools_in(other) if t.scope == name]
+    if any(b in fw.tools.member_classes for fw in FRAMEWORKS for b in bases):
+        return [Member(t, other) for t in methods]
+    plugin_frameworks = {fw.name for fw in FRAMEWORKS if fw.tools.any_class_members}
+    return [Member(t, other) for t in methods if t.framework in plugin_frameworks]
+
+
+def holder_of(call: Call, maker: GroupMaker) -> Ref | None:
+    """The plain name of the holder object given to a group maker (`kernel=kernel`), if any."""
+    value = call.arg(maker.holder.position, maker.holder.keyword) if maker.holder is not None else None
+    return value if isinstance(value, Ref) and "." not in value.text else None
+
+
+def _holder_members(facts: ModuleFacts, fw: Framework, call: Call, maker: GroupMaker,
+                    project: ProjectIndex) -> list[Member]:
+    """What `kernel.add_plugin(Billing())` adds to every group made with `kernel=kernel` in this module."""
+    holder = holder_of(call, maker)
+    if holder is None:
         return []
-    return [Member(t, other) for t in tools_in(other) if t.scope == name]
+    out: list[Member] = []
+    for method, param in fw.groups.holder_methods.items():
+        for scope, added in calls_by_text(facts).get(f"{holder.text}.{method}", ()):
+            value = added.arg(param.position, param.keyword)
+            if value is not None:
+                out.extend(_toolset_members(facts, Seq((value,), value.loc), scope, project))
+    return out
 
 
 # ---- makers and runs -------------------------------------------------------------------------
@@ -496,6 +522,34 @@ def _serial_option(facts: ModuleFacts, fw: Framework, call: Call, scope: str) ->
                for keyword, constructor in fw.concurrency.serial_options.items())
 
 
+def _concurrent_only(fw: Framework, members: list[Member]) -> list[Member]:
+    """The members that may run beside others (`ConcurrencySpec.concurrent_when`); all when unset."""
+    paths = fw.concurrency.concurrent_when
+    if not paths:
+        return members
+    return [m for m in members if m.tool.options is not None and any(
+        isinstance(v, Const) and v.value is True
+        for v in (_path(m.tool.options, p, m.facts, m.tool.scope) for p in paths))]
+
+
+def _serial_setting(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -> bool:
+    """The group maker is given, at a keyword path, a literal that serialises its calls
+    (`Agent(client=Client(function_invocation_configuration={"allow_concurrent_invocation": False}))`),
+    or the object at the path's first step has the rest set by `.update({...})` in this module."""
+    for path, literal in fw.concurrency.serial_settings.items():
+        value = _path(call, path, facts, scope)
+        if isinstance(value, Const) and value.value is literal:
+            return True
+        holder = call.kwarg(path[0])
+        if not isinstance(holder, Ref) or len(path) < 2:
+            continue
+        for where, update in calls_by_text(facts).get(".".join((holder.text, *path[1:-1], "update")), ()):
+            given = _path(update.arg(0, None), path[-1:], facts, where)
+            if isinstance(given, Const) and given.value is literal:
+                return True
+    return False
+
+
 def _inside(inner: Loc, outer: Loc) -> bool:
     return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
@@ -532,10 +586,12 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         plain = fw.name if maker.plain_functions_are_tools else ""
         members = (resolve_members(facts, tools_value, scope, project, plain=plain)
                    + resolve_members(facts, servers_value, scope, project)
-                   + _toolset_members(facts, toolsets_value, scope, project))
+                   + _toolset_members(facts, toolsets_value, scope, project)
+                   + _holder_members(facts, fw, call, maker, project))
         if target and "." not in target:
             # `@agent.tool` on this group's name: registered before any run, so members from the start.
             members += _registered_on(facts, target, scope)
+        members = _concurrent_only(fw, members)
         anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
         snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]
         group = Group(fw, facts.path, name, target, scope, call, snapshots, maker=maker,
@@ -543,7 +599,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
         group.capped = (maker.one_call_per_turn or _is_capped(facts, fw, target, call)
-                        or _serial_option(facts, fw, call, scope))
+                        or _serial_option(facts, fw, call, scope) or _serial_setting(facts, fw, call, scope))
         if fw.concurrency.wrappers or fw.concurrency.sync_threads:
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)

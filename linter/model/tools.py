@@ -108,6 +108,18 @@ def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> s
     return value.name
 
 
+def _method_of_object(facts: ModuleFacts, value: Value | None, scope: str, method: str) -> Ref | None:
+    """`Charge()` (or a name bound to it) -> a reference to `Charge.<method>`."""
+    if isinstance(value, Ref) and "." not in value.text:
+        value = Scope(facts, scope).value(value.text)
+    if not isinstance(value, Call) or not isinstance(value.func, Ref):
+        return None
+    cls = value.func.name
+    if cls in facts.classes and facts.module:  # a class of this module: its absolute name
+        cls = f"{facts.module}.{cls}"
+    return Ref(f"{cls}.{method}", f"{value.func.text}.{method}", value.func.loc)
+
+
 def _const_str(value: Value | None) -> str:
     return value.value if isinstance(value, Const) and isinstance(value.value, str) else ""
 
@@ -176,6 +188,8 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         if maker.async_function is not None:
             # `StructuredTool.from_function(func=f, coroutine=af)`: async runs await `af`.
             fn_value = call.arg(maker.async_function.position, maker.async_function.keyword) or fn_value
+        if maker.method:
+            fn_value = _method_of_object(facts, fn_value, scope, maker.method)
         fn_name = function_name(facts, fn_value, scope)
         local = local_function(facts, fn_value, scope)
         name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""

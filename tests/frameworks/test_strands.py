@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from siblint.settings.config import Config
 
-ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105", "SIB201", "SIB202", "SIB203", "SIB204", "SIB206", "SIB301")
+from tests.frameworks.wave3_lint import found, lines  # noqa: F401  (found is a fixture)
 
 HEAD = '''\
 import asyncio
@@ -43,16 +43,6 @@ def reraise(event: AfterToolCallEvent) -> None:
 FIRST = HEAD.count("\n") + 1
 
 
-@pytest.fixture
-def found(lint, tmp_path):
-    def run(text: str, files: dict[str, str] | None = None, select: tuple[str, ...] = ALL) -> list[tuple[str, int]]:
-        return sorted((d.code, d.loc.line) for d in lint(text, files, Config(root=str(tmp_path), select=select)))
-
-    return run
-
-
-def lines(found: list[tuple[str, int]], code: str) -> list[int]:
-    return [line for c, line in found if c == code]
 
 
 # ---- tools ------------------------------------------------------------------------------------

@@ -199,6 +199,8 @@ class FakeServer:
                         "tool_calls": calls,
                     })
                     self._send(200, reply)
+                elif rest.startswith("v1/messages"):
+                    self._anthropic(run, rest, body, arrived)
                 elif rest == "payments":
                     server._record(run, "payments", {"t": arrived, "body": body})
                     _pause(query)  # the charge is made on arrival; its reply may take a while
@@ -224,6 +226,29 @@ class FakeServer:
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 send_json(self, status, payload)
+
+            def _anthropic(self, run: str, rest: str, body: dict[str, Any], arrived: float) -> None:
+                """The Messages API (fake_anthropic.py); `count_tokens` and the like get a small answer."""
+                from .fake_anthropic import answer_messages, sse_events
+                if rest != "v1/messages":
+                    self._send(200, {"input_tokens": 1})
+                    return
+                reply = answer_messages(body)
+                calls = sum(b["type"] == "tool_use" for b in reply["content"])
+                server._record(run, "model_requests", {"t": arrived, "api": "messages", "model": body.get("model"),
+                                                       "parallel_tool_calls": "<absent>", "tool_calls": calls})
+                if not body.get("stream"):
+                    self._send(200, reply)
+                    return
+                data = sse_events(reply)
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
         self._httpd = LoopbackServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._httpd.serve_forever, name="fake-model", daemon=True).start()

@@ -15,3 +15,11 @@ LLAMA_INDEX = ("llama-index-core==0.14.25", "llama-index-workflows==2.26.1", "ll
 SHARED = ("agent-frameworks", GOOGLE_ADK + STRANDS + LLAMA_INDEX)
 
 CREWAI = ("crewai", ("crewai==1.15.30",))
+
+# The wave-3 frameworks (frameworks-wave3.md): their pins resolve together (`uv pip compile`), so
+# one venv serves all four suites. openai: the chat client MAF, semantic-kernel and haystack drive.
+MAF = ("agent-framework-core==1.23.0", "agent-framework-openai==1.17.0")
+SEMANTIC_KERNEL = ("semantic-kernel==1.45.0",)
+HAYSTACK = ("haystack-ai==3.4.1",)
+CLAUDE = ("claude-agent-sdk==0.2.189",)  # bundles the Claude Code CLI 2.1.332
+WAVE3 = ("wave3-frameworks", MAF + SEMANTIC_KERNEL + HAYSTACK + CLAUDE + ("openai==3.57.0", "requests==2.32.5"))
