@@ -307,3 +307,35 @@ def test_the_command_list_shows_whole_summaries(tmp_path):
     commands = siblint(["--help"], tmp_path).stdout.split("Commands:")[1]
     assert "explain  Print the documentation of rule CODE, such as SIB201." in commands
     assert "..." not in commands and "(e.g.\n" not in commands
+
+
+def test_full_shows_the_locations_behind_sib201_and_sib407(tmp_path):
+    write(tmp_path, {"agent.py": """\
+        from agents import Agent, ModelRetrySettings, ModelSettings, function_tool
+
+        @function_tool
+        async def quote(n: int) -> str:
+            return "ok"
+
+        @function_tool(failure_error_function=None)
+        async def tax(r: str) -> str:
+            return r
+
+        agent = Agent(name="shop", tools=[quote, tax])
+        RETRY = ModelRetrySettings(max_retries=3)
+        SETTINGS = ModelSettings(retry=RETRY)
+        """, "alone.py": HAZARD})
+    out = siblint(["check", "--output-format", "full", "--select", "SIB201,SIB407", "agent.py", "alone.py"],
+                  tmp_path).stdout.splitlines()
+    sib201 = out.index(next(line for line in out if line.startswith("agent.py:7:") and "SIB201 warning:" in line))
+    assert out[sib201 + 1:sib201 + 3] == [
+        "    agent.py:8:11: tax: the tool this setting makes fatal",
+        "    agent.py:11:9: shop: its other tool calls are cancelled when tax fails",
+    ]
+    sib407 = out.index(next(line for line in out if "SIB407 error:" in line))
+    assert out[sib407 + 1] == ("    agent.py:13:12: ModelSettings: the runner looks for a retry policy here, finds none, "
+                               "and never uses max_retries=3")
+    # A tool in no group: the tool, and no group to name.
+    alone = out.index(next(line for line in out if line.startswith("alone.py:")))
+    assert out[alone + 1] == "    alone.py:5:11: lookup_tax: the tool this setting makes fatal"
+    assert alone + 2 == len(out) - 1 or not out[alone + 2].startswith("    ")
