@@ -66,6 +66,11 @@ def _check_once(opts: cli.CheckOptions) -> int | None:
     return None
 
 
+def _poll() -> bool:
+    time.sleep(POLL_SECONDS)
+    return True
+
+
 def watch_check(opts: cli.CheckOptions, wait: Callable[[], bool] | None = None) -> int:
     """Watch until interrupted (or until `wait` says stop); the last check's exit status."""
     status: list[int | None] = [None]
@@ -78,9 +83,5 @@ def watch_check(opts: cli.CheckOptions, wait: Callable[[], bool] | None = None) 
         status[0] = _check_once(opts)
         click.echo("siblint: watching for changes (Ctrl-C to stop)", err=True)
 
-    def sleep() -> bool:
-        time.sleep(POLL_SECONDS)
-        return True
-
-    watch(run, lambda: files_state(opts), wait or sleep)
+    watch(run, lambda: files_state(opts), wait or _poll)
     return status[0] if status[0] is not None else cli.EXIT_ERROR

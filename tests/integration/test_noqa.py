@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from siblint.lint.noqa import Suppressions, physical_lines
-from support import cli_findings, flake8_findings
+from support import CHECKOUT_AGENT, cli_findings, flake8_findings
 
 # (comment after the hazard, is SIB201 silenced?) - including flake8's surprising cases.
 INLINE_CASES = [
@@ -125,21 +125,6 @@ def test_untokenizable_text_falls_back_to_the_physical_line():
     assert not sup.suppressed("SIB201", 99)
 
 
-SIB301_FILE = """\
-import requests
-from agents import Agent, function_tool
-
-@function_tool
-def charge(n: int) -> str:
-    requests.post("https://pay.example.com", json={"n": n})
-    return "ok"
-
-@function_tool(failure_error_function=None)
-async def tax(r: str) -> str:
-    return r
-
-agent = Agent(name="a", tools=[charge, tax])
-"""
 
 
 @pytest.mark.parametrize("directive, left", [
@@ -149,7 +134,7 @@ agent = Agent(name="a", tools=[charge, tax])
     ("", ["SIB101", "SIB201", "SIB301"]),
 ])
 def test_file_level_codes_silence_only_those_codes_in_cli_and_flake8(tmp_path, directive, left):
-    (tmp_path / "agent.py").write_text(directive + SIB301_FILE, encoding="utf-8")
+    (tmp_path / "agent.py").write_text(directive + CHECKOUT_AGENT, encoding="utf-8")
     assert sorted(f[3] for f in cli_findings(["agent.py"], tmp_path)) == left
     assert sorted(f[3] for f in flake8_findings(["agent.py"], tmp_path)) == left
     # --ignore-noqa (CLI) and --disable-noqa (flake8) both show everything again.

@@ -12,7 +12,7 @@ import pytest
 from junitparser import Failure, JUnitXml
 from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.reporters import FORMATS
-from support import HAZARD, run, script, siblint, write
+from support import CHECKOUT_AGENT, CHECKOUT_TOOLS, HAZARD, run, script, siblint, write
 
 # GitLab Code Quality, as its documentation lists the fields a report must carry
 # (docs.gitlab.com, "Code Quality report format"): an array of issues.
@@ -224,21 +224,7 @@ def test_output_format_its_alias_and_its_environment_variable(project):
 
 
 def test_force_color_colours_a_pipe_and_severities_have_their_colours(project):
-    write(project, {"sib301.py": """\
-        import requests
-        from agents import Agent, function_tool
-
-        @function_tool
-        def charge(n: int) -> str:
-            requests.post("https://pay.example.com", json={"n": n})
-            return "ok"
-
-        @function_tool(failure_error_function=None)
-        async def tax(r: str) -> str:
-            return r
-
-        agent = Agent(name="a", tools=[charge, tax])
-        """})
+    write(project, {"sib301.py": CHECKOUT_AGENT})
     plain = run([script("siblint"), "check", "bad.py"], project, env=_env())
     assert "\x1b[" not in plain.stdout
     forced = run([script("siblint"), "check", "."], project, env=_env(FORCE_COLOR="1"))
@@ -274,24 +260,9 @@ def test_isolated_reads_no_config_file(project):
 
 
 def test_paths_are_spelled_one_way_relative_to_the_working_folder(tmp_path):
-    write(tmp_path, {"pkg/__init__.py": "", "pkg/tools.py": """\
-        import requests
-        from agents import function_tool
-
-        @function_tool
-        def charge(n: int) -> str:
-            requests.post("https://pay.example.com", json={"n": n})
-            return "ok"
-
-        @function_tool(failure_error_function=None)
-        async def tax(r: str) -> str:
-            return r
-        """, "pkg/agent.py": """\
-        from agents import Agent
-        from pkg.tools import charge, tax
-
-        agent = Agent(name="a", tools=[charge, tax])
-        """})
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/tools.py": CHECKOUT_TOOLS, "pkg/agent.py": (
+        "from agents import Agent\nfrom pkg.tools import charge_card, lookup_tax\n\n"
+        'agent = Agent(name="a", tools=[charge_card, lookup_tax])\n')})
     for args in (["check", "--output-format", "full"], ["check", "--output-format", "full", "."],
                  ["check", "--output-format", "full", "./pkg"]):
         out = siblint(args, tmp_path).stdout
@@ -335,7 +306,6 @@ def test_full_shows_the_locations_behind_sib201_and_sib407(tmp_path):
     sib407 = out.index(next(line for line in out if "SIB407 error:" in line))
     assert out[sib407 + 1] == ("    agent.py:13:12: ModelSettings: the runner looks for a retry policy here, finds none, "
                                "and never uses max_retries=3")
-    # A tool in no group: the tool, and no group to name.
+    # A tool in no group of its module: no sibling to cancel, nothing more to show.
     alone = out.index(next(line for line in out if line.startswith("alone.py:")))
-    assert out[alone + 1] == "    alone.py:5:11: lookup_tax: the tool this setting makes fatal"
-    assert alone + 2 == len(out) - 1 or not out[alone + 2].startswith("    ")
+    assert not out[alone + 1].startswith("    ")
