@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from siblint.common.diagnostics import Diagnostic, Related
+from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, FixSpec, RewriteArgument
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js
@@ -37,11 +37,30 @@ class _FatalArgumentRule(Rule):
                     related += (Related(reason.origin[0], reason.origin[1], "the handler behind it"),)
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
+                related += _groups_behind(ctx, reason.path, reason.loc)
                 if reason.fix:
                     yield self.finding(ctx, reason.loc, related, template=self.fix_message, concise=self.fix_concise,
                                        setting=reason.label, fix=reason.fix)
                 else:
                     yield self.finding(ctx, reason.loc, related, setting=reason.label)
+
+
+def _within(inner: Loc, outer: Loc) -> bool:
+    return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+
+
+def _groups_behind(ctx: Context, path: str, loc: Loc) -> tuple[Related, ...]:
+    """For `--output-format full`: the tool a fatal setting belongs to and each group of this module
+    whose other calls its failure cancels (the setting alone says neither)."""
+    out: dict[Related, None] = {}
+    for group in ctx.groups():
+        for m in group.members():
+            if m.tool.options is not None and m.tool.path == path and _within(loc, m.tool.options.loc):
+                out[Related(m.tool.path, m.tool.loc, f"{m.tool.name}: the tool this setting makes fatal")] = None
+                if group.cancels_siblings and len(group.members()) > 1:
+                    out[Related(group.path, group.call.loc,
+                                f"{group.name}: its other tool calls are cancelled when {m.tool.name} fails")] = None
+    return tuple(out)
 
 
 class FailureHandlerDisabled(_FatalArgumentRule):

@@ -434,7 +434,11 @@ class RetrySettingsWithoutPolicy(Rule):
         from siblint.analyses.retries import model_retry_settings
 
         for f in model_retry_settings(ctx.facts):
-            yield self.finding(ctx, f.loc)
+            count = f"max_retries={f.detail}" if f.detail else "max_retries"
+            related = () if f.wrapper_at is None else (
+                Related(*f.wrapper_at, f"{f.wrapper}: the runner looks for a retry policy here, finds none, "
+                                       f"and never uses {count}"),)
+            yield self.finding(ctx, f.loc, related)
 
 
 class RetryOnPermanentStatus(Rule):

@@ -55,6 +55,11 @@ async def lookup_tax(region: str) -> str:
 """
 
 
+# The same tools in one module with the agent that groups them: SIB101, SIB201 and SIB301.
+CHECKOUT_AGENT = (CHECKOUT_TOOLS.replace("from agents import function_tool", "from agents import Agent, function_tool")
+                  + '\nagent = Agent(name="checkout", tools=[charge_card, lookup_tax])\n')
+
+
 def cli_runner() -> CliRunner:
     """A click test runner that keeps stderr apart from stdout, on every click >= 8.1."""
     try:

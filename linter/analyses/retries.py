@@ -505,7 +505,7 @@ def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
     with others (`base.resolve(override)`; the runner also resolves an agent's settings under
     `RunConfig.model_settings`, so a policy set elsewhere in the module may complete them), and
     settings given a policy after construction."""
-    found: list[tuple[Loc, Value | None, Value | None]] = []
+    found: list[tuple[Loc, Value | None, Call, str]] = []
     with_policy = False
     merged, patched = _merged_names(facts), _patched_names(facts)
     for scope_name, call in facts.all_calls():
@@ -530,10 +530,16 @@ def model_retry_settings(facts: ModuleFacts) -> list[Finding]:
             if not _dead(retries, policy):
                 with_policy = with_policy or not (policy is None or literal_none(policy))
             elif not names & (merged | patched):
-                found.append((value.loc, retries, policy))
+                found.append((value.loc, retries, call, canon.rpartition(".")[2]))
     if with_policy:
         return []
-    return [Finding("no_policy", loc, facts.path, "", []) for loc, _, _ in found]
+    # The settings object that carries them is where the runner looks for a policy (`--output-format full`).
+    return [Finding("no_policy", loc, facts.path, holder, [], detail=_spelled(retries), wrapper_at=(facts.path, call.loc))
+            for loc, retries, call, holder in found]
+
+
+def _spelled(value: Value | None) -> str:
+    return str(value.value) if isinstance(value, Const) else ""
 
 
 def _patched_names(facts: ModuleFacts) -> set[str]:

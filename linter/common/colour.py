@@ -1,9 +1,10 @@
 """Colour for the text report on a terminal, and the summary line `--quiet` leaves out.
 
-Colour is added to the rendered text (path and position bold, the code red, related locations
-dim), so the report's words are the same with and without it. `auto` colours only a terminal on
-stdout, and never when NO_COLOR is set (https://no-color.org); a report written to a file is
-never coloured unless `--color always` says so.
+Colour is added to the rendered text (path and position bold, the code and severity red for an
+error and yellow for a warning, related locations dim), so the report's words are the same with and
+without it. `auto` colours a terminal on stdout, or any stdout when FORCE_COLOR is set and not empty
+(https://force-color.org, as ruff), never when only NO_COLOR is (https://no-color.org); a report
+written to a file is never coloured unless `--color always` says so.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import sys
 
 import click
 
-_FINDING = re.compile(r"^(?P<loc>\S.*?:\d+:\d+:) (?P<code>[A-Z]+[0-9]+) ")
+# `path:line:col: CODE severity:` (concise, full) and `  line:col CODE severity:` (grouped).
+_FINDING = re.compile(r"^(?P<loc>\S.*?:\d+:\d+:|  \d+:\d+) (?P<code>[A-Z]+[0-9]+ (?P<severity>error|warning):) ")
+_SEVERITY_COLOUR = {"error": "red", "warning": "yellow"}
 _RELATED = re.compile(r"^(?P<indent>\s+)(?P<rest>\S.*)$")
 _SUMMARY = re.compile(r"^(Found \d+ findings? \([^)]*\)\.|All checks passed\.)$")
 
@@ -22,14 +25,17 @@ _SUMMARY = re.compile(r"^(Found \d+ findings? \([^)]*\)\.|All checks passed\.)$"
 def wanted(choice: str, to_file: bool) -> bool:
     if choice != "auto":
         return choice == "always"
-    if to_file or os.environ.get("NO_COLOR"):
+    if to_file:
         return False
-    return sys.stdout.isatty()
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
 def _paint_line(line: str) -> str:
     if m := _FINDING.match(line):
-        return (click.style(m["loc"], bold=True) + " " + click.style(m["code"], fg="red", bold=True) + " "
+        colour = _SEVERITY_COLOUR[m["severity"]]
+        return (click.style(m["loc"], bold=True) + " " + click.style(m["code"], fg=colour, bold=True) + " "
                 + line[m.end():])
     if _SUMMARY.match(line):
         return click.style(line, bold=True)

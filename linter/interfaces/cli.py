@@ -26,7 +26,7 @@ from ..common.diagnostics import Diagnostic
 from ..common.escape import escape_text
 from ..common.reading import parse_size
 from ..common.writing import escaping_link, replace_file
-from ..reporters import FORMATS, report_base
+from ..reporters import FORMATS, TEXT_FORMATS, canonical, report_base
 from ..run.discovery import discover
 from ..settings.config import Config, ConfigError
 from ..settings.resolver import Resolver, project_root
@@ -96,7 +96,7 @@ def main() -> None:
     \b
     Examples:
       siblint check src/
-      siblint check --format sarif -o siblint.sarif .
+      siblint check --output-format sarif -o siblint.sarif .
       cat agent.py | siblint check - --stdin-filename agent.py
       siblint rules
       siblint explain SIB201
@@ -134,7 +134,7 @@ class CheckOptions:
     """Everything `check` was asked to do, after argument parsing."""
 
     paths: tuple[str, ...]
-    fmt: str = "text"
+    fmt: str = "concise"
     output: str | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
@@ -156,22 +156,37 @@ class CheckOptions:
     baseline: str | None = None
     max_file_size: int | None = None
     follow_symlinks: bool = False
-    output_format: str = "concise"
     fail_on: str = "warning"
     started_ns: int = field(default_factory=time.time_ns)  # --add-noqa leaves files changed since alone
     fix: FixOptions = FixOptions()
+    ignore_noqa: bool = False
+    isolated: bool = False
+    watch: bool = False
 
     @property
     def reads_stdin(self) -> bool:
         return self.paths == (STDIN,)
 
 
+class _FormatChoice(click.Choice):
+    """ruff's format names; older names (`text`) are accepted without being listed."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(canonical(value) if isinstance(value, str) else value, param, ctx)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
-              help="Output format (sarif: for GitHub code scanning; github: workflow annotations).")
+# ---- output and suppression flags, as ruff spells them ----------------------------------------
+@click.option("--output-format", "--format", "fmt", type=_FormatChoice(list(FORMATS)), default="concise",
+              show_default=True, envvar="SIBLINT_OUTPUT_FORMAT", show_envvar=True,
+              help="concise: a line per finding; full: with the explanation and related locations; "
+                   "sarif: GitHub code scanning; github, gitlab, azure: CI annotations; rdjson: reviewdog.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str),
               help="Write the report to FILE instead of stdout.")
+@click.option("--ignore-noqa", is_flag=True, help="Report findings that `# noqa` comments would silence.")
+@click.option("--isolated", is_flag=True, help="Read no configuration file: the defaults and these options only.")
+@click.option("-w", "--watch", is_flag=True, help="Check again whenever a checked file or a config file changes.")
 @click.option("--select", metavar="CODES", help="Comma-separated codes or prefixes to check, replacing the default set.")
 @click.option("--ignore", metavar="CODES", help="Comma-separated codes or prefixes to skip.")
 @click.option("--extend-select", metavar="CODES", help="Comma-separated codes or prefixes to add to the selection.")
@@ -192,16 +207,13 @@ class CheckOptions:
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line, no warnings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colour the text report (auto: only on a terminal, and never when NO_COLOR is set).")
+              help="Colour the text report (auto: on a terminal, or when FORCE_COLOR is set; not when only NO_COLOR is).")
 @click.option("--add-noqa", is_flag=True,
               help="Add `# noqa: CODE` comments that silence every current finding, and exit.")
 @click.option("--write-baseline", metavar="FILE", type=click.Path(dir_okay=False, path_type=str),
               help="Record every current finding in FILE (JSON), and exit 0.")
 @click.option("--baseline", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=str),
               help="Report (and fail on) only findings that are not in FILE.")
-@click.option("--output-format", "output_format", type=click.Choice(["concise", "full"]), default="concise",
-              show_default=True,
-              help="Text format: one line per finding, or with the explanation and the related locations.")
 @click.option("--fail-on", "fail_on", type=click.Choice(["warning", "error"]), default="warning", show_default=True,
               help="Exit 1 on findings of this severity or worse (error: only certain losses such as SIB301).")
 @click.option("--max-file-size", metavar="SIZE",
@@ -213,8 +225,9 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
           extend_select: str | None, stdin_filename: str | None, config_path: str | None, exit_zero: bool,
           statistics: bool, jobs: int | None, no_cache: bool, cache_dir: str | None, no_respect_gitignore: bool,
           show_settings: bool, show_files: bool, quiet: bool, color: str, add_noqa: bool,
-          write_baseline: str | None, baseline: str | None, output_format: str, fail_on: str, max_file_size: str | None,
-          follow_symlinks: bool, fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool) -> None:
+          write_baseline: str | None, baseline: str | None, fail_on: str, max_file_size: str | None,
+          follow_symlinks: bool, ignore_noqa: bool, isolated: bool, watch: bool,
+          fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool) -> None:
     """Check PATHS: files or folders (default `.`); `-` reads stdin.
 
     \b
@@ -227,8 +240,13 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
     if stdin_filename and paths != (STDIN,):
         raise click.UsageError("--stdin-filename only applies when the source is read from stdin (`-`)")
-    if paths == (STDIN,) and (add_noqa or write_baseline):
-        raise click.UsageError("--add-noqa and --write-baseline need files, not stdin (`-`)")
+    if paths == (STDIN,) and (add_noqa or write_baseline or watch):
+        raise click.UsageError("--add-noqa, --write-baseline and --watch need files, not stdin (`-`)")
+    if isolated and config_path:
+        raise click.UsageError("--isolated reads no configuration file, so it cannot be combined with --config")
+    if watch and (add_noqa or write_baseline or show_settings or show_files or diff):
+        raise click.UsageError("--watch reports findings; it cannot be combined with --add-noqa, --write-baseline, "
+                               "--diff, --show-settings or --show-files")
     fixing = FixOptions(fix, unsafe_fixes, diff, show_fixes)
     _check_fix_options(fixing, paths, add_noqa or bool(write_baseline))
     try:
@@ -241,9 +259,13 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         exit_zero=exit_zero, statistics=statistics, jobs=jobs, no_cache=no_cache, cache_dir=cache_dir,
         respect_gitignore=not no_respect_gitignore, show_settings=show_settings, show_files=show_files,
         quiet=quiet, color=color, add_noqa=add_noqa, write_baseline=write_baseline, baseline=baseline,
-        max_file_size=size, follow_symlinks=follow_symlinks, output_format=output_format, fail_on=fail_on,
-        fix=fixing,
+        max_file_size=size, follow_symlinks=follow_symlinks, fail_on=fail_on, ignore_noqa=ignore_noqa,
+        isolated=isolated, watch=watch, fix=fixing,
     )
+    if watch:
+        from .watch import watch_check
+
+        click.get_current_context().exit(watch_check(opts))
     click.get_current_context().exit(run_check(opts))
 
 
@@ -265,9 +287,9 @@ def _default_root(opts: CheckOptions) -> str:
 def make_resolver(opts: CheckOptions) -> Resolver:
     def adjust(config: Config) -> Config:
         return config.with_cli(opts.select, opts.ignore, opts.extend_select,
-                               None if opts.respect_gitignore else False, opts.max_file_size)
+                               None if opts.respect_gitignore else False, opts.max_file_size, opts.ignore_noqa)
     try:
-        return Resolver(_default_root(opts), opts.config_path, adjust)
+        return Resolver(_default_root(opts), opts.config_path, adjust, isolated=opts.isolated)
     except ConfigError as exc:
         _fail(str(exc))
 
@@ -364,7 +386,9 @@ def run_check(opts: CheckOptions) -> int:
         write_report(show_settings(opts, resolver), opts.output, roots=_output_roots(opts))
         return EXIT_CLEAN
     if opts.show_files:
-        write_report("".join(f"{escape_text(f)}\n" for f in discover_files(opts, resolver)), opts.output,
+        from ..reporters.paths import shown_path
+
+        write_report("".join(f"{escape_text(shown_path(f))}\n" for f in discover_files(opts, resolver)), opts.output,
                      roots=_output_roots(opts))
         return EXIT_CLEAN
     diagnostics = collect_diagnostics(opts, resolver)
@@ -378,14 +402,10 @@ def run_check(opts: CheckOptions) -> int:
         diagnostics = apply_baseline(opts, diagnostics)
     if opts.add_noqa:
         return add_noqa(opts, diagnostics)
-    if opts.fmt == "text":
-        from ..reporters import text
-
-        report = text.render(diagnostics, report_base(), full=opts.output_format == "full")
-    else:
-        report = FORMATS[opts.fmt](diagnostics, report_base())
+    report = FORMATS[opts.fmt](diagnostics, report_base())
     painted = False
-    if opts.fmt == "text":
+    readable = opts.fmt in TEXT_FORMATS
+    if readable:
         from ..common import colour
 
         if opts.quiet:
@@ -394,12 +414,12 @@ def run_check(opts: CheckOptions) -> int:
         if painted:
             report = colour.paint(report)
     stats = statistics_table(diagnostics) if opts.statistics else ""
-    if stats and opts.fmt == "text":
+    if stats and readable:
         report, stats = report + stats, ""
-    write_report(report, opts.output, color=True if opts.fmt == "text" and painted else None, roots=_output_roots(opts))
+    write_report(report, opts.output, color=True if painted else None, roots=_output_roots(opts))
     if stats:
         click.echo(stats, err=True, nl=False)
-    if not opts.quiet and opts.fmt == "text":
+    if not opts.quiet and readable:
         fix_hint(opts, diagnostics)
     failing = [d for d in diagnostics if opts.fail_on == "warning" or d.severity == "error"]
     return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
@@ -622,7 +642,7 @@ def list_rules(fmt: str, output_dir: str | None) -> None:
 @main.command()
 @click.argument("code")
 def explain(code: str) -> None:
-    """Print the documentation of rule CODE (e.g. SIB201)."""
+    """Print the documentation of rule CODE, such as SIB201."""
     from ..rule_api.registry import by_code
 
     rule = by_code().get(code.upper())
@@ -632,7 +652,7 @@ def explain(code: str) -> None:
     click.echo(f"# {rule.name} ({rule.code})\n\n{default}\n\n{rule.doc()}")
 
 
-@main.command()
+@main.command(short_help="Remove the cache that `siblint check PATH` uses.")
 @click.argument("path", required=False, default=".", type=click.Path(path_type=str))
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
               help="The cache folder to remove  [default: as `siblint check PATH` would use]")
@@ -656,7 +676,7 @@ def clean(path: str, cache_dir: str | None) -> None:
     click.echo(escape_text(f"siblint: removed the cache at {cache_dir} ({freed / 1e6:.1f} MB){kept}"), err=True)
 
 
-@main.command()
+@main.command(short_help="Run the language server on stdio, for editors.")
 @click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only transport; accepted for editors that pass it).")
 def server(stdio: bool) -> None:
     """Run the language server (diagnostics, rule docs on hover, a noqa quick fix) on stdio."""

@@ -192,11 +192,13 @@ class Plugin:
         matters = prefilter.may_matter_lines(self.lines)
         if not matters and self.filename in ("-", "stdin"):
             return
-        from ..lint.noqa import SIBLINT_NOQA_FILE, file_is_ignored
+        from ..lint.noqa import SIBLINT_NOQA_FILE, file_codes, file_is_ignored
 
         state = self._state()
         if not state.disable_noqa and file_is_ignored(self.lines, SIBLINT_NOQA_FILE):
             return
+        # `# siblint: noqa: SIB101`: flake8 cannot know it, so the plugin drops those codes itself.
+        silenced = () if state.disable_noqa else file_codes(self.lines)
         path = self.filename if self.filename not in ("-", "stdin") else "stdin.py"
         try:
             if state.skipped(path):
@@ -212,6 +214,8 @@ class Plugin:
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return
         for d in sorted(set(diagnostics), key=lambda d: d.sort_key()):
+            if d.code.startswith(silenced):
+                continue
             yield d.loc.line, d.loc.col, f"{d.code} {escape_text(d.message)}", type(self)
 
     def _analyse(self, path: str, data: bytes, config: "Config", project: "ProjectIndex",

@@ -118,7 +118,8 @@ UNUSED_NOQA = "SIB902"
 
 def unused_noqa(result: FileResult, config: Config, findings: list[Diagnostic]) -> list[Diagnostic]:
     """SIB902 for `# noqa: SIB...` codes that silence none of `findings` (before suppression)."""
-    if result.text is None or not config.enabled(UNUSED_NOQA) or config.ignored_for_file(UNUSED_NOQA, result.path):
+    if (result.text is None or config.ignore_noqa or not config.enabled(UNUSED_NOQA)
+            or config.ignored_for_file(UNUSED_NOQA, result.path)):
         return []
     rule = by_code()[UNUSED_NOQA]
     out = []
@@ -131,10 +132,11 @@ def unused_noqa(result: FileResult, config: Config, findings: list[Diagnostic]) 
 def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = True) -> list[Diagnostic]:
     """Apply selection, per-file-ignores, SIB902 and (in the CLI) `# noqa`; sorted and de-duplicated.
 
-    Without `honour_noqa` (the flake8 plugin: flake8 applies `# noqa`), SIB902 is still computed."""
+    Without `honour_noqa` (the flake8 plugin: flake8 applies `# noqa`), SIB902 is still computed;
+    with `config.ignore_noqa` (`--ignore-noqa`) comments are neither honoured nor checked."""
     kept = [d for d in result.diagnostics if config.enabled(d.code) and not config.ignored_for_file(d.code, d.path)]
     kept += unused_noqa(result, config, kept)
-    if honour_noqa and kept and result.text is not None:
+    if honour_noqa and not config.ignore_noqa and kept and result.text is not None:
         sup = Suppressions(result.text, result.path)
         kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]
     return sorted(set(kept), key=Diagnostic.sort_key)

@@ -5,7 +5,9 @@ codes starting with them. A finding on any line of a multi-line token (a triple-
 backslash continuation) is matched against the text of all those lines, as flake8 does; a line
 break inside brackets starts a new range, as in flake8. `# flake8: noqa` or `# siblint: noqa` at
 the start of a line silences the whole file (flake8 itself only knows the first; the flake8 plugin
-honours the second so both modes agree).
+honours the second so both modes agree). `# siblint: noqa: SIB101,SIB2` silences only those codes
+in the whole file, as ruff's `# ruff: noqa: F401` does; `# flake8: noqa: X` stays flake8's
+directive, which skips the whole file whatever follows it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ JS_NOQA_INLINE = re.compile(r"//\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+
 JS_NEXT_LINE = re.compile(r"//\s*siblint-disable-next-line(?:[\s]+(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 JS_NOQA_FILE = re.compile(r"\s*//\s*siblint[:=]\s*noqa", re.IGNORECASE)
 SIBLINT_NOQA_FILE = re.compile(r"\s*# siblint[:=]\s*noqa", re.IGNORECASE)  # the part flake8 cannot know
+# `# siblint: noqa: SIB101, SIB2` (`//` in TS/JS): codes for the whole file, ruff's file-level form.
+_FILE_CODES = r"[:=]\s*noqa\s*:\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*)"
+SIBLINT_FILE_CODES = re.compile(r"\s*# siblint" + _FILE_CODES, re.IGNORECASE)
+JS_FILE_CODES = re.compile(r"\s*//\s*siblint" + _FILE_CODES, re.IGNORECASE)
 _SPLIT = re.compile(r"[,\s]")
 
 
@@ -32,8 +38,15 @@ def physical_lines(text: str) -> list[str]:
     return io.StringIO(text, newline="").readlines()
 
 
-def file_is_ignored(lines: list[str], pattern: re.Pattern[str] = NOQA_FILE) -> bool:
-    return any(pattern.match(line) for line in lines)
+def file_is_ignored(lines: list[str], pattern: re.Pattern[str] = NOQA_FILE,
+                    codes: re.Pattern[str] = SIBLINT_FILE_CODES) -> bool:
+    """A bare file-level directive on some line (one that lists codes silences only those)."""
+    return any(pattern.match(line) and not codes.match(line) for line in lines)
+
+
+def file_codes(lines: list[str], pattern: re.Pattern[str] = SIBLINT_FILE_CODES) -> tuple[str, ...]:
+    """The codes and prefixes that `# siblint: noqa: CODES` lines silence in the whole file."""
+    return tuple(c for line in lines if (m := pattern.match(line)) for c in listed_codes(m) or ())
 
 
 def _noqa_ranges(lines: list[str]) -> dict[int, tuple[int, int]]:
@@ -72,7 +85,12 @@ class Suppressions:
         self.text = text
         self.lines = physical_lines(text)
         self.js = path.lower().endswith(JS_EXTENSIONS)
-        self.whole_file = file_is_ignored(self.lines, JS_NOQA_FILE if self.js else NOQA_FILE)
+        if self.js:
+            self.whole_file = file_is_ignored(self.lines, JS_NOQA_FILE, JS_FILE_CODES)
+            self.file_codes = file_codes(self.lines, JS_FILE_CODES)
+        else:
+            self.whole_file = file_is_ignored(self.lines)
+            self.file_codes = file_codes(self.lines)
         # TS/JS is not tokenized as Python: a finding's span is its own line.
         self._ranges: dict[int, tuple[int, int]] | None = {} if self.js else None
 
@@ -97,7 +115,7 @@ class Suppressions:
         return "".join(self.lines[max(lo, 1) - 1 : hi]) if 0 < line <= len(self.lines) else ""
 
     def suppressed(self, code: str, line: int) -> bool:
-        if self.whole_file:
+        if self.whole_file or _covers(self.file_codes, code):
             return True
         for match in self._matches(line):
             codes = listed_codes(match)

@@ -1,7 +1,8 @@
-"""Output formats: each module renders a sorted list of findings to one string.
+"""Output formats: each renders a sorted list of findings to one string, under ruff's names.
 
 A renderer takes the findings and `base`, the folder that report paths are made relative to where
-a format needs it (SARIF's repo-relative URIs); see `report_base`.
+a format needs it (SARIF's repo-relative URIs); see `report_base`. Each format's module is imported
+only when that format is used (a run prints one).
 """
 
 from __future__ import annotations
@@ -14,21 +15,47 @@ from ..common.diagnostics import Diagnostic
 
 Renderer = Callable[[list[Diagnostic], str], str]
 
+# Format name -> (module, function). The order is ruff's, for `--help`.
+_RENDERERS = {
+    "concise": ("text", "render"),
+    "full": ("text", "render_full"),
+    "json": ("json_format", "render"),
+    "json-lines": ("json_format", "render_lines"),
+    "junit": ("junit", "render"),
+    "grouped": ("text", "render_grouped"),
+    "github": ("github", "render"),
+    "gitlab": ("gitlab", "render"),
+    "pylint": ("text", "render_pylint"),
+    "rdjson": ("rdjson", "render"),
+    "azure": ("azure", "render"),
+    "sarif": ("sarif", "render"),
+}
+# Names earlier siblint releases took (`--format text`); accepted, not listed.
+ALIASES = {"text": "concise"}
+# Formats a person reads: the severities are coloured and `--quiet` drops the summary line.
+TEXT_FORMATS = frozenset({"concise", "full", "grouped"})
+
+
+def canonical(name: str) -> str:
+    return ALIASES.get(name, name)
+
 
 class _Renderers(Mapping[str, Renderer]):
-    """Format name -> renderer, each module imported when its format is used (a run prints one)."""
-
-    _MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github"}
+    """Format name -> renderer, each module imported when its format is used."""
 
     def __getitem__(self, name: str) -> Renderer:
-        render: Renderer = importlib.import_module(f"{__name__}.{self._MODULES[name]}").render
+        module, function = _RENDERERS[canonical(name)]
+        render: Renderer = getattr(importlib.import_module(f"{__name__}.{module}"), function)
         return render
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._MODULES)
+        return iter(_RENDERERS)
 
     def __len__(self) -> int:
-        return len(self._MODULES)
+        return len(_RENDERERS)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and canonical(name) in _RENDERERS
 
 
 FORMATS: Mapping[str, Renderer] = _Renderers()

@@ -1,4 +1,5 @@
-"""A JSON array, one object per finding; columns are 1-based as in the text output."""
+"""JSON: an array with one object per finding (`json`), or one object per line (`json-lines`, for
+streaming consumers). Columns are 1-based as in the text output; paths as `shown_path` spells them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .paths import shown_path
 
 def as_dict(d: Diagnostic) -> dict:
     return {
-        "path": d.path,
+        "path": shown_path(d.path),
         "line": d.loc.line,
         "column": d.loc.col + 1,
         "end_line": d.loc.end_line,
@@ -27,3 +28,7 @@ def as_dict(d: Diagnostic) -> dict:
 
 def render(diagnostics: list[Diagnostic], base: str) -> str:
     return json.dumps([as_dict(d) for d in diagnostics], indent=2) + "\n"
+
+
+def render_lines(diagnostics: list[Diagnostic], base: str) -> str:
+    return "".join(json.dumps(as_dict(d)) + "\n" for d in diagnostics)

@@ -4,11 +4,9 @@ related locations linked from the message text (`[text](id)`, SARIF 2.1.0 sectio
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
@@ -16,6 +14,7 @@ from .. import __version__
 from ..common.diagnostics import Diagnostic, Loc
 from ..interfaces.docs import REPOSITORY_URL, rule_url
 from ..rule_api.registry import all_rules
+from .fingerprints import fingerprints
 
 # Bump the suffix only if the algorithm changes: it re-opens every alert once.
 FINGERPRINT_KEY = "siblintContext/v1"
@@ -54,46 +53,6 @@ def _message(d: Diagnostic) -> str:
     return f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} Related: {links}."
 
 
-class _Lines:
-    """Source lines of the reported files, read once each; an unreadable file, or one that is not
-    a regular file (`--stdin-filename` may name anything, a FIFO would block), has none."""
-
-    def __init__(self) -> None:
-        self._files: dict[str, list[str]] = {}
-
-    def get(self, path: str, line: int) -> str:
-        if path not in self._files:
-            self._files[path] = []
-            try:
-                if os.path.isfile(path):
-                    with open(path, "rb") as fh:
-                        self._files[path] = fh.read().decode("utf-8", "replace").splitlines()
-            except OSError:
-                pass
-        lines = self._files[path]
-        return lines[line - 1] if 0 < line <= len(lines) else ""
-
-
-def _context_hash(uri: str, code: str, source_line: str) -> str:
-    """Rule, path and the finding's line without its whitespace (a reformat or re-indent keeps the
-    fingerprint): not the line number."""
-    normalised = "".join(source_line.split())
-    return hashlib.sha256("\0".join((code, uri, normalised)).encode("utf-8")).hexdigest()[:32]
-
-
-def _fingerprints(diagnostics: list[Diagnostic], uris: list[str]) -> list[str]:
-    """One fingerprint per finding; equal ones (same rule and file, identical lines) are told
-    apart by their order in the file, as CodeQL's `hash:n` does."""
-    lines = _Lines()
-    seen: Counter[str] = Counter()
-    out = []
-    for d, uri in zip(diagnostics, uris):
-        h = _context_hash(uri, d.code, lines.get(d.path, d.loc.line))
-        seen[h] += 1
-        out.append(f"{h}:{seen[h]}")
-    return out
-
-
 def render(diagnostics: list[Diagnostic], base: str) -> str:
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
@@ -111,7 +70,7 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
     ]
     results = []
     uris = [_uri(d.path, base) for d in diagnostics]
-    for d, uri, fingerprint in zip(diagnostics, uris, _fingerprints(diagnostics, uris)):
+    for d, uri, fingerprint in zip(diagnostics, uris, fingerprints(diagnostics, uris)):
         result = {
             "ruleId": d.code,
             "ruleIndex": index[d.code],

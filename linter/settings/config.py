@@ -55,6 +55,7 @@ class Config:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     # The cache folder's size cap in bytes (None: twice the source, see siblint.run.cache.Cache.size_cap).
     cache_max_size: int | None = None
+    ignore_noqa: bool = False  # `--ignore-noqa`: report what `# noqa` comments would silence
     root: str = field(default_factory=os.getcwd)  # the config file's folder (patterns are relative to it)
     source: str = ""  # the file it came from ("" for the defaults)
     extends: tuple[str, ...] = ()  # the files it inherits from, nearest first
@@ -93,7 +94,8 @@ class Config:
         return tuple((Matcher([(self.root, [glob])]), codes) for glob, codes in self.per_file_ignores)
 
     def with_cli(self, select: tuple[str, ...] | None, ignore: tuple[str, ...], extend_select: tuple[str, ...],
-                 respect_gitignore: bool | None = None, max_file_size: int | None = None) -> "Config":
+                 respect_gitignore: bool | None = None, max_file_size: int | None = None,
+                 ignore_noqa: bool = False) -> "Config":
         for code in (*(select or ()), *ignore, *extend_select):
             _check_code(code, "command line")
         return replace(
@@ -103,12 +105,13 @@ class Config:
             extend_select=self.extend_select + extend_select,
             respect_gitignore=self.respect_gitignore if respect_gitignore is None else respect_gitignore,
             max_file_size=max_file_size if max_file_size is not None else self.max_file_size,
+            ignore_noqa=ignore_noqa or self.ignore_noqa,
         )
 
     def key(self) -> str:
         """A stable text of everything that changes findings (for cache keys)."""
         return repr((self.select, self.ignore, self.extend_select, self.per_file_ignores,
-                     self.extend_side_effect_calls, self.pure_calls, self.root))
+                     self.extend_side_effect_calls, self.pure_calls, self.root, self.ignore_noqa))
 
     def settings(self) -> dict[str, object]:
         """The resolved settings, as `siblint check --show-settings` prints them."""

@@ -19,13 +19,14 @@ class Resolver:
     """`config_for(path)`: the settings of the nearest config at or above `path`.
 
     `explicit` (`--config FILE`) applies to every file. Files with no config above them get the
-    defaults rooted at `default_root`. `adjust` applies command-line options to every config."""
+    defaults rooted at `default_root`, and with `isolated` (`--isolated`) every file does: no
+    config file is read. `adjust` applies command-line options to every config."""
 
     def __init__(self, default_root: str, explicit: str | None = None,
-                 adjust: Callable[[Config], Config] = lambda c: c) -> None:
+                 adjust: Callable[[Config], Config] = lambda c: c, isolated: bool = False) -> None:
         self.adjust = adjust
         self.default = adjust(Config(root=os.path.abspath(default_root)))
-        self.explicit = adjust(load_file(Path(explicit))) if explicit else None
+        self.explicit = adjust(load_file(Path(explicit))) if explicit else self.default if isolated else None
         self._by_dir: dict[str, Config] = {}
         self._by_file: dict[str, Config] = {}
 

@@ -100,3 +100,17 @@ def test_install_step_installs_the_action_checkout(tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     check = run([str(temp / "siblint-venv" / "bin" / "siblint"), "check", "agent.py"], work)
     assert check.returncode == 1 and check.stdout.startswith("agent.py:4:39: SIB201 "), check.stdout + check.stderr
+
+
+def test_a_format_in_args_cannot_overwrite_the_sarif_report(tmp_path, runner_temp):
+    work = tmp_path / "repo"
+    write(work, {".git/HEAD": "ref: refs/heads/main\n", "agent.py": HAZARD})
+    for args in ("--output-format github", "--format json", "-o elsewhere.txt --output-format junit"):
+        (work / "siblint.sarif").unlink(missing_ok=True)
+        proc, outputs = run_step("Run siblint", work, runner_temp, {"args": args})
+        assert proc.returncode == 0 and outputs == {"exit-code": "1"}, (args, proc.stderr)
+        doc = json.loads((work / "siblint.sarif").read_text())
+        assert [r["ruleId"] for r in doc["runs"][0]["results"]] == ["SIB201"], args
+    # The log step keeps the user's format: `--output-format github` annotates the pull request.
+    proc, _ = run_step("Run siblint", work, runner_temp, {"args": "--output-format github"})
+    assert "::warning file=agent.py,line=4" in proc.stdout

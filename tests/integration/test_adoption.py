@@ -126,7 +126,7 @@ def test_baseline_fails_only_on_new_findings_and_survives_line_moves(legacy, tmp
     write(legacy, {"new.py": HAZARD})
     proc = siblint(["check", "--baseline", "siblint-baseline.json", "."], legacy)
     assert proc.returncode == 1
-    assert [line.split(":")[0] for line in proc.stdout.splitlines()[:-1]] == ["./new.py"]
+    assert [line.split(":")[0] for line in proc.stdout.splitlines()[:-1]] == ["new.py"]
     assert proc.stdout.endswith("Found 1 finding (1 warning).\n")
 
 
@@ -167,7 +167,7 @@ def _on_a_terminal(args: list[str], cwd: Path, env: dict[str, str]) -> str:
 
 
 def test_colour_on_a_terminal_only(legacy):
-    assert "\x1b[31m\x1b[1mSIB201\x1b[0m" in _on_a_terminal(["check", "crlf.py"], legacy, {})
+    assert "\x1b[33m\x1b[1mSIB201 warning:\x1b[0m" in _on_a_terminal(["check", "crlf.py"], legacy, {})  # yellow
     assert "\x1b[" not in _on_a_terminal(["check", "crlf.py"], legacy, {"NO_COLOR": "1"})
     assert "\x1b[" not in _on_a_terminal(["check", "--color", "never", "crlf.py"], legacy, {})
     piped = siblint(["check", "crlf.py"], legacy)
@@ -179,13 +179,13 @@ def test_colour_on_a_terminal_only(legacy):
     assert "\x1b[" not in out.read_text()  # never in a file by default
     no_colour = siblint(["check", "--color", "never", "crlf.py"], legacy).stdout
     assert no_colour.replace("\n", "") in forced.stdout.replace("\x1b[0m", "").replace("\x1b[1m", "").replace(
-        "\x1b[31m", "").replace("\x1b[2m", "").replace("\n", "")
+        "\x1b[33m", "").replace("\x1b[2m", "").replace("\n", "")
 
 
 def test_show_files_escapes_odd_names(tmp_path):
     write(tmp_path, {"ok.py": "", "new\nline.py": ""})
     proc = siblint(["check", "--show-files", "."], tmp_path)
-    assert proc.stdout.splitlines() == ["./new\\nline.py", "./ok.py"]
+    assert proc.stdout.splitlines() == ["new\\nline.py", "ok.py"]
 
 
 def test_stdin_refuses_file_editing_options(tmp_path):

@@ -45,7 +45,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-HAZARD_LINE = "bad.py:4:39: SIB201 failure_error_function=None: "
+HAZARD_LINE = "bad.py:4:39: SIB201 warning: failure_error_function=None: "
 
 
 def assert_one_line_error(res: Result) -> None:
@@ -264,8 +264,9 @@ def test_help_is_helpful(cli):
     for word in ("check", "rules", "explain", "Exit status"):
         assert word in top.out
     sub = cli("check", "--help")
-    for opt in ("--format", "--output", "--select", "--ignore", "--extend-select", "--stdin-filename",
-                "--exit-zero", "--statistics", "--jobs", "[text|json|sarif|github]"):
+    for opt in ("--output-format, --format", "--output", "--select", "--ignore", "--extend-select", "--stdin-filename",
+                "--exit-zero", "--statistics", "--jobs", "--ignore-noqa", "--isolated", "--watch", "SIBLINT_OUTPUT_FORMAT",
+                "[concise|full|json|json-lines|junit|grouped|github|gitlab|pylint|rdjson|azure|sarif]"):
         assert opt in sub.out.replace("\n", " ").replace("  ", " ") or opt in sub.out, opt
 
 

@@ -95,21 +95,21 @@ def test_per_file_ignores_match_relative_to_the_config(tmp_path, monkeypatch):
     })
     code, out, _ = check(tmp_path, ".", cwd=tmp_path / "src", monkeypatch=monkeypatch)
     assert code == 1
-    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["./two.py"]  # as flake8 prints it
+    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["two.py"]  # relative to the working folder, as ruff prints it
     code, out, _ = check(tmp_path, "..", cwd=tmp_path / "src", monkeypatch=monkeypatch)
-    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["../src/two.py"]
+    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["two.py"]  # `../src` is the working folder: one spelling
 
 
 def test_exclude_and_extend_exclude(tmp_path, monkeypatch):
     write(tmp_path, {"build/a.py": HAZARD, "generated/b.py": HAZARD, "src/c.py": HAZARD})
     code, out, _ = check(tmp_path, ".", monkeypatch=monkeypatch)
-    assert sorted(line.split(":")[0] for line in out.splitlines()[:-1]) == ["./generated/b.py", "./src/c.py"]
+    assert sorted(line.split(":")[0] for line in out.splitlines()[:-1]) == ["generated/b.py", "src/c.py"]
     write(tmp_path, {"pyproject.toml": '[tool.siblint]\nextend-exclude = ["generated"]\n'})
     _, out, _ = check(tmp_path, ".", monkeypatch=monkeypatch)
-    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["./src/c.py"]
+    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["src/c.py"]
     write(tmp_path, {"pyproject.toml": '[tool.siblint]\nexclude = ["src"]\n'})  # replaces the defaults
     _, out, _ = check(tmp_path, ".", monkeypatch=monkeypatch)
-    assert sorted(line.split(":")[0] for line in out.splitlines()[:-1]) == ["./build/a.py", "./generated/b.py"]
+    assert sorted(line.split(":")[0] for line in out.splitlines()[:-1]) == ["build/a.py", "generated/b.py"]
 
 
 def test_config_is_found_walking_up_past_unrelated_pyprojects(tmp_path, monkeypatch):
@@ -161,13 +161,13 @@ def test_failure_settings_in_test_modules_are_not_reported_by_default(tmp_path, 
                      "tests/tools_test.py": FAILURE_PATH_TEST, "tests/_helpers.py": FAILURE_PATH_TEST})
     code, out, _ = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
     assert code == 1
-    assert [line.split(":")[0] for line in out.splitlines() if "SIB201" in line] == ["./tests/_helpers.py"]
+    assert [line.split(":")[0] for line in out.splitlines() if "SIB201" in line] == ["tests/_helpers.py"]
 
 
 def test_test_file_ignores_can_be_emptied(tmp_path, monkeypatch):
     write(tmp_path, {"pyproject.toml": "[tool.siblint]\ntest-file-ignores = []\n", "tests/test_tools.py": FAILURE_PATH_TEST})
     code, out, _ = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
-    assert (code, [line.split(":")[0] for line in out.splitlines() if "SIB201" in line]) == (1, ["./tests/test_tools.py"])
+    assert (code, [line.split(":")[0] for line in out.splitlines() if "SIB201" in line]) == (1, ["tests/test_tools.py"])
 
 
 def test_test_file_ignores_takes_codes(tmp_path, monkeypatch):
@@ -191,4 +191,4 @@ def test_js_test_modules_go_by_their_runners_names(tmp_path, monkeypatch):
                      "src/testing.ts": JS_FAILURE_PATH_TEST})
     code, out, _ = check(tmp_path, "--no-cache", ".", monkeypatch=monkeypatch)
     assert code == 1
-    assert sorted(line.split(":")[0] for line in out.splitlines() if "SIB201" in line) == ["./src/testing.ts", "./src/tool.ts"]
+    assert sorted(line.split(":")[0] for line in out.splitlines() if "SIB201" in line) == ["src/testing.ts", "src/tool.ts"]

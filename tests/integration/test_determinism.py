@@ -171,11 +171,11 @@ def test_thirty_sibling_packages_give_the_same_bytes_and_the_same_answer_alone(t
     # Each finding names its own package's endpoint, and exactly the packages that write have one.
     web = {(d["path"], d["message"].partition(":")[0] + ":" + d["message"].partition(":")[2].partition(":")[0])
            for d in found if d["code"] == "SIB101"}
-    assert web == {(f"./app/community/p{i:02d}/tools.py",
+    assert web == {(f"app/community/p{i:02d}/tools.py",
                     f"web_search is sync and performs POST to https://p{i}.example/orders via requests in Client.search")
                    for i in range(30) if i % 2 == 0 and i % 3 != 2}
     notes = {d["path"] for d in found if d["code"] == "SIB103"}
-    assert notes == {f"./scripts/p{i:02d}/tools.py" for i in range(30) if i % 2 == 0 and i % 3 == 2}
+    assert notes == {f"scripts/p{i:02d}/tools.py" for i in range(30) if i % 2 == 0 and i % 3 == 2}
     _each_file_alone(tmp_path, files, found)
 
 

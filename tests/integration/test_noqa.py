@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from siblint.lint.noqa import Suppressions, physical_lines
-from support import cli_findings, flake8_findings
+from support import CHECKOUT_AGENT, cli_findings, flake8_findings
 
 # (comment after the hazard, is SIB201 silenced?) - including flake8's surprising cases.
 INLINE_CASES = [
@@ -67,6 +67,12 @@ FILE_LEVEL = {
     "flake8_eq_upper.py": ("    # FLAKE8= NOQA\n", False),
     "on_code_line.py": ("X = 1  # flake8: noqa\n", True),  # not on a line of its own: no effect
     "siblint_on_code_line.py": ("X = 1  # siblint: noqa\n", True),
+    # ruff's file-level form (`# ruff: noqa: F401`): the listed codes and prefixes, in the whole file.
+    "siblint_noqa_code.py": ("# siblint: noqa: SIB201\n", False),
+    "siblint_noqa_prefix.py": ("# siblint:noqa:SIB2\n", False),
+    "siblint_noqa_list.py": ("# siblint: noqa: SIB101, SIB201\n", False),
+    "siblint_noqa_other_code.py": ("# siblint: noqa: SIB101\n", True),  # silenced the whole file before
+    "siblint_noqa_reason.py": ("# siblint: noqa - generated code\n", False),  # no codes: the whole file
 }
 HAZARD_BODY = "from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return ''\n"
 
@@ -117,3 +123,29 @@ def test_untokenizable_text_falls_back_to_the_physical_line():
     assert sup.suppressed("SIB201", 2)
     assert not sup.suppressed("SIB201", 1)
     assert not sup.suppressed("SIB201", 99)
+
+
+
+
+@pytest.mark.parametrize("directive, left", [
+    ("# siblint: noqa: SIB201\n", ["SIB101", "SIB301"]),
+    ("# siblint: noqa: SIB1,SIB3\n", ["SIB201"]),
+    ("# siblint: noqa\n", []),
+    ("", ["SIB101", "SIB201", "SIB301"]),
+])
+def test_file_level_codes_silence_only_those_codes_in_cli_and_flake8(tmp_path, directive, left):
+    (tmp_path / "agent.py").write_text(directive + CHECKOUT_AGENT, encoding="utf-8")
+    assert sorted(f[3] for f in cli_findings(["agent.py"], tmp_path)) == left
+    assert sorted(f[3] for f in flake8_findings(["agent.py"], tmp_path)) == left
+    # --ignore-noqa (CLI) and --disable-noqa (flake8) both show everything again.
+    everything = ["SIB101", "SIB201", "SIB301"]
+    assert sorted(f[3] for f in cli_findings(["agent.py"], tmp_path, ["--ignore-noqa"])) == everything
+    assert sorted(f[3] for f in flake8_findings(["--disable-noqa", "agent.py"], tmp_path)) == everything
+
+
+def test_file_level_codes_in_typescript():
+    head = "import { tool } from '@openai/agents';\n"
+    sup = Suppressions(f"// siblint: noqa: SIB201\n{head}", "a.ts")
+    assert sup.suppressed("SIB201", 3) and not sup.suppressed("SIB301", 3)
+    assert Suppressions(f"// siblint: noqa\n{head}", "a.ts").suppressed("SIB301", 3)
+    assert not Suppressions(f"# siblint: noqa: SIB201\n{head}", "a.ts").suppressed("SIB201", 3)  # not a TS comment

@@ -43,7 +43,7 @@ def test_hook_fails_on_a_hazard_and_passes_on_clean_code(hook_repo, tmp_path):
     bad = try_repo(hook_repo, work, "--all-files")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "siblint" in bad.stdout and "Failed" in bad.stdout
-    assert "agent/bad.py:4:39: SIB201 failure_error_function=None" in bad.stdout
+    assert "agent/bad.py:4:39: SIB201 warning: failure_error_function=None" in bad.stdout
     # pre-commit names legacy/old.py too; the project's [tool.siblint] exclude still holds.
     assert "legacy/old.py" not in bad.stdout
     assert "svc/bad.py" not in bad.stdout  # staged beside agent/bad.py, still svc's own config
@@ -80,4 +80,4 @@ def test_readme_config_with_a_commit_as_rev(hook_repo, tmp_path):
            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
     proc = run([script("pre-commit"), "run", "--all-files"], work, env=env, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "agent/bad.py:4:39: SIB201 failure_error_function=None" in proc.stdout
+    assert "agent/bad.py:4:39: SIB201 warning: failure_error_function=None" in proc.stdout

@@ -71,7 +71,7 @@ def test_size_cap_from_config_and_command_line(tmp_path):
     assert proc.returncode == 2 and "--max-file-size" in proc.stderr and "Traceback" not in proc.stderr
     # stdin is capped the same way.
     proc = siblint(["check", "--no-cache", "--max-file-size", "100", "-", "--stdin-filename", "x.py"], tmp_path, stdin=HAZARD)
-    assert proc.returncode == 1 and "x.py:1:1: SIB900 could not analyse file: cannot read file: larger than the 100 bytes limit" in proc.stdout
+    assert proc.returncode == 1 and "x.py:1:1: SIB900 error: could not analyse file: cannot read file: larger than the 100 bytes limit" in proc.stdout
 
 
 def test_size_values():

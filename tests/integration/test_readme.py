@@ -44,9 +44,16 @@ def test_example_output_matches_the_real_run(marker, example):
     assert proc.returncode == 1
     actual = proc.stdout.splitlines()
     # Messages are abbreviated in the README; locations, codes and the summary must agree.
-    location = re.compile(r"^\s*\S+:\d+:\d+: (SIB\d+ )?")
+    location = re.compile(r"^\s*\S+:\d+:\d+: (SIB\d+ (error|warning): )?")
     assert [location.match(line).group(0) for line in shown[:-1]] == [location.match(line).group(0) for line in actual[:-1]]
     assert shown[-1] == actual[-1]
+
+
+def test_the_test_command_says_what_it_needs_beyond_python():
+    after = README[README.index("<!-- test-command -->"):]
+    said = after[:after.index("\n## ")]  # up to the next section
+    for need in ("Node.js 20 or newer and npm", "PyPI and npm registries", ".runtime-envs/", "GB"):
+        assert need in said.replace("\n", " ").replace("**", ""), need
 
 
 def test_try_command_installs_and_runs_the_shipped_example():
@@ -123,6 +130,7 @@ def test_readme_test_command_is_pytest_on_the_test_extra():
 def test_every_documented_command_line_is_accepted(tmp_path, monkeypatch):
     write(tmp_path, {"src/agent.py": HAZARD, "tests/test_agent.py": "x = 1\n", "agent.py": HAZARD})
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("siblint.interfaces.watch._poll", lambda: False)  # `--watch`: one check, then stop
     lines = [line for line in block_after("## Command line").splitlines() if "siblint" in line]
     assert len(lines) >= 10
     for line in lines:

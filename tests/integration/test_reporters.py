@@ -95,10 +95,9 @@ def test_report_base_is_the_git_root(tmp_path):
 
 
 def test_text_lists_related_locations_indented_in_full(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # related paths in other modules are shown relative to the working folder
+    monkeypatch.chdir(tmp_path)  # every path is shown relative to the working folder, related ones too
     out = text.render(findings(tmp_path), str(tmp_path), full=True).splitlines()
-    agent = tmp_path / "pkg" / "agent.py"
-    assert out[0] == f"{agent}:12:5: SIB201 a group, 100% fatal: see, tools"
+    assert out[0] == "pkg/agent.py:12:5: SIB201 error: a group, 100% fatal: see, tools"
     assert out[1] == "    pkg/tools.py:3:1: sync tool `charge_card` writes here"
     assert out[2] == "    pkg/tools.py:9:1: fatal tool `lookup_tax`"
     assert out[-1] == "Found 3 findings (2 errors, 1 warning)."

@@ -248,7 +248,7 @@ def test_hostile_names_and_strings_never_start_a_line(tmp_path):
     proc = ci(["check", "-o", "report.txt", "."], work, tmp_path)
     text = (work / "report.txt").read_text()
     _no_runner_commands(text)
-    assert "./x\\n::add-mask::S\\n::error file=evil.py,line=1::fake.py:" in text
+    assert "x\\n::add-mask::S\\n::error file=evil.py,line=1::fake.py:" in text
     assert "evil\\n::error file=x.py::INJECTED\\x1b[2J\\u2028::warning::w" in text
     # JSON keeps every name exactly (it escapes by its own rules).
     found = json.loads(ci(["check", "--format", "json", "."], work, tmp_path).stdout)
