@@ -4,6 +4,11 @@
                                   [--baseline OTHER_SIBLINT]
     python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
     python benchmarks/run.py --frontends TS_TREE PY_TREE [--frontend-runs 5]
+    python benchmarks/run.py --floor TREE [TREE ...] [--floor-runs 3] [--floor-jobs 2]
+
+`--floor` is another separate arm (benchmarks/floor.py): for each tree, libcst's parse of every .py
+file with N processes beside cold `siblint check --no-cache -jN`, interleaved: floor, cold, the
+ratio and siblint's peak RSS.
 
 `--frontends` is another separate arm (benchmarks/frontends.py): `siblint check --no-cache` on a
 TypeScript tree and on a Python tree, interleaved in the same run: files/s and MB/s of each front end.
@@ -193,6 +198,10 @@ def main() -> int:
     ap.add_argument("--frontends", nargs=2, metavar=("TS_TREE", "PY_TREE"),
                     help="the front-end arm instead of a tree: tree-sitter on TS_TREE against libcst on PY_TREE")
     ap.add_argument("--frontend-runs", type=int, default=5, help="runs per tree of the front-end arm (median; default 5)")
+    ap.add_argument("--floor", nargs="+", metavar="TREE",
+                    help="the parse-floor arm instead of a tree: cold siblint beside libcst's parse of every .py file")
+    ap.add_argument("--floor-runs", type=int, default=3, help="rounds of the parse-floor arm (median; default 3)")
+    ap.add_argument("--floor-jobs", type=int, default=2, help="processes for both sides of the parse-floor arm (default 2)")
     ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
     ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
@@ -215,6 +224,10 @@ def main() -> int:
         import frontends
 
         return frontends.run(tool("siblint"), args.frontends, args.frontend_runs, timed, prefilter_counts)
+    if args.floor is not None:
+        import floor
+
+        return floor.run(tool("siblint"), args.floor, args.floor_runs, args.floor_jobs, timed)
     if args.tree is None:
         ap.error("TREE is required (or --scaling)")
 
