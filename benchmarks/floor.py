@@ -30,6 +30,8 @@ def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -
                 sample = timed(argv, tree, rss=rss)
                 walls.setdefault((tree, arm), []).append(sample.wall)
                 cpus.setdefault((tree, arm), []).append(sample.cpu)
+            print(f"  round {r + 1}: {os.path.basename(tree)} floor {walls[(tree, 'floor')][-1]:.1f} s, "
+                  f"cold {walls[(tree, 'cold')][-1]:.1f} s, peak {peaks[tree][-1] / 2**20:.0f} MB", file=sys.stderr, flush=True)
         print(f"  round {r + 1}/{runs} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
     print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
     print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | peak RSS | CPU floor / cold |")

@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,13 +52,41 @@ FILE = "<file>"
 _VCS_MARKERS = (".git", ".hg", ".svn")
 
 
+# Module names by absolute path while a batch run holds the tree still (`tree_held_still`); None
+# otherwise: the editor's tree changes under it.
+_NAMES: dict[str, tuple[str, bool, str]] | None = None
+
+
+@contextmanager
+def tree_held_still() -> Iterator[None]:
+    """While the block runs, the tree does not change (a `siblint check` run): the module name of
+    a path is worked out once (a dozen `stat` calls up its folders) and remembered."""
+    global _NAMES
+    outer = _NAMES
+    _NAMES = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _NAMES = outer
+
+
 def module_name_for(path: str) -> tuple[str, bool, str]:
     """(dotted module name, is_package, import root) for a file, from its `__init__.py` chain.
 
     Folders without `__init__.py` right under a package are namespace portions of it (PEP 420:
     `deerflow/community/exa/tools.py` under a regular `deerflow` is `deerflow.community.exa.tools`),
     so same-named modules of sibling folders get distinct names."""
-    p = Path(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    memo = _NAMES
+    if memo is None:
+        return _module_name(absolute)
+    if absolute not in memo:
+        memo[absolute] = _module_name(absolute)
+    return memo[absolute]
+
+
+def _module_name(path: str) -> tuple[str, bool, str]:
+    p = Path(path)
     is_package = p.name in ("__init__.py", "__init__.pyi")
     parts: list[str] = [] if is_package else [p.stem]
     folder = p.parent

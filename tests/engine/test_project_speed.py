@@ -1,11 +1,13 @@
 """Issue 24: the project scan tries its line-anchored patterns only on lines holding their keyword,
-and finds exactly what `finditer` over the whole file finds."""
+and finds exactly what `finditer` over the whole file finds; a batch run works out each module
+name once, while the editor sees the tree change."""
 
 from __future__ import annotations
 
 import pytest
 
-from siblint.model.project import _CLASS, _DEF, _IMPORT, ProjectScan, imported_modules, line_matches
+from siblint.model.project import (_CLASS, _DEF, _IMPORT, ProjectScan, imported_modules, line_matches, module_name_for,
+                                   tree_held_still)
 from support import write
 
 PATTERNS = [(_CLASS, b"class"), (_DEF, b"def"), (_IMPORT, b"import")]
@@ -52,3 +54,15 @@ def test_the_scan_records_imports_classes_and_entry_scripts(tmp_path):
         (frozenset({"Base", "Other"}), frozenset({"run"}))]
     assert scan.app_roots == (str(tmp_path / "app"),)
     assert imported_modules(tools, b"from . import x\nimport a.b\n", "pkg") == {"pkg", "a.b"}
+
+
+def test_module_names_are_remembered_only_while_the_tree_is_held_still(tmp_path):
+    write(tmp_path, {"app/tools.py": "def save(): ...\n"})
+    tools = str(tmp_path / "app/tools.py")
+    with tree_held_still():
+        assert module_name_for(tools)[0] == "tools"
+        (tmp_path / "app/__init__.py").write_text("")
+        assert module_name_for(tools)[0] == "tools"  # one batch run: worked out once
+        with tree_held_still():  # nested: the same memory
+            assert module_name_for(str(tmp_path / "app" / ".." / "app" / "tools.py"))[0] == "tools"
+    assert module_name_for(tools)[0] == "app.tools"  # outside a run (the editor): the tree as it is now
