@@ -5,10 +5,15 @@
     python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
     python benchmarks/run.py --frontends TS_TREE PY_TREE [--frontend-runs 5]
     python benchmarks/run.py --stdlib [--stdlib-runs 3]
+    python benchmarks/run.py --floor TREE [TREE ...] [--floor-runs 3] [--floor-jobs 2]
 
 `--stdlib` is another separate arm: `siblint check --no-cache` and `ruff check --no-cache --select ALL`
 on a copy of the CPython standard library (no agent code: what siblint costs a tree it has nothing
 to say about), interleaved, medians and their ratio.
+
+`--floor` is another separate arm (benchmarks/floor.py): for each tree, libcst's parse of every .py
+file with N processes beside cold `siblint check --no-cache -jN`, interleaved: floor, cold, the
+ratio and siblint's peak RSS.
 
 `--frontends` is another separate arm (benchmarks/frontends.py): `siblint check --no-cache` on a
 TypeScript tree and on a Python tree, interleaved in the same run: files/s and MB/s of each front end.
@@ -276,6 +281,10 @@ def main() -> int:
                     help="the stdlib arm instead of a tree: siblint against ruff --select ALL on the standard library")
     ap.add_argument("--stdlib-runs", type=int, default=3, help="runs per tool of the stdlib arm (median; default 3)")
     ap.add_argument("--no-cache-pruning", action="store_true", help="skip the cache size before/after pruning figure")
+    ap.add_argument("--floor", nargs="+", metavar="TREE",
+                    help="the parse-floor arm instead of a tree: cold siblint beside libcst's parse of every .py file")
+    ap.add_argument("--floor-runs", type=int, default=3, help="rounds of the parse-floor arm (median; default 3)")
+    ap.add_argument("--floor-jobs", type=int, default=2, help="processes for both sides of the parse-floor arm (default 2)")
     ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
     ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
@@ -300,6 +309,10 @@ def main() -> int:
         return frontends.run(tool("siblint"), args.frontends, args.frontend_runs, timed, prefilter_counts)
     if args.stdlib:
         return stdlib_ratio(tool("siblint"), args.stdlib_runs)
+    if args.floor is not None:
+        import floor
+
+        return floor.run(tool("siblint"), args.floor, args.floor_runs, args.floor_jobs, timed)
     if args.tree is None:
         ap.error("TREE is required (or --scaling)")
 

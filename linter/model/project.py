@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,13 +52,41 @@ FILE = "<file>"
 _VCS_MARKERS = (".git", ".hg", ".svn")
 
 
+# Module names by absolute path while a batch run holds the tree still (`tree_held_still`); None
+# otherwise: the editor's tree changes under it.
+_NAMES: dict[str, tuple[str, bool, str]] | None = None
+
+
+@contextmanager
+def tree_held_still() -> Iterator[None]:
+    """While the block runs, the tree does not change (a `siblint check` run): the module name of
+    a path is worked out once (a dozen `stat` calls up its folders) and remembered."""
+    global _NAMES
+    outer = _NAMES
+    _NAMES = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _NAMES = outer
+
+
 def module_name_for(path: str) -> tuple[str, bool, str]:
     """(dotted module name, is_package, import root) for a file, from its `__init__.py` chain.
 
     Folders without `__init__.py` right under a package are namespace portions of it (PEP 420:
     `deerflow/community/exa/tools.py` under a regular `deerflow` is `deerflow.community.exa.tools`),
     so same-named modules of sibling folders get distinct names."""
-    p = Path(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    memo = _NAMES
+    if memo is None:
+        return _module_name(absolute)
+    if absolute not in memo:
+        memo[absolute] = _module_name(absolute)
+    return memo[absolute]
+
+
+def _module_name(path: str) -> tuple[str, bool, str]:
+    p = Path(path)
     is_package = p.name in ("__init__.py", "__init__.pyi")
     parts: list[str] = [] if is_package else [p.stem]
     folder = p.parent
@@ -122,14 +151,33 @@ class ProjectScan:
                 imports.setdefault(name, []).append(path)
             if may_matter(data, plain_roots):
                 agents.add(path)
-            found = list(_CLASS.finditer(data))
+            found = list(line_matches(_CLASS, data, b"class"))
             if found:
                 words = set(re.findall(rb"[\w.]+", b" ".join(m.group(1) or b"" for m in found)))
                 bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace") for w in words)
-                defs = frozenset(d.decode("ascii", "replace") for d in set(_DEF.findall(data)))
+                defs = frozenset(m.group(1).decode("ascii", "replace") for m in line_matches(_DEF, data, b"def"))
                 classes.append((path, bases, defs))
         return cls({k: tuple(sorted(v)) for k, v in names.items()}, tuple(sorted(classes)),
                    {k: tuple(sorted(v)) for k, v in imports.items()}, frozenset(agents), tuple(sorted(app_roots)))
+
+
+def line_matches(pattern: re.Pattern[bytes], data: bytes, literal: bytes) -> Iterator[re.Match[bytes]]:
+    """`pattern.finditer(data)` for a line-anchored pattern (`^...`, re.M) whose matches all contain
+    `literal` on their first line: only lines holding it are tried. The same matches, several times
+    faster, since CPython's `re` tries an anchored pattern at every byte."""
+    end = 0
+    pos = data.find(literal)
+    while pos != -1:
+        start = data.rfind(b"\n", 0, pos) + 1
+        if start >= end:
+            found = pattern.match(data, start)
+            if found:
+                yield found
+                end = found.end()
+        newline = data.find(b"\n", pos)
+        if newline == -1:
+            return
+        pos = data.find(literal, max(end, newline + 1))
 
 
 def _within(path: str, root: str) -> bool:
@@ -213,7 +261,7 @@ def application_roots(path: str, top: str, data: bytes = b"", marked: dict[str, 
     `marked` remembers, across the files of a run, which folders hold one."""
     marked = {} if marked is None else marked
     folder = os.path.dirname(os.path.abspath(path))
-    out = [folder] if _MAIN_GUARD.search(data) else []
+    out = [folder] if b"__main__" in data and _MAIN_GUARD.search(data) else []
     top = os.path.abspath(top)
     current = folder
     while current == top or current.startswith(top.rstrip(os.sep) + os.sep):
@@ -511,7 +559,7 @@ def imported_modules(path: str, data: bytes, package: str | None = None) -> set[
     """The modules a file's source imports from, relative imports resolved (a text scan);
     `package`, when known, is the package the file is in."""
     out: set[str] = set()
-    for m in _IMPORT.finditer(data):
+    for m in line_matches(_IMPORT, data, b"import"):
         name = (m.group(1) or m.group(2) or b"").decode("ascii", "replace")
         if name.startswith("."):
             if package is None:

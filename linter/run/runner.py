@@ -308,6 +308,14 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress: Progress | None = None) -> RunResult:
     """Findings for `files`, sorted. `cache` may be a factory: it is called (and the cache module
     imported) only when some file passes the pre-filter."""
+    from ..model.project import tree_held_still
+
+    with tree_held_still():  # forked workers inherit it: module names are worked out once per process
+        return _run(files, config, jobs, cache, progress)
+
+
+def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[], Cache | None] | None",
+         progress: Progress | None) -> RunResult:
     factory = cache
     opened_cache: "Cache | None" = None
     result = RunResult(files_checked=len(files))

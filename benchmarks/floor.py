@@ -1,0 +1,46 @@
+"""The parse-floor arm of `benchmarks/run.py --floor TREE...`: cold `siblint check --no-cache -jN`
+beside libcst parsing every .py file of the same tree with N processes (`parse_floor.py`),
+interleaved (each round runs the floor and siblint on every tree, in that order), medians of the
+rounds, the ratio the target is stated in (cold / floor), and siblint's peak RSS (process tree,
+the highest of the rounds). The trees are only read."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+from typing import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -> int:
+    floor_cmd = [sys.executable, os.path.join(HERE, "parse_floor.py")]
+    walls: dict[tuple[str, str], list[float]] = {}
+    cpus: dict[tuple[str, str], list[float]] = {}
+    peaks: dict[str, list[int]] = {}
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, -j{jobs}, {runs} rounds; "
+          f"load at start {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    for r in range(runs):
+        for tree in trees:
+            tree = os.path.abspath(tree)
+            for arm, argv in (("floor", [*floor_cmd, tree, str(jobs)]),
+                              ("cold", [siblint, "check", tree, "--no-cache", f"-j{jobs}", "--exit-zero", "-q"])):
+                rss: list[int] | None = peaks.setdefault(tree, []) if arm == "cold" else None
+                sample = timed(argv, tree, rss=rss)
+                walls.setdefault((tree, arm), []).append(sample.wall)
+                cpus.setdefault((tree, arm), []).append(sample.cpu)
+            print(f"  round {r + 1}: {os.path.basename(tree)} floor {walls[(tree, 'floor')][-1]:.1f} s, "
+                  f"cold {walls[(tree, 'cold')][-1]:.1f} s, peak {peaks[tree][-1] / 2**20:.0f} MB", file=sys.stderr, flush=True)
+        print(f"  round {r + 1}/{runs} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+    print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | peak RSS | CPU floor / cold |")
+    print("|---|---|---|---|---|---|")
+    for tree in trees:
+        tree = os.path.abspath(tree)
+        floor = statistics.median(walls[(tree, "floor")])
+        cold = statistics.median(walls[(tree, "cold")])
+        cpu = f"{statistics.median(cpus[(tree, 'floor')]):.1f} s / {statistics.median(cpus[(tree, 'cold')]):.1f} s"
+        print(f"| {os.path.basename(tree)} | {floor:.1f} s | {cold:.1f} s | {cold / floor:.2f}x "
+              f"| {max(peaks[tree]) / 2**20:.0f} MB | {cpu} |")
+    return 0
