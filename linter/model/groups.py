@@ -278,9 +278,11 @@ def _holder_members(facts: ModuleFacts, fw: Framework, call: Call, maker: GroupM
 def members_made_by(facts: ModuleFacts, call: Call, scope: str, project: ProjectIndex) -> list[Member] | None:
     """The tools of the group `call` makes (`Agent(tools=[shell, file_write])`), None if it makes none."""
     made = _group_maker(facts, call, scope)
-    if made is None or made[1].tools is None:
+    if made is None:
         return None
     fw, maker, _ = made
+    if maker.tools is None:
+        return None
     tools_value = call.arg(maker.tools.position, maker.tools.keyword)
     return resolve_members(facts, tools_value, scope, project, plain=fw.name if maker.plain_functions_are_tools else "")
 

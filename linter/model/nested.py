@@ -44,9 +44,11 @@ def nested_members(call: Call, scope: Scope, project: ProjectIndex) -> list[Memb
     if not isinstance(agent, Ref):
         return []
     bound = scope.binding(agent.text)
-    if bound is None or not isinstance(bound[1], Call):
+    if bound is None:
         return []
     where, made = bound
+    if not isinstance(made, Call):
+        return []
     return members_made_by(where.facts, made, where.name, project) or []
 
 

@@ -595,6 +595,6 @@ def config_key(config: Any) -> str:
     The dataclass repr covers every field (the root too: per-file-ignores match relative to it),
     including fields added later, so a new option can never be served stale findings; the cache's
     own size cap changes no finding."""
-    if dataclasses.is_dataclass(config) and any(f.name == "cache_max_size" for f in dataclasses.fields(config)):
+    if dataclasses.is_dataclass(config) and not isinstance(config, type) and any(f.name == "cache_max_size" for f in dataclasses.fields(config)):
         config = dataclasses.replace(config, cache_max_size=None)
     return repr(config)
