@@ -24,10 +24,19 @@ class _FatalArgumentRule(Rule):
     # For a reason that carries its own fix (a raising tool-call hook, `siblint.analyses.hooks`).
     fix_message: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call; {fix}"
     fix_concise: ClassVar[str] = "{setting}: it ends the run and cancels every sibling call"
+    # The same, where the module's frameworks cancel nothing in flight (crewai, haystack,
+    # semantic-kernel): the siblings finish after the raise, and the run keeps no record of them.
+    # (template, concise); ("", "") keeps the rule's own.
+    uncancelled: ClassVar[tuple[str, str]] = ("", "")
+    fix_uncancelled: ClassVar[tuple[str, str]] = (
+        "{setting}: it ends the run while every sibling call finishes unrecorded; {fix}",
+        "{setting}: it ends the run; its sibling calls finish unrecorded",
+    )
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         from siblint.analyses.fatality import module_reasons
         from siblint.analyses.hooks import hook_reasons
+        from siblint.model.groups import siblings_cancelled_in
 
         reasons = ctx.once("module_reasons", lambda: module_reasons(ctx.facts, ctx.project) + hook_reasons(ctx.facts, ctx.project))
         for reason in reasons:
@@ -38,11 +47,15 @@ class _FatalArgumentRule(Rule):
                 if reason.written_at:
                     related += (Related(*reason.written_at, "the fatal value, in the shared options"),)
                 related += _groups_behind(ctx, reason.path, reason.loc)
+                cancelled = ctx.once("siblings_cancelled", lambda: siblings_cancelled_in(ctx.facts))
                 if reason.fix:
-                    yield self.finding(ctx, reason.loc, related, template=self.fix_message, concise=self.fix_concise,
+                    template, concise = (self.fix_message, self.fix_concise) if cancelled else self.fix_uncancelled
+                    yield self.finding(ctx, reason.loc, related, template=template, concise=concise,
                                        setting=reason.label, fix=reason.fix)
                 else:
-                    yield self.finding(ctx, reason.loc, related, setting=reason.label)
+                    template, concise = ("", "") if cancelled else self.uncancelled
+                    yield self.finding(ctx, reason.loc, related, template=template or None, concise=concise or None,
+                                       setting=reason.label)
 
 
 def _within(inner: Loc, outer: Loc) -> bool:
@@ -138,6 +151,11 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     message = (
         "{setting}: this tool's errors end the run and cancel every sibling call; "
         "keep the default handler or pass one that returns a message for the model"
+    )
+    uncancelled = (
+        "{setting}: this tool's errors end the run while every sibling call finishes unrecorded; "
+        "keep the default handler or pass one that returns a message for the model",
+        "{setting}: this tool's errors end the run; its siblings finish unrecorded; keep the default handler",
     )
     fix = FixSpec(
         UNSAFE,
@@ -290,6 +308,11 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     message = (
         "{setting}: the SDK then re-raises, ending the run and cancelling every sibling call; "
         "make the handler always return a message string for the model"
+    )
+    uncancelled = (
+        "{setting}: the framework then re-raises, ending the run while every sibling call finishes "
+        "unrecorded; make the handler always return a message string for the model",
+        "",
     )
     fix = FixSpec(
         UNSAFE,

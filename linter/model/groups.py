@@ -31,6 +31,7 @@ from .semantic import (
     constructed_by,
     elements,
     framework_bases,
+    imports_framework,
     project_class,
     resolve_function,
     result_names,
@@ -272,6 +273,15 @@ def _holder_members(facts: ModuleFacts, fw: Framework, call: Call, maker: GroupM
             if value is not None:
                 out.extend(_toolset_members(facts, Seq((value,), value.loc), scope, project))
     return out
+
+
+def siblings_cancelled_in(facts: ModuleFacts) -> bool:
+    """Does a failure that ends the run cancel the other calls in flight, in this module's
+    frameworks? False only when every framework it imports cancels nothing (crewai, haystack,
+    semantic-kernel: the siblings finish after the raise, unrecorded)."""
+    imported = [fw for fw in FRAMEWORKS if imports_framework(facts, fw)]
+    return not imported or any(maker.cancels_siblings for fw in imported
+                               for maker in (*fw.groups.makers.values(), *fw.groups.methods.values()))
 
 
 # ---- makers and runs -------------------------------------------------------------------------
