@@ -44,6 +44,34 @@ def through_a_link(path: str) -> bool:
     return False
 
 
+# File times come from a coarse kernel clock (a tick behind the real one): a change this close
+# before a run began counts as during it.
+_CLOCK_SLACK_NS = 50_000_000
+
+
+def why_not_replaced(path: str, since_ns: int | None) -> str | None:
+    """Why an edited copy must not replace the source file `path` (`--add-noqa`, `--fix`), or None:
+    it changed after `since_ns` (the findings' lines may have moved), a replace would do what an
+    edit in place would not (a read-only file, a hard link)."""
+    st = os.stat(path)
+    if since_ns is not None and max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns - _CLOCK_SLACK_NS:
+        return "changed after the run began (its findings may be on other lines now), not edited; run again"
+    if not stat.S_IMODE(st.st_mode) & 0o222 or not os.access(path, os.W_OK):
+        return "read-only, not edited"
+    if st.st_nlink > 1:
+        return f"has {st.st_nlink} hard links, which a rewrite would separate; not edited"
+    return None
+
+
+def round_trips(data: bytes, text: str, encoding: str) -> bool:
+    """Does `encoding` give back the bytes it decoded? (`unicode_escape` writes every newline as
+    `\\n`: the edited file would be one physical line.)"""
+    try:
+        return text.encode(encoding) == data
+    except UnicodeError:
+        return False
+
+
 _HELD = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
 

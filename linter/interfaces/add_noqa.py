@@ -14,22 +14,17 @@ findings' lines may have moved).
 from __future__ import annotations
 
 import ast
-import os
-import stat
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..common.diagnostics import Diagnostic
 from ..common.reading import source_encoding
-from ..common.writing import replace_source, through_a_link
+from ..common.writing import replace_source, round_trips, through_a_link, why_not_replaced
 from ..js import is_js
 from ..lint.noqa import Suppressions, comment_columns, with_codes
 
 # SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
 NOT_SILENCED = ("SIB9",)
-# File times come from a coarse kernel clock (a tick behind the real one): a change this close
-# before the run began counts as during it.
-_CLOCK_SLACK_NS = 50_000_000
 
 
 @dataclass
@@ -65,27 +60,6 @@ def _parses(text: str) -> bool:
         return False
 
 
-def _cannot_edit(path: str, since_ns: int | None) -> str | None:
-    """Why `path` must not be replaced by an edited copy, or None."""
-    st = os.stat(path)
-    if since_ns is not None and max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns - _CLOCK_SLACK_NS:
-        return "changed after the run began (its findings may be on other lines now), not edited; run again"
-    if not stat.S_IMODE(st.st_mode) & 0o222 or not os.access(path, os.W_OK):
-        return "read-only, not edited"
-    if st.st_nlink > 1:
-        return f"has {st.st_nlink} hard links, which a rewrite would separate; not edited"
-    return None
-
-
-def _round_trips(data: bytes, text: str, encoding: str) -> bool:
-    """Does `encoding` give back the bytes it decoded? (`unicode_escape` writes every newline as
-    `\\n`: the edited file would be one physical line.)"""
-    try:
-        return text.encode(encoding) == data
-    except UnicodeError:
-        return False
-
-
 def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome:
     """Edit every file that has findings; returns what was added and what was left alone.
     `since_ns`: when the run began (time.time_ns()); a file changed since is left alone."""
@@ -103,7 +77,7 @@ def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome
             outcome.skipped.append(f"{path}: TypeScript/JavaScript, not edited (write `// noqa: CODE` by hand)")
             continue
         try:
-            why = _cannot_edit(path, since_ns)
+            why = why_not_replaced(path, since_ns)
             if why is not None:
                 outcome.skipped.append(f"{path}: {why}")
                 continue
@@ -111,7 +85,7 @@ def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome
                 data = fh.read()
             encoding = source_encoding(data)
             text = data.decode(encoding)  # utf-8-sig drops the BOM here and writes it back below
-            if not _round_trips(data, text, encoding):
+            if not round_trips(data, text, encoding):
                 outcome.skipped.append(f"{path}: its {encoding} encoding would not write back the same bytes, not edited")
                 continue
             new, count = edit(text, mine)

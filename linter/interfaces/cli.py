@@ -458,12 +458,14 @@ def apply_fixes(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagno
 
     files, roots = _fix_scope(opts, resolver), _output_roots(opts)
     outcome = fixing.Outcome()
+    since: int | None = opts.started_ns
     for _ in range(FIX_ROUNDS):
-        planned = fixing.plan(diagnostics, files, roots, opts.fix.unsafe, outcome)
+        planned = fixing.plan(diagnostics, files, roots, opts.fix.unsafe, outcome, since)
         before = len(outcome.written)
         fixing.write(planned, outcome)
         if len(outcome.written) == before:
             break
+        since = None  # next round: this round's own writes, read again by the check below
         diagnostics = collect_diagnostics(opts, resolver)
     _report_skipped(outcome.skipped)
     if opts.fix.show:
@@ -476,7 +478,8 @@ def print_diff(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnos
     from . import fixing
 
     outcome = fixing.Outcome()
-    planned = fixing.plan(diagnostics, _fix_scope(opts, resolver), _output_roots(opts), opts.fix.unsafe, outcome)
+    planned = fixing.plan(diagnostics, _fix_scope(opts, resolver), _output_roots(opts), opts.fix.unsafe, outcome,
+                          opts.started_ns)
     _report_skipped(outcome.skipped)
     write_report("".join(ff.diff() for ff in planned), opts.output, roots=_output_roots(opts))
     n = sum(len(ff.fixes) for ff in planned)

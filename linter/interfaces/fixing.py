@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..common.diagnostics import Diagnostic
 from ..common.escape import escape_text
 from ..common.reading import source_encoding
-from ..common.writing import replace_source, through_a_link
+from ..common.writing import replace_source, round_trips, through_a_link, why_not_replaced
 from ..js import is_js
 from ..lint.fixes import fixes_for, still_parses
 from ..rule_api.fixes import SAFE, UNSAFE, Fix, FixSpec, applied
@@ -100,17 +100,25 @@ def _read(path: str) -> tuple[bytes, str, str, bytes]:
 
 
 def plan(findings: list[Diagnostic], files: set[str], roots: list[str], unsafe: bool,
-         outcome: Outcome) -> list[FileFix]:
-    """The fixed text of each checked file that has an applicable fix (nothing is written here)."""
+         outcome: Outcome, since_ns: int | None = None) -> list[FileFix]:
+    """The fixed text of each checked file that has an applicable fix (nothing is written here).
+    `since_ns`: when the check behind `findings` began; a file changed since, or one a replace
+    must not touch (read-only, hard-linked, an encoding that does not round-trip), is left alone."""
     specs = fix_specs()
     out = []
     for path, mine in sorted(_by_file(findings, specs).items()):
         if path not in files or not inside(path, roots):
             continue  # a finding reported in a module that was not asked for, or outside the project
         try:
+            why = why_not_replaced(path, since_ns)
             data, text, encoding, bom = _read(path)
         except (OSError, UnicodeError, LookupError) as exc:
             outcome.skipped.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
+            continue
+        if why is None and not round_trips(data[len(bom):], text, encoding):
+            why = f"its {encoding} encoding would not write back the same bytes, not edited"
+        if why is not None:
+            outcome.skipped.append(f"{path}: {why}")
             continue
         fixes = [f for f in fixes_for(path, text, mine, specs) if f.applies(unsafe)]
         new, kept = applied(text, [e for f in fixes for e in f.edits])

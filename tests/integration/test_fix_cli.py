@@ -106,6 +106,16 @@ def test_never_writes_through_a_symlink(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "a symbolic link (or in a linked folder), not edited" in proc.stderr
 
 
+def test_read_only_and_hard_linked_files_are_left_alone_as_add_noqa_leaves_them(tmp_path: Path) -> None:
+    _project(tmp_path, {"ro.py": FATAL, "linked.py": FATAL})
+    os.chmod(tmp_path / "ro.py", 0o444)
+    os.link(tmp_path / "linked.py", tmp_path / "second_name.txt")
+    proc = siblint(["check", "--no-cache", "--fix", "--unsafe-fixes", "ro.py", "linked.py"], tmp_path)
+    assert (tmp_path / "ro.py").read_text() == FATAL and (tmp_path / "linked.py").read_text() == FATAL
+    assert "ro.py: read-only, not edited" in proc.stderr
+    assert "linked.py: has 2 hard links, which a rewrite would separate; not edited" in proc.stderr
+
+
 def test_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
     _project(tmp_path, {"agent.py": FATAL})
     path = str(tmp_path / "agent.py")
