@@ -704,12 +704,23 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     for importer in importers:
         if importer is facts:
             continue
-        for group in groups_in(importer, project):
-            for m in group.members():
-                if m.tool.kind == "function" and m.tool.options is None and os.path.abspath(m.tool.path) == own:
-                    threaded = found.get(m.tool.key, (m.tool, False))[1] or group.sync_threads
-                    found[m.tool.key] = (m.tool, threaded)
+        for path, tool, threads in _members_listed(importer, project):
+            if tool.kind == "function" and tool.options is None and path == own:
+                threaded = found.get(tool.key, (tool, False))[1] or threads
+                found[tool.key] = (tool, threaded)
     return list(found.values())
+
+
+# ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------
+def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[tuple[str, Tool, bool], ...]:
+    """(absolute path, tool, its group moves sync tools into threads) of every member of this
+    module's groups, in group and member order; worked out once per module and run."""
+
+    def compute() -> tuple[tuple[str, Tool, bool], ...]:
+        return tuple((os.path.abspath(m.tool.path), m.tool, group.sync_threads)
+                     for group in groups_in(facts, project) for m in group.members())
+
+    return project.remembered(("groups.members_listed", os.path.abspath(facts.path)), compute)
 
 
 def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
@@ -725,7 +736,7 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
         if os.path.abspath(where.path) in seen:
             continue
         seen.add(os.path.abspath(where.path))
-        if any((os.path.abspath(m.tool.path), m.tool.loc) == own for g in groups_in(where, project) for m in g.members()):
+        if any((path, member.loc) == own for path, member, _ in _members_listed(where, project)):
             return True
     return False
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..js import modules as js_modules
 from ..settings.config import Config
@@ -50,6 +50,7 @@ MAX_NAMESPACE_DEPTH = 3
 FROM = "<from>"
 FILE = "<file>"
 _VCS_MARKERS = (".git", ".hg", ".svn")
+_T = TypeVar("_T")
 
 
 # Module names by absolute path while a batch run holds the tree still (`tree_held_still`); None
@@ -325,6 +326,25 @@ class ProjectIndex:
         if self._scan is None:
             self._scan = ProjectScan.of(self.roots, self._skip)
         return self._scan
+
+    def remembered(self, key: tuple[str, ...], compute: Callable[[], _T]) -> _T:
+        """An answer that holds for the whole run (it reads the project, not the file being
+        analysed), computed once. The lookups it made are recorded again in the trace of every
+        file that asks, so the cache keys that file's findings on them as if it had computed it.
+        Keep answers small: they outlive `forget`, and facts they held would stay in memory."""
+        answers: dict[tuple[str, ...], tuple[Any, dict[str, str | None]]] = self.memo.setdefault("remembered", {})
+        if key not in answers:
+            outer, lookups = self.trace, {}
+            self.trace = lookups
+            try:
+                answers[key] = (compute(), lookups)
+            finally:
+                self.trace = outer
+        value, lookups = answers[key]
+        if self.trace is not None:
+            for name, path in lookups.items():
+                self.trace.setdefault(name, path)
+        return value
 
     def add(self, facts: ModuleFacts) -> None:
         self._by_path[os.path.abspath(facts.path)] = facts

@@ -28,6 +28,7 @@ question is a lookup and analysis time stays linear in the size of a module.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework
@@ -59,6 +60,7 @@ WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Union", "Optional", "Union
                            "contextvars.ContextVar", "typing.Type", "type", "builtins.type"})
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of the name, asked hundreds of thousands of times a run
 def canonical(name: str) -> tuple[Framework | None, str]:
     """The framework a resolved dotted name belongs to, and its canonical spelling. A dotted import
     root (`google.adk`) claims only the names under it, not its whole top-level package."""
