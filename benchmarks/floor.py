@@ -1,7 +1,8 @@
 """The parse-floor arm of `benchmarks/run.py --floor TREE...`: cold `siblint check --no-cache -jN`
 beside libcst parsing every .py file of the same tree with N processes (`parse_floor.py`),
 interleaved (each round runs the floor and siblint on every tree, in that order), medians of the
-rounds, the ratio the target is stated in (cold / floor), and siblint's peak RSS (process tree,
+rounds, the ratio the target is stated in (cold / floor), the same ratio of CPU time (user+sys
+of the process tree: far steadier on a busy machine), and siblint's peak RSS (process tree,
 the highest of the rounds). The trees are only read."""
 
 from __future__ import annotations
@@ -34,13 +35,13 @@ def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -
                   f"cold {walls[(tree, 'cold')][-1]:.1f} s, peak {peaks[tree][-1] / 2**20:.0f} MB", file=sys.stderr, flush=True)
         print(f"  round {r + 1}/{runs} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
     print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
-    print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | peak RSS | CPU floor / cold |")
-    print("|---|---|---|---|---|---|")
+    print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | CPU ratio | peak RSS | CPU floor / cold |")
+    print("|---|---|---|---|---|---|---|")
     for tree in trees:
         tree = os.path.abspath(tree)
         floor = statistics.median(walls[(tree, "floor")])
         cold = statistics.median(walls[(tree, "cold")])
-        cpu = f"{statistics.median(cpus[(tree, 'floor')]):.1f} s / {statistics.median(cpus[(tree, 'cold')]):.1f} s"
-        print(f"| {os.path.basename(tree)} | {floor:.1f} s | {cold:.1f} s | {cold / floor:.2f}x "
-              f"| {max(peaks[tree]) / 2**20:.0f} MB | {cpu} |")
+        cpu_floor, cpu_cold = statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")])
+        print(f"| {os.path.basename(tree)} | {floor:.1f} s | {cold:.1f} s | {cold / floor:.2f}x | {cpu_cold / cpu_floor:.2f}x "
+              f"| {max(peaks[tree]) / 2**20:.0f} MB | {cpu_floor:.1f} s / {cpu_cold:.1f} s |")
     return 0

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ..model.project import ProjectIndex, ProjectScan
     from ..syntax.facts import ModuleFacts
     from .cache import Cache, Entry
+    from .memory import ParseBudget
 
 # A batch of small files shipped to a worker in one go, and when a pool is worth starting.
 BATCH_BYTES = 48 * 1024
@@ -149,11 +150,13 @@ class Progress:
 
 # ---- one process's analysis state (the parent in inline mode, or a pool worker) ------------------
 class _Analyser:
-    def __init__(self, config: Config, scan: "ProjectScan | None", cache: "Cache | None") -> None:
+    def __init__(self, config: Config, scan: "ProjectScan | None", cache: "Cache | None",
+                 budget: "ParseBudget | None" = None) -> None:
         from ..model.project import ProjectIndex, project_root
 
         self.config = config
         self.cache = cache
+        self.budget = budget  # shared by a pool's workers: how many big trees they hold at once
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
         self.consulted: set[str] = set()  # files whose facts some rule looked up
         self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
@@ -184,12 +187,28 @@ class _Analyser:
             if facts is not None:
                 return facts
         try:
-            facts = engine.facts_from_text(engine.decode(data, path), path)
+            facts = self._parsed(path, data, quiet=False)
         except source.SourceError:
             return None
-        if self.cache:
+        if self.cache and facts is not None:
             self.cache.store_facts(key, facts)
         return facts
+
+    def _parsed(self, path: str, data: bytes, quiet: bool = True) -> "ModuleFacts | None":
+        """Facts of `data`, parsed within the pool's budget, the tree's memory given back after a
+        big file. `quiet`: None for anything the parse raises (the engine parses again and reports it)."""
+        from ..lint import engine
+        from .memory import release_to_os
+
+        with self.budget.held(len(data)) if self.budget is not None else nullcontext():
+            try:
+                return engine.facts_from_text(engine.decode(data, path), path)
+            except Exception:
+                if quiet:
+                    return None
+                raise
+            finally:
+                release_to_os(len(data))
 
     def sha_of(self, path: str) -> str | None:
         key = os.path.abspath(path)
@@ -219,6 +238,9 @@ class _Analyser:
         if self.cache:
             key = self._facts_key(path, sha)
             facts = self.cache.load_facts(key)
+        parsed = facts is None
+        if parsed:
+            facts = self._parsed(path, data)
         with traced(self.project) as trace:
             result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
         if own not in self.consulted:
@@ -227,7 +249,7 @@ class _Analyser:
             # again (from the cache when there is one), with the same resolution as before.
             self.project.forget(own)
         self.consulted.update(p for p in trace.values() if p)
-        if self.cache and facts is None and result.facts is not None:
+        if self.cache and parsed and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
         return path, diagnostics, entry_of(path, sha, diagnostics, trace, self.sha_of)
@@ -246,7 +268,7 @@ _worker: _Analyser | None = None
 
 
 def _init_worker(config: Config, scan: "ProjectScan | None", cache_args: tuple[str, str, bytes | None] | None,
-                 liveness: tuple[int, int] | None) -> None:
+                 liveness: tuple[int, int] | None, budget: "ParseBudget | None" = None) -> None:
     import gc
 
     global _worker
@@ -259,7 +281,7 @@ def _init_worker(config: Config, scan: "ProjectScan | None", cache_args: tuple[s
         folder, key, secret = cache_args
         cache = Cache(folder, key, secret)
         cache.loaded = True  # workers only read and write facts; the parent owns the index
-    _worker = _Analyser(config, scan, cache)
+    _worker = _Analyser(config, scan, cache, budget)
 
 
 def _check_batch(paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
@@ -459,12 +481,15 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
     # The liveness pipe: the parent alone holds its write end open (workers close their copies),
     # so a worker reads end-of-file the moment the parent is gone, however it died.
     liveness = os.pipe() if ctx.get_start_method() == "fork" else None
+    from .memory import ParseBudget
+
+    budget = ParseBudget(ctx)
     outcomes: list = []
     finished: set = set()
     left: list[str] = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(config, scan, cache_args, liveness)) as pool:
+                                 initargs=(config, scan, cache_args, liveness, budget)) as pool:
             # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
             # _die_with_parent): it stops the workers and exits 130, with no worker traceback
             # and no race between a dying worker (a broken pool) and the interrupt.

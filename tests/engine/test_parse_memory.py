@@ -1,0 +1,81 @@
+"""Issue 24: a libcst tree takes ~380x its source in memory. The pool's workers share a budget of
+big-file bytes they may hold as trees at once, and a big parse gives its freed memory back."""
+
+from __future__ import annotations
+
+import multiprocessing
+import subprocess
+import sys
+import threading
+import time
+
+from siblint.run.memory import PARSE_BUDGET, TRIM_AFTER, UNIT, ParseBudget, release_to_os
+
+CTX = multiprocessing.get_context("fork")
+
+
+def test_units_small_files_take_none_and_a_huge_file_takes_all():
+    budget = ParseBudget(CTX)
+    assert budget.units_for(UNIT - 1) == 0
+    assert budget.units_for(UNIT) == 1
+    assert budget.units_for(UNIT + 1) == 2
+    assert budget.units_for(PARSE_BUDGET * 4) == budget.units == PARSE_BUDGET // UNIT
+
+
+def _holds_at_once(first: int, second: int) -> bool:
+    """Does a parse of `second` bytes start while one of `first` bytes is held?"""
+    budget = ParseBudget(CTX)
+    started = threading.Event()
+    with budget.held(first):
+        thread = threading.Thread(target=lambda: (budget.held(second).__enter__(), started.set()), daemon=True)
+        thread.start()
+        at_once = started.wait(0.5)
+    thread.join(5)
+    return at_once
+
+
+def test_two_big_parses_wait_for_each_other():
+    assert not _holds_at_once(PARSE_BUDGET, UNIT * 2)
+    assert not _holds_at_once(PARSE_BUDGET // 2 + UNIT, PARSE_BUDGET // 2)
+
+
+def test_parses_within_the_budget_and_small_files_never_wait():
+    assert _holds_at_once(PARSE_BUDGET // 2, PARSE_BUDGET // 2)
+    assert _holds_at_once(PARSE_BUDGET * 2, UNIT - 1)
+
+
+def test_the_budget_is_given_back():
+    budget = ParseBudget(CTX)
+    for _ in range(3):
+        start = time.monotonic()
+        with budget.held(PARSE_BUDGET):
+            pass
+        assert time.monotonic() - start < 1
+
+
+def test_only_a_big_parse_asks_for_memory_back():
+    assert not release_to_os(TRIM_AFTER - 1)
+    assert release_to_os(TRIM_AFTER)  # glibc (this machine): malloc_trim is there
+
+
+PROBE = """
+import sys
+from siblint.lint import engine
+from siblint.run.memory import release_to_os
+
+def rss():
+    return int(open('/proc/self/statm').read().split()[1]) * 4096 // 2**20
+
+text = "".join(f"def f{i}(a, b):\\n    return g(a, [b, {{'k': a}}], c=b.d)\\n" for i in range(2500))
+facts = engine.facts_from_text(text, "big.py")
+before = rss()
+release_to_os(len(text))
+print(len(text), before, rss())
+"""
+
+
+def test_a_big_parse_hands_its_tree_back():
+    size, before, after = map(int, subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                                                  check=True).stdout.split())
+    assert size > TRIM_AFTER
+    assert before - after > 20, (before, after)  # MB: the tree was freed but kept by the allocator
