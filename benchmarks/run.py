@@ -1,6 +1,6 @@
 """siblint's speed benchmark: interleaved runs of siblint and its peers on one tree.
 
-    python benchmarks/run.py TREE [--runs 5] [--slow-runs 1] [--no-fixit] [--no-flake8] [--editor-file F]
+    python benchmarks/run.py TREE [--runs 5] [--slow-runs 3] [--no-fixit] [--no-flake8] [--editor-file F]
                                   [--baseline OTHER_SIBLINT]
     python benchmarks/run.py --scaling [BIG_FILE ...] [--scaling-runs 3] [--scaling-factor 1]
     python benchmarks/run.py --frontends TS_TREE PY_TREE [--frontend-runs 5]
@@ -252,8 +252,10 @@ def stdlib_ratio(siblint: str, runs: int) -> int:
     base = statistics.median(s.wall for s in arms[1].samples)
     for arm in arms:
         print(fmt_row(arm.name, arm, base))
+    cpu_base = statistics.median(s.cpu for s in arms[1].samples)
     print(f"siblint / ruff --select ALL (medians of {runs}): "
-          f"{statistics.median(s.wall for s in arms[0].samples) / base:.3f}")
+          f"{statistics.median(s.wall for s in arms[0].samples) / base:.3f} wall, "
+          f"{statistics.median(s.cpu for s in arms[0].samples) / cpu_base:.3f} CPU")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
@@ -286,7 +288,8 @@ def main() -> int:
     ap.add_argument("--floor-runs", type=int, default=3, help="rounds of the parse-floor arm (median; default 3)")
     ap.add_argument("--floor-jobs", type=int, default=2, help="processes for both sides of the parse-floor arm (default 2)")
     ap.add_argument("--runs", type=int, default=5, help="rounds for fast arms (default 5)")
-    ap.add_argument("--slow-runs", type=int, default=1, help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit")
+    ap.add_argument("--slow-runs", type=int, default=3,
+                    help="rounds for slow arms: cold siblint -j1/-j2 on big agent trees, fixit (median; default 3)")
     ap.add_argument("--cold-slow", action="store_true", help="treat the cold siblint arms as slow (agent-dense trees)")
     ap.add_argument("--no-fixit", action="store_true")
     ap.add_argument("--no-flake8", action="store_true")
