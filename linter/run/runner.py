@@ -473,6 +473,8 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
+    from .memory import ParseBudget
+
     _warm_up()
     gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
     methods = multiprocessing.get_all_start_methods()
@@ -481,8 +483,6 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
     # The liveness pipe: the parent alone holds its write end open (workers close their copies),
     # so a worker reads end-of-file the moment the parent is gone, however it died.
     liveness = os.pipe() if ctx.get_start_method() == "fork" else None
-    from .memory import ParseBudget
-
     budget = ParseBudget(ctx)
     outcomes: list = []
     finished: set = set()
