@@ -19,7 +19,7 @@ from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config
 from ..settings.excludes import Skip
-from ..syntax import source
+from ..syntax import notebook, source
 from ..syntax.collector import collect
 from ..syntax.facts import ModuleFacts
 from .noqa import Suppressions
@@ -31,6 +31,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     facts: ModuleFacts | None = None
     text: str | None = None
+    cells: notebook.CellMap | None = None  # a notebook's: where each line of `text` is in its cells
 
 
 def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
@@ -53,7 +54,22 @@ def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> Mod
 
 
 def decode(data: bytes, path: str) -> str:
-    """The text of a file: as Python decodes it (BOM, coding cookie, UTF-8), or UTF-8 for TS/JS."""
+    """The text of a file: as Python decodes it (BOM, coding cookie, UTF-8), or UTF-8 for TS/JS;
+    a notebook's code cells (siblint.syntax.notebook)."""
+    return _text_and_cells(data, path)[0]
+
+
+def _text_and_cells(data: bytes, path: str) -> tuple[str, notebook.CellMap | None]:
+    if notebook.is_notebook(path):
+        try:
+            book = notebook.read(data)
+        except notebook.NotebookError as exc:
+            raise source.SourceError(exc.reason, exc.line, exc.col) from None
+        return book.code, book.cells
+    return _decoded(data, path), None
+
+
+def _decoded(data: bytes, path: str) -> str:
     if is_js(path):
         from ..js.parse import decode as js_decode
 
@@ -85,7 +101,7 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
     if prefiltered and not project.wants(path, data):
         return result
     try:
-        result.text = decode(data, path)
+        result.text, result.cells = _text_and_cells(data, path)
         if facts is None:
             facts = facts_from_text(result.text, path, tree)
     except source.SourceError as err:
@@ -139,6 +155,8 @@ def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = T
     if honour_noqa and not config.ignore_noqa and kept and result.text is not None:
         sup = Suppressions(result.text, result.path)
         kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]
+    if result.cells is not None:  # last: `# noqa` and SIB902 read the concatenated code's lines
+        kept = notebook.in_cells(kept, result.cells)
     return sorted(set(kept), key=Diagnostic.sort_key)
 
 

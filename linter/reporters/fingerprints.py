@@ -8,6 +8,7 @@ import os
 from collections import Counter
 
 from ..common.diagnostics import Diagnostic
+from ..syntax.notebook import line_in_cell
 
 
 class SourceLines:
@@ -16,18 +17,29 @@ class SourceLines:
 
     def __init__(self) -> None:
         self._files: dict[str, list[str]] = {}
+        self._cells: dict[tuple[str, int, int], str] = {}
 
-    def get(self, path: str, line: int) -> str:
+    def get(self, path: str, line: int, cell: int = 0) -> str:
+        """Line `line` of `path`, or of its `cell` when it is a Jupyter notebook."""
+        if cell:
+            if (path, cell, line) not in self._cells:
+                self._cells[(path, cell, line)] = line_in_cell(_bytes(path), cell, line)
+            return self._cells[(path, cell, line)]
         if path not in self._files:
             self._files[path] = []
-            try:
-                if os.path.isfile(path):
-                    with open(path, "rb") as fh:
-                        self._files[path] = fh.read().decode("utf-8", "replace").splitlines()
-            except OSError:
-                pass
+            self._files[path] = _bytes(path).decode("utf-8", "replace").splitlines()
         lines = self._files[path]
         return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _bytes(path: str) -> bytes:
+    try:
+        if os.path.isfile(path):
+            with open(path, "rb") as fh:
+                return fh.read()
+    except OSError:
+        pass
+    return b""
 
 
 def _context_hash(uri: str, code: str, source_line: str) -> str:
@@ -45,7 +57,7 @@ def fingerprints(diagnostics: list[Diagnostic], uris: list[str], lines: SourceLi
     seen: Counter[str] = Counter()
     out = []
     for d, uri in zip(diagnostics, uris):
-        h = _context_hash(uri, d.code, lines.get(d.path, d.loc.line))
+        h = _context_hash(uri, d.code, lines.get(d.path, d.loc.line, d.cell))
         seen[h] += 1
         out.append(f"{h}:{seen[h]}")
     return out

@@ -23,3 +23,8 @@ def repo_relative(path: str, base: str) -> str:
     what GitHub annotations and code scanning want wherever siblint ran from."""
     rel = os.path.relpath(os.path.abspath(path), base)
     return path if rel.startswith(os.pardir) else rel.replace(os.sep, "/")
+
+
+def in_cell(cell: int) -> str:
+    """`cell 3:` before a line number in a Jupyter notebook (ruff's spelling); "" elsewhere."""
+    return f"cell {cell}:" if cell else ""
