@@ -8,6 +8,9 @@ IPython syntax neutralised so that libcst parses it, and a map back to `cell N` 
   body as Python (`%%time`, `%%capture`, ...: ruff's list); that line becomes `pass`. Any other
   cell magic (`%%bash`, `%%writefile`, `%%html`) makes the cell not Python, and it is left out.
 - Cells are numbered from 1 over every cell of the notebook (markdown ones too), as ruff does.
+- A `%%writefile NAME.py` cell writes a module the notebook then imports (how tutorials define
+  their tools): it is checked as a module of its own (`written`), reported in its cell. What
+  imports it does not see it: it is not on disk, and nothing here writes it.
 - A notebook whose kernel is not Python (R, Julia) has no Python code (`code` is empty).
 
 Nothing here runs the notebook; it is read as JSON, bounded by the caller's size limit.
@@ -31,6 +34,7 @@ _ESCAPE = re.compile(r"^([ \t]*)(?:%|!|\?)")  # `%magic`, `!shell`, `?obj`, `??o
 _ASSIGNED = re.compile(r"^([ \t]*)([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)[ \t]*=[ \t]*[%!]")  # `x = !ls`
 _HELP = re.compile(r"^([ \t]*)[A-Za-z_][\w.]*\?\??[ \t]*$")  # `obj?`, `obj.attr??`
 _CELL_MAGIC = re.compile(r"^[ \t]*%%(\w*)")
+_WRITEFILE = re.compile(r"^[ \t]*%%writefile(?:[ \t]+-a)?[ \t]+(\S+)[ \t]*$")
 
 
 class NotebookError(Exception):
@@ -69,10 +73,21 @@ class CellMap:
 
 
 @dataclass(frozen=True)
+class Written:
+    """A module a `%%writefile NAME.py` cell writes (tutorials define their tools so, then import
+    them): checked on its own, its findings reported in that cell."""
+
+    target: str  # the file name the magic names, relative to the notebook's folder
+    code: str
+    cells: CellMap
+
+
+@dataclass(frozen=True)
 class Notebook:
     code: str  # the code cells, concatenated, IPython syntax neutralised
     cells: CellMap
     cell_lines: tuple[tuple[str, ...], ...]  # each cell's own source lines, as written (for reports)
+    written: tuple[Written, ...] = ()
 
 
 def read(data: bytes) -> Notebook:
@@ -97,11 +112,26 @@ def read(data: bytes) -> Notebook:
         raise NotebookError("a Jupyter notebook without code cells: nothing to check")
     out: list[str] = []
     places: list[tuple[int, int]] = []
+    written: list[Written] = []
     for index in code_cells:
+        if (module := _written(index, cell_lines[index])) is not None:
+            written.append(module)
+            continue
         lines = _python_lines(list(cell_lines[index]))
         out += lines
         places += [(index + 1, row) for row in range(1, len(lines) + 1)]
-    return Notebook("".join(out), CellMap(tuple(places)), cell_lines)
+    return Notebook("".join(out), CellMap(tuple(places)), cell_lines, tuple(written))
+
+
+def _written(index: int, lines: tuple[str, ...]) -> Written | None:
+    """The module of a `%%writefile [-a] NAME.py` cell (None for any other cell, or another file type)."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    magic = _WRITEFILE.match(lines[first]) if first is not None else None
+    if magic is None or not magic.group(1).strip("'\"").endswith(".py"):
+        return None
+    body = lines[first + 1:]
+    places = tuple((index + 1, first + 2 + i) for i in range(len(body)))
+    return Written(magic.group(1).strip("'\""), "".join(body), CellMap(places))
 
 
 def in_cells(diagnostics: list[Diagnostic], cells: CellMap) -> list[Diagnostic]:
@@ -114,6 +144,12 @@ def in_cells(diagnostics: list[Diagnostic], cells: CellMap) -> list[Diagnostic]:
                         for r in d.related for c, rloc in [cells.loc(r.loc)])
         out.append(replace(d, loc=loc, cell=cell, related=related))
     return out
+
+
+def moved(d: Diagnostic, written: str, path: str) -> Diagnostic:
+    """A finding of the `%%writefile` module at `written`, and its related locations there, in the notebook at `path`."""
+    related = tuple(replace(r, path=path) if r.path == written else r for r in d.related)
+    return replace(d, path=path if d.path == written else d.path, related=related)
 
 
 def line_in_cell(data: bytes, cell: int, line: int) -> str:
@@ -129,9 +165,10 @@ def line_in_cell(data: bytes, cell: int, line: int) -> str:
 def code_of(data: bytes) -> str | None:
     """The notebook's Python code for the pre-filter; None when it cannot be read (the engine says why)."""
     try:
-        return read(data).code
+        book = read(data)
     except NotebookError:
         return None
+    return "\n".join([book.code, *(module.code for module in book.written)])
 
 
 def _short(exc: Exception) -> str:

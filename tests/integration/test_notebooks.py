@@ -222,3 +222,43 @@ def test_the_language_server_leaves_a_notebook_document_alone(language):
 
     assert lint_path("/p/demo.ipynb", language) is None  # its text is JSON: not linted as Python
     assert lint_path("/p/demo.py", language) == "/p/demo.py"  # the twin: a module is linted
+
+
+# ---- `%%writefile NAME.py` cells: the modules tutorials write their tools into -----------------
+WRITTEN_TOOL = '''\
+%%writefile create_booking.py
+import boto3
+from strands import tool
+
+@tool
+def create_booking(booking_id: str) -> str:
+    boto3.resource("dynamodb").Table("bookings").put_item(Item={"id": booking_id})
+    return "booked"
+'''
+AGENT_CELL = "import create_booking\nfrom strands import Agent\nagent = Agent(tools=[create_booking])\n"
+
+
+def test_a_module_written_by_a_cell_is_checked_and_reported_in_that_cell(tmp_path, monkeypatch):
+    write(tmp_path, {"w.ipynb": ipynb(("markdown", "# Tools\n"), WRITTEN_TOOL, "%%writefile -a notes.txt\nnot python (\n",
+                                      AGENT_CELL),
+                     "r.ipynb": ipynb(WRITTEN_TOOL.replace(".put_item(Item=", ".get_item(Key="), AGENT_CELL)})
+    found = findings(tmp_path, monkeypatch)
+    assert [(d["path"], d["cell"], d["line"], d["code"]) for d in found] == [("w.ipynb", 2, 6, "SIB101")]
+    assert [(r["path"], r["cell"], r["line"]) for r in found[0]["related"]] == [("w.ipynb", 2, 7)]
+
+
+def test_a_written_module_honours_noqa_in_its_cell(tmp_path, monkeypatch):
+    silenced = WRITTEN_TOOL.replace("-> str:", "-> str:  # noqa: SIB101")
+    write(tmp_path, {"w.ipynb": ipynb(silenced, AGENT_CELL)})
+    assert findings(tmp_path, monkeypatch) == []
+
+
+def test_a_written_module_that_is_also_on_disk_is_checked_once_as_the_file(tmp_path, monkeypatch):
+    write(tmp_path, {"w.ipynb": ipynb(WRITTEN_TOOL, AGENT_CELL), "create_booking.py": WRITTEN_TOOL.split("\n", 1)[1]})
+    assert [(d["path"], d["line"]) for d in findings(tmp_path, monkeypatch)] == [("create_booking.py", 5)]
+
+
+def test_the_prefilter_sees_the_written_modules():
+    only_written = ipynb(WRITTEN_TOOL, "print('deploy it')\n").encode()
+    assert may_matter(only_written, path="x.ipynb")
+    assert not may_matter(ipynb(WRITTEN_TOOL.replace("strands", "somelib"), "print(1)\n").encode(), path="x.ipynb")
