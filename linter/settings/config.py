@@ -266,7 +266,8 @@ def _inherit(child: Config, parent: Config, set_keys: set[str]) -> Config:
         )
     merged = {}
     for f in ("select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
-              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores", "cache_max_size", "notebooks"):
+              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores", "cache_max_size",
+              "notebooks"):
         mine, theirs = getattr(child, f), getattr(parent, f)
         if f.replace("_", "-") not in set_keys:
             merged[f] = theirs

@@ -126,12 +126,14 @@ def read(data: bytes) -> Notebook:
 def _written(index: int, lines: tuple[str, ...]) -> Written | None:
     """The module of a `%%writefile [-a] NAME.py` cell (None for any other cell, or another file type)."""
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    magic = _WRITEFILE.match(lines[first]) if first is not None else None
-    if magic is None or not magic.group(1).strip("'\"").endswith(".py"):
+    if first is None or (magic := _WRITEFILE.match(lines[first])) is None:
+        return None
+    target = magic.group(1).strip("'\"")
+    if not target.endswith(".py"):
         return None
     body = lines[first + 1:]
     places = tuple((index + 1, first + 2 + i) for i in range(len(body)))
-    return Written(magic.group(1).strip("'\""), "".join(body), CellMap(places))
+    return Written(target, "".join(body), CellMap(places))
 
 
 def in_cells(diagnostics: list[Diagnostic], cells: CellMap) -> list[Diagnostic]:
