@@ -8,7 +8,7 @@ import os
 from collections import Counter
 
 from ..common.diagnostics import Diagnostic
-from ..syntax.notebook import line_in_cell
+from ..syntax.notebook import cell_lines
 
 
 class SourceLines:
@@ -17,19 +17,20 @@ class SourceLines:
 
     def __init__(self) -> None:
         self._files: dict[str, list[str]] = {}
-        self._cells: dict[tuple[str, int, int], str] = {}
+        self._cells: dict[str, tuple[tuple[str, ...], ...]] = {}
 
     def get(self, path: str, line: int, cell: int = 0) -> str:
         """Line `line` of `path`, or of its `cell` when it is a Jupyter notebook."""
         if cell:
-            if (path, cell, line) not in self._cells:
-                self._cells[(path, cell, line)] = line_in_cell(_bytes(path), cell, line)
-            return self._cells[(path, cell, line)]
-        if path not in self._files:
-            self._files[path] = []
-            self._files[path] = _bytes(path).decode("utf-8", "replace").splitlines()
-        lines = self._files[path]
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+            if path not in self._cells:
+                self._cells[path] = cell_lines(_bytes(path))
+            cells = self._cells[path]
+            lines: list[str] | tuple[str, ...] = cells[cell - 1] if 0 < cell <= len(cells) else ()
+        else:
+            if path not in self._files:
+                self._files[path] = _bytes(path).decode("utf-8", "replace").splitlines()
+            lines = self._files[path]
+        return lines[line - 1].rstrip("\r\n") if 0 < line <= len(lines) else ""
 
 
 def _bytes(path: str) -> bytes:

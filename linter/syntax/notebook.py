@@ -154,14 +154,12 @@ def moved(d: Diagnostic, written: str, path: str) -> Diagnostic:
     return replace(d, path=path if d.path == written else d.path, related=related)
 
 
-def line_in_cell(data: bytes, cell: int, line: int) -> str:
-    """The text of `line` of `cell` as written in the notebook (baselines and fingerprints hash it); "" when absent."""
+def cell_lines(data: bytes) -> tuple[tuple[str, ...], ...]:
+    """Each cell's lines as written in the notebook (baselines and fingerprints hash a finding's); () when unreadable."""
     try:
-        cells = read(data).cell_lines
+        return read(data).cell_lines
     except NotebookError:
-        return ""
-    rows = cells[cell - 1] if 0 < cell <= len(cells) else ()
-    return rows[line - 1].rstrip("\n") if 0 < line <= len(rows) else ""
+        return ()
 
 
 def code_of(data: bytes) -> str | None:
