@@ -262,3 +262,11 @@ def test_the_prefilter_sees_the_written_modules():
     only_written = ipynb(WRITTEN_TOOL, "print('deploy it')\n").encode()
     assert may_matter(only_written, path="x.ipynb")
     assert not may_matter(ipynb(WRITTEN_TOOL.replace("strands", "somelib"), "print(1)\n").encode(), path="x.ipynb")
+
+
+@pytest.mark.parametrize("fmt", ["github", "gitlab", "azure", "junit", "rdjson", "pylint"])
+def test_every_other_format_names_the_cell(tmp_path, monkeypatch, fmt):
+    write(tmp_path, {"nb.ipynb": ipynb("from strands import tool\n", STRANDS_WRITE), "plain.py": "from strands import tool\n" + STRANDS_WRITE})
+    _, out = check(tmp_path, monkeypatch, "--output-format", fmt, ".")
+    # the notebook's finding names it (junit twice: the message and the text), the module's does not
+    assert out.count("cell ") == out.count("cell 2") == (2 if fmt == "junit" else 1), out
