@@ -6,7 +6,7 @@ IPython syntax neutralised so that libcst parses it, and a map back to `cell N` 
   (`files = None`), so every statement and `# noqa` comment stays on its own line.
 - A cell whose first line is a cell magic runs as Python only under the magics that run their
   body as Python (`%%time`, `%%capture`, ...: ruff's list); that line becomes `pass`. Any other
-  cell magic (`%%bash`, `%%writefile`, `%%html`) makes the cell not Python, and it is left out.
+  cell magic (`%%bash`, `%%html`, `%%writefile notes.txt`) makes the cell not Python: left out.
 - Cells are numbered from 1 over every cell of the notebook (markdown ones too), as ruff does.
 - A `%%writefile NAME.py` cell writes a module the notebook then imports (how tutorials define
   their tools): it is checked as a module of its own (`written`), reported in its cell. What
