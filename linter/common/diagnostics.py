@@ -20,6 +20,7 @@ class Related:
     path: str
     loc: Loc
     message: str
+    cell: int = 0  # in a Jupyter notebook, the cell (from 1) that `loc` lies in; 0 elsewhere
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -32,6 +33,7 @@ class Diagnostic:
     severity: str = "error"  # "error" or "warning"
     related: tuple[Related, ...] = field(default=())
     concise: str = field(default="", compare=False)  # the one-line form of `message` (what, and the fix)
+    cell: int = 0  # in a Jupyter notebook, the cell (from 1) that `loc` lies in; 0 elsewhere
 
     def sort_key(self) -> tuple:
-        return (self.path, self.loc.line, self.loc.col, self.code, self.message)
+        return (self.path, self.cell, self.loc.line, self.loc.col, self.code, self.message)

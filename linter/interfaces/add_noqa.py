@@ -22,6 +22,7 @@ from ..common.reading import source_encoding
 from ..common.writing import replace_source, round_trips, through_a_link, why_not_replaced
 from ..js import is_js
 from ..lint.noqa import Suppressions, comment_columns, with_codes
+from ..syntax.notebook import is_notebook
 
 # SIB9xx say the file was not (fully) checked or point at a comment: a noqa would only hide that.
 NOT_SILENCED = ("SIB9",)
@@ -75,6 +76,9 @@ def add_noqa(findings: list[Diagnostic], since_ns: int | None = None) -> Outcome
             continue
         if is_js(path):
             outcome.skipped.append(f"{path}: TypeScript/JavaScript, not edited (write `// noqa: CODE` by hand)")
+            continue
+        if is_notebook(path):
+            outcome.skipped.append(f"{path}: a Jupyter notebook, not edited (write `# noqa: CODE` in the cell by hand)")
             continue
         try:
             why = why_not_replaced(path, since_ns)

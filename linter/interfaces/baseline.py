@@ -23,6 +23,7 @@ from ..common.diagnostics import Diagnostic
 from ..common.reading import read_bounded
 from ..common.writing import replace_file
 from ..lint.noqa import physical_lines
+from ..reporters.fingerprints import SourceLines
 
 FORMAT = "siblint-baseline"
 VERSION = 1
@@ -58,14 +59,22 @@ def _line_texts(path: str, cache: dict[str, list[str]]) -> list[str]:
     return cache[path]
 
 
+def _line_text(d: Diagnostic, cache: dict[str, list[str]], cells: SourceLines) -> str:
+    """The finding's line without surrounding blanks (in a Jupyter notebook, its cell's line)."""
+    if d.cell:
+        return cells.get(d.path, d.loc.line, d.cell).strip()
+    lines = _line_texts(d.path, cache)
+    return lines[d.loc.line - 1].strip() if 0 < d.loc.line <= len(lines) else ""
+
+
 def keys(findings: list[Diagnostic], folder: str) -> list[tuple[Key, Diagnostic]]:
     """Each finding's key, in the findings' order."""
     texts: dict[str, list[str]] = {}
+    cells = SourceLines()
     seen: Counter[tuple[str, str, str]] = Counter()
     out = []
     for d in sorted(findings, key=Diagnostic.sort_key):
-        lines = _line_texts(d.path, texts)
-        text = lines[d.loc.line - 1].strip() if 0 < d.loc.line <= len(lines) else ""
+        text = _line_text(d, texts, cells)
         rel = _relative(d.path, folder)
         seen[(d.code, rel, text)] += 1
         digest = hashlib.sha256(f"{d.code}\0{text}\0{seen[(d.code, rel, text)]}".encode()).hexdigest()[:16]

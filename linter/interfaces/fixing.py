@@ -22,6 +22,7 @@ from ..common.writing import replace_source, round_trips, through_a_link, why_no
 from ..js import is_js
 from ..lint.fixes import fixes_for, still_parses
 from ..rule_api.fixes import SAFE, UNSAFE, Fix, FixSpec, applied
+from ..syntax.notebook import is_notebook
 
 
 @dataclass
@@ -85,9 +86,10 @@ def inside(path: str, roots: Iterable[str]) -> bool:
 
 
 def _by_file(findings: list[Diagnostic], specs: dict[str, FixSpec]) -> dict[str, list[Diagnostic]]:
+    """The fixable findings by file; none in a Jupyter notebook (its cells are not edited)."""
     by_file: dict[str, list[Diagnostic]] = {}
     for d in findings:
-        if d.code in specs and specs[d.code].action is not None:
+        if d.code in specs and specs[d.code].action is not None and not is_notebook(d.path):
             by_file.setdefault(d.path, []).append(d)
     return by_file
 

@@ -25,6 +25,7 @@ from ..common.diagnostics import Diagnostic, Loc
 from ..js import EXTENSIONS as JS_EXTENSIONS
 from ..js import is_js
 from ..lint import noqa
+from ..syntax.notebook import is_notebook
 from . import code_actions
 from .lint_scheduler import LintScheduler, Result
 from .docs import rule_url
@@ -48,7 +49,11 @@ _LINTED = (".py", ".pyi", *JS_EXTENSIONS)
 def lint_path(path: str, language_id: str | None) -> str | None:
     """The path the document at `path` is linted under: its own when its extension already picks
     the front end its languageId names, else `path` plus that extension (a `.ts` URI holding
-    Python, an extensionless script); None for a document siblint does not lint."""
+    Python, an extensionless script); None for a document siblint does not lint. A Jupyter
+    notebook is left alone, whatever its languageId: its text is JSON, and a cell's finding has no
+    place in it (`siblint check` reports notebooks as `path:cell N:line`)."""
+    if is_notebook(path):
+        return None
     ext = _LANGUAGE_EXTENSIONS.get(language_id or "")
     own = path.lower().endswith(_LINTED)
     if ext is None or (own and is_js(path) == is_js(ext)):

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from ..common.diagnostics import Diagnostic, Loc
 from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
 from ..js import is_js
+from ..model.callgraph import forget_walks
 from ..model.groups import groups_in
 from ..model.project import ProjectIndex, module_name_for, project_root
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config
 from ..settings.excludes import Skip
-from ..syntax import source
+from ..syntax import notebook, source
 from ..syntax.collector import collect
 from ..syntax.facts import ModuleFacts
 from .noqa import Suppressions
@@ -31,6 +32,9 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     facts: ModuleFacts | None = None
     text: str | None = None
+    cells: notebook.CellMap | None = None  # a notebook's: where each line of `text` is in its cells
+    written: tuple[notebook.Written, ...] = ()  # a notebook's `%%writefile` modules
+    parts: list["FileResult"] = field(default_factory=list)  # their results, reported in the notebook
 
 
 def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
@@ -53,7 +57,22 @@ def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> Mod
 
 
 def decode(data: bytes, path: str) -> str:
-    """The text of a file: as Python decodes it (BOM, coding cookie, UTF-8), or UTF-8 for TS/JS."""
+    """The text of a file: as Python decodes it (BOM, coding cookie, UTF-8), or UTF-8 for TS/JS;
+    a notebook's code cells (siblint.syntax.notebook)."""
+    return _read(data, path)[0]
+
+
+def _read(data: bytes, path: str) -> tuple[str, notebook.Notebook | None]:
+    if notebook.is_notebook(path):
+        try:
+            book = notebook.read(data)
+        except notebook.NotebookError as exc:
+            raise source.SourceError(exc.reason, exc.line, exc.col) from None
+        return book.code, book
+    return _decoded(data, path), None
+
+
+def _decoded(data: bytes, path: str) -> str:
     if is_js(path):
         from ..js.parse import decode as js_decode
 
@@ -81,11 +100,34 @@ def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, pr
 
     `facts`, when given, are this file's facts from the cache: the rules run without a parse.
     `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
+    result = _analyse(path, data, config, project, prefiltered=prefiltered, facts=facts, tree=tree)
+    result.parts = [_written_module(path, module, config, project) for module in result.written
+                    if not os.path.lexists(os.path.join(os.path.dirname(path), module.target))]
+    return result
+
+
+def _written_module(path: str, module: notebook.Written, config: Config, project: ProjectIndex) -> FileResult:
+    """A notebook's `%%writefile` module, analysed under the path it would be written to (a file
+    there is checked as itself instead), its findings moved to the notebook."""
+    written = os.path.join(os.path.dirname(path), module.target)
+    forget_walks(project)  # walks are keyed by position: another cell may have written this path
+    part = _analyse(written, module.code.encode("utf-8", "surrogatepass"), config, project)
+    project.forget(written)  # not on disk: no other module may find it
+    forget_walks(project)
+    part.diagnostics = [notebook.moved(d, written, path) for d in part.diagnostics]
+    part.path, part.cells = path, module.cells
+    return part
+
+
+def _analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
+             facts: ModuleFacts | None = None, tree: ast.Module | None = None) -> FileResult:
     result = FileResult(path)
     if prefiltered and not project.wants(path, data):
         return result
     try:
-        result.text = decode(data, path)
+        result.text, book = _read(data, path)
+        if book is not None:
+            result.cells, result.written = book.cells, book.written
         if facts is None:
             facts = facts_from_text(result.text, path, tree)
     except source.SourceError as err:
@@ -139,6 +181,9 @@ def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = T
     if honour_noqa and not config.ignore_noqa and kept and result.text is not None:
         sup = Suppressions(result.text, result.path)
         kept = [d for d in kept if not sup.suppressed(d.code, d.loc.line)]
+    if result.cells is not None:  # last: `# noqa` and SIB902 read the concatenated code's lines
+        kept = notebook.in_cells(kept, result.cells)
+    kept += [d for part in result.parts for d in filter_findings(part, config, honour_noqa=honour_noqa)]
     return sorted(set(kept), key=Diagnostic.sort_key)
 
 

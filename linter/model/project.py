@@ -511,11 +511,12 @@ class ProjectIndex:
         project's agent code imports it (its plain functions may be tools there). The project
         decides, not which files a command named: a tree run, `siblint check FILE`, flake8 and the
         editor agree."""
-        from ..syntax.prefilter import JS_EXTENSIONS, may_matter
+        from ..syntax.prefilter import JS_EXTENSIONS, NOTEBOOK_SUFFIX, may_matter
 
         if may_matter(data, path=path):
             return True
-        return not path.lower().endswith(JS_EXTENSIONS) and self.imported_by_agent_code(path)
+        # Nothing imports a notebook: only its own imports can make it matter.
+        return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)
 
     def imported_by_agent_code(self, path: str) -> bool:
         """Does a project module importing a framework that lists plain functions as tools import

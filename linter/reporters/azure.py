@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..common.diagnostics import Diagnostic
 from ..common.escape import escape_text
-from .paths import repo_relative
+from .paths import cell_said, repo_relative
 
 _DATA = (("%", "%AZP25"), ("\r", "%0D"), ("\n", "%0A"))
 _PROPERTY = (*_DATA, ("]", "%5D"), (";", "%3B"))
@@ -27,5 +27,5 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
         props = {"type": level, "sourcepath": repo_relative(d.path, base), "linenumber": d.loc.line,
                  "columnnumber": d.loc.col + 1, "code": d.code}
         spelled = "".join(f"{k}={_escape(str(v), _PROPERTY)};" for k, v in props.items())
-        out.append(f"##vso[task.logissue {spelled}]{_escape(d.concise or d.message, _DATA)}\n")
+        out.append(f"##vso[task.logissue {spelled}]{_escape(cell_said(d.concise or d.message, d.cell), _DATA)}\n")
     return "".join(out)

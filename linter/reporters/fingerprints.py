@@ -8,6 +8,7 @@ import os
 from collections import Counter
 
 from ..common.diagnostics import Diagnostic
+from ..syntax.notebook import cell_lines
 
 
 class SourceLines:
@@ -16,18 +17,30 @@ class SourceLines:
 
     def __init__(self) -> None:
         self._files: dict[str, list[str]] = {}
+        self._cells: dict[str, tuple[tuple[str, ...], ...]] = {}
 
-    def get(self, path: str, line: int) -> str:
-        if path not in self._files:
-            self._files[path] = []
-            try:
-                if os.path.isfile(path):
-                    with open(path, "rb") as fh:
-                        self._files[path] = fh.read().decode("utf-8", "replace").splitlines()
-            except OSError:
-                pass
-        lines = self._files[path]
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+    def get(self, path: str, line: int, cell: int = 0) -> str:
+        """Line `line` of `path`, or of its `cell` when it is a Jupyter notebook."""
+        if cell:
+            if path not in self._cells:
+                self._cells[path] = cell_lines(_bytes(path))
+            cells = self._cells[path]
+            lines: list[str] | tuple[str, ...] = cells[cell - 1] if 0 < cell <= len(cells) else ()
+        else:
+            if path not in self._files:
+                self._files[path] = _bytes(path).decode("utf-8", "replace").splitlines()
+            lines = self._files[path]
+        return lines[line - 1].rstrip("\r\n") if 0 < line <= len(lines) else ""
+
+
+def _bytes(path: str) -> bytes:
+    try:
+        if os.path.isfile(path):
+            with open(path, "rb") as fh:
+                return fh.read()
+    except OSError:
+        pass
+    return b""
 
 
 def _context_hash(uri: str, code: str, source_line: str) -> str:
@@ -45,7 +58,7 @@ def fingerprints(diagnostics: list[Diagnostic], uris: list[str], lines: SourceLi
     seen: Counter[str] = Counter()
     out = []
     for d, uri in zip(diagnostics, uris):
-        h = _context_hash(uri, d.code, lines.get(d.path, d.loc.line))
+        h = _context_hash(uri, d.code, lines.get(d.path, d.loc.line, d.cell))
         seen[h] += 1
         out.append(f"{h}:{seen[h]}")
     return out

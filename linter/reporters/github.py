@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..common.diagnostics import Diagnostic
 from ..common.escape import UNSAFE
-from .paths import repo_relative
+from .paths import cell_said, repo_relative
 
 
 def _escape_data(s: str) -> str:
@@ -26,6 +26,6 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
         out.append(
             f"::{level} file={_escape_prop(repo_relative(d.path, base))},line={d.loc.line},col={d.loc.col + 1},"
             f"endLine={d.loc.end_line},endColumn={d.loc.end_col + 1},"
-            f"title={_escape_prop(f'siblint ({d.code})')}::{_escape_data(d.message)}"
+            f"title={_escape_prop(f'siblint ({d.code})')}::{_escape_data(cell_said(d.message, d.cell))}"
         )
     return "".join(line + "\n" for line in out)

@@ -9,7 +9,7 @@ import json
 
 from ..common.diagnostics import Diagnostic
 from .fingerprints import fingerprints
-from .paths import repo_relative
+from .paths import cell_said, repo_relative
 
 # GitLab's levels are info, minor, major, critical, blocker.
 _SEVERITY = {"error": "major", "warning": "minor"}
@@ -21,7 +21,7 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
         {
             "type": "issue",
             "check_name": d.code,
-            "description": f"{d.code}: {d.concise or d.message}",
+            "description": f"{d.code}: {cell_said(d.concise or d.message, d.cell)}",
             "categories": ["Bug Risk"],
             "severity": _SEVERITY.get(d.severity, "major"),
             "fingerprint": fingerprint,

@@ -10,7 +10,7 @@ from .paths import shown_path
 
 
 def as_dict(d: Diagnostic) -> dict:
-    return {
+    return _with_cell(d.cell, {
         "path": shown_path(d.path),
         "line": d.loc.line,
         "column": d.loc.col + 1,
@@ -21,9 +21,15 @@ def as_dict(d: Diagnostic) -> dict:
         "message": d.message,
         "severity": d.severity,
         "related": [
-            {"path": shown_path(r.path), "line": r.loc.line, "column": r.loc.col + 1, "message": r.message} for r in d.related
+            _with_cell(r.cell, {"path": shown_path(r.path), "line": r.loc.line, "column": r.loc.col + 1, "message": r.message})
+            for r in d.related
         ],
-    }
+    })
+
+
+def _with_cell(cell: int, record: dict) -> dict:
+    """In a Jupyter notebook, `cell` (from 1, as ruff's JSON has it): the lines are the cell's."""
+    return {**record, "cell": cell} if cell else record
 
 
 def render(diagnostics: list[Diagnostic], base: str) -> str:

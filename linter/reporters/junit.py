@@ -14,7 +14,7 @@ from xml.etree import ElementTree as ET
 
 from ..common.diagnostics import Diagnostic
 from ..common.escape import escape_text
-from .paths import shown_path
+from .paths import cell_said, shown_path
 
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
@@ -27,7 +27,7 @@ def _suite(parent: ET.Element, path: str, findings: list[Diagnostic]) -> None:
     n = str(len(findings))
     suite = ET.SubElement(parent, "testsuite", name=path, tests=n, failures=n, errors="0", skipped="0")
     for d in findings:
-        message = _xml(d.concise or d.message)
+        message = _xml(cell_said(d.concise or d.message, d.cell))
         case = ET.SubElement(suite, "testcase", name=f"siblint.{d.code}", classname=path,
                              file=path, line=str(d.loc.line))
         failure = ET.SubElement(case, "failure", message=message, type=d.severity)

@@ -23,3 +23,14 @@ def repo_relative(path: str, base: str) -> str:
     what GitHub annotations and code scanning want wherever siblint ran from."""
     rel = os.path.relpath(os.path.abspath(path), base)
     return path if rel.startswith(os.pardir) else rel.replace(os.sep, "/")
+
+
+def in_cell(cell: int) -> str:
+    """`cell 3:` before a line number in a Jupyter notebook (ruff's spelling); "" elsewhere."""
+    return f"cell {cell}:" if cell else ""
+
+
+def cell_said(message: str, cell: int) -> str:
+    """A message that names its notebook cell, for formats whose location has a line but no cell
+    (their line is the line within that cell)."""
+    return f"cell {cell}: {message}" if cell else message

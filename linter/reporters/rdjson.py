@@ -9,22 +9,22 @@ import json
 from ..common.diagnostics import Diagnostic
 from ..interfaces.docs import REPOSITORY_URL, rule_url
 from .fingerprints import SourceLines
-from .paths import shown_path
+from .paths import cell_said, shown_path
 
 
-def _column(lines: SourceLines, path: str, line: int, col: int) -> int:
-    text = lines.get(path, line)
+def _column(lines: SourceLines, d: Diagnostic, line: int, col: int) -> int:
+    text = lines.get(d.path, line, d.cell)
     return len(text[:col].encode("utf-8")) + 1 + max(0, col - len(text))
 
 
 def _diagnostic(d: Diagnostic, lines: SourceLines) -> dict:
     return {
-        "message": d.concise or d.message,
+        "message": cell_said(d.concise or d.message, d.cell),
         "location": {
             "path": shown_path(d.path),
             "range": {
-                "start": {"line": d.loc.line, "column": _column(lines, d.path, d.loc.line, d.loc.col)},
-                "end": {"line": d.loc.end_line, "column": _column(lines, d.path, d.loc.end_line, d.loc.end_col)},
+                "start": {"line": d.loc.line, "column": _column(lines, d, d.loc.line, d.loc.col)},
+                "end": {"line": d.loc.end_line, "column": _column(lines, d, d.loc.end_line, d.loc.end_col)},
             },
         },
         "severity": d.severity.upper(),

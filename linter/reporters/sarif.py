@@ -36,6 +36,15 @@ def _region(loc: Loc) -> dict:
     return {"startLine": loc.line, "startColumn": loc.col + 1, "endLine": loc.end_line, "endColumn": loc.end_col + 1}
 
 
+def _physical(uri: str, loc: Loc, cell: int) -> dict:
+    """Where a finding is; in a Jupyter notebook the region's lines are those of the cell named in
+    the location's `properties` (the notebook file itself is JSON)."""
+    where: dict = {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _region(loc)}}
+    if cell:
+        where["properties"] = {"cell": cell}
+    return where
+
+
 def _level(severity: str) -> str:
     return "warning" if severity == "warning" else "error"
 
@@ -76,16 +85,12 @@ def render(diagnostics: list[Diagnostic], base: str) -> str:
             "ruleIndex": index[d.code],
             "level": _level(d.severity),
             "message": {"text": _message(d)},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _region(d.loc)}}],
+            "locations": [_physical(uri, d.loc, d.cell)],
             "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         }
         if d.related:
             result["relatedLocations"] = [
-                {
-                    "id": i,
-                    "message": {"text": r.message},
-                    "physicalLocation": {"artifactLocation": {"uri": _uri(r.path, base)}, "region": _region(r.loc)},
-                }
+                {"id": i, "message": {"text": r.message}, **_physical(_uri(r.path, base), r.loc, r.cell)}
                 for i, r in enumerate(d.related)
             ]
         results.append(result)

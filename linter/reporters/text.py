@@ -15,7 +15,7 @@ from itertools import groupby
 
 from ..common.diagnostics import Diagnostic
 from ..common.escape import escape_text
-from .paths import shown_path
+from .paths import in_cell, shown_path
 
 
 def _path(path: str) -> str:
@@ -31,9 +31,10 @@ def _body(d: Diagnostic, full: bool = False) -> str:
 def render(diagnostics: list[Diagnostic], base: str, full: bool = False) -> str:
     lines: list[str] = []
     for d in diagnostics:
-        lines.append(f"{_path(d.path)}:{d.loc.line}:{d.loc.col + 1}: {_body(d, full)}")
+        lines.append(f"{_path(d.path)}:{in_cell(d.cell)}{d.loc.line}:{d.loc.col + 1}: {_body(d, full)}")
         if full:
-            lines += [f"    {_path(r.path)}:{r.loc.line}:{r.loc.col + 1}: {escape_text(r.message)}" for r in d.related]
+            lines += [f"    {_path(r.path)}:{in_cell(r.cell)}{r.loc.line}:{r.loc.col + 1}: {escape_text(r.message)}"
+                      for r in d.related]
     lines.append(summary(diagnostics))
     return "\n".join(lines) + "\n"
 
@@ -47,7 +48,7 @@ def render_grouped(diagnostics: list[Diagnostic], base: str) -> str:
     lines: list[str] = []
     for path, group in groupby(diagnostics, key=lambda d: _path(d.path)):
         lines.append(f"{path}:")
-        lines += [f"  {d.loc.line}:{d.loc.col + 1} {_body(d)}" for d in group]
+        lines += [f"  {in_cell(d.cell)}{d.loc.line}:{d.loc.col + 1} {_body(d)}" for d in group]
         lines.append("")
     lines.append(summary(diagnostics))
     return "\n".join(lines) + "\n"
@@ -55,7 +56,7 @@ def render_grouped(diagnostics: list[Diagnostic], base: str) -> str:
 
 def render_pylint(diagnostics: list[Diagnostic], base: str) -> str:
     """pylint's parseable layout as ruff writes it, with the severity before the message."""
-    return "".join(f"{_path(d.path)}:{d.loc.line}: [{d.code}] {d.severity}: {escape_text(d.concise or d.message)}\n"
+    return "".join(f"{_path(d.path)}:{in_cell(d.cell)}{d.loc.line}: [{d.code}] {d.severity}: {escape_text(d.concise or d.message)}\n"
                    for d in diagnostics)
 
 

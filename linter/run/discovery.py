@@ -1,5 +1,5 @@
-"""Which files a run checks: the given paths, folders walked for .py/.pyi and TS/JS sources
-(.ts .tsx .mts .cts .js .jsx .mjs .cjs), excludes applied.
+"""Which files a run checks: the given paths, folders walked for .py/.pyi, Jupyter notebooks
+(.ipynb) and TS/JS sources (.ts .tsx .mts .cts .js .jsx .mjs .cjs), excludes applied.
 
 A folder named on the command line is always walked; everything found in it, and every file named
 on the command line, is subject to `exclude` / `extend-exclude` (gitignore patterns relative to the
@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from ..js import EXTENSIONS as JS_EXTENSIONS
 from ..settings.config import Config
 from ..settings.excludes import Skip
+from ..syntax.prefilter import NOTEBOOK_SUFFIX
 
-EXTENSIONS = (".py", ".pyi", *JS_EXTENSIONS)
+# Jupyter notebooks too, unless `notebooks = false` (settings.excludes leaves them out).
+EXTENSIONS = (".py", ".pyi", *JS_EXTENSIONS, NOTEBOOK_SUFFIX)
 
 
 @dataclass

@@ -48,6 +48,7 @@ class Config:
     extend_side_effect_calls: tuple[str, ...] = ()
     pure_calls: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    notebooks: bool = True  # check Jupyter notebooks (`.ipynb`); ruff's `include` of `*.ipynb`
     # Codes not reported in test modules (`test_*.py`, `*_test.py`, `conftest.py`): a test sets a
     # failure handler to None, or makes a tool fail, on purpose, to exercise the SDK's failure path.
     test_file_ignores: tuple[str, ...] = ("SIB2", "SIB3")
@@ -128,6 +129,7 @@ class Config:
             "exclude": list(self.exclude),
             "extend-exclude": list(self.extend_exclude),
             "respect-gitignore": self.respect_gitignore,
+            "notebooks": self.notebooks,
             "extend-side-effect-calls": list(self.extend_side_effect_calls),
             "pure-calls": list(self.pure_calls),
             "max-file-size": self.max_file_size,
@@ -165,7 +167,7 @@ def _str_list(value: object, key: str, where: str) -> tuple[str, ...]:
 _KEYS = {
     "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
     "extend-side-effect-calls", "pure-calls", "respect-gitignore", "extend", "max-file-size", "test-file-ignores",
-    "cache-max-size",
+    "cache-max-size", "notebooks",
 }
 # Keys whose lists add to the inherited ones; every other key replaces what it inherits.
 _ADDITIVE = ("extend_select", "extend_exclude", "extend_side_effect_calls")
@@ -198,10 +200,11 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
     for key in ("exclude", "extend-exclude", "extend-side-effect-calls", "pure-calls"):
         if key in table:
             kw[key.replace("-", "_")] = _str_list(table[key], key, where)
-    if "respect-gitignore" in table:
-        if not isinstance(table["respect-gitignore"], bool):
-            raise ConfigError(f"{where} respect-gitignore: expected true or false, got {table['respect-gitignore']!r}")
-        kw["respect_gitignore"] = table["respect-gitignore"]
+    for key in ("respect-gitignore", "notebooks"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{where} {key}: expected true or false, got {table[key]!r}")
+            kw[key.replace("-", "_")] = table[key]
     for key in ("max-file-size", "cache-max-size"):
         if key in table:
             try:
@@ -263,7 +266,8 @@ def _inherit(child: Config, parent: Config, set_keys: set[str]) -> Config:
         )
     merged = {}
     for f in ("select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
-              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores", "cache_max_size"):
+              "extend_side_effect_calls", "pure_calls", "respect_gitignore", "max_file_size", "test_file_ignores", "cache_max_size",
+              "notebooks"):
         mine, theirs = getattr(child, f), getattr(parent, f)
         if f.replace("_", "-") not in set_keys:
             merged[f] = theirs

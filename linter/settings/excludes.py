@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from ..syntax.prefilter import NOTEBOOK_SUFFIX
 from .config import Config
 from .gitignore import GitIgnore
 
@@ -21,7 +22,7 @@ class Skip:
     def __call__(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
         config = self.config_for_folder(os.path.dirname(path))
-        if config.is_excluded(path, is_dir, absolute=True):
+        if config.is_excluded(path, is_dir, absolute=True) or (not is_dir and _notebook_off(config, path)):
             return True
         return config.respect_gitignore and self.gitignore.ignored(path, is_dir, absolute=True)
 
@@ -37,3 +38,8 @@ class Skip:
                 return True
             folder = os.path.dirname(folder)
         return False
+
+
+def _notebook_off(config: Config, path: str) -> bool:
+    """`notebooks = false`: Jupyter notebooks are left out, named on the command line or not."""
+    return not config.notebooks and path.lower().endswith(NOTEBOOK_SUFFIX)

@@ -41,6 +41,7 @@ def _default_roots(language: str | None = None) -> tuple[str, ...]:
 
 # siblint.js.EXTENSIONS, repeated here so that this module imports nothing of the engine.
 JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+NOTEBOOK_SUFFIX = ".ipynb"  # siblint.syntax.notebook.SUFFIX, for the same reason
 
 
 def may_matter_js(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
@@ -137,9 +138,12 @@ def _parser_says(source: str | bytes, roots: tuple[str, ...]) -> bool:
 
 
 def may_matter(data: bytes, roots: tuple[str, ...] | None = None, path: str = "") -> bool:
-    """`path`, when it names a TS/JS file, selects the JS decision (`may_matter_js`)."""
+    """`path`, when it names a TS/JS file, selects the JS decision (`may_matter_js`); a notebook
+    is decided on its code cells (one that cannot be read passes: the engine says why, SIB900)."""
     if path and path.lower().endswith(JS_EXTENSIONS):
         return may_matter_js(data, roots)
+    if path and path.lower().endswith(NOTEBOOK_SUFFIX):
+        return _notebook_matters(data, roots)
     roots = roots or _default_roots("python")
     encoding = _declared_encoding(data)
     if encoding is None:
@@ -153,6 +157,13 @@ def may_matter(data: bytes, roots: tuple[str, ...] | None = None, path: str = ""
     except (UnicodeDecodeError, LookupError):
         return True  # the engine reports it as undecodable (SIB900)
     return _names_a_root(text, _needles(roots)) and _parser_says(data, roots)
+
+
+def _notebook_matters(data: bytes, roots: tuple[str, ...] | None) -> bool:
+    from .notebook import code_of
+
+    code = code_of(data)
+    return code is None or may_matter(code.encode("utf-8", "surrogatepass"), roots)
 
 
 def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None) -> bool:
