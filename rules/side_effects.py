@@ -190,11 +190,11 @@ class SyncToolSideEffect(_SideEffectRule):
     concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
     also = {"ignores_signal": (
-        "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the SDK "
-        "aborts that signal and throws once every call settled, and this tool still lands its effect, unrecorded; "
-        "call details?.signal?.throwIfAborted() after the last await before the effect, listen for 'abort', "
+        "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the framework "
+        "aborts that signal and the run fails, and this tool still lands its effect, unrecorded; "
+        "call throwIfAborted() on the signal after the last await before the effect, listen for 'abort', "
         "or pass the signal on (fetch(url, {{ signal }}))",
-        "{tool} {context} and performs {effect}: observe details.signal before the effect",
+        "{tool} {context} and performs {effect}: observe that signal before the effect",
     )}
     name = "sync-tool-side-effect"
     summary = ("a sync tool has a side effect that runs in a worker thread cancellation cannot stop "
