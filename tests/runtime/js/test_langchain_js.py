@@ -5,7 +5,7 @@ must do what its row says. Each INVALID program's run rejects and its charge lan
 rejection, with no tool message for it; its fixed twin either completes with the charge recorded or
 makes no charge at all. siblint must report SIB301 on exactly the INVALID ones.
 
-Every program reads its services from the environment: a risk check that answers after 300 ms
+The programs share their tools and model (`shop.cjs`), which read the services from the environment: a risk check that answers after 300 ms
 (`RISK_URL`), a tax service that is down (`TAX_URL`, 503, the fatal failure), the payments sink
 (`PAYMENTS_URL`), the fake model (`MODEL_URL`). drive_langchain.cjs runs one program per Node process.
 
@@ -38,6 +38,7 @@ NODE = declare_node("langchain-js", PACKAGES)
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "langchain"
+SHARED = "shop.cjs"  # the tools and the model the programs import (a cross-module case for siblint)
 MARKER = "SIBLINT-ARM-RESULT "
 RUN_TIMEOUT = 60
 
@@ -135,9 +136,10 @@ def test_arm(name: str, runs: dict[str, Run]) -> None:
 @pytest.mark.parametrize("arm", ARMS, ids=[a.file for a in ARMS])
 def test_siblint_reports_sib301_on_exactly_the_invalid_programs(arm: Arm, tmp_path: Path) -> None:
     config = Config(root=str(tmp_path), select=("SIB301",))
-    found = lint_files(tmp_path, {arm.file: (PROGRAMS / arm.file).read_text(encoding="utf-8")}, arm.file, config)
+    files = {name: (PROGRAMS / name).read_text(encoding="utf-8") for name in (arm.file, SHARED)}
+    found = lint_files(tmp_path, files, arm.file, config)
     assert bool(found) is arm.invalid, (arm.why, found)
 
 
 def test_every_program_is_an_arm() -> None:
-    assert {a.file for a in ARMS} == {p.name for p in PROGRAMS.iterdir() if p.suffix == ".cjs"}
+    assert {a.file for a in ARMS} | {SHARED} == {p.name for p in PROGRAMS.iterdir() if p.suffix == ".cjs"}

@@ -1,26 +1,10 @@
 'use strict';
 // INVALID: new ToolNode(tools, { handleToolErrors: false }) lets lookup_tax's 503 end the run; charge_card,
 // which never observes config.signal, charges after invoke rejected, unrecorded.
-const { tool } = require('langchain');
 const { ToolNode, createReactAgent } = require('@langchain/langgraph/prebuilt');
-const { ChatOpenAI } = require('@langchain/openai');
-const { z } = require('zod');
+const { chargeCard, lookupTax, model, ask } = require('./shop.cjs');
 
-const chargeCard = tool(async ({ amount }, config) => {
-  await fetch(process.env.RISK_URL); // a risk check that takes 300 ms
-  await fetch(process.env.PAYMENTS_URL, { method: 'POST', body: JSON.stringify({ amount }) });
-  return 'charged';
-}, { name: 'charge_card', description: 'Charge the card', schema: z.object({ amount: z.number() }) });
-
-const lookupTax = tool(async () => {
-  const res = await fetch(process.env.TAX_URL);
-  if (!res.ok) throw new Error(`tax service failed: ${res.status}`);
-  return res.text();
-}, { name: 'lookup_tax', description: 'Tax rate', schema: z.object({}) });
-
-const llm = new ChatOpenAI({ model: 'fake/each-tool', apiKey: 'fake', maxRetries: 0,
-                             configuration: { baseURL: process.env.MODEL_URL } });
 const tools = new ToolNode([chargeCard, lookupTax], { handleToolErrors: false });
-const agent = createReactAgent({ llm, tools });
+const agent = createReactAgent({ llm: model(), tools });
 
-module.exports = { main: (input) => agent.invoke({ messages: [{ role: 'user', content: input }] }) };
+module.exports = { main: ask(agent) };

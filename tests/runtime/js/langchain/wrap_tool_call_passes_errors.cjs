@@ -2,21 +2,8 @@
 // INVALID: the Audit middleware's wrapToolCall awaits handler(request) without a catch, so
 // lookup_tax's 503 ends the run (invoke rejects at once). charge_card never observes config.signal:
 // its POST lands ~0.3 s after the rejection, and no tool message records it.
-const { createAgent, createMiddleware, tool } = require('langchain');
-const { ChatOpenAI } = require('@langchain/openai');
-const { z } = require('zod');
-
-const chargeCard = tool(async ({ amount }, config) => {
-  await fetch(process.env.RISK_URL); // a risk check that takes 300 ms
-  await fetch(process.env.PAYMENTS_URL, { method: 'POST', body: JSON.stringify({ amount }) });
-  return 'charged';
-}, { name: 'charge_card', description: 'Charge the card', schema: z.object({ amount: z.number() }) });
-
-const lookupTax = tool(async () => {
-  const res = await fetch(process.env.TAX_URL);
-  if (!res.ok) throw new Error(`tax service failed: ${res.status}`);
-  return res.text();
-}, { name: 'lookup_tax', description: 'Tax rate', schema: z.object({}) });
+const { createAgent, createMiddleware } = require('langchain');
+const { chargeCard, lookupTax, model, ask } = require('./shop.cjs');
 
 const audit = createMiddleware({
   name: 'Audit',
@@ -28,8 +15,6 @@ const audit = createMiddleware({
   },
 });
 
-const model = new ChatOpenAI({ model: 'fake/each-tool', apiKey: 'fake', maxRetries: 0,
-                               configuration: { baseURL: process.env.MODEL_URL } });
-const agent = createAgent({ model, tools: [chargeCard, lookupTax], middleware: [audit] });
+const agent = createAgent({ model: model(), tools: [chargeCard, lookupTax], middleware: [audit] });
 
-module.exports = { main: (input) => agent.invoke({ messages: [{ role: 'user', content: input }] }) };
+module.exports = { main: ask(agent) };
