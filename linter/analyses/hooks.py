@@ -30,7 +30,6 @@ from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework, HookSpec
 from ..model.groups import Group, Member, holder_of
 from ..model.project import ProjectIndex
-from ..model.tools import Tool
 from ..model.semantic import (
     Scope,
     calls_by_text,
@@ -42,6 +41,7 @@ from ..model.semantic import (
     project_class,
     target_functions,
 )
+from ..model.tools import Tool
 from ..settings.config import Config
 from ..syntax.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
 from .error_policy import GroupPolicy, fatal_causes
