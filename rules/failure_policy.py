@@ -14,7 +14,7 @@ from typing import ClassVar
 from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.rule_api.fixes import DISPLAY_ONLY, UNSAFE, FixSpec, RewriteArgument
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js
+from siblint.rules import examples_js, examples_langchain_js
 
 
 class _FatalArgumentRule(Rule):
@@ -138,6 +138,10 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     const lookupTax = tool({ name: 'lookup_tax', parameters, execute });  // the default handler
     ```
 
+    In LangGraph.js: `new ToolNode(tools, { handleToolErrors: false })` (the default, `true`, gives
+    the model every error); a `createReactAgent` given that node runs it
+    (tests/runtime/js/test_langchain_js.py).
+
     ## Options
     None.
     """
@@ -180,7 +184,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
               "tool_failure_policy='warn')\ncrew = Crew(agents=[shop], tasks=tasks, tool_failure_policy='raise')\n"),
         Valid("from haystack.components.agents import Agent\n\nagent = Agent(chat_generator=gen, tools=tools, "
               "raise_on_tool_invocation_failure=False)\n"),
-    ] + examples_js.VALID["SIB201"]
+    ] + examples_js.VALID["SIB201"] + examples_langchain_js.VALID["SIB201"]
     INVALID = [
         Invalid("from agents import function_tool\n\n@function_tool(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
         Invalid("from agents.decorators import tool as t\n\n@t(failure_error_function=None)\nasync def f() -> str:\n    return 'x'\n", lines=(3,)),
@@ -203,7 +207,7 @@ class FailureHandlerDisabled(_FatalArgumentRule):
                 "        return '0.2'\n\nstrict = Tax()\nstrict.tool_failure_policy = 'raise'\n", lines=(5, 11)),
         Invalid("from haystack.components.agents import Agent\n\nagent = Agent(chat_generator=gen, tools=tools, "
                 "raise_on_tool_invocation_failure=True, tool_concurrency_limit=1)\n", lines=(3,)),
-    ] + examples_js.INVALID["SIB201"]
+    ] + examples_js.INVALID["SIB201"] + examples_langchain_js.INVALID["SIB201"]
 
 
 class FailureHandlerReturnsNone(_FatalArgumentRule):
@@ -295,6 +299,30 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
     `PermissionResultDeny(..., interrupt=True)`: the run ends and the handlers in flight are
     cancelled. A deny without `interrupt=True` reaches the model.
 
+    In LangChain.js (`createAgent({ middleware })`): middleware that passes a tool's error on, which
+    the agent's default handler would have given the model. A `createMiddleware({ wrapToolCall })`
+    whose callback awaits `handler(request)` outside a `try` whose `catch` returns (a pass-through or
+    timing wrapper too), `toolRetryMiddleware({ onFailure: 'error' })`, `toolRetryMiddleware({ tools:
+    [...] })` for the agent's tools the list leaves out, and a `toolErrorMiddleware` whose `onError`
+    can return undefined. Each is reported where it is built and where an agent registers it by name,
+    once per place. Pregel aborts every sibling's `config.signal` and `invoke` rejects at once; a
+    sibling that ignores the signal lands ~0.3 s later, with no tool message
+    (tests/runtime/js/test_langchain_js.py). A catching middleware anywhere in the list saves the run.
+    ```ts
+    const audit = createMiddleware({ name: 'Audit', wrapToolCall: async (request, handler) => handler(request) });
+    ```
+
+    Use instead:
+    ```ts
+    const audit = createMiddleware({
+      name: 'Audit',
+      wrapToolCall: async (request, handler) => {
+        try { return await handler(request); }
+        catch (e) { return new ToolMessage({ content: `failed: ${e}`, tool_call_id: request.toolCall.id ?? '', status: 'error' }); }
+      },
+    });
+    ```
+
     ## Options
     None.
     """
@@ -345,7 +373,7 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
               "    context.terminate = True\n\nkernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, stop)\n"),
         Valid("from claude_agent_sdk import ClaudeAgentOptions, PermissionResultDeny\n\nasync def guard(name, inp, ctx):\n"
               "    return PermissionResultDeny(message='no')\n\noptions = ClaudeAgentOptions(can_use_tool=guard)\n"),
-    ]
+    ] + examples_langchain_js.VALID["SIB202"]
     INVALID = [
         Invalid("from agents import function_tool\n\ndef h(ctx, e):\n    print(e)\n\n"
                 "@function_tool(failure_error_function=h)\nasync def f() -> str:\n    return 'x'\n", lines=(6,)),
@@ -374,7 +402,7 @@ class FailureHandlerReturnsNone(_FatalArgumentRule):
         Invalid("from claude_agent_sdk import ClaudeAgentOptions, PermissionResultDeny\n\nasync def guard(name, inp, ctx):\n"
                 "    return PermissionResultDeny(message='no', interrupt=True)\n\n"
                 "options = ClaudeAgentOptions(can_use_tool=guard)\n", lines=(6,)),
-    ]
+    ] + examples_langchain_js.INVALID["SIB202"]
 
 
 class TimeoutRaises(_FatalArgumentRule):

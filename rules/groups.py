@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js, examples_wave3
+from siblint.rules import examples_js, examples_langchain_js, examples_wave3
 
 if TYPE_CHECKING:
     from siblint.model.groups import Group, Member
@@ -319,6 +319,16 @@ class FatalToolBesideUnstoppableTool(Rule):
     await run(agent, input, { toolExecution: { maxFunctionToolConcurrency: 1 } });
     ```
 
+    In LangChain.js / LangGraph.js: `createAgent({ tools, middleware })`, `createReactAgent({ tools })`
+    and `new ToolNode([...])` with a member made fatal by its middleware (SIB202) or by
+    `handleToolErrors: false` (SIB201), and a side-effecting member that never observes
+    `config.signal` (the second parameter of a `tool(fn, ...)` function, the third of a
+    `DynamicStructuredTool` `func` or a `StructuredTool`'s `_call`). `invoke` rejects at once and
+    the member lands its effect after it, with no tool message. No switch serialises the calls:
+    `{ maxConcurrency: 1 }` on `createAgent` drops the second call and every result
+    (tests/runtime/js/test_langchain_js.py). Pass `config.signal` to the member's `fetch`, or let the
+    errors reach the model.
+
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
     module that pass the agent, on `invoke` / `ainvoke` / `stream` / `astream` of the graph (or of
@@ -378,7 +388,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax])\n"),
         Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise], "
               "tool_executor=SequentialToolExecutor())\n"),
-    ] + examples_js.VALID["SIB301"] + examples_wave3.VALID
+    ] + examples_js.VALID["SIB301"] + examples_wave3.VALID + examples_langchain_js.VALID["SIB301"]
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nrunner = InMemoryRunner(agent=agent)\n"
@@ -411,7 +421,7 @@ class FatalToolBesideUnstoppableTool(Rule):
                 "job = Task(description='d', expected_output='x', agent=shop)\n"
                 "crew = Crew(agents=[shop], tasks=[job], tool_failure_policy='raise')\n", lines=(24,)),
         Invalid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])\n", lines=(22,)),
-    ] + examples_js.INVALID["SIB301"] + examples_wave3.INVALID
+    ] + examples_js.INVALID["SIB301"] + examples_wave3.INVALID + examples_langchain_js.INVALID["SIB301"]
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for group in ctx.groups():

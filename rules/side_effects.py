@@ -21,7 +21,7 @@ from siblint.common.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
 from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js
+from siblint.rules import examples_js, examples_langchain_js
 
 if TYPE_CHECKING:
     from siblint.analyses.cancellation import Hazard
@@ -177,6 +177,17 @@ class SyncToolSideEffect(_SideEffectRule):
       },
     ```
 
+    In LangChain.js / LangGraph.js the signal is `config.signal`: the second parameter of a
+    `tool(fn, {...})` function, the third of a `DynamicStructuredTool` / `DynamicTool` `func`, and
+    `_call`'s `parentConfig` in a `StructuredTool` subclass. Pregel aborts it when a sibling fails
+    fatally, and `invoke` rejects without waiting for this tool (tests/runtime/js/test_langchain_js.py).
+    ```ts
+    const chargeCard = tool(async ({ amount }, config) => {
+      await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }), signal: config.signal });
+      return 'charged';
+    }, { name: 'charge_card', description: 'Charge the card', schema: z.object({ amount: z.number() }) });
+    ```
+
     ## Options
     `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
     compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
@@ -190,11 +201,11 @@ class SyncToolSideEffect(_SideEffectRule):
     concise = "{tool} is sync and performs {effect}: make it `async def` and await an async client"
     reason = "sync_thread"
     also = {"ignores_signal": (
-        "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the SDK "
-        "aborts that signal and throws once every call settled, and this tool still lands its effect, unrecorded; "
-        "call details?.signal?.throwIfAborted() after the last await before the effect, listen for 'abort', "
+        "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the framework "
+        "aborts that signal and the run fails, and this tool still lands its effect, unrecorded; "
+        "call throwIfAborted() on the signal after the last await before the effect, listen for 'abort', "
         "or pass the signal on (fetch(url, {{ signal }}))",
-        "{tool} {context} and performs {effect}: observe details.signal before the effect",
+        "{tool} {context} and performs {effect}: observe that signal before the effect",
     )}
     name = "sync-tool-side-effect"
     summary = ("a sync tool has a side effect that runs in a worker thread cancellation cannot stop "
@@ -231,14 +242,14 @@ class SyncToolSideEffect(_SideEffectRule):
               "    return f'(demo) would send an email to {to}'\n"),
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ]) + examples_js.VALID["SIB101"]
+    ]) + examples_js.VALID["SIB101"] + examples_langchain_js.VALID["SIB101"]
     INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
                 "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
                 lines=(5,)),
-    ]) + examples_js.INVALID["SIB101"]
+    ]) + examples_js.INVALID["SIB101"] + examples_langchain_js.INVALID["SIB101"]
 
 
 class ThreadedSideEffect(_SideEffectRule):

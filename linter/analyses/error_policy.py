@@ -95,6 +95,8 @@ def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> Gro
     covers: list[Cover] = []
     if spec.handler is not None:
         value = group.call.arg(spec.handler.position, spec.handler.keyword)
+        if value is None and spec.handler_default is not None:
+            value = Const(spec.handler_default, group.call.loc)
         if spec.handler_returns:
             if value is not None and _returning(value, facts, group.scope, project):
                 covers.append(Cover(None, None))

@@ -245,6 +245,12 @@ def _call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIn
     return out
 
 
+def call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIndex,
+                 specs: Iterable[FatalArg]) -> list[FatalReason]:
+    """The reasons these fatal arguments give for one call (a middleware's options)."""
+    return _call_reasons(call, facts, scope, project, specs)
+
+
 def _setter(call: Call) -> tuple[Param, tuple[FatalArg, ...]] | None:
     if isinstance(call.func, Ref):
         fw, name = canonical(call.func.name)

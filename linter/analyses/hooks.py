@@ -41,11 +41,14 @@ from ..model.semantic import (
     project_class,
     target_functions,
 )
+from ..model.tools import Tool
 from ..settings.config import Config
 from ..syntax.facts import Call, Const, FunctionFacts, ModuleFacts, Ref, Value
 from .error_policy import GroupPolicy, fatal_causes
 from .fatal_hooks import fatal_raise
 from .fatality import FatalReason
+from .middleware import Reach, group_passing
+from .middleware import module_reasons as middleware_reasons
 
 When = Literal["before", "after"]
 
@@ -62,9 +65,18 @@ class RaisingHook:
     fault: str  # "raises", "can return None"
     fix: str = ""  # how to make it report instead of raising (`HookSpec.fix`)
     noun: str = ""  # what the framework calls it (`HookSpec.noun`)
+    # Middleware that passes on only some tools' errors (`siblint.analyses.middleware`): those it
+    # reaches, less those other middleware of the group covers. None: every member.
+    reach: Reach | None = None
+    spared: tuple[Reach, ...] = ()
+
+    def applies(self, tool: Tool) -> bool:
+        return (self.reach is None or self.reach.has(tool)) and not any(s.has(tool) for s in self.spared)
 
     @property
     def label(self) -> str:
+        if not self.fault:  # a middleware's reason says it all (`siblint.analyses.middleware`)
+            return self.name
         return f"{self.noun or f'{self.when}-call hook'} {self.name} {self.fault}"
 
 
@@ -262,10 +274,12 @@ def _objects(fw: Framework, where: Scope, item: Value, project: ProjectIndex) ->
 def group_hooks(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list[RaisingHook]:
     """The raising tool-call hooks that run around `group`'s calls (made in `facts`)."""
     fw, spec = group.framework, group.framework.hooks
+    passing = [RaisingHook("after", p.reason.label, p.reason.path, p.reason.loc, p.reason.origin or (p.reason.path, p.reason.loc),
+                           "", reach=p.reach, spared=p.spared) for p in group_passing(group, facts, project)]
     if not _hooked(fw):
-        return []
+        return passing
     scope = Scope(facts, group.scope)
-    out: list[RaisingHook] = []
+    out: list[RaisingHook] = passing
     for param in (spec.group, *spec.objects):
         if param is None:
             continue
@@ -290,13 +304,16 @@ def member_reasons(member: Member, hooks: list[RaisingHook], group: Group, proje
     out: list[FatalReason] = []
     causes: list[FatalReason] | None = None
     for hook in hooks:
+        if not hook.applies(member.tool):
+            continue
         if hook.when == "before":
             out.append(FatalReason("handler_returns_none", hook.label, hook.path, hook.loc, origin=hook.origin))
             continue
         if causes is None:
             causes = fatal_causes(member.tool, project, GroupPolicy(True), group.framework, config)
         if causes:
-            out.append(FatalReason("handler_returns_none", f"{causes[0].label}, re-raised by the after-call hook {hook.name}", causes[0].path,
+            by = f"re-raised by the after-call hook {hook.name}" if hook.fault else f"and {hook.name}"
+            out.append(FatalReason("handler_returns_none", f"{causes[0].label}, {by}", causes[0].path,
                                    causes[0].loc, origin=(hook.path, hook.loc)))
     return out
 
@@ -304,7 +321,7 @@ def member_reasons(member: Member, hooks: list[RaisingHook], group: Group, proje
 def hook_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:
     """`module_hooks` as the failure-policy rules read them (cause "handler_returns_none": SIB202)."""
     return [FatalReason("handler_returns_none", h.label, h.path, h.loc, origin=h.origin, fix=h.fix)
-            for h in module_hooks(facts, project)]
+            for h in module_hooks(facts, project)] + middleware_reasons(facts, project)
 
 
 def _unique(hooks: list[RaisingHook]) -> list[RaisingHook]:

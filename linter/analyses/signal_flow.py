@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..common.diagnostics import Loc
-from ..frameworks.spec import Framework
+from ..frameworks.spec import Framework, Param
 from ..model.callgraph import Site, Walk
+from ..model.semantic import canonical
 from ..syntax.facts import (
     Call,
     FunctionFacts,
@@ -37,6 +38,7 @@ from ..syntax.facts import (
 )
 
 if TYPE_CHECKING:
+    from ..model.tools import Tool
     from .cancellation import Hazard
 
 MAX_ALIAS_ROUNDS = 4  # `const s = details.signal; const t = s;`
@@ -125,11 +127,24 @@ def _position(site: Site, fn: FunctionFacts) -> tuple[int, Loc] | None:
     return None
 
 
+def _signal_param(fw: Framework, tool: "Tool", fn: FunctionFacts) -> Param | None:
+    """Where the tool's function takes the signal holder: its maker's or tool base class's own place
+    (`ToolSpec.signal_by_maker`), else the framework's."""
+    own = fw.tools.signal_by_maker
+    if own:
+        made_by = [tool.options.func.name] if tool.options is not None and isinstance(tool.options.func, Ref) else []
+        for name in (*made_by, *fn.bases):
+            found = own.get(canonical(name)[1])
+            if found is not None:
+                return found
+    return fw.tools.signal
+
+
 def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -> list["Hazard"]:
     """Every side effect of the walked tool that its function does not protect by observing its signal."""
     from .cancellation import Hazard
 
-    spec = fw.tools.signal
+    spec = _signal_param(fw, found.tool, fn)
     if spec is None:
         return []
     position = spec.position if spec.position is not None else len(fn.params)

@@ -12,6 +12,7 @@ from . import (
     google_adk,
     haystack,
     langchain,
+    langchain_js,
     llama_index,
     openai_agents,
     openai_agents_js,
@@ -25,7 +26,8 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
                                      agent_framework.FRAMEWORK, haystack.FRAMEWORK,
-                                     semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK)
+                                     semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK,
+                                     langchain_js.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

@@ -94,6 +94,30 @@ class Middleware:
 
 
 @dataclass(frozen=True)
+class ToolMiddleware:
+    """A middleware constructor whose product runs around every tool call of the group it is given
+    to, where the group turns a tool's error into a message by default (LangChain.js `createAgent`):
+    per tool, it either passes the error on (the run ends), turns it into a message (it covers the
+    tool, whatever the other middleware does), or leaves it alone (read by
+    `siblint.analyses.middleware`)."""
+
+    # The callback option that wraps the call (`wrapToolCall`) and where that callback receives the
+    # call as a function (`handler`): calling it outside a `try` whose `catch` does not rethrow
+    # passes the tool's error on; a catching callback covers every tool. Absent: leaves all alone.
+    wrapper: Param | None = None
+    calls: Param | None = None
+    # Options that make it pass the error of the tools it applies to on (`onFailure: 'error'`, an
+    # `onError` that can return undefined); when none is fatal, it covers those tools.
+    fatal: tuple[FatalArg, ...] = ()
+    # The tools it applies to, by name (`tools: ['quote']`); absent: every tool.
+    tools: Param | None = None
+    # The errors of the tools that list leaves out pass on too (`toolRetryMiddleware({ tools })`).
+    unlisted_fatal: bool = False
+    label: str = ""  # how messages name it: 'toolRetryMiddleware'
+    fix: str = ""  # what SIB202 tells the user
+
+
+@dataclass(frozen=True)
 class ErrorPolicy:
     """What a group does with a tool's exception when no per-tool setting applies.
 
@@ -110,6 +134,9 @@ class ErrorPolicy:
     visible_values: tuple[object, ...] = ()
     any_string: bool = False
     fatal_values: tuple[object, ...] = ()
+    # The handler's value when the argument is left out (`handleToolErrors` defaults to true in
+    # LangGraph.js); None: no handler.
+    handler_default: object = None
     middleware: Param | None = None  # where middleware objects are passed (`middleware=[...]`)
     # The handler makes a failure visible by what it returns (`on_tool_error_callback=`): a callable,
     # or a list tried in order, covers every exception only when one of them returns a value on
@@ -231,6 +258,10 @@ class ToolSpec:
     # cancelling a task, and a tool must observe it (siblint.analyses.signal_flow). None: task cancellation.
     signal: Param | None = None
     signal_attr: str = "signal"
+    # Where a maker's function, or a tool class's run method, receives that holder when not at
+    # `signal` (`new DynamicStructuredTool({ func })`: `func(input, runManager, config)`):
+    # canonical maker or base class -> Param.
+    signal_by_maker: dict[str, Param] = field(default_factory=dict)
     # A module-level dict under this name declares the module's own tool (`TOOL_SPEC = {"name": ...}`):
     # the function its "name" key names, else the function named after the module, is a tool.
     module_spec: str = ""
@@ -334,6 +365,9 @@ class FailureSpec:
     # Exceptions that reach the model whatever the group's policy (`ModelRetry`).
     visible_exceptions: tuple[str, ...] = ()
     middlewares: dict[str, Middleware] = field(default_factory=dict)
+    # Middleware constructors that can pass a tool's error on where the group would not (canonical
+    # name -> ToolMiddleware); read from the group policy's `middleware` argument.
+    tool_middlewares: dict[str, ToolMiddleware] = field(default_factory=dict)
     # A failure policy the tool and several levels above it set, the most specific winning.
     layered: LayeredPolicy | None = None
     # Hook registrars (canonical decorator or function name) whose hooks can end the run.

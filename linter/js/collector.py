@@ -497,8 +497,10 @@ class _Collector:
                 fn.guarded_body = len(stmts) == 1 and stmts[0].type == "try_statement" and \
                     stmts[0].child_by_field_name("handler") is not None
                 self.visit_children(body)
-                fn.can_return_none = True  # may fall off the end; JS tools return a value or undefined
+                if not stmts or stmts[-1].type not in ("return_statement", "throw_statement"):
+                    fn.can_return_none = True  # may fall off the end: it returns undefined
             else:  # an arrow's expression body is its return value
+                fn.can_return_none = fn.can_return_none or _may_be_undefined(body)
                 value = self.value(body)
                 fn.return_values.append(value)
                 fn.returns_value = True
@@ -594,6 +596,8 @@ class _Collector:
             return
         frame = self.frames[-1]
         expr = next((c for c in node.named_children if c.type != "comment"), None)
+        if expr is None or _may_be_undefined(expr):
+            frame.facts.can_return_none = True  # `return;`, `return undefined`, `return c ? x : undefined`
         if expr is None:
             return
         value = self.value(expr)
@@ -612,6 +616,18 @@ def _contains(node: ts.Node, kind: str) -> bool:
             return True
         if n.type not in _FUNCTIONS:
             stack.extend(n.named_children)
+    return False
+
+
+def _may_be_undefined(node: ts.Node) -> bool:
+    """An expression that is, or on one branch of a `?:` is, `undefined` (or `void x`)."""
+    while node.type in _TRANSPARENT and node.named_child_count:
+        node = node.named_children[0]
+    if node.type == "undefined" or (node.type == "unary_expression" and node.children and node.children[0].type == "void"):
+        return True
+    if node.type == "ternary_expression":
+        branches = (node.child_by_field_name("consequence"), node.child_by_field_name("alternative"))
+        return any(b is not None and _may_be_undefined(b) for b in branches)
     return False
 
 

@@ -65,10 +65,11 @@ def canonical(name: str) -> tuple[Framework | None, str]:
     """The framework a resolved dotted name belongs to, and its canonical spelling. A dotted import
     root (`google.adk`) claims only the names under it, not its whole top-level package."""
     root = name.split(".", 1)[0]
-    for fw in FRAMEWORKS:
-        if root in fw.import_roots or any(name.startswith(r + ".") for r in fw.import_roots if "." in r):
-            return fw, fw.canonical(name)
-    return None, name
+    claimed = [fw for fw in FRAMEWORKS
+               if root in fw.import_roots or any(name.startswith(r + ".") for r in fw.import_roots if "." in r)]
+    # Two frameworks may share a root (`langchain` in Python and on npm): the one spelling the name wins.
+    fw = next((f for f in claimed if name in f.aliases), claimed[0] if claimed else None)
+    return (fw, fw.canonical(name)) if fw is not None else (None, name)
 
 
 def imports_framework(facts: ModuleFacts, fw: Framework) -> bool:

@@ -1,0 +1,231 @@
+"""LangChain.js `createAgent` and LangGraph.js `ToolNode` (TypeScript): every tool spelling, every
+fatal spelling with its default and benign twin, the signal a tool observes, name traps and a
+cross-module case.
+
+Runtime truth behind each expectation: /work/shared/reference/frameworks-wave3.md section 9 and its
+correction (langchain 1.5.14, @langchain/langgraph 1.7.3, @langchain/core 1.4.0), and
+tests/runtime/js/test_langchain_js.py."""
+
+from __future__ import annotations
+
+import pytest
+from siblint.settings.config import Config
+
+from tests.conftest import lint_files
+
+HEAD = "import { createAgent, createMiddleware, tool, toolRetryMiddleware, toolErrorMiddleware } from 'langchain';\n" \
+       "import { z } from 'zod';\n"
+WAIT = "  await new Promise((r) => setTimeout(r, 300));\n"
+POST = "  await fetch('https://pay.example.com/charges', { method: 'POST', body: JSON.stringify({ amount })%s });\n"
+
+
+def _charge(signal: str = "", check: str = "") -> str:
+    """chargeCard: waits, then POSTs; `signal` is added to fetch's options, `check` before it."""
+    return ("export const chargeCard = tool(async ({ amount }, config) => {\n" + WAIT + check + POST % signal +
+            "  return 'charged';\n}, { name: 'charge_card', description: 'Charge', schema: z.object({ amount: z.number() }) });\n")
+
+
+LOOKUP = ("export const lookupTax = tool(async () => {\n  const res = await fetch('https://tax.example.com/rate');\n"
+          "  return res.text();\n}, { name: 'lookup_tax', description: 'Tax rate', schema: z.object({}) });\n")
+
+
+def _agent(middleware: str = "", tools: str = "chargeCard, lookupTax") -> str:
+    mw = f", middleware: [{middleware}]" if middleware else ""
+    return f"export const agent = createAgent({{ model: 'openai:gpt-4o', tools: [{tools}]{mw} }});\n"
+
+
+def _lint(tmp_path, files: dict[str, str], target: str = "main.ts", select: tuple[str, ...] = ()) -> list[tuple[str, int]]:
+    config = Config(root=str(tmp_path), select=select or ("SIB101", "SIB201", "SIB202", "SIB301"))
+    return sorted((d.code, d.loc.line) for d in lint_files(tmp_path, files, target, config))
+
+
+def _codes(tmp_path, src: str, select: tuple[str, ...] = ()) -> set[str]:
+    return {c for c, _ in _lint(tmp_path, {"main.ts": src}, select=select)}
+
+
+# ---- SIB101: every tool spelling, and its signal -----------------------------------------------
+TOOL_SPELLINGS = {
+    "tool(fn, {...})": _charge(),
+    "DynamicStructuredTool": ("export const chargeCard = new DynamicStructuredTool({\n  name: 'charge_card', description: 'Charge',\n"
+                              "  schema: z.object({ amount: z.number() }),\n  func: async ({ amount }, runManager, config) => {\n"
+                              + WAIT + POST % "" + "    return 'charged';\n  },\n});\n"),
+    "DynamicTool": ("export const chargeCard = new DynamicTool({\n  name: 'charge_card', description: 'Charge',\n"
+                    "  func: async (amount) => {\n" + WAIT + POST % "" + "    return 'charged';\n  },\n});\n"),
+    "StructuredTool subclass": ("class ChargeCard extends StructuredTool {\n  name = 'charge_card';\n  description = 'Charge';\n"
+                                "  schema = z.object({ amount: z.number() });\n  async _call({ amount }, runManager, parentConfig) {\n"
+                                + WAIT + POST % "" + "    return 'charged';\n  }\n}\nexport const chargeCard = new ChargeCard();\n"),
+}
+CORE_HEAD = "import { tool, DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';\n"
+
+
+@pytest.mark.parametrize("head", [CORE_HEAD, HEAD.replace("createAgent,", "createAgent, DynamicStructuredTool, DynamicTool, "
+                                                           "StructuredTool,")], ids=["@langchain/core/tools", "langchain"])
+@pytest.mark.parametrize("spelling", list(TOOL_SPELLINGS))
+def test_sib101_every_tool_spelling(spelling, head, tmp_path):
+    src = head + TOOL_SPELLINGS[spelling]
+    assert "SIB101" in _codes(tmp_path, src), src
+
+
+# Each spelling's signal, passed to fetch: the fixed twin of the case above.
+SIGNAL_TWINS = {
+    "tool(fn, {...})": ("config", "config.signal"),
+    "DynamicStructuredTool": ("config", "config?.signal"),
+    "DynamicTool": ("amount, runManager, config", "config?.signal"),
+    "StructuredTool subclass": ("parentConfig", "parentConfig?.signal"),
+}
+
+
+@pytest.mark.parametrize("spelling", list(SIGNAL_TWINS))
+def test_sib101_signal_passed_to_fetch_is_the_fix(spelling, tmp_path):
+    param, signal = SIGNAL_TWINS[spelling]
+    src = CORE_HEAD + TOOL_SPELLINGS[spelling]
+    if spelling == "DynamicTool":
+        src = src.replace("async (amount)", f"async ({param})")
+    src = src.replace("JSON.stringify({ amount }) }", f"JSON.stringify({{ amount }}), signal: {signal} }}")
+    assert f"signal: {signal}" in src
+    assert "SIB101" not in _codes(tmp_path, src), src
+
+
+def test_sib101_signal_in_the_wrong_place_does_not_protect(tmp_path):
+    # DynamicStructuredTool's func gets (input, runManager, config): its second parameter holds no signal.
+    src = CORE_HEAD + TOOL_SPELLINGS["DynamicStructuredTool"].replace(
+        "async ({ amount }, runManager, config)", "async ({ amount }, config)").replace(
+        "JSON.stringify({ amount }) }", "JSON.stringify({ amount }), signal: config?.signal }")
+    assert "SIB101" in _codes(tmp_path, src), src
+
+
+def test_sib101_throw_if_aborted_after_the_wait(tmp_path):
+    assert "SIB101" not in _codes(tmp_path, HEAD + _charge(check="  config.signal?.throwIfAborted();\n"))
+
+
+def test_sib101_read_only_tool(tmp_path):
+    assert _codes(tmp_path, HEAD + LOOKUP + _agent(tools="lookupTax")) == set()
+
+
+# ---- SIB202 / SIB301: middleware that passes errors on ----------------------------------------
+PASS_THROUGH = "const audit = createMiddleware({ name: 'Audit', wrapToolCall: async (request, handler) => handler(request) });\n"
+TIMING = ("const audit = createMiddleware({\n  name: 'Audit',\n  wrapToolCall: async (request, handler) => {\n"
+          "    const started = Date.now();\n    const result = await handler(request);\n"
+          "    console.log(Date.now() - started);\n    return result;\n  },\n});\n")
+CATCHING = ("const audit = createMiddleware({\n  name: 'Audit',\n  wrapToolCall: async (request, handler) => {\n"
+            "    try {\n      return await handler(request);\n    } catch (e) {\n"
+            "      return new ToolMessage({ content: `failed: ${e}`, tool_call_id: request.toolCall.id ?? '', status: 'error' });\n"
+            "    }\n  },\n});\n")
+RETHROWING = CATCHING.replace("      return new ToolMessage", "      throw e;\n      return new ToolMessage")
+
+
+@pytest.mark.parametrize("middleware", [PASS_THROUGH, TIMING, RETHROWING], ids=["pass-through", "timing", "rethrowing"])
+def test_non_catching_wrap_tool_call_is_fatal(middleware, tmp_path):
+    found = _lint(tmp_path, {"main.ts": HEAD + _charge() + LOOKUP + middleware + _agent("audit")})
+    codes = [c for c, _ in found]
+    assert codes.count("SIB202") == 2, found  # where it is built, and where it is registered
+    assert "SIB301" in codes, found
+
+
+def test_catching_wrap_tool_call_is_safe(tmp_path):
+    src = HEAD + "import { ToolMessage } from '@langchain/core/messages';\n" + _charge() + LOOKUP + CATCHING + _agent("audit")
+    assert {"SIB202", "SIB301"}.isdisjoint(_codes(tmp_path, src)), src
+
+
+def test_inline_middleware_reported_once(tmp_path):
+    inline = "createMiddleware({ name: 'Audit', wrapToolCall: async (request, handler) => handler(request) })"
+    found = _lint(tmp_path, {"main.ts": HEAD + _charge() + LOOKUP + _agent(inline)})
+    assert [c for c, _ in found].count("SIB202") == 1, found
+
+
+def test_catching_middleware_elsewhere_in_the_list_saves_the_run(tmp_path):
+    # Measured (probe_lc_middleware): a toolErrorMiddleware whose onError returns covers every tool.
+    src = HEAD + _charge() + LOOKUP + PASS_THROUGH + "const errors = toolErrorMiddleware({ onError: (e) => `failed: ${e}` });\n" + \
+        _agent("audit, errors")
+    assert "SIB301" not in _codes(tmp_path, src), src
+
+
+def test_default_create_agent_is_not_fatal(tmp_path):
+    assert {"SIB202", "SIB301"}.isdisjoint(_codes(tmp_path, HEAD + _charge() + LOOKUP + _agent()))
+
+
+RETRY = {
+    "onFailure: 'error'": ("toolRetryMiddleware({ maxRetries: 1, onFailure: 'error' })", True),
+    "deprecated onFailure: 'raise'": ("toolRetryMiddleware({ maxRetries: 1, onFailure: 'raise' })", True),
+    "tools list leaves lookup_tax out": ("toolRetryMiddleware({ maxRetries: 1, tools: ['charge_card'] })", True),
+    "default onFailure": ("toolRetryMiddleware({ maxRetries: 1 })", False),
+    "onFailure: 'continue'": ("toolRetryMiddleware({ maxRetries: 1, onFailure: 'continue' })", False),
+    "tools list names every tool": ("toolRetryMiddleware({ tools: ['charge_card', 'lookup_tax'] })", False),
+    "tools list of tool objects": ("toolRetryMiddleware({ tools: [chargeCard, lookupTax] })", False),
+    "onError returns undefined for one tool": (
+        "toolErrorMiddleware({ onError: (e, r) => (r.toolCall.name === 'x' ? `failed: ${e}` : undefined) })", True),
+    "onError with a bare return": ("toolErrorMiddleware({ onError: (e) => { if (!e) return 'x'; return; } })", True),
+    "onError always returns": ("toolErrorMiddleware({ onError: (e) => { return `failed: ${e}`; } })", False),
+}
+
+
+@pytest.mark.parametrize("case", list(RETRY))
+def test_prebuilt_middleware(case, tmp_path):
+    middleware, fatal = RETRY[case]
+    codes = _codes(tmp_path, HEAD + _charge() + LOOKUP + _agent(middleware))
+    assert ("SIB202" in codes) is fatal and ("SIB301" in codes) is fatal, (case, codes)
+
+
+def test_retry_tools_list_makes_only_the_unlisted_fatal(tmp_path):
+    # lookup_tax is listed (its errors reach the model); charge_card, unlisted, can fail, but it is
+    # the only side-effecting tool: it is its own sibling only.
+    src = HEAD + _charge() + LOOKUP + _agent("toolRetryMiddleware({ tools: ['lookup_tax'] })")
+    found = _lint(tmp_path, {"main.ts": src}, select=("SIB301",))
+    assert found, src
+    src = src.replace("fetch('https://pay.example.com/charges'", "console.log('https://pay.example.com/charges'")
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB301",)) == [], src
+
+
+# ---- ToolNode -------------------------------------------------------------------------------
+NODE_HEAD = HEAD + "import { ToolNode, createReactAgent } from '@langchain/langgraph/prebuilt';\n"
+
+
+@pytest.mark.parametrize("options,fatal", [(", { handleToolErrors: false }", True), ("", False),
+                                           (", { handleToolErrors: true }", False)])
+def test_tool_node_handle_tool_errors(options, fatal, tmp_path):
+    src = NODE_HEAD + _charge() + LOOKUP + f"export const tools = new ToolNode([chargeCard, lookupTax]{options});\n"
+    codes = _codes(tmp_path, src)
+    assert ("SIB201" in codes) is fatal and ("SIB301" in codes) is fatal, codes
+
+
+def test_create_react_agent_default_is_not_fatal(tmp_path):
+    src = NODE_HEAD + _charge() + LOOKUP + "export const agent = createReactAgent({ llm, tools: [chargeCard, lookupTax] });\n"
+    assert {"SIB201", "SIB202", "SIB301"}.isdisjoint(_codes(tmp_path, src))
+    assert "SIB101" in _codes(tmp_path, src)
+
+
+# ---- across modules, name traps --------------------------------------------------------------
+def test_tool_and_middleware_in_other_files(tmp_path):
+    files = {
+        "tools.ts": HEAD + _charge() + LOOKUP,
+        "audit.ts": HEAD + PASS_THROUGH.replace("const audit", "export const audit"),
+        "main.ts": "import { createAgent } from 'langchain';\nimport { chargeCard, lookupTax } from './tools';\n"
+                   "import { audit } from './audit.js';\n\n" + _agent("audit"),
+    }
+    found = _lint(tmp_path, files)
+    assert ("SIB301", 5) in found and ("SIB202", 5) in found, found
+    assert ("SIB202", 3) in _lint(tmp_path, files, target="audit.ts"), files["audit.ts"]
+
+
+TRAPS = {
+    "tool of another library": "import { tool } from 'ai';\n",
+    "createMiddleware of another library": "import { createMiddleware, createAgent, tool } from 'my-agents';\n",
+    "Python-looking langchain names": "import { create_agent as createAgent, tool } from 'langchain';\n",
+}
+
+
+@pytest.mark.parametrize("trap", list(TRAPS))
+def test_name_traps(trap, tmp_path):
+    src = TRAPS[trap] + "import { z } from 'zod';\n" + _charge() + LOOKUP + PASS_THROUGH.replace("createMiddleware", "makeMw") + \
+        "const makeMw = (x: unknown) => x;\n" + _agent("audit")
+    if trap == "createMiddleware of another library":
+        src = src.replace("makeMw", "createMiddleware").replace("const createMiddleware = (x: unknown) => x;\n", "")
+    assert {"SIB202", "SIB301"}.isdisjoint(_codes(tmp_path, src)), src
+
+
+def test_python_langchain_still_its_own(tmp_path):
+    src = ("from langchain.agents import create_agent\nfrom langchain_core.tools import tool\nimport httpx\n\n"
+           "@tool\nasync def lookup(q: str) -> str:\n    return (await httpx.AsyncClient().get('https://x')).text\n\n"
+           "agent = create_agent('openai:gpt-4o', [lookup])\n")
+    config = Config(root=str(tmp_path), select=("SIB301", "SIB202"))
+    assert lint_files(tmp_path, {"main.py": src}, "main.py", config) == []
