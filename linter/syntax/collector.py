@@ -27,6 +27,7 @@ from .facts import (
     CallSite,
     Comp,
     Const,
+    Either,
     FString,
     FunctionFacts,
     Handler,
@@ -179,6 +180,10 @@ class Collector(Walker):
             for side in (left, right):
                 parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
             return Seq(tuple(parts), loc)
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            sides = (self.value(node.left), self.value(node.right))
+            return Either(loc, "BooleanOperation",
+                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
         if isinstance(node, cst.Await):
             return self.value(node.expression)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and node.for_in.inner_for_in is None:

@@ -147,6 +147,14 @@ class Item(Other):
     key: "Value | None" = None
 
 
+@dataclass(frozen=True, slots=True)
+class Either(Other):
+    """`a or b or ...`: whichever option is truthy first. Still an `Other` (kind "BooleanOperation"):
+    a program found as `shutil.which("aplay") or shutil.which("paplay")` is one of the two."""
+
+    options: tuple["Value", ...] = ()
+
+
 _T = TypeVar("_T")
 
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
