@@ -135,3 +135,34 @@ def test_a_cli_helper_reads_the_arguments_and_scratch_folder_its_caller_passes(l
             def _run(self, username: str, folder: str) -> str:
                 return run_cli("maigret", [username, "--json", "ndjson", "--folderoutput", folder]).stdout
     """) == [19, 34]
+
+
+def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
+    """`get_gmail_service()` rewrites `token.json` on every call: a read tool that uses it has no
+    effect of its own; a tool that also writes a report file still has one."""
+    assert sib101_tools(lint, """\
+        import os
+        from langchain.tools import tool
+
+        def get_gmail_service():
+            creds = load_creds("token.json") if os.path.exists("token.json") else run_flow()
+            with open("token.json", "w") as token:
+                token.write(creds.to_json())
+            return build("gmail", "v1", credentials=creds)
+
+        def save_report(text):
+            with open("report.json", "w") as fh:
+                fh.write(text)
+
+        @tool
+        def list_unread() -> str:
+            \"\"\"List unread mail.\"\"\"
+            return str(get_gmail_service().users().messages().list(userId="me").execute())
+
+        @tool
+        def save_unread(text: str) -> str:
+            \"\"\"Save a digest of unread mail.\"\"\"
+            get_gmail_service()
+            save_report(text)
+            return "saved"
+    """) == [20]
