@@ -133,13 +133,23 @@ def _lookup_reads(lookup: Lookup, args: list[Arg]) -> bool:
             found = given is not None and in_scratch(given.value, given.scope) and found is not False
         return found
 
+    names = {n for a in args for n in _option_names(a.text, lookup.clustered)}
+    if names & lookup.sends:
+        return False
     into = scratch_value(lookup.into)
     if into is False:
         return False
-    names = {(a.text or "").partition("=")[0] for a in args}
     if lookup.unless and not names & lookup.unless and not into:
         return False  # it writes its default report into the working directory
     return not names & lookup.writes or bool(into) or bool(scratch_value(lookup.writes))
+
+
+def _option_names(arg: str | None, clustered: bool) -> list[str]:
+    """`--output=f` names `--output`; with clustered short options `-sSo` names -s, -S and -o."""
+    name = (arg or "").partition("=")[0]
+    if clustered and len(name) > 2 and name[0] == "-" and name[1] != "-":
+        return [f"-{c}" for c in name[1:]]
+    return [name]
 
 
 def _inert_script(args: list[str | None], script_options: frozenset[str]) -> bool:

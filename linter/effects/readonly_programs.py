@@ -19,6 +19,8 @@ class Lookup:
     writes: frozenset[str]
     into: frozenset[str] = frozenset()
     unless: frozenset[str] = frozenset()
+    sends: frozenset[str] = frozenset()  # options that send data or pick a method: never read-only
+    clustered: bool = False  # short options combine (`curl -sSo f`): each letter counts on its own
 
 
 def _options(text: str) -> frozenset[str]:
@@ -34,6 +36,13 @@ LOOKUPS: dict[str, Lookup] = {
     "subfinder": Lookup(_options("-o -output -oD -output-dir")),
     "dnsx": Lookup(_options("-o -output")),
     "httpx": Lookup(_options("-o -output -sr -store-response -srd -store-response-dir")),
+    # `curl URL` is a GET whose body is printed; data, uploads or another method make it send.
+    "curl": Lookup(_options("-o --output -O --remote-name --remote-name-all -c --cookie-jar -D --dump-header "
+                            "--output-dir --trace --trace-ascii --libcurl"),
+                   sends=_options("-d --data --data-raw --data-binary --data-urlencode --data-ascii --json -F --form "
+                                  "--form-string -T --upload-file -X --request -K --config -Q --quote --mail-rcpt "
+                                  "--mail-from"),
+                   clustered=True),
 }
 
 # `shutil.which("afplay")`: the program a path was looked up for.

@@ -166,3 +166,21 @@ def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
             save_report(text)
             return "saved"
     """) == [20]
+
+
+@pytest.mark.parametrize("read, write", [
+    ('subprocess.run(["curl", p], capture_output=True)', 'subprocess.run(["curl", "-X", "POST", p], capture_output=True)'),
+    ('subprocess.run(["curl", "-sSL", "-H", "Accept: application/json", p])', 'subprocess.run(["curl", "-sSd", "x=1", p])'),
+    ('subprocess.check_output("curl -s https://example.com/status", shell=True)',
+     'subprocess.check_output("curl -s -o page.html https://example.com/", shell=True)'),
+    ('subprocess.run(["curl", "--fail", p])', 'subprocess.run(["curl", "--json", "{}", p])'),
+], ids=["get", "clustered-flags", "shell-string", "long-flag"])
+def test_curl_gets_and_their_sending_twins(read, write):
+    code = f"""\
+        import subprocess
+
+        def f(p):
+            {read}
+            {write}
+    """
+    assert described(code) == {5: "a subprocess"}
