@@ -7,6 +7,8 @@ call as a `Value` tree. Framework modules interpret those facts afterwards.
 
 from __future__ import annotations
 
+from itertools import dropwhile
+
 import libcst as cst
 
 from ..common.diagnostics import Loc
@@ -44,6 +46,7 @@ from .facts import (
     TrySite,
     Value,
 )
+from .inert import cannot_raise
 from .positions import Range, positions
 
 
@@ -721,7 +724,9 @@ BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtin
 
 
 def _is_guarded(stmts: list, resolve) -> bool:
-    """The body is one `try` whose `except Exception` (or broader) handler returns a value."""
+    """The body is one `try` whose `except Exception` (or broader) handler returns a value, after
+    statements that cannot raise (`import time`, `start = time.time()`)."""
+    stmts = list(dropwhile(lambda s: cannot_raise(s, resolve), stmts))
     if len(stmts) != 1 or not isinstance(stmts[0], cst.Try):
         return False
     for h in stmts[0].handlers:
