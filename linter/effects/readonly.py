@@ -237,8 +237,6 @@ def in_scratch(value: Value | None, r: Resolver, depth: int = 0) -> bool:
         return False
     if value.callee in files.SCRATCH_MAKERS:
         return True
-    if value.callee in ("str", "builtins.str", "os.fspath"):
-        return len(value.args) == 1 and in_scratch(value.args[0], r, depth + 1)
     if value.callee in files.PATH_BUILDERS:
         return bool(value.args) and in_scratch(value.args[0], r, depth + 1)
     if method_name(value.func) in ("joinpath", "with_name", "with_suffix", "resolve", "absolute"):

@@ -177,16 +177,16 @@ class Collector(Walker):
                 elif isinstance(entry, cst.DictElement):
                     pairs.append((self.value(entry.key), self.value(entry.value)))
             return Mapping(tuple(pairs), loc)
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            sides = (self.value(node.left), self.value(node.right))
+            return Either(loc, "BooleanOperation",
+                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             left, right = self.value(node.left), self.value(node.right)
             parts: list[Value] = []
             for side in (left, right):
                 parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
             return Seq(tuple(parts), loc)
-        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
-            sides = (self.value(node.left), self.value(node.right))
-            return Either(loc, "BooleanOperation",
-                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
         if isinstance(node, cst.Await):
             return self.value(node.expression)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and node.for_in.inner_for_in is None:
