@@ -35,7 +35,14 @@ def sib101_tools(lint, text: str) -> list[int]:
     ('subprocess.run(["sherlock", p, "--print-found", "--no-txt"])', 'subprocess.run(["sherlock", p, "--print-found"])'),
     ('subprocess.run(["maigret", p, "--no-recursion"])', 'subprocess.run(["maigret", p, "--html"])'),
     ('subprocess.run(["dnsx", "-silent", "-resp"])', 'subprocess.run(["dnsx", "-silent", "-output=hosts.txt"])'),
-], ids=["subfinder", "httpx", "sherlock-no-txt", "maigret-no-report", "dnsx"])
+    # `curl URL` is a GET; data, another method or an output file make it write.
+    ('subprocess.run(["curl", p], capture_output=True)', 'subprocess.run(["curl", "-X", "POST", p], capture_output=True)'),
+    ('subprocess.run(["curl", "-sSL", "-H", "Accept: application/json", p])', 'subprocess.run(["curl", "-sSd", "x=1", p])'),
+    ('subprocess.check_output("curl -s https://example.com/status", shell=True)',
+     'subprocess.check_output("curl -s -o page.html https://example.com/", shell=True)'),
+    ('subprocess.run(["curl", "--fail", p])', 'subprocess.run(["curl", "--json", "{}", p])'),
+], ids=["subfinder", "httpx", "sherlock-no-txt", "maigret-no-report", "dnsx", "curl-get", "curl-clustered-flags",
+        "curl-shell-string", "curl-long-flag"])
 def test_lookup_clis_and_their_report_writing_twins(read, write):
     code = f"""\
         import subprocess
@@ -167,20 +174,3 @@ def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
             return "saved"
     """) == [20]
 
-
-@pytest.mark.parametrize("read, write", [
-    ('subprocess.run(["curl", p], capture_output=True)', 'subprocess.run(["curl", "-X", "POST", p], capture_output=True)'),
-    ('subprocess.run(["curl", "-sSL", "-H", "Accept: application/json", p])', 'subprocess.run(["curl", "-sSd", "x=1", p])'),
-    ('subprocess.check_output("curl -s https://example.com/status", shell=True)',
-     'subprocess.check_output("curl -s -o page.html https://example.com/", shell=True)'),
-    ('subprocess.run(["curl", "--fail", p])', 'subprocess.run(["curl", "--json", "{}", p])'),
-], ids=["get", "clustered-flags", "shell-string", "long-flag"])
-def test_curl_gets_and_their_sending_twins(read, write):
-    code = f"""\
-        import subprocess
-
-        def f(p):
-            {read}
-            {write}
-    """
-    assert described(code) == {5: "a subprocess"}
