@@ -261,5 +261,7 @@ READ_ONLY_LIBRARIES = frozenset({
     "langchain_openai", "langchain_anthropic", "langchain_google_genai", "langchain_aws", "langchain_deepseek",
     "langchain_fireworks", "langchain_groq", "langchain_ollama", "tavily", "exa_py", "firecrawl",
     "duckduckgo_search", "wikipedia", "arxiv", "yfinance", "qdrant_client", "sqlalchemy", "psycopg2", "psycopg",
-    "asyncpg", "pymysql", "aiosqlite",
+    "asyncpg", "pymysql", "aiosqlite", "mysql", "pydantic_core", "dotenv", "PyPDF2", "pypdf",
+    # The OAuth installed-app flow only obtains credentials (their cache file is upkeep, see `incidental`).
+    "google_auth_oauthlib",
 })
