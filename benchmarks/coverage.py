@@ -34,12 +34,12 @@ from siblint.effects.readonly import READ_ONLY_LIBRARIES
 from siblint.lint.engine import load_facts
 from siblint.model.callgraph import Site, Visit, walk
 from siblint.model.groups import listed_by_importers
-from siblint.model.project import ProjectIndex
+from siblint.model.project import ProjectIndex, project_root
 from siblint.model.semantic import canonical
 from siblint.model.tools import Tool, module_tools
 from siblint.run.discovery import discover
-from siblint.run.runner import _import_roots
 from siblint.settings.config import Config
+from siblint.settings.excludes import Skip
 from siblint.syntax.facts import ModuleFacts
 
 KNOWN_ROOTS = (frozenset(LIBRARY_ROOTS) | READ_ONLY_LIBRARIES | frozenset(sys.stdlib_module_names)
@@ -96,7 +96,8 @@ def classify(site: Site, project: ProjectIndex) -> tuple[str, str]:
 def repo_tools(repo: str) -> tuple[ProjectIndex, Config, list[Tool]]:
     config = Config(root=os.path.abspath(repo))
     files = [f for f in discover([repo], config).files if f.endswith(".py")]
-    project = ProjectIndex([config.root, *_import_roots(files)], loader=lambda p: load_facts(p, config.max_file_size))
+    # The roots a run uses: the project's, with every application root below it found as the engine finds them.
+    project = ProjectIndex([project_root(config)], loader=lambda p: load_facts(p, config.max_file_size), skip=Skip(config))
     tools: dict[tuple, Tool] = {}
     for path in files:
         facts = project.facts_for_path(path)

@@ -29,6 +29,15 @@ _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 def is_bookkeeping(effect: Effect, helper: str) -> bool:
     """`effect` happens in the helper function `helper` (`CacheManager.set`, `_load_token`) and is
-    credential or cache upkeep."""
+    credential or cache upkeep, or it writes a file named as such (`token.json`, `cookies.pkl`)."""
     words = {w.lower() for w in _WORD.findall(helper)}
+    if effect.kind == "file" and is_upkeep_file(effect.target):
+        return True
     return effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS
+
+
+def is_upkeep_file(path: str) -> bool:
+    """A file whose name says it holds credentials or a cache: `token.json`, `cookies.pkl`."""
+    name = path.replace("\\", "/").rpartition("/")[2].partition(".")[0]
+    words = {w.lower() for w in _WORD.findall(name)}
+    return bool(words) and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import NamedTuple
 
-from ..syntax.facts import Call, Mapping, Ref, Seq, Starred, Value
+from ..syntax.facts import Call, Either, Mapping, Ref, Seq, Starred, Value
 from . import files, http, processes
+from .readonly_programs import INERT_STATEMENTS, LOOKUPS, PROGRAM_FINDERS, SCRIPT_SHELLS, SHELL_SETUP_OPTIONS, Lookup
 from .resolve import Resolver, method_name, receiver_of
 
 _URL_WORD = re.compile(r"[/._:\-]+")  # `models/gemini-pro:generateContent`
@@ -54,52 +56,149 @@ def _graphql_query(call: Call, r: Resolver) -> str | None:
     return r.text(body.get("query"))
 
 
+class Arg(NamedTuple):
+    """One argv item: its literal text (None for a variable), the value it came from (None in a
+    split command string) and the resolver that reads that value (the caller's for `*args`)."""
+
+    text: str | None
+    value: Value | None
+    scope: Resolver
+
+
 def read_only_command(call: Call, r: Resolver) -> bool:
     """The call runs one literal command that only reads (`git status`, `ls`, `rg`, `find` without
-    `-delete`/`-exec`). Arguments that are variables are allowed (a path); the program, a git
-    subcommand and every flag that decides what it does must be literal."""
+    `-delete`/`-exec`, a lookup CLI whose reports land in a scratch directory, a sound). Arguments
+    that are variables are allowed (a path); the program, a git subcommand and every flag that
+    decides what it does must be literal. A program found with `shutil.which("a") or
+    shutil.which("b")` is either: both must only read."""
     if call.callee == "asyncio.create_subprocess_exec":
         argv = _items(call.args, r)
     else:
         first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
         if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):
             first = r.value(first.text)
-        argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first))
-    if not argv or argv[0] is None:
+        argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first), r)
+    if not argv:
         return False
-    program = argv[0].rpartition("/")[2]
-    literals = [a for a in argv[1:] if a is not None]
+    programs = [argv[0].text] if argv[0].text is not None else _programs(argv[0].value, r)
+    return bool(programs) and all(_reads(p.rpartition("/")[2], argv[1:]) for p in programs)
+
+
+def _reads(program: str, args: list[Arg]) -> bool:
+    texts = [a.text for a in args]
+    literals = [a for a in texts if a is not None]
     if program in processes.READ_ONLY_SUBCOMMANDS:
         reads, value_options, writing = processes.READ_ONLY_SUBCOMMANDS[program]
         listings = processes.READ_ONLY_LISTINGS.get(program, {})
-        return _subcommand_reads(argv[1:], reads, value_options, listings) and not any(
+        return _subcommand_reads(texts, reads, value_options, listings) and not any(
             a.startswith(writing) for a in literals if writing)
+    if program in LOOKUPS:
+        return _lookup_reads(LOOKUPS[program], args)
+    if program in SCRIPT_SHELLS:
+        return _inert_script(texts, SCRIPT_SHELLS[program])
     banned = processes.READ_ONLY_PROGRAMS.get(program)
     if banned is None:
         return False
     return not any(a.split("=", 1)[0] in banned for a in literals)
 
 
-def _items(values: tuple[Value, ...], r: Resolver) -> list[str | None] | None:
-    """Literal argv items (None for a variable); None when a `*args` hides what runs. A `*args`
-    bound to a list the source spells out (`["git", *args]` called with `["status"]`) is expanded."""
-    out: list[str | None] = []
+def _programs(value: Value | None, r: Resolver, depth: int = 0) -> list[str]:
+    """The programs a path found at run time stands for: `shutil.which("afplay")`, through a
+    binding, or each option of `which(a) or which(b)`; [] when any of them cannot be read."""
+    if isinstance(value, Ref) and depth < 4:
+        return _programs(r.value(value.text), r, depth + 1)
+    if isinstance(value, Either):
+        found = [_programs(o, r, depth + 1) for o in value.options]
+        return [p for f in found for p in f] if all(found) else []
+    if isinstance(value, Call) and value.callee in PROGRAM_FINDERS and value.args:
+        name = r.text(value.args[0])
+        return [name] if name else []
+    return []
+
+
+def _lookup_reads(lookup: Lookup, args: list[Arg]) -> bool:
+    """A lookup CLI writes nothing the tool keeps: no report option, or every report goes into a
+    scratch directory (its own value or the `into` folder)."""
+    def scratch_value(options: frozenset[str]) -> bool | None:
+        """True when the options of `options` given name scratch paths, False when one names
+        another path, None when none is given."""
+        found = None
+        for i, arg in enumerate(args):
+            name, eq, _ = (arg.text or "").partition("=")
+            if name not in options:
+                continue
+            if eq:
+                return False  # `--output=file`: a literal path outside any scratch area
+            given = args[i + 1] if i + 1 < len(args) else None
+            found = given is not None and in_scratch(given.value, given.scope) and found is not False
+        return found
+
+    names = {n for a in args for n in _option_names(a.text, lookup.clustered)}
+    if names & lookup.sends:
+        return False
+    into = scratch_value(lookup.into)
+    if into is False:
+        return False
+    if lookup.unless and not names & lookup.unless and not into:
+        return False  # it writes its default report into the working directory
+    return not names & lookup.writes or bool(into) or bool(scratch_value(lookup.writes))
+
+
+def _option_names(arg: str | None, clustered: bool) -> list[str]:
+    """`--output=f` names `--output`; with clustered short options `-sSo` names -s, -S and -o."""
+    name = (arg or "").partition("=")[0]
+    if clustered and len(name) > 2 and name[0] == "-" and name[1] != "-":
+        return [f"-{c}" for c in name[1:]]
+    return [name]
+
+
+def _inert_script(args: list[str | None], script_options: frozenset[str]) -> bool:
+    """`powershell -NoProfile -Command "<script>"` whose every statement only loads an assembly,
+    binds a literal or plays a sound."""
+    for i, a in enumerate(args):
+        if a in script_options:
+            if i + 2 != len(args) or args[i + 1] is None:
+                return False
+            statements = [s.strip() for s in re.split(r"[;\n]", args[i + 1] or "") if s.strip()]
+            return bool(statements) and all(any(p.fullmatch(s) for p in INERT_STATEMENTS) for s in statements)
+        if a not in SHELL_SETUP_OPTIONS:
+            return False
+    return False
+
+
+def _items(values: tuple[Value, ...], r: Resolver) -> list[Arg] | None:
+    """Literal argv items (text None for a variable); None when a `*args` hides what runs. A
+    `*args` bound to a list the source spells out (`["git", *args]` called with `["status"]`) is
+    expanded, its items read where that list was written."""
+    out: list[Arg] = []
     for v in values:
         if isinstance(v, Starred):
             spread = r.value(v.value.text) if isinstance(v.value, Ref) else v.value
             if not isinstance(spread, Seq) or any(isinstance(i, Starred) for i in spread.items):
                 return None
-            out.extend(r.text(i) for i in spread.items)
+            where = _caller_of(v.value, spread, r)
+            out.extend(Arg(where.text(i), i, where) for i in spread.items)
         else:
-            out.append(r.text(v))
+            out.append(Arg(r.text(v), v, r))
     return out
 
 
-def _split(command: str | None) -> list[str | None] | None:
+def _caller_of(value: Value, bound: Seq, r: Resolver) -> Resolver:
+    """The resolver for the list a parameter was given: the caller's, on a call path that binds
+    the parameter to it (`arguments` of the model's call-path scope), else `r` itself."""
+    arguments = getattr(r, "arguments", None) or {}
+    if isinstance(value, Ref) and value.text in arguments:
+        caller, given = arguments[value.text]
+        if (caller.value(given.text) if isinstance(given, Ref) else given) == bound:
+            return caller
+    return r
+
+
+def _split(command: str | None, r: Resolver) -> list[Arg] | None:
     if not command or "{}" in command or any(c in processes.SHELL_OPERATORS for c in command):
         return None
     try:
-        return list(shlex.split(command))
+        return [Arg(a, None, r) for a in shlex.split(command)]
     except ValueError:
         return None
 
@@ -162,5 +261,7 @@ READ_ONLY_LIBRARIES = frozenset({
     "langchain_openai", "langchain_anthropic", "langchain_google_genai", "langchain_aws", "langchain_deepseek",
     "langchain_fireworks", "langchain_groq", "langchain_ollama", "tavily", "exa_py", "firecrawl",
     "duckduckgo_search", "wikipedia", "arxiv", "yfinance", "qdrant_client", "sqlalchemy", "psycopg2", "psycopg",
-    "asyncpg", "pymysql", "aiosqlite",
+    "asyncpg", "pymysql", "aiosqlite", "mysql", "pydantic_core", "dotenv", "PyPDF2", "pypdf",
+    # The OAuth installed-app flow only obtains credentials (their cache file is upkeep, see `incidental`).
+    "google_auth_oauthlib",
 })

@@ -7,6 +7,8 @@ call as a `Value` tree. Framework modules interpret those facts afterwards.
 
 from __future__ import annotations
 
+from itertools import dropwhile
+
 import libcst as cst
 
 from ..common.diagnostics import Loc
@@ -27,6 +29,7 @@ from .facts import (
     CallSite,
     Comp,
     Const,
+    Either,
     FString,
     FunctionFacts,
     Handler,
@@ -43,6 +46,7 @@ from .facts import (
     TrySite,
     Value,
 )
+from .inert import cannot_raise
 from .positions import Range, positions
 
 
@@ -173,6 +177,10 @@ class Collector(Walker):
                 elif isinstance(entry, cst.DictElement):
                     pairs.append((self.value(entry.key), self.value(entry.value)))
             return Mapping(tuple(pairs), loc)
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            sides = (self.value(node.left), self.value(node.right))
+            return Either(loc, "BooleanOperation",
+                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             left, right = self.value(node.left), self.value(node.right)
             parts: list[Value] = []
@@ -716,7 +724,9 @@ BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtin
 
 
 def _is_guarded(stmts: list, resolve) -> bool:
-    """The body is one `try` whose `except Exception` (or broader) handler returns a value."""
+    """The body is one `try` whose `except Exception` (or broader) handler returns a value, after
+    statements that cannot raise (`import time`, `start = time.time()`)."""
+    stmts = list(dropwhile(lambda s: cannot_raise(s, resolve), stmts))
     if len(stmts) != 1 or not isinstance(stmts[0], cst.Try):
         return False
     for h in stmts[0].handlers:

@@ -129,6 +129,14 @@ class FString(Other):
 
 
 @dataclass(frozen=True, slots=True)
+class Either(Other):
+    """`a or b or ...`: whichever option is truthy first. Still an `Other` (kind "BooleanOperation"):
+    a program found as `shutil.which("aplay") or shutil.which("paplay")` is one of the two."""
+
+    options: tuple["Value", ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Comp(Other):
     """A list, set or generator comprehension `[elt for target in iter]` (one `for`, filters dropped).
     Still an `Other` (kind "Comp"): tools lists are often written `[t for t in ALL if ...]`."""

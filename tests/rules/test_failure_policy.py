@@ -557,6 +557,44 @@ def test_invoker_guarded_in_another_module(check):
         """})
 
 
+def test_an_invoker_guarded_after_statements_that_cannot_raise(check):
+    """`import time; start = time.time()` before the `try` cannot fail; a parse or a project
+    import before it can, so that invoker is still unguarded."""
+    check("""\
+        import json
+        from agents import FunctionTool
+
+        async def timed(ctx, args: str) -> str:
+            import math
+            import time
+            start_time = time.time()
+            retries: int = 3
+            try:
+                return str(math.fsum(json.loads(args)["numbers"]))
+            except Exception as e:
+                return f"failed: {e}"
+
+        async def parses_first(ctx, args: str) -> str:
+            import time
+            data = json.loads(args)
+            try:
+                return str(data["numbers"])
+            except Exception as e:
+                return f"failed: {e}"
+
+        async def imports_project(ctx, args: str) -> str:
+            from calc import engine
+            try:
+                return engine.run(args)
+            except Exception as e:
+                return f"failed: {e}"
+
+        T = FunctionTool("t", "d", {}, timed)
+        P = FunctionTool("p", "d", {}, parses_first)  # SIB204
+        I = FunctionTool("i", "d", {}, imports_project)  # SIB204
+        """)
+
+
 # ---- fatal_reasons: the API of the group rule ------------------------------------------------
 TOOLS = """\
 import copy

@@ -1,0 +1,176 @@
+"""Subprocesses that look like effects but only look something up or play a sound: lookup CLIs
+whose reports stay in a scratch directory, programs found with `shutil.which`, PowerShell scripts
+that only play a sound. Each read-only shape is paired with its writing twin."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from siblint.effects import effect_of
+from siblint.lint.engine import facts_from_text
+from siblint.model.semantic import Scope
+from siblint.settings.config import Config
+
+
+def described(code: str) -> dict[int, str]:
+    """line -> description of every call in `code` the table classifies as a side effect."""
+    facts = facts_from_text(textwrap.dedent(code), "m.py")
+    return {site.call.loc.line: eff.description
+            for fn in facts.functions.values() for site in fn.calls
+            if (eff := effect_of(site.call, Scope(facts, fn.name), awaited=site.awaited)) is not None}
+
+
+def sib101_tools(lint, text: str) -> list[int]:
+    """The lines of the tools SIB101 reports."""
+    found = lint(textwrap.dedent(text), config=Config(select=("SIB101",)))
+    return sorted(d.loc.line for d in found)
+
+
+@pytest.mark.parametrize("read, write", [
+    ('subprocess.run(["subfinder", "-silent", "-json", "-d", p], capture_output=True)',
+     'subprocess.run(["subfinder", "-silent", "-d", p, "-o", "subs.txt"], capture_output=True)'),
+    ('subprocess.run(["httpx", "-silent", "-json", "-title"], input=p)',
+     'subprocess.run(["httpx", "-silent", "-store-response", "-title"], input=p)'),
+    ('subprocess.run(["sherlock", p, "--print-found", "--no-txt"])', 'subprocess.run(["sherlock", p, "--print-found"])'),
+    ('subprocess.run(["maigret", p, "--no-recursion"])', 'subprocess.run(["maigret", p, "--html"])'),
+    ('subprocess.run(["dnsx", "-silent", "-resp"])', 'subprocess.run(["dnsx", "-silent", "-output=hosts.txt"])'),
+    # `curl URL` is a GET; data, another method or an output file make it write.
+    ('subprocess.run(["curl", p], capture_output=True)', 'subprocess.run(["curl", "-X", "POST", p], capture_output=True)'),
+    ('subprocess.run(["curl", "-sSL", "-H", "Accept: application/json", p])', 'subprocess.run(["curl", "-sSd", "x=1", p])'),
+    ('subprocess.check_output("curl -s https://example.com/status", shell=True)',
+     'subprocess.check_output("curl -s -o page.html https://example.com/", shell=True)'),
+    ('subprocess.run(["curl", "--fail", p])', 'subprocess.run(["curl", "--json", "{}", p])'),
+], ids=["subfinder", "httpx", "sherlock-no-txt", "maigret-no-report", "dnsx", "curl-get", "curl-clustered-flags",
+        "curl-shell-string", "curl-long-flag"])
+def test_lookup_clis_and_their_report_writing_twins(read, write):
+    code = f"""\
+        import subprocess
+
+        def f(p):
+            {read}
+            {write}
+    """
+    assert described(code) == {5: "a subprocess"}
+
+
+def test_reports_into_a_scratch_directory():
+    assert described("""\
+        import subprocess, tempfile
+
+        def f(p, out):
+            with tempfile.TemporaryDirectory() as d:
+                subprocess.run(["maigret", p, "--json", "ndjson", "--folderoutput", d])
+                subprocess.run(["theHarvester", "-d", p, "-b", "crtsh", "-f", str(d)])
+                subprocess.run(["sherlock", p, "--folderoutput", d])
+            subprocess.run(["maigret", p, "--json", "ndjson", "--folderoutput", out])
+            subprocess.run(["theHarvester", "-d", p, "-f", "report"])
+    """) == {8: "a subprocess", 9: "a subprocess"}
+
+
+def test_programs_found_with_which():
+    assert described("""\
+        import shutil, subprocess
+
+        def f(p):
+            subprocess.run([shutil.which("afplay"), p])
+            player = shutil.which("aplay") or shutil.which("paplay")
+            subprocess.run([player, p])
+            other = shutil.which("aplay") or shutil.which("rm")
+            subprocess.run([other, p])
+            subprocess.run([shutil.which(p), "-l"])
+    """) == {8: "a subprocess", 9: "a subprocess"}
+
+
+def test_powershell_that_only_plays_a_sound():
+    assert described("""\
+        import shutil, subprocess
+
+        def f(p):
+            ps = shutil.which("powershell") or shutil.which("pwsh")
+            play = (
+                "[void][System.Reflection.Assembly]::LoadWithPartialName('System.Windows.Forms');"
+                f"$p='{p}';"
+                "$player = New-Object System.Media.SoundPlayer($p);"
+                "$player.PlaySync();"
+            )
+            subprocess.run([ps, "-NoProfile", "-Command", play], check=False)
+            subprocess.run(["powershell", "-Command", "[console]::beep(800, 200)"])
+            subprocess.run([ps, "-NoProfile", "-Command", f"$p='{p}'; Remove-Item $p"])
+            subprocess.run(["powershell", "-Command", "[console]::beep(800, 200)", "-File", p])
+            subprocess.run(["powershell", "-ExecutionPolicy", "Bypass", "-Command", "[console]::beep(800, 200)"])
+    """) == {13: "a subprocess", 14: "a subprocess", 15: "a subprocess"}
+
+
+def test_a_cli_helper_reads_the_arguments_and_scratch_folder_its_caller_passes(lint):
+    """`run_cli("sherlock", [...])` runs `[shutil.which(binary), *args]`: each tool is judged by
+    the program and flags it passes, and by whether the folder it names is its own scratch dir."""
+    assert sib101_tools(lint, """\
+        import shutil, subprocess, tempfile
+        from crewai.tools import BaseTool
+
+        def run_cli(binary: str, args: list[str], timeout: float = 60.0):
+            path = shutil.which(binary)
+            return subprocess.run([path, *args], capture_output=True, text=True, timeout=timeout)
+
+        class Sherlock(BaseTool):
+            name: str = "sherlock"
+            description: str = "Find a username across sites."
+
+            def _run(self, username: str) -> str:
+                return run_cli("sherlock", [username, "--print-found", "--no-txt"]).stdout
+
+        class SherlockReport(BaseTool):
+            name: str = "sherlock_report"
+            description: str = "Find a username and keep the report."
+
+            def _run(self, username: str) -> str:
+                return run_cli("sherlock", [username, "--print-found"]).stdout
+
+        class Maigret(BaseTool):
+            name: str = "maigret"
+            description: str = "Find a username across more sites."
+
+            def _run(self, username: str) -> str:
+                with tempfile.TemporaryDirectory() as tmpdir:
+                    return run_cli("maigret", [username, "--json", "ndjson", "--folderoutput", tmpdir]).stdout
+
+        class MaigretReports(BaseTool):
+            name: str = "maigret_reports"
+            description: str = "Find a username and keep the reports."
+
+            def _run(self, username: str, folder: str) -> str:
+                return run_cli("maigret", [username, "--json", "ndjson", "--folderoutput", folder]).stdout
+    """) == [19, 34]
+
+
+def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
+    """`get_gmail_service()` rewrites `token.json` on every call: a read tool that uses it has no
+    effect of its own; a tool that also writes a report file still has one."""
+    assert sib101_tools(lint, """\
+        import os
+        from langchain.tools import tool
+
+        def get_gmail_service():
+            creds = load_creds("token.json") if os.path.exists("token.json") else run_flow()
+            with open("token.json", "w") as token:
+                token.write(creds.to_json())
+            return build("gmail", "v1", credentials=creds)
+
+        def save_report(text):
+            with open("report.json", "w") as fh:
+                fh.write(text)
+
+        @tool
+        def list_unread() -> str:
+            \"\"\"List unread mail.\"\"\"
+            return str(get_gmail_service().users().messages().list(userId="me").execute())
+
+        @tool
+        def save_unread(text: str) -> str:
+            \"\"\"Save a digest of unread mail.\"\"\"
+            get_gmail_service()
+            save_report(text)
+            return "saved"
+    """) == [20]
+
