@@ -43,6 +43,7 @@ from ..syntax.facts import (
     ModuleFacts,
     Ref,
     Seq,
+    Slash,
     Starred,
     Value,
 )
@@ -344,6 +345,9 @@ class Scope:
             if name in CONSTRUCTORS:
                 return name
             return self.constructor(receiver_of(value.func), depth + 1) or name
+        if isinstance(value, Slash):
+            # `base / "out.png"` is an object of its operands' kind (a pathlib path joined with `/`).
+            return self.constructor(value.left, depth + 1) or self.constructor(value.right, depth + 1)
         receiver = getattr(value, "receiver", None)
         if receiver is not None:
             return self.constructor(receiver, depth + 1)

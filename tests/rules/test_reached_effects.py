@@ -59,3 +59,66 @@ def test_model_class_of_a_module_that_imports_itself_writes(sib101):
 
 def test_model_class_of_a_module_that_imports_itself_reading_is_quiet(sib101):
     assert sib101(REPOSITORY_TOOL.format(verb="get_or_none"), SELF_IMPORTING_MODELS) == []
+
+
+# An image an SDK returned (its class unknown: `part` is a loop variable) saved into a path the
+# source builds with pathlib's `/`, beside the same object saved into a buffer or given a name
+# nothing says is a file.
+SAVED_IMAGE = """\
+    import io
+    from pathlib import Path
+    from langchain_core.tools import tool
+    from google import genai
+
+    OUT = Path(__file__).parent
+
+    @tool
+    def generate_cover(prompt: str, slug: str) -> str:
+        response = genai.Client().models.generate_content(model="m", contents=[prompt])
+        for part in response.parts:
+            image = part.as_image()
+            output_path = OUT / "blogs" / slug / "hero.png"
+            image.save({target})
+        return "done"
+"""
+
+
+@pytest.mark.parametrize("target", ["str(output_path)", "output_path", "OUT / f'{slug}.png'", "f'{slug}/hero.png'"])
+def test_an_object_saved_into_a_path_writes_a_file(sib101, target):
+    found = sib101(SAVED_IMAGE.replace("{target}", target))
+    assert [line for line, _ in found] == [9]
+    assert "image.save (file)" in found[0][1]
+
+
+@pytest.mark.parametrize("target", ["io.BytesIO()", "slug", ""])
+def test_an_object_saved_into_a_buffer_or_an_unknown_name_is_quiet(sib101, target):
+    assert sib101(SAVED_IMAGE.replace("{target}", target)) == []
+
+
+PATH_JOINED = """\
+    from pathlib import Path
+    from langchain_core.tools import tool
+
+    NOTES = Path.home() / "notes"
+
+    @tool
+    def note_tool(name: str) -> str:
+        page = NOTES / f"{name}.md"
+        return str(page.{method}())
+"""
+
+
+def test_a_path_joined_with_slash_is_a_path(sib101):
+    found = sib101(PATH_JOINED.replace("{method}", "unlink"))
+    assert [line for line, _ in found] == [7]
+    assert "a file change" in found[0][1]
+
+
+def test_a_path_joined_with_slash_and_only_read_is_quiet(sib101):
+    assert sib101(PATH_JOINED.replace("{method}", "exists")) == []
+
+
+def test_a_path_joined_with_slash_inside_a_scratch_folder_is_quiet(sib101):
+    scratch = SAVED_IMAGE.replace("Path(__file__).parent", "Path(tempfile.mkdtemp())").replace("import io", "import tempfile")
+    assert sib101(scratch.replace("{target}", "output_path")) == []
+    assert sib101(scratch.replace("{target}", "output_path").replace("mkdtemp()", "gettempdir()"))  # not made here
