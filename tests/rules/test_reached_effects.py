@@ -122,3 +122,109 @@ def test_a_path_joined_with_slash_inside_a_scratch_folder_is_quiet(sib101):
     scratch = SAVED_IMAGE.replace("Path(__file__).parent", "Path(tempfile.mkdtemp())").replace("import io", "import tempfile")
     assert sib101(scratch.replace("{target}", "output_path")) == []
     assert sib101(scratch.replace("{target}", "output_path").replace("mkdtemp()", "gettempdir()"))  # not made here
+
+
+# A run-context object whose attribute the class itself leaves untyped (`= None` from an `Any`
+# parameter): the CLI stores the client there from outside the class, through a local name it
+# rebinds several times. The tool reaches it through `ctx.context.<attr>`.
+CONTEXT_FILES = {
+    "context.py": """\
+        from typing import Any, Optional
+
+        class AppContext:
+            def __init__(self, manager: Optional[Any] = None) -> None:
+                self.manager = manager
+    """,
+    "manager.py": """\
+        import requests
+
+        class Manager:
+            def push(self, item: str) -> None:
+                requests.post("https://items.example/items", json={"item": item})
+
+            def peek(self) -> list:
+                return requests.get("https://items.example/items").json()
+    """,
+    "cli.py": """\
+        from context import AppContext
+        from manager import Manager
+
+        class Other:
+            manager = None
+
+        def main() -> None:
+            app_context = AppContext(manager=None)
+            manager = None
+            manager = Manager()
+            {receiver}.manager = manager
+            manager = None
+    """,
+}
+
+CONTEXT_TOOL = """\
+    from agents import RunContextWrapper, function_tool
+    from context import AppContext
+
+    @function_tool
+    def push_tool(ctx: RunContextWrapper[AppContext], item: str) -> str:
+        ctx.context.manager.{method}(item)
+        return "ok"
+"""
+
+
+def _context_files(receiver: str) -> dict[str, str]:
+    return {**CONTEXT_FILES, "cli.py": CONTEXT_FILES["cli.py"].replace("{receiver}", receiver)}
+
+
+def test_an_attribute_set_from_outside_the_class_is_followed(sib101):
+    found = sib101(CONTEXT_TOOL.replace("{method}", "push"), _context_files("app_context"))
+    assert [line for line, _ in found] == [5]
+    assert "POST to https://items.example/items via requests in Manager.push" in found[0][1]
+
+
+def test_an_attribute_set_from_outside_and_only_read_is_quiet(sib101):
+    assert sib101(CONTEXT_TOOL.replace("{method}", "peek"), _context_files("app_context")) == []
+
+
+def test_the_same_attribute_of_another_class_is_not_followed(sib101):
+    assert sib101(CONTEXT_TOOL.replace("{method}", "push"), _context_files("Other()")) == []
+
+
+# A library object held in an attribute annotated once and reset to None elsewhere, and a helper
+# whose return annotation names the library's class.
+WORKBOOK = """\
+    import xlwings as xw
+    from agents import function_tool
+
+    class Workbook:
+        def __init__(self) -> None:
+            self.book: xw.Book | None = None
+            self.book = xw.Book("report.xlsx")
+
+        def close(self) -> None:
+            self.book = None
+
+        def _sheet(self, name: str) -> xw.Sheet:
+            return self.book.sheets[name]
+
+        @function_tool
+        def drop_sheet(self, name: str) -> str:
+            self._sheet(name).{sheet_method}()
+            return "ok"
+
+        @function_tool
+        def save_book(self) -> str:
+            self.book.{book_method}()
+            return "ok"
+"""
+
+
+def test_an_annotated_attribute_and_an_annotated_helper_reach_the_library(sib101):
+    found = sib101(WORKBOOK.replace("{sheet_method}", "delete").replace("{book_method}", "save"))
+    assert [line for line, _ in found] == [16, 21]
+    assert "performs delete (Excel workbook)" in found[0][1]
+    assert "self.book.save (office file)" in found[1][1]
+
+
+def test_an_annotated_attribute_and_helper_only_read_are_quiet(sib101):
+    assert sib101(WORKBOOK.replace("{sheet_method}", "activate").replace("{book_method}", "activate")) == []
