@@ -618,7 +618,8 @@ def _attribute_classes(cls: tuple[ModuleFacts, str], attr: str, project: Project
         found = classes_for_types(facts, a.annotation, project)
     if not found and a is not None and a.op == "=":
         found = classes_of(Scope(facts, a.scope if a.scope in facts.functions else ""), a.value, project, depth + 1)
-    return found or _set_from_outside(cls, attr, project, depth)
+    # Only an attribute the class declares but leaves unknown is looked for outside it.
+    return found or (_set_from_outside(cls, attr, project, depth) if a is not None else [])
 
 
 def _set_from_outside(cls: tuple[ModuleFacts, str], attr: str, project: ProjectIndex,
