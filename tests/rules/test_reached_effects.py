@@ -3,22 +3,8 @@ it beside its read-only twin."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
-from siblint.settings.config import Config
-
-
-@pytest.fixture
-def sib101(lint, tmp_path):
-    """sib101(text, files=None) -> [(line, message)] of SIB101 findings in main.py."""
-
-    def run(text: str, files: dict[str, str] | None = None) -> list[tuple[int, str]]:
-        found = lint(textwrap.dedent(text), {k: textwrap.dedent(v) for k, v in (files or {}).items()},
-                     Config(root=str(tmp_path)))
-        return [(d.loc.line, d.message) for d in found if d.code == "SIB101"]
-
-    return run
+from tests.rules.test_receivers import sib101  # noqa: F401 - the same fixture: SIB101 findings in main.py
 
 
 # A models module that imports its own classes inside a function (to dodge a circular import): the
