@@ -214,3 +214,31 @@ def test_an_annotated_attribute_and_an_annotated_helper_reach_the_library(sib101
 
 def test_an_annotated_attribute_and_helper_only_read_are_quiet(sib101):
     assert sib101(WORKBOOK.replace("{sheet_method}", "activate").replace("{book_method}", "activate")) == []
+
+
+# A read tool that records its own run in a repository (a trajectory row) beside one that stores
+# what the user asked for through the same kind of repository.
+RUN_RECORD = """\
+    from langchain_core.tools import tool
+    from app.models import Fact
+
+    class {store}Repository:
+        def create(self, content: str):
+            return Fact.create(content=content)
+
+    @tool
+    def read_notes(path: str) -> str:
+        {store}Repository().create(path)
+        with open(path) as f:
+            return f.read()
+"""
+
+
+def test_a_record_of_the_run_itself_is_bookkeeping(sib101):
+    assert sib101(RUN_RECORD.replace("{store}", "Trajectory"), SELF_IMPORTING_MODELS) == []
+
+
+def test_a_store_the_tool_is_about_is_not_bookkeeping(sib101):
+    found = sib101(RUN_RECORD.replace("{store}", "Note"), SELF_IMPORTING_MODELS)
+    assert [line for line, _ in found] == [9]
+    assert "an ORM write (Fact.create) in NoteRepository.create" in found[0][1]
