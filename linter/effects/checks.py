@@ -117,15 +117,40 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
 _SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file", "target", "out_f")
 
 
-def _save(row: Row, call: Call, r: Resolver, needs_target: bool) -> Found | None:
+def _save_target(call: Call) -> Value | None:
     target = call.arg(0, None)
     for keyword in _SAVE_TARGETS:
         target = target or call.kwarg(keyword)
+    return target
+
+
+def _save(row: Row, call: Call, r: Resolver, needs_target: bool) -> Found | None:
+    target = _save_target(call)
     if target is None:
         return None if needs_target else describe(row, call)  # `wb.save()` writes the file it opened
     if in_memory(target, r) or in_scratch(target, r):
         return None
     return describe(row, call, target=_path_text(target, r))
+
+
+_FILE_NAME = re.compile(r"^[^\s:]*\.[A-Za-z0-9]{1,5}$")  # "out.png", "{}/hero.png": a file name, no URL
+
+
+def names_a_file(value: Value | None, r: Resolver) -> bool:
+    """`value` is a filesystem path as the source spells it: a pathlib path (also joined with `/`),
+    `os.path.join(...)`, `str()` of one, or a literal file name with an extension."""
+    if isinstance(value, Call) and value.callee in files.PATH_AS_TEXT and value.args:
+        value = value.args[0]
+    if r.constructor(value) in files.PATH_VALUES:
+        return True
+    text = r.text(value)
+    return text is not None and bool(_FILE_NAME.match(text))
+
+
+def check_save_path(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`.save(target)` on an object of any library: a file write when `target` names a file."""
+    target = _save_target(call)
+    return _save(row, call, r, needs_target=True) if names_a_file(target, r) else None
 
 
 def check_save(row: Row, call: Call, r: Resolver) -> Found | None:
@@ -380,7 +405,7 @@ def check_boto3(row: Row, call: Call, r: Resolver) -> Found | None:
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
-    "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save,
+    "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save, "save_path": check_save_path,
     "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3,
 }

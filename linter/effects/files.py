@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from .rows import Row, anys, calls, methods
 
+# A pathlib path, also one its class methods make (`Path.home() / "notes"`).
+_PATHS = "pathlib.Path pathlib.PurePath pathlib.Path.home pathlib.Path.cwd"
+
 ROWS: tuple[Row, ...] = (
     *calls("open builtins.open io.open codecs.open gzip.open bz2.open lzma.open", "a file write", True, "file", "open"),
     *calls("aiofiles.open", "a file write", False, "file", "open"),
@@ -14,8 +17,8 @@ ROWS: tuple[Row, ...] = (
         "os.remove os.unlink os.rename os.replace os.rmdir os.removedirs os.truncate",
         "a file change", True, "file", "path",
     ),
-    *methods("pathlib.Path pathlib.PurePath", "unlink rename replace rmdir touch", "a file change", True, "file", "path"),
-    Row("method", "pathlib.Path", ("open",), "a file write", True, "open", kind="file"),
+    *methods(_PATHS, "unlink rename replace rmdir touch", "a file change", True, "file", "path"),
+    *(Row("method", p, ("open",), "a file write", True, "open", kind="file") for p in _PATHS.split()),
     anys("write_text write_bytes", "a file write", True, "file", "path"),
 )
 
@@ -32,3 +35,8 @@ PATH_BUILDERS = frozenset({"pathlib.Path", "pathlib.PurePath", "os.path.join", "
                            "os.fspath", "str"})
 # In-memory buffers: saving an image or a workbook into one writes no file.
 MEMORY_BUFFERS = frozenset({"io.BytesIO", "io.StringIO"})
+# What a value built by these is: a filesystem path (`Path(p)`, `base / "x.png"`, `os.path.join(...)`),
+# and the calls that hand a path on as text (`str(p)`).
+PATH_VALUES = frozenset({*_PATHS.split(), "pathlib.PosixPath", "pathlib.WindowsPath",
+                         "os.path.join", "os.path.abspath", "os.path.realpath", "os.path.expanduser"})
+PATH_AS_TEXT = frozenset({"str", "builtins.str", "os.fspath"})

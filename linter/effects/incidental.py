@@ -8,6 +8,10 @@ cache and the lock are rebuilt on the next call. A file write or an HTTP request
 bookkeeping when it happens in a helper (not in the tool's own body) whose name says so; an email,
 a payment or SQL never does, whatever the helper is called, and neither does anything in a generic
 request helper that merely carries a token (`_request_with_token`, `_auth_request`).
+
+The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
+tool that stores a trajectory row (`TrajectoryRepository.create`) or sends telemetry has not changed
+the world it reads.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
                            "execute"})
 BOOKKEEPING_KINDS = frozenset({"file", "http"})
+# Words of a helper that records the agent's own run, and the stores such a record may land in.
+RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
+RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
 
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
@@ -32,6 +39,8 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     credential or cache upkeep, or it writes a file named as such (`token.json`, `cookies.pkl`)."""
     words = {w.lower() for w in _WORD.findall(helper)}
     if effect.kind == "file" and is_upkeep_file(effect.target):
+        return True
+    if effect.kind in RUN_RECORD_KINDS and words & RUN_RECORD_WORDS:
         return True
     return effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from .rows import Row, anys, calls, methods
 
+_XLWINGS_BOOKS = "xlwings.Book xlwings.App xlwings.books.open xlwings.books.add xlwings.books.active"
+
 ROWS: tuple[Row, ...] = (
     # Pillow: `Image.open(p).convert("L").save(out)`, `Image.new(...).save(out)`.
     *methods("PIL.Image.open PIL.Image.new PIL.Image.fromarray PIL.Image.frombytes PIL.ImageGrab.grab", "save",
@@ -14,8 +16,10 @@ ROWS: tuple[Row, ...] = (
              "openpyxl.reader.excel.load_workbook docx.Document pptx.Presentation", "save",
              "{name} (office file)", True, "file", "save"),
     # xlwings drives a running Excel: saving, and closing a workbook it changed, write the file.
-    *methods("xlwings.Book xlwings.App xlwings.books.open xlwings.books.add xlwings.books.active", "save",
-             "{name} (office file)", True, "file", "save"),
+    *methods(_XLWINGS_BOOKS, "save", "{name} (office file)", True, "file", "save"),
+    # ... and adding or deleting sheets, or clearing cells, changes the workbook the user has open.
+    *methods(f"{_XLWINGS_BOOKS} xlwings.Sheet xlwings.Range", "add delete clear clear_contents", "{name} (Excel workbook)",
+             True, "file"),
     *calls("matplotlib.pyplot.savefig", "{name} (image file)", True, "file", "save"),
     anys("savefig", "{name} (image file)", True, "file", "save"),
     # pandas: `df.to_csv(path)` writes; `df.to_csv()` returns the text.

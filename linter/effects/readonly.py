@@ -12,7 +12,7 @@ import re
 import shlex
 from typing import NamedTuple
 
-from ..syntax.facts import Call, Either, Mapping, Ref, Seq, Starred, Value
+from ..syntax.facts import Call, Either, Mapping, Ref, Seq, Slash, Starred, Value
 from . import files, http, processes
 from .readonly_programs import INERT_STATEMENTS, LOOKUPS, PROGRAM_FINDERS, SCRIPT_SHELLS, SHELL_SETUP_OPTIONS, Lookup
 from .resolve import Resolver, method_name, receiver_of
@@ -233,6 +233,8 @@ def in_scratch(value: Value | None, r: Resolver, depth: int = 0) -> bool:
         if bound is None and value.text.endswith(".name"):
             bound = r.value(value.text[: -len(".name")])
         return in_scratch(bound, r, depth + 1)
+    if isinstance(value, Slash):  # `Path(d) / "x.png"`
+        return in_scratch(value.left, r, depth + 1)
     if not isinstance(value, Call):
         return False
     if value.callee in files.SCRATCH_MAKERS:

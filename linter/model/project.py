@@ -488,7 +488,9 @@ class ProjectIndex:
                 # `pkg.sub.name` where `pkg.sub` is not a module: try a shorter module prefix.
                 return None
             target = facts.imports.get(attr)
-            defined = attr in facts.functions or any(a.target == attr for a in facts.assignments)
+            # A class is defined here too, also when the module imports its own names (a
+            # function-local `from this.module import Cls`, made to dodge a circular import).
+            defined = attr in facts.functions or attr in facts.classes or any(a.target == attr for a in facts.assignments)
             if target is None and not defined:
                 target = self._star_source(facts, attr)
             if target is None or defined:

@@ -20,7 +20,7 @@ from ..effects import CONSTRUCTORS, Effect, effect_of
 from ..effects.table import METHODS
 from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
 from .project import ProjectIndex
-from .semantic import Scope, ancestor_bases, callees, classes_of, method_of, project_class
+from .semantic import Scope, annotation_names, ancestor_bases, callees, classes_of, method_of, project_class
 
 MAX_HOPS = 4  # factories and properties followed before giving up
 PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
@@ -98,6 +98,11 @@ class ReceiverScope(Scope):
                 built = inner.constructor(ret, depth + 1)
                 if built in CONSTRUCTORS:
                     return built
+            # `def _require_sheet(...) -> xw.Sheet`: what it returns is read where its annotation says.
+            declared = annotation_names(facts, fn.returns_annotation) if fn.returns_annotation else ()
+            built = next((name for name in declared if name in CONSTRUCTORS), "")
+            if built:
+                return built
         return ""
 
 

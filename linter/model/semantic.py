@@ -44,6 +44,7 @@ from ..syntax.facts import (
     ModuleFacts,
     Ref,
     Seq,
+    Slash,
     Starred,
     Value,
 )
@@ -153,7 +154,9 @@ def _attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
                 cls = fn.class_name
             old = table.get((cls, attr))
             if old is None or old.op == ":" or a.op == "=":
-                table[(cls, attr)] = a if old is None or a.op == "=" else _merge(old, a)
+                # The last value, with the annotation any assignment gave (`self.book: Book | None =
+                # None` in `__init__`, then `self.book = None` in `close`).
+                table[(cls, attr)] = a if old is None else _merge(a, old) if a.op == "=" else _merge(old, a)
         return table
 
     return facts.derived("semantic.attributes", compute)
@@ -335,11 +338,12 @@ class Scope:
             text = value.text
             while text:
                 bound = self.value(text)
+                types = _unwrap(self.types(text))
                 if bound is not None:
-                    return self.constructor(bound, depth + 1)
-                types = self.types(text)
+                    # `self.book = None` says nothing; its annotation (`Book | None`) does.
+                    return self.constructor(bound, depth + 1) or (types[0] if types else "")
                 if types and text == value.text:
-                    return _unwrap(types)[0] if _unwrap(types) else ""
+                    return types[0]
                 text = text.rpartition(".")[0]
             return ""
         if isinstance(value, Call):
@@ -347,6 +351,9 @@ class Scope:
             if name in CONSTRUCTORS:
                 return name
             return self.constructor(receiver_of(value.func), depth + 1) or name
+        if isinstance(value, Slash):
+            # `base / "out.png"` is an object of its operands' kind (a pathlib path joined with `/`).
+            return self.constructor(value.left, depth + 1) or self.constructor(value.right, depth + 1)
         receiver = getattr(value, "receiver", None)
         if receiver is not None:
             return self.constructor(receiver, depth + 1)
@@ -575,7 +582,7 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             for ret in fn.return_values:
                 out.extend(c for c in classes_of(inner, ret, project, depth + 1) if c not in out)
             if not out and fn.returns_annotation:
-                out.extend(classes_for_types(callee_facts, _annotation_names(callee_facts, fn.returns_annotation), project))
+                out.extend(classes_for_types(callee_facts, annotation_names(callee_facts, fn.returns_annotation), project))
         if not out and value.func.text.rpartition(".")[2] == "get":
             # `repo_var.get()` of `repo_var: ContextVar[Repo]`.
             out = classes_for_types(facts, scope.types(value.func.text.rpartition(".")[0]), project)
@@ -609,15 +616,64 @@ def _attribute_classes(cls: tuple[ModuleFacts, str], attr: str, project: Project
                        depth: int) -> list[tuple[ModuleFacts, str]]:
     facts, name = cls
     a = _attributes(facts).get((name, attr))
-    if a is None:
-        return []
-    found = classes_for_types(facts, a.annotation, project) if a.annotation else []
-    if not found and a.op == "=":
+    found: list[tuple[ModuleFacts, str]] = []
+    if a is not None and a.annotation:
+        found = classes_for_types(facts, a.annotation, project)
+    if not found and a is not None and a.op == "=":
         found = classes_of(Scope(facts, a.scope if a.scope in facts.functions else ""), a.value, project, depth + 1)
-    return found
+    # Only an attribute the class declares but leaves unknown is looked for outside it.
+    return found or (_set_from_outside(cls, attr, project, depth) if a is not None else [])
 
 
-def _annotation_names(facts: ModuleFacts, text: str) -> tuple[str, ...]:
+def _set_from_outside(cls: tuple[ModuleFacts, str], attr: str, project: ProjectIndex,
+                      depth: int) -> list[tuple[ModuleFacts, str]]:
+    """The classes of what project code stores in `attr` of an instance from outside the class
+    (`app_context.excel_manager = manager` in the CLI, where the class itself only says `= None`
+    or `Any`): every such assignment in the class's module and its importers, each name read
+    through every value the function binds it to."""
+    facts, name = cls
+    memo: dict[tuple[str, str, str], list[tuple[ModuleFacts, str]]] = project.memo.setdefault("semantic.set_outside", {})
+    key = (facts.path, name, attr)
+    if key in memo:
+        return memo[key]
+    memo[key] = []  # an attribute whose value is read through itself
+    out: list[tuple[ModuleFacts, str]] = []
+    for where in [facts, *(m for m in project.importers_of(facts.module) if m is not facts)]:
+        for a in _outside_sets(where).get(attr, ()):
+            scope = Scope(where, a.scope if a.scope in where.functions else "")
+            head = a.target[: -len(attr) - 1]
+            if cls not in classes_of(scope, Ref(head, head, a.loc), project, depth + 1):
+                continue
+            for value in _every_value(where, a.scope, a.value):
+                out.extend(c for c in classes_of(scope, value, project, depth + 1) if c not in out)
+    memo[key] = out
+    return out
+
+
+def _outside_sets(facts: ModuleFacts) -> dict[str, list[Assignment]]:
+    """attribute -> the plain assignments `obj.attr = value` whose receiver is not `self`/`cls`."""
+
+    def compute() -> dict[str, list[Assignment]]:
+        table: dict[str, list[Assignment]] = {}
+        for a in facts.assignments:
+            head, _, attr = a.target.rpartition(".")
+            if a.op == "=" and head and head not in ("self", "cls"):
+                table.setdefault(attr, []).append(a)
+        return table
+
+    return facts.derived("semantic.outside_sets", compute)
+
+
+def _every_value(facts: ModuleFacts, scope: str, value: Value) -> list[Value]:
+    """Every value a plain name is bound to in `scope` (`manager = None` ... `manager = Manager()`),
+    where `Scope.value` sees only the last; any other value stands for itself."""
+    if not isinstance(value, Ref) or "." in value.text:
+        return [value]
+    bound = [a.value for a in facts.assignments if a.op == "=" and a.target == value.text and a.scope == scope]
+    return bound or [value]
+
+
+def annotation_names(facts: ModuleFacts, text: str) -> tuple[str, ...]:
     """Resolved names in an annotation's source text (`Store | None`, `"Store"`, `Optional[Store]`)."""
     out: list[str] = []
     for word in text.replace("[", " ").replace("]", " ").replace("|", " ").replace(",", " ").replace('"', " ").replace("'", " ").split():

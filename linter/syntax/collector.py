@@ -42,6 +42,7 @@ from .facts import (
     Ref,
     ReturnSite,
     Seq,
+    Slash,
     Starred,
     TrySite,
     Value,
@@ -187,6 +188,9 @@ class Collector(Walker):
             for side in (left, right):
                 parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
             return Seq(tuple(parts), loc)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
+            # Kept with its operands: `Path(p) / "out.png"` is a path (file effects, SIB1xx).
+            return Slash(loc, "BinaryOperation", self.value(node.left), self.value(node.right))
         if isinstance(node, cst.Await):
             return self.value(node.expression)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and node.for_in.inner_for_in is None:

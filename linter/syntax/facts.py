@@ -155,6 +155,15 @@ class Item(Other):
     key: "Value | None" = None
 
 
+@dataclass(frozen=True, slots=True)
+class Slash(Other):
+    """`left / right`: a path joined with pathlib's `/` operator (or a division). Still an `Other`
+    (kind "BinaryOperation"); the operands say what it builds (`EXAMPLE_DIR / slug / "hero.png"`)."""
+
+    left: "Value | None" = None
+    right: "Value | None" = None
+
+
 _T = TypeVar("_T")
 
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
