@@ -31,18 +31,24 @@ _CODE = re.compile(r"\bSIB[0-9]+\b")
 
 def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str, FixSpec]) -> list[Fix]:
     """The fix of each finding whose rule declares an edit and whose node the edit fits."""
+    return [f for _, f in fix_pairs(path, text, findings, specs)]
+
+
+def fix_pairs(path: str, text: str, findings: list[Diagnostic],
+              specs: dict[str, FixSpec]) -> list[tuple[Diagnostic, Fix]]:
+    """Each finding that gets a fix (see `fixes_for`), with its fix."""
     wanted = [(d, specs[d.code]) for d in findings if d.path == path and d.code in specs and specs[d.code].action]
     if not wanted:
         return []
 
-    def work() -> list[Fix]:  # on a big stack: libcst's code generation recurses per nesting level
+    def work() -> list[tuple[Diagnostic, Fix]]:  # on a big stack: libcst's code generation recurses per nesting level
         tree: _Tree = _JsTree(text, path) if is_js(path) else _PyTree(text)
         out = []
         for d, spec in wanted:
             edit = tree.edit(d, spec.action)
             if edit is not None:
                 edits = edit if isinstance(edit, tuple) else (edit,)
-                out.append(Fix(edits, spec.applicability, spec.description, d.code, d.loc.line))
+                out.append((d, Fix(edits, spec.applicability, spec.description, d.code, d.loc.line)))
         return out
 
     try:

@@ -107,6 +107,11 @@ class Fix:
         return self.applicability == SAFE or (unsafe and self.applicability == UNSAFE)
 
 
+def title_of(description: str) -> str:
+    """A fix's first clause: what an editor's quick fix and the JSON report's `message` show."""
+    return description.split(";")[0].split(". ")[0]
+
+
 def applied(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
     """`text` with the edits that do not overlap an earlier one (by start); and those edits."""
     kept: list[Edit] = []
