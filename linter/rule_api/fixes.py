@@ -62,12 +62,31 @@ class AddBound:
 
 
 @dataclass(frozen=True)
+class CapRuns:
+    """The finding points at an argument of `agent = Maker(...)` (a `library` call): every run of
+    `agent` in the module (a call of one of `runners`, dotted after the library's import, with the
+    agent first or as `agent_keyword`) gets `cap_keyword=cap` in its `config_keyword=config(...)`,
+    the config added when absent. `{Name}` in `config`/`cap` is `Name` from the library, spelled
+    through the module's import of it (added if needed). No run, or a run whose config is not a
+    literal `config(...)` call without the cap: no edit (every run must be capped)."""
+
+    library: str
+    runners: tuple[str, ...]
+    agent_keyword: str
+    config_keyword: str
+    config: str
+    cap_keyword: str
+    cap: str
+    imported: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class DropNoqaCodes:
     """The codes the finding's message names (`SIBnnn`), removed from the noqa comment at the
     finding; the comment goes when none is left."""
 
 
-Action = Union[RewriteArgument, DropListItems, AddBound, DropNoqaCodes]
+Action = Union[RewriteArgument, DropListItems, AddBound, CapRuns, DropNoqaCodes]
 
 
 @dataclass(frozen=True)
