@@ -294,8 +294,8 @@ class _PyTree(_Tree):
         if not bound.imported:
             return bound.value, None
         library, prefix = imported
-        if prefix is not None:  # `import tenacity [as t]`
-            return f"{prefix}.{bound.value}", None
+        if prefix is not None:  # `import tenacity [as t]`: every use of the name goes through it
+            return re.sub(rf"\b{re.escape(bound.imported)}\b", f"{prefix}.{bound.imported}", bound.value), None
         statement = _from_import(self.module, library)
         if statement is None or isinstance(statement.names, cst.ImportStar):
             return None, None

@@ -358,3 +358,30 @@ def test_sib301_benign_twin_already_capped_has_nothing_to_fix(tmp_path: Path) ->
     head = GROUP.format(imports="from agents import Agent, RunConfig, Runner, ToolExecutionConfig, function_tool", sdk="")
     _, _, found = _lint(tmp_path, head + f"Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution={CAP}))\n")
     assert "SIB301" not in {d.code for d in found}
+
+
+# ------------------------------------------------------------------------------ SIB407: add the policy
+POLICY = "retry_policies.any(retry_policies.provider_suggested(), retry_policies.network_error())"
+
+
+@pytest.mark.parametrize("before,after", [
+    ("from agents import ModelRetrySettings, ModelSettings\n\nS = ModelSettings(retry=ModelRetrySettings(max_retries=3))\n",
+     f"from agents import ModelRetrySettings, ModelSettings, retry_policies\n\n"
+     f"S = ModelSettings(retry=ModelRetrySettings(max_retries=3, policy={POLICY}))\n"),
+    ("import agents as sdk\n\nS = sdk.ModelSettings(retry=sdk.ModelRetrySettings(max_retries=3, policy=None))\n",
+     f"import agents as sdk\n\nS = sdk.ModelSettings(retry=sdk.ModelRetrySettings(max_retries=3, "
+     f"policy={POLICY.replace('retry_policies', 'sdk.retry_policies')}))\n"),
+], ids=["import-added", "through-the-module"])
+def test_sib407_adds_a_policy(before: str, after: str, tmp_path: Path) -> None:
+    new, fixes = _fix(tmp_path, before)
+    assert new == after and [f.applicability for f in fixes] == [UNSAFE]
+    assert "SIB407" not in {d.code for d in _lint(tmp_path, new)[2]}
+
+
+def test_sib407_dict_settings_and_the_benign_twin_get_no_edit(tmp_path: Path) -> None:
+    dict_form = "from agents import ModelSettings\n\nS = ModelSettings(retry={'max_retries': 3})\n"
+    path, text, found = _lint(tmp_path, dict_form)
+    assert "SIB407" in {d.code for d in found} and fixes_for(path, text, found, SPECS) == []
+    twin = f"from agents import ModelRetrySettings, ModelSettings, retry_policies\n\n" \
+           f"S = ModelSettings(retry=ModelRetrySettings(max_retries=3, policy={POLICY}))\n"
+    assert _fix(tmp_path, twin) == (twin, [])
