@@ -233,7 +233,7 @@ def test_json_fix_field_is_ruffs_shape(tmp_path):
         {"content": "", "location": {"row": 4, "column": 34}, "end_location": {"row": 4, "column": 63}}]}  # 3 bytes more
     lines = json.loads(siblint(["check", "--no-cache", "--output-format", "json-lines", "agent.py"], tmp_path).stdout)
     assert lines == d
-    shown = [Diagnostic("x.py", Loc(1, 0, 1, 1), "SIB301", "m", "n"), Diagnostic("x.py", Loc(1, 0, 1, 1), "SIB101", "m", "n")]
+    shown = [Diagnostic("x.py", Loc(1, 0, 1, 1), "SIB402", "m", "n"), Diagnostic("x.py", Loc(1, 0, 1, 1), "SIB101", "m", "n")]
     display, none = json.loads(FORMATS["json"](shown, ""))
     assert display["fix"]["applicability"] == "display-only" and display["fix"]["edits"] == []
     assert none["fix"] is None
