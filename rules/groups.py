@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from siblint.common.diagnostics import Diagnostic, Loc, Related
-from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
+from siblint.rule_api.fixes import UNSAFE, CapRuns, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js, examples_langchain_js, examples_wave3
 
@@ -357,12 +357,21 @@ class FatalToolBesideUnstoppableTool(Rule):
         "cancels the calls in flight, but this one lands after the raise with nothing recorded: {fix}{note}"
     )
     fix = FixSpec(
-        DISPLAY_ONLY,
-        'cap the run at one tool call at a time '
-        '(`RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))`, '
-        '`max_concurrency=1`, `SequentialToolExecutor()`), or apply the fix of the SIB1xx / SIB2xx '
-        'finding behind it. Display-only: the cap sits where the run starts, often in another module, and '
-        'slows every turn',
+        UNSAFE,
+        'caps each run of the OpenAI Agents SDK agent in its module at one tool call at a time: '
+        '`run_config=RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1))` on '
+        '`Runner.run` / `run_sync` / `run_streamed`, or the cap added to the `RunConfig(...)` it is given. '
+        'Unsafe: every turn runs its tool calls one after another (slower), and a call after a fatal one '
+        'never starts (tests/runtime/test_fix_runtime.py, scenario `sync_charge`). '
+        '`ModelSettings(parallel_tool_calls=False)` is not used: it only asks the provider, the SDK still '
+        'runs every returned call at once (runtime scenario `parallel_tool_calls_false`). No edit for an '
+        'agent run in another module or given a run config built elsewhere, nor for other frameworks '
+        '(`max_concurrency=1`, `SequentialToolExecutor()`): cap those runs by hand, or apply the fix of '
+        'the SIB1xx / SIB2xx finding behind it',
+        CapRuns(library="agents", runners=("Runner.run", "Runner.run_sync", "Runner.run_streamed"),
+                agent_keyword="starting_agent", config_keyword="run_config", config="RunConfig",
+                cap_keyword="tool_execution", cap="{ToolExecutionConfig}(max_function_tool_concurrency=1)",
+                imported=("RunConfig", "ToolExecutionConfig")),
     )
     VALID = [
         Valid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_rate])\n"),
@@ -395,6 +404,9 @@ class FatalToolBesideUnstoppableTool(Rule):
                 "\n\nasync def main():\n    async for _ in runner.run_async(user_id='u', session_id='s', run_config=POOL):\n        pass\n",
                 lines=(18,)),
         Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\n", lines=(17,)),
+        # Run here: the fix caps the run (tests/runtime/test_fix_runtime.py runs it).
+        Invalid(_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nRunner.run_sync(agent, 'hi')\n",
+                lines=(17,)),
         Invalid(
             _TOOLS + "\nagent = Agent(name='a', tools=[charge_card])\nagent.tools.append(lookup_tax)\n", lines=(18,)
         ),

@@ -78,7 +78,9 @@ class PaymentWithoutIdempotencyKey(Rule):
         DISPLAY_ONLY,
         'send an idempotency key derived from the business key in scope '
         '(`idempotency_key=f"order-{order_id}"`). Display-only: only the author knows which value '
-        'identifies the operation',
+        'identifies the operation; a key made of all the tool\'s arguments would merge two intended '
+        'identical charges (Stripe keeps a key for 24 h) and miss a retry whose arguments the model '
+        'reworded',
     )
     VALID = in_every_framework([
         Valid(_HEAD + "@function_tool\ndef charge(order: str, cents: int) -> str:\n"

@@ -368,6 +368,10 @@ agent = Agent(
 """
 
 
+# The policy SIB407's fix adds: what the provider says is retryable, and network errors.
+_POLICY = "retry_policies.any(retry_policies.provider_suggested(), retry_policies.network_error())"
+
+
 class RetrySettingsWithoutPolicy(Rule):
     """
     ## What it does
@@ -407,10 +411,13 @@ class RetrySettingsWithoutPolicy(Rule):
     message = ("max_retries without a policy: the runner never retries (only the client's own retries apply); "
                "add policy=retry_policies.any(...)")
     fix = FixSpec(
-        DISPLAY_ONLY,
-        'add `policy=retry_policies.any(retry_policies.provider_suggested(), '
-        "retry_policies.network_error())`. Display-only: which failures to retry is the author's choice, "
-        'and `max_retries=0` may be what was meant',
+        UNSAFE,
+        'adds `policy=retry_policies.any(retry_policies.provider_suggested(), retry_policies.network_error())` '
+        '(or replaces `policy=None`), importing `retry_policies` from `agents` if needed. Unsafe: the runner '
+        'now retries the model call, as `max_retries` asked (tests/runtime/test_fix_runtime.py: a 503 is '
+        'retried and the run succeeds); `max_retries=0` may have been meant. Settings given as a dict get no '
+        'edit',
+        AddBound((Bound("agents", "policy", _POLICY, "retry_policies"),)),
     )
     VALID = [
         Valid(_SETTINGS.format(settings="ModelRetrySettings(max_retries=3, policy=retry_policies.any("

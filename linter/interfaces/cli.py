@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import sys
 import time
@@ -248,7 +249,7 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, select: str | No
         raise click.UsageError("--watch reports findings; it cannot be combined with --add-noqa, --write-baseline, "
                                "--diff, --show-settings or --show-files")
     fixing = FixOptions(fix, unsafe_fixes, diff, show_fixes)
-    _check_fix_options(fixing, paths, add_noqa or bool(write_baseline))
+    _check_fix_options(fixing, add_noqa or bool(write_baseline))
     try:
         size = parse_size(max_file_size, "--max-file-size") if max_file_size is not None else None
     except ValueError as exc:
@@ -325,6 +326,9 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnost
 
         config = _config_of(resolver, opts.stdin_filename or "stdin.py")
         data = sys.stdin.buffer.read(config.max_file_size + 1)  # one byte more tells "too large"
+        from .fixing import remember_source
+
+        remember_source(opts.stdin_filename or "stdin.py", data)  # fixes, and the JSON report's, are of it
         return runner.check_file(opts.stdin_filename or "stdin.py", config, new_project(config), data=data)
     files = discover_files(opts, resolver)
     if not files and not opts.quiet:
@@ -392,6 +396,8 @@ def run_check(opts: CheckOptions) -> int:
                      roots=_output_roots(opts))
         return EXIT_CLEAN
     diagnostics = collect_diagnostics(opts, resolver)
+    if opts.reads_stdin and (opts.fix.fix or opts.fix.diff):
+        return fix_stdin(opts, resolver, diagnostics)
     if opts.fix.diff:
         return print_diff(opts, resolver, diagnostics)
     if opts.fix.fix:
@@ -425,11 +431,9 @@ def run_check(opts: CheckOptions) -> int:
     return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
 
 
-def _check_fix_options(fixing: FixOptions, paths: tuple[str, ...], edits_otherwise: bool) -> None:
+def _check_fix_options(fixing: FixOptions, edits_otherwise: bool) -> None:
     if not (fixing.fix or fixing.diff):
         return
-    if paths == (STDIN,):
-        raise click.UsageError("--fix and --diff need files, not stdin (`-`)")
     if edits_otherwise:
         raise click.UsageError("--fix and --diff cannot be combined with --add-noqa or --write-baseline")
 
@@ -486,6 +490,40 @@ def print_diff(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnos
     if not opts.quiet:
         click.echo(f"Would fix {n} finding{'s' if n != 1 else ''}." if n else "No fixes available.", err=True)
     return EXIT_FINDINGS if planned else EXIT_CLEAN
+
+
+def fix_stdin(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnostic]) -> int:
+    """`--fix -` (ruff's way): the fixed source on stdout, the findings left on stderr (or `-o`);
+    `--diff -`: the diff on stdout, exit 1 when there is one."""
+    from ..lint.engine import new_project
+    from ..run import runner
+    from . import fixing
+
+    path = opts.stdin_filename or "stdin.py"
+    config = _config_of(resolver, path)
+    fixed, left = fixing.FileFix(path, fixing.given_source(path), fixing.given_source(path), []), diagnostics
+    outcome = fixing.Outcome()
+    if len(fixed.before) <= config.max_file_size:  # a larger one was not checked: nothing to fix
+        fixed, left = fixing.fix_source(
+            path, fixed.before, diagnostics, opts.fix.unsafe,
+            lambda data: runner.check_file(path, config, new_project(config), data=data),
+            1 if opts.fix.diff else FIX_ROUNDS, outcome)
+    _report_skipped(outcome.skipped)
+    if opts.fix.diff:
+        write_report(fixed.diff() if fixed.fixes else "", opts.output, roots=_output_roots(opts))
+        return EXIT_FINDINGS if fixed.fixes else EXIT_CLEAN
+    sys.stdout.buffer.write(fixed.after)
+    shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)  # what was past the size limit, unread
+    sys.stdout.buffer.flush()
+    if opts.fix.show:
+        click.echo(fixing.show_fixes([fixed] if fixed.fixes else []), err=True, nl=False)
+    report = FORMATS[opts.fmt](left, report_base())
+    if opts.output:
+        write_report(report, opts.output, roots=_output_roots(opts))
+    elif not opts.quiet or left:
+        click.echo(report, err=True, nl=False)
+    failing = [d for d in left if opts.fail_on == "warning" or d.severity == "error"]
+    return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
 
 
 def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic]) -> None:

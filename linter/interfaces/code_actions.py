@@ -17,8 +17,8 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
 from ..common.diagnostics import Diagnostic
-from ..lint.fixes import fixes_for, line_starts
-from ..rule_api.fixes import SAFE, Edit, Fix, applied
+from ..lint.fixes import fix_pairs, line_starts
+from ..rule_api.fixes import SAFE, Edit, Fix, applied, title_of
 from .fixing import fix_specs
 
 if TYPE_CHECKING:
@@ -48,10 +48,7 @@ def _workspace_edit(uri: str, doc: TextDocument, fixes: list[Fix]) -> types.Work
 def _document_fixes(ls: "SiblintServer", path: str, doc: TextDocument) -> list[tuple[Diagnostic, Fix]]:
     if ls.published.get(path) != doc.version:
         return []  # findings of an older text: their lines may have moved
-    found = ls.findings.get(path, [])
-    fixes = fixes_for(path, doc.source, found, fix_specs())
-    by_finding = {(d.code, d.loc.line): d for d in found}
-    return [(by_finding[(f.code, f.line)], f) for f in fixes if (f.code, f.line) in by_finding]
+    return fix_pairs(path, doc.source, ls.findings.get(path, []), fix_specs())
 
 
 def fix_actions(ls: "SiblintServer", params: types.CodeActionParams, path: str, doc: TextDocument) -> list[types.CodeAction]:
@@ -66,7 +63,7 @@ def fix_actions(ls: "SiblintServer", params: types.CodeActionParams, path: str, 
                 if diag.code == d.code and diag.range == ls._range(d.loc, path):
                     note = "" if f.applicability == SAFE else f" ({f.applicability})"
                     actions.append(types.CodeAction(
-                        title=f"Fix {d.code}{note}: {f.description.split(';')[0].split('. ')[0]}",
+                        title=f"Fix {d.code}{note}: {title_of(f.description)}",
                         kind=types.CodeActionKind.QuickFix, diagnostics=[diag], is_preferred=f.applicability == SAFE,
                         edit=_workspace_edit(uri, doc, [f])))
     safe = [f for _, f in pairs if f.applicability == SAFE]

@@ -12,7 +12,7 @@ import codecs
 import difflib
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..common.diagnostics import Diagnostic
@@ -20,7 +20,7 @@ from ..common.escape import escape_text
 from ..common.reading import source_encoding
 from ..common.writing import replace_source, round_trips, through_a_link, why_not_replaced
 from ..js import is_js
-from ..lint.fixes import fixes_for, still_parses
+from ..lint.fixes import fix_pairs, fixes_for, still_parses
 from ..rule_api.fixes import SAFE, UNSAFE, Fix, FixSpec, applied
 from ..syntax.notebook import is_notebook
 
@@ -94,11 +94,79 @@ def _by_file(findings: list[Diagnostic], specs: dict[str, FixSpec]) -> dict[str,
     return by_file
 
 
+# Source that is not a file to read again: what `siblint check -` read from stdin, by its name.
+_GIVEN: dict[str, bytes] = {}
+
+
+def remember_source(path: str, data: bytes) -> None:
+    """The text checked as `path` came from stdin: fixes (and the JSON report's) are of it."""
+    _GIVEN[path] = data
+
+
+def given_source(path: str) -> bytes:
+    """What stdin gave as `path` (`remember_source`)."""
+    return _GIVEN[path]
+
+
 def _read(path: str) -> tuple[bytes, str, str, bytes]:
     """(bytes as read, text, encoding, BOM)."""
-    with open(path, "rb") as fh:
-        data = fh.read()
+    data = _GIVEN.get(path)
+    if data is None:
+        with open(path, "rb") as fh:
+            data = fh.read()
     return (data, *_decoded(path, data))
+
+
+def _fixed(path: str, data: bytes, mine: list[Diagnostic], specs: dict[str, FixSpec], unsafe: bool,
+           outcome: Outcome) -> FileFix | None:
+    """The file's text with its applicable fixes, or None when none applies or the edit would not parse."""
+    text, encoding, bom = _decoded(path, data)
+    if not round_trips(data[len(bom):], text, encoding):
+        outcome.skipped.append(f"{path}: its {encoding} encoding would not write back the same bytes, not edited")
+        return None
+    fixes = [f for f in fixes_for(path, text, mine, specs) if f.applies(unsafe)]
+    new, kept = applied(text, [e for f in fixes for e in f.edits])
+    if new == text:
+        return None
+    if still_parses(text, path) and not still_parses(new, path):
+        outcome.skipped.append(f"{path}: the fix would break the file, not edited")
+        return None
+    done = [f for f in fixes if all(e in kept for e in f.edits)]
+    return FileFix(path, data, bom + new.encode(encoding), done)
+
+
+def fix_source(path: str, data: bytes, findings: list[Diagnostic], unsafe: bool, relint: Callable[[bytes], list[Diagnostic]],
+               rounds: int, outcome: Outcome) -> tuple[FileFix, list[Diagnostic]]:
+    """Source given as bytes (stdin), fixed in up to `rounds` rounds (each re-linted by `relint`):
+    the fixed source (`after` is `data` when nothing applies) and the findings left."""
+    specs = fix_specs()
+    done = FileFix(path, data, data, [])
+    for _ in range(rounds):
+        mine = [d for d in findings if d.path == path]
+        try:
+            ff = _fixed(path, done.after, mine, specs, unsafe, outcome)
+        except (UnicodeError, LookupError) as exc:
+            outcome.skipped.append(f"{path}: {exc}")
+            break
+        if ff is None:
+            break
+        done = FileFix(path, data, ff.after, done.fixes + ff.fixes)
+        findings = relint(ff.after)
+    return done, findings
+
+
+def fixes_with_text(findings: list[Diagnostic]) -> dict[Diagnostic, tuple[Fix, str]]:
+    """The fix each finding would get, with the text its edits are offsets of: the text it was found
+    in (stdin's, else the file's now)."""
+    specs = fix_specs()
+    out: dict[Diagnostic, tuple[Fix, str]] = {}
+    for path, mine in _by_file(findings, specs).items():
+        try:
+            text = _read(path)[1]
+        except (OSError, UnicodeError, LookupError):
+            continue
+        out.update((d, (f, text)) for d, f in fix_pairs(path, text, mine, specs))
+    return out
 
 
 def plan(findings: list[Diagnostic], files: set[str], roots: list[str], unsafe: bool,
@@ -113,24 +181,16 @@ def plan(findings: list[Diagnostic], files: set[str], roots: list[str], unsafe: 
             continue  # a finding reported in a module that was not asked for, or outside the project
         try:
             why = why_not_replaced(path, since_ns)
-            data, text, encoding, bom = _read(path)
+            data = _read(path)[0]
         except (OSError, UnicodeError, LookupError) as exc:
             outcome.skipped.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
             continue
-        if why is None and not round_trips(data[len(bom):], text, encoding):
-            why = f"its {encoding} encoding would not write back the same bytes, not edited"
         if why is not None:
             outcome.skipped.append(f"{path}: {why}")
             continue
-        fixes = [f for f in fixes_for(path, text, mine, specs) if f.applies(unsafe)]
-        new, kept = applied(text, [e for f in fixes for e in f.edits])
-        if new == text:
-            continue
-        if still_parses(text, path) and not still_parses(new, path):
-            outcome.skipped.append(f"{path}: the fix would break the file, not edited")
-            continue
-        done = [f for f in fixes if all(e in kept for e in f.edits)]
-        out.append(FileFix(path, data, bom + new.encode(encoding), done))
+        fixed = _fixed(path, data, mine, specs, unsafe, outcome)
+        if fixed is not None:
+            out.append(fixed)
     return out
 
 
@@ -154,14 +214,7 @@ def write(planned: list[FileFix], outcome: Outcome) -> None:
 
 def fixable_counts(findings: list[Diagnostic]) -> tuple[int, int]:
     """How many findings a safe fix would remove, and how many more an unsafe one (ruff's hint)."""
-    specs = fix_specs()
-    levels: Counter[str] = Counter()
-    for path, mine in _by_file(findings, specs).items():
-        try:
-            text = _read(path)[1]
-        except (OSError, UnicodeError, LookupError):
-            continue
-        levels.update(f.applicability for f in fixes_for(path, text, mine, specs))
+    levels = Counter(f.applicability for f, _ in fixes_with_text(findings).values())
     return levels[SAFE], levels[UNSAFE]
 
 

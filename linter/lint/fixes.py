@@ -17,7 +17,7 @@ import libcst as cst
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import is_js
-from ..rule_api.fixes import AddBound, Bound, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
+from ..rule_api.fixes import AddBound, Bound, CapRuns, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
 from ..syntax.positions import positions
 from ..syntax.source import SourceError, parse, run_isolated
 from .noqa import comment_columns, without_codes
@@ -31,18 +31,24 @@ _CODE = re.compile(r"\bSIB[0-9]+\b")
 
 def fixes_for(path: str, text: str, findings: list[Diagnostic], specs: dict[str, FixSpec]) -> list[Fix]:
     """The fix of each finding whose rule declares an edit and whose node the edit fits."""
+    return [f for _, f in fix_pairs(path, text, findings, specs)]
+
+
+def fix_pairs(path: str, text: str, findings: list[Diagnostic],
+              specs: dict[str, FixSpec]) -> list[tuple[Diagnostic, Fix]]:
+    """Each finding that gets a fix (see `fixes_for`), with its fix."""
     wanted = [(d, specs[d.code]) for d in findings if d.path == path and d.code in specs and specs[d.code].action]
     if not wanted:
         return []
 
-    def work() -> list[Fix]:  # on a big stack: libcst's code generation recurses per nesting level
+    def work() -> list[tuple[Diagnostic, Fix]]:  # on a big stack: libcst's code generation recurses per nesting level
         tree: _Tree = _JsTree(text, path) if is_js(path) else _PyTree(text)
         out = []
         for d, spec in wanted:
             edit = tree.edit(d, spec.action)
             if edit is not None:
                 edits = edit if isinstance(edit, tuple) else (edit,)
-                out.append(Fix(edits, spec.applicability, spec.description, d.code, d.loc.line))
+                out.append((d, Fix(edits, spec.applicability, spec.description, d.code, d.loc.line)))
         return out
 
     try:
@@ -139,6 +145,8 @@ class _PyTree(_Tree):
             return self._drop_items(loc, action)
         if isinstance(action, AddBound):
             return self._add_bound(loc, action)
+        if isinstance(action, CapRuns):
+            return self._cap_runs(loc, action)
         return None
 
     def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
@@ -194,12 +202,89 @@ class _PyTree(_Tree):
             if given:
                 args[given[0]] = args[given[0]].with_changes(value=new_value)
             else:
-                args = _appended(args, cst.Arg(new_value, keyword=cst.Name(bound.keyword),
-                                               equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))),
-                                 call.whitespace_before_args)
+                args = _appended(args, _keyword(bound.keyword, new_value), call.whitespace_before_args)
             edit = self._replaced(node, call.with_changes(args=args))
             return (edit, import_edit) if import_edit is not None else edit
         return None
+
+    def _cap_runs(self, loc: Loc, action: CapRuns) -> tuple[Edit, ...] | None:
+        """`config_keyword=config(cap_keyword=cap)` on every run of the agent whose argument is at `loc`."""
+        agent = self._agent_at(loc, action.library)
+        names = self._library_names(action.library, action.imported)
+        if agent is None or names is None:
+            return None
+        spelled, import_edit = names
+        cap = cst.parse_expression(action.cap.format(**spelled))
+        edits = []
+        for run in self._runs_of(agent, action):
+            args = list(run.args)
+            given = [i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == action.config_keyword]
+            if not given:
+                config = cst.parse_expression(f"{spelled[action.config]}()")
+                assert isinstance(config, cst.Call)
+                args = _appended(args, _keyword(action.config_keyword, config.with_changes(
+                    args=[_keyword(action.cap_keyword, cap)])), run.whitespace_before_args)
+            else:
+                config = args[given[0]].value
+                if not (isinstance(config, cst.Call) and _code(config.func) == spelled[action.config]) or any(
+                        a.keyword is not None and a.keyword.value == action.cap_keyword for a in config.args):
+                    return None  # a config built elsewhere, or a cap the rule did not accept: the author's
+                args[given[0]] = args[given[0]].with_changes(value=config.with_changes(
+                    args=_appended(list(config.args), _keyword(action.cap_keyword, cap), config.whitespace_before_args)))
+            edits.append(self._replaced(run, run.with_changes(args=args)))
+        if not edits:
+            return None  # not run in this module: the cap belongs where it runs
+        return tuple(edits) + ((import_edit,) if import_edit is not None else ())
+
+    def _agent_at(self, loc: Loc, library: str) -> str | None:
+        """The name bound by `name = Maker(...)`, a call of `library` with an argument at `loc`."""
+        for node in _nodes(self.module, cst.Assign):
+            assert isinstance(node, cst.Assign)
+            value, targets = node.value, node.targets
+            if not (isinstance(value, cst.Call) and len(targets) == 1 and isinstance(targets[0].target, cst.Name)):
+                continue
+            if any(self._starts_at(a.value, loc) for a in value.args):
+                imported = _import_of(self.module, _head(value.func))
+                return targets[0].target.value if imported and imported[0] == library else None
+        return None
+
+    def _runs_of(self, agent: str, action: CapRuns) -> Iterator[cst.Call]:
+        """The module's calls of `action.runners` given `agent` (first, or as `agent_keyword`)."""
+        for node in _nodes(self.module, cst.Call):
+            assert isinstance(node, cst.Call)
+            imported = _import_of(self.module, _head(node.func))
+            if imported is None or imported[0] != action.library:
+                continue
+            dotted = _code(node.func)
+            if imported[1] is not None:
+                dotted = dotted[len(imported[1]) + 1:]
+            if dotted not in action.runners:
+                continue
+            first = node.args[0] if node.args and node.args[0].keyword is None else None
+            given = first or next((a for a in node.args if a.keyword and a.keyword.value == action.agent_keyword), None)
+            if given is not None and isinstance(given.value, cst.Name) and given.value.value == agent:
+                yield node
+
+    def _library_names(self, library: str, names: tuple[str, ...]) -> tuple[dict[str, str], Edit | None] | None:
+        """How this module spells each of `names` from `library`, and the import edit that adds the
+        missing ones to its `from library import ...` (None: no import of the library to extend)."""
+        for imp in _top_imports(self.module):
+            if isinstance(imp, cst.Import):
+                for alias in imp.names:
+                    if alias.evaluated_name == library:
+                        prefix = alias.evaluated_alias or library
+                        return {n: f"{prefix}.{n}" for n in names}, None
+        statement = _from_import(self.module, library)
+        if statement is None or isinstance(statement.names, cst.ImportStar):
+            return None
+        have = {a.name.value for a in statement.names if isinstance(a.name, cst.Name) and a.asname is None}
+        missing = [n for n in names if n not in have]
+        aliases = list(statement.names)
+        for n in missing:
+            aliases = _appended(aliases, cst.ImportAlias(cst.Name(n)),
+                                statement.lpar.whitespace_after if statement.lpar else None)
+        edit = self._replaced(statement, statement.with_changes(names=aliases)) if missing else None
+        return {n: n for n in names}, edit
 
     def _is_decorator(self, node: cst.CSTNode) -> bool:
         return any(d.decorator is node for d in _nodes(self.module, cst.Decorator) if isinstance(d, cst.Decorator))
@@ -209,8 +294,8 @@ class _PyTree(_Tree):
         if not bound.imported:
             return bound.value, None
         library, prefix = imported
-        if prefix is not None:  # `import tenacity [as t]`
-            return f"{prefix}.{bound.value}", None
+        if prefix is not None:  # `import tenacity [as t]`: every use of the name goes through it
+            return re.sub(rf"\b{re.escape(bound.imported)}\b", f"{prefix}.{bound.imported}", bound.value), None
         statement = _from_import(self.module, library)
         if statement is None or isinstance(statement.names, cst.ImportStar):
             return None, None
@@ -244,6 +329,16 @@ def _nodes(module: cst.Module, kind: type | tuple[type, ...]) -> Iterator[cst.CS
         stack.extend(reversed(node.children))
 
 
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
+    """`name=value`, spaced as PEP 8 spells a keyword argument."""
+    return cst.Arg(value, keyword=cst.Name(name),
+                   equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+
+
 def _head(func: cst.BaseExpression) -> str:
     while isinstance(func, cst.Attribute):
         func = func.value
@@ -267,7 +362,7 @@ def _import_of(module: cst.Module, name: str) -> tuple[str, str | None] | None:
             if isinstance(imp, cst.Import) and bound == name:
                 return alias.evaluated_name.split(".")[0], bound
             if isinstance(imp, cst.ImportFrom) and bound == name and imp.module is not None and not imp.relative:
-                return cst.Module([]).code_for_node(imp.module).split(".")[0], None
+                return _code(imp.module).split(".")[0], None
     return None
 
 
@@ -275,7 +370,7 @@ def _from_import(module: cst.Module, library: str) -> cst.ImportFrom | None:
     """The first top-level `from library import ...` (the library itself, not a sub-module)."""
     for imp in _top_imports(module):
         if isinstance(imp, cst.ImportFrom) and imp.module is not None and not imp.relative \
-                and cst.Module([]).code_for_node(imp.module) == library:
+                and _code(imp.module) == library:
             return imp
     return None
 
@@ -309,7 +404,7 @@ def _without(items: list, i: int) -> list:
 
 def _literal(node: cst.BaseExpression) -> object:
     try:
-        return ast.literal_eval(cst.Module([]).code_for_node(node))
+        return ast.literal_eval(_code(node))
     except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
         return _NOT_LITERAL
 

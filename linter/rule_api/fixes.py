@@ -62,12 +62,31 @@ class AddBound:
 
 
 @dataclass(frozen=True)
+class CapRuns:
+    """The finding points at an argument of `agent = Maker(...)` (a `library` call): every run of
+    `agent` in the module (a call of one of `runners`, dotted after the library's import, with the
+    agent first or as `agent_keyword`) gets `cap_keyword=cap` in its `config_keyword=config(...)`,
+    the config added when absent. `{Name}` in `config`/`cap` is `Name` from the library, spelled
+    through the module's import of it (added if needed). No run, or a run whose config is not a
+    literal `config(...)` call without the cap: no edit (every run must be capped)."""
+
+    library: str
+    runners: tuple[str, ...]
+    agent_keyword: str
+    config_keyword: str
+    config: str
+    cap_keyword: str
+    cap: str
+    imported: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class DropNoqaCodes:
     """The codes the finding's message names (`SIBnnn`), removed from the noqa comment at the
     finding; the comment goes when none is left."""
 
 
-Action = Union[RewriteArgument, DropListItems, AddBound, DropNoqaCodes]
+Action = Union[RewriteArgument, DropListItems, AddBound, CapRuns, DropNoqaCodes]
 
 
 @dataclass(frozen=True)
@@ -105,6 +124,11 @@ class Fix:
     def applies(self, unsafe: bool) -> bool:
         """Does `--fix` (or `--fix --unsafe-fixes` when `unsafe`) apply it?"""
         return self.applicability == SAFE or (unsafe and self.applicability == UNSAFE)
+
+
+def title_of(description: str) -> str:
+    """A fix's first clause: what an editor's quick fix and the JSON report's `message` show."""
+    return description.split(";")[0].split(". ")[0]
 
 
 def applied(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:

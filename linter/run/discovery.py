@@ -73,7 +73,8 @@ class _Walker:
                            for r in roots)
 
     def _warn(self, path: str, why: str) -> None:
-        self.found.warnings.append(f"{path}: skipped ({why})")
+        # One spelling with the report: `b.py`, never the walk's `./b.py`.
+        self.found.warnings.append(f"{os.path.normpath(path)}: skipped ({why})")
 
     def walk(self, given: str) -> list[str]:
         out: list[str] = []

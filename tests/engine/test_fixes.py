@@ -285,3 +285,103 @@ def test_an_edit_that_fails_gives_no_fix_and_no_crash(tmp_path: Path, monkeypatc
 
     monkeypatch.setattr(engine._PyTree, "_replaced", refuse)
     assert fixes_for(path, text, found, SPECS) == []
+
+
+# ------------------------------------------------------------------------------ SIB301: cap the runs
+GROUP = """\
+import requests
+{imports}
+
+
+@function_tool
+def charge_card(amount: int) -> str:
+    requests.post("https://pay.example.com", json={{"amount": amount}})
+    return "charged"
+
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    return "0.2"
+
+
+agent = {sdk}Agent(name="a", tools=[charge_card, lookup_tax])
+"""
+CAP = "ToolExecutionConfig(max_function_tool_concurrency=1)"
+
+
+def _sib301_fixed(root: Path, text: str) -> tuple[str, list[Fix], list[Diagnostic]]:
+    path, source, found = _lint(root, text)
+    fixes = [f for f in fixes_for(path, source, found, SPECS) if f.code == "SIB301"]
+    new = applied(source, [e for f in fixes for e in f.edits])[0]
+    return new, fixes, _lint(root, new)[2]
+
+
+@pytest.mark.parametrize("runs,after", [
+    ("Runner.run_sync(agent, 'hi')\n",
+     f"Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution={CAP}))\n"),
+    ("Runner.run_sync(starting_agent=agent, input='hi', run_config=RunConfig(tracing_disabled=True))\n",
+     f"Runner.run_sync(starting_agent=agent, input='hi', run_config=RunConfig(tracing_disabled=True, tool_execution={CAP}))\n"),
+    ("Runner.run_sync(agent, 'a')\nRunner.run_streamed(\n    agent,\n    'b',\n)\n",
+     f"Runner.run_sync(agent, 'a', run_config=RunConfig(tool_execution={CAP}))\nRunner.run_streamed(\n    agent,\n    'b',\n"
+     f"    run_config=RunConfig(tool_execution={CAP}),\n)\n"),
+], ids=["added", "merged", "every-run"])
+def test_sib301_caps_every_run_of_the_agent(runs: str, after: str, tmp_path: Path) -> None:
+    head = GROUP.format(imports="from agents import Agent, Runner, function_tool", sdk="")
+    new, fixes, left = _sib301_fixed(tmp_path, head + runs)
+    assert [f.applicability for f in fixes] == [UNSAFE]
+    assert new == head.replace("function_tool\n", "function_tool, RunConfig, ToolExecutionConfig\n", 1) + after
+    assert "SIB301" not in {d.code for d in left} and still_parses(new, "main.py")
+
+
+def test_sib301_spells_the_cap_through_the_module_import(tmp_path: Path) -> None:
+    head = GROUP.format(imports="import agents as sdk\nfrom agents import function_tool", sdk="sdk.")
+    new, _, left = _sib301_fixed(tmp_path, head + "sdk.Runner.run_sync(agent, 'hi')\n")
+    assert new == head + "sdk.Runner.run_sync(agent, 'hi', run_config=sdk.RunConfig(" \
+        "tool_execution=sdk.ToolExecutionConfig(max_function_tool_concurrency=1)))\n"
+    assert "SIB301" not in {d.code for d in left}
+
+
+@pytest.mark.parametrize("runs", [
+    "",  # run in another module: the cap belongs there
+    "CONFIG = RunConfig()\nRunner.run_sync(agent, 'hi', run_config=CONFIG)\n",  # a config built elsewhere
+    f"Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution={CAP.replace('=1', '=4')}))\n",  # the author's cap
+    "Runner.run_sync(other, 'hi')\n",  # another agent's run
+], ids=["not-run-here", "config-elsewhere", "cap-of-4", "other-agent"])
+def test_sib301_gets_no_edit_where_the_run_is_not_plainly_here(runs: str, tmp_path: Path) -> None:
+    head = GROUP.format(imports="from agents import Agent, RunConfig, Runner, ToolExecutionConfig, function_tool", sdk="")
+    path, source, found = _lint(tmp_path, head + "other = agent\n" + runs)
+    assert "SIB301" in {d.code for d in found}
+    assert [f for f in fixes_for(path, source, found, SPECS) if f.code == "SIB301"] == []
+
+
+def test_sib301_benign_twin_already_capped_has_nothing_to_fix(tmp_path: Path) -> None:
+    head = GROUP.format(imports="from agents import Agent, RunConfig, Runner, ToolExecutionConfig, function_tool", sdk="")
+    _, _, found = _lint(tmp_path, head + f"Runner.run_sync(agent, 'hi', run_config=RunConfig(tool_execution={CAP}))\n")
+    assert "SIB301" not in {d.code for d in found}
+
+
+# ------------------------------------------------------------------------------ SIB407: add the policy
+POLICY = "retry_policies.any(retry_policies.provider_suggested(), retry_policies.network_error())"
+
+
+@pytest.mark.parametrize("before,after", [
+    ("from agents import ModelRetrySettings, ModelSettings\n\nS = ModelSettings(retry=ModelRetrySettings(max_retries=3))\n",
+     f"from agents import ModelRetrySettings, ModelSettings, retry_policies\n\n"
+     f"S = ModelSettings(retry=ModelRetrySettings(max_retries=3, policy={POLICY}))\n"),
+    ("import agents as sdk\n\nS = sdk.ModelSettings(retry=sdk.ModelRetrySettings(max_retries=3, policy=None))\n",
+     f"import agents as sdk\n\nS = sdk.ModelSettings(retry=sdk.ModelRetrySettings(max_retries=3, "
+     f"policy={POLICY.replace('retry_policies', 'sdk.retry_policies')}))\n"),
+], ids=["import-added", "through-the-module"])
+def test_sib407_adds_a_policy(before: str, after: str, tmp_path: Path) -> None:
+    new, fixes = _fix(tmp_path, before)
+    assert new == after and [f.applicability for f in fixes] == [UNSAFE]
+    assert "SIB407" not in {d.code for d in _lint(tmp_path, new)[2]}
+
+
+def test_sib407_dict_settings_and_the_benign_twin_get_no_edit(tmp_path: Path) -> None:
+    dict_form = "from agents import ModelSettings\n\nS = ModelSettings(retry={'max_retries': 3})\n"
+    path, text, found = _lint(tmp_path, dict_form)
+    assert "SIB407" in {d.code for d in found} and fixes_for(path, text, found, SPECS) == []
+    twin = f"from agents import ModelRetrySettings, ModelSettings, retry_policies\n\n" \
+           f"S = ModelSettings(retry=ModelRetrySettings(max_retries=3, policy={POLICY}))\n"
+    assert _fix(tmp_path, twin) == (twin, [])

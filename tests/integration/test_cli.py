@@ -152,8 +152,11 @@ def test_json_format(cli, project):
     assert d == {
         "path": "bad.py", "line": 4, "column": 39, "end_line": 4, "end_column": 43, "code": "SIB201",
         "name": "tool-failure-handler-disabled", "message": d["message"], "severity": "warning", "related": [],
+        "fix": {"applicability": "unsafe", "message": d["fix"]["message"], "edits": [  # ruff's shape
+            {"content": "", "location": {"row": 4, "column": 16}, "end_location": {"row": 4, "column": 43}}]},
     }
     assert d["message"].startswith("failure_error_function=None: ")
+    assert d["fix"]["message"].startswith("drops `failure_error_function=None`")
 
 
 def test_github_format(cli, project):

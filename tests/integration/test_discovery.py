@@ -114,3 +114,17 @@ def test_missing_path_is_an_error_not_a_silent_pass(tmp_path):
     proc = siblint(["check", "nope"], tmp_path)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == "siblint: error: nope: no such file or directory\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_warning_names_the_path_as_the_report_does(tmp_path):
+    """`siblint check .` warns about `leak.py`, not `./leak.py` (one spelling with the findings)."""
+    write(tmp_path, {"ws/project/bad.py": HAZARD, "outside.py": HAZARD})
+    os.symlink(tmp_path / "outside.py", tmp_path / "ws" / "project" / "leak.py")
+    proc = siblint(["check", "--no-cache", "."], tmp_path / "ws" / "project")
+    assert proc.stdout.startswith("bad.py:4:39: SIB201"), proc.stdout
+    assert "siblint: warning: leak.py: skipped (symbolic link to outside" in proc.stderr, proc.stderr
+    assert "./" not in proc.stderr
+    # Walked from a folder named without `./`: the same spelling as before.
+    inner = siblint(["check", "--no-cache", "project"], tmp_path / "ws")
+    assert "siblint: warning: project/leak.py: skipped (symbolic link to outside" in inner.stderr, inner.stderr

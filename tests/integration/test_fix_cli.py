@@ -144,7 +144,7 @@ def test_a_file_outside_the_project_or_not_checked_is_not_planned(tmp_path: Path
     assert plan(found, {path}, [str(tmp_path)], False, Outcome()) == []  # unsafe fixes not asked for
 
 
-@pytest.mark.parametrize("args", [["--fix", "-"], ["--diff", "-"], ["--fix", "--add-noqa", "."]])
+@pytest.mark.parametrize("args", [["--fix", "--add-noqa", "."], ["--diff", "--write-baseline", "b.json", "."]])
 def test_usage_errors(args: list[str], tmp_path: Path) -> None:
     proc = siblint(["check", *args], tmp_path, stdin=FATAL)
     assert proc.returncode == 2 and "--fix and --diff" in proc.stderr
@@ -154,3 +154,40 @@ def test_explain_says_what_the_fix_does(tmp_path: Path) -> None:
     out = siblint(["explain", "SIB201"], tmp_path).stdout
     assert "## Fix safety\nUnsafe fix (`siblint check --fix --unsafe-fixes` applies it)" in out
     assert "## Fix safety\nNo fix: " in siblint(["explain", "SIB101"], tmp_path).stdout
+
+
+# ---- stdin, as ruff does it: the fixed source on stdout, the findings left on stderr ------------
+def test_fix_on_stdin_prints_the_fixed_source_and_reports_what_is_left_on_stderr(tmp_path: Path) -> None:
+    proc = siblint(["check", "--no-cache", "--fix", "--unsafe-fixes", "--show-fixes", "-", "--stdin-filename",
+                    "agent.py"], tmp_path, stdin=FATAL)
+    assert (proc.returncode, proc.stdout) == (0, FIXED), proc.stderr
+    assert "1 × SIB201" in proc.stderr and "All checks passed." in proc.stderr
+    assert not (tmp_path / "agent.py").exists()  # nothing written: the name only names the source
+    again = siblint(["check", "--no-cache", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=FIXED)
+    assert (again.returncode, again.stdout) == (0, FIXED)
+
+
+def test_fix_on_stdin_without_an_applicable_fix_echoes_the_source_unchanged(tmp_path: Path) -> None:
+    safe_only = siblint(["check", "--no-cache", "--fix", "-", "--stdin-filename", "agent.py"], tmp_path, stdin=FATAL)
+    assert (safe_only.returncode, safe_only.stdout) == (1, FATAL)  # SIB201's fix is unsafe: still reported
+    assert "agent.py:4:39: SIB201" in safe_only.stderr
+    ts = siblint(["check", "--no-cache", "--fix", "--unsafe-fixes", "-", "--stdin-filename", "web.ts"], tmp_path, stdin=TS)
+    assert (ts.returncode, ts.stdout) == (0, TS_FIXED), ts.stderr
+    broken = "def (:\n"
+    bad = siblint(["check", "--no-cache", "--fix", "-"], tmp_path, stdin=broken)
+    assert bad.stdout == broken and "Traceback" not in bad.stderr
+
+
+def test_fix_on_stdin_keeps_bytes_past_the_size_limit(tmp_path: Path) -> None:
+    big = FATAL + "# " + "x" * 300 + "\n"
+    proc = siblint(["check", "--no-cache", "--max-file-size", "100", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=big)
+    assert proc.stdout == big, proc.stderr
+
+
+def test_diff_on_stdin(tmp_path: Path) -> None:
+    proc = siblint(["check", "--no-cache", "--diff", "--unsafe-fixes", "-", "--stdin-filename", "agent.py"], tmp_path,
+                   stdin=FATAL)
+    assert proc.returncode == 1 and proc.stdout.startswith("--- a/agent.py\n+++ b/agent.py\n")
+    assert "-@function_tool(failure_error_function=None)\n+@function_tool()\n" in proc.stdout
+    clean = siblint(["check", "--no-cache", "--diff", "--unsafe-fixes", "-"], tmp_path, stdin=FIXED)
+    assert (clean.returncode, clean.stdout) == (0, "")

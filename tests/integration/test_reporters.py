@@ -119,6 +119,7 @@ def test_json_objects(tmp_path):
             {"path": str(tmp_path / "pkg" / "tools.py"), "line": 3, "column": 1, "message": "sync tool `charge_card` writes here"},
             {"path": str(tmp_path / "pkg" / "tools.py"), "line": 9, "column": 1, "message": "fatal tool `lookup_tax`"},
         ],
+        "fix": None,  # no file to read the edit from
     }
 
 
@@ -220,3 +221,28 @@ def test_sarif_fingerprints_never_read_what_is_not_a_regular_file(tmp_path):
     assert proc.returncode == 1, proc.stderr
     [result] = json.loads(proc.stdout)["runs"][0]["results"]
     assert re.fullmatch(r"[0-9a-f]{32}:1", result["partialFingerprints"]["siblintContext/v1"])
+
+
+def test_json_fix_field_is_ruffs_shape(tmp_path):
+    """`fix`: the edit as 1-based rows and columns of the checked text (characters, not bytes), the
+    level and the fix's first clause; a display-only fix with no edits; null where no fix exists."""
+    write(tmp_path, {"agent.py": HAZARD.replace("@function_tool(", '@function_tool(name_override="é☃", ')})
+    proc = siblint(["check", "--no-cache", "--output-format", "json", "agent.py"], tmp_path)
+    [d] = json.loads(proc.stdout)
+    assert d["fix"] == {"applicability": "unsafe", "message": d["fix"]["message"], "edits": [
+        {"content": "", "location": {"row": 4, "column": 34}, "end_location": {"row": 4, "column": 63}}]}  # 3 bytes more
+    lines = json.loads(siblint(["check", "--no-cache", "--output-format", "json-lines", "agent.py"], tmp_path).stdout)
+    assert lines == d
+    shown = [Diagnostic("x.py", Loc(1, 0, 1, 1), "SIB402", "m", "n"), Diagnostic("x.py", Loc(1, 0, 1, 1), "SIB101", "m", "n")]
+    display, none = json.loads(FORMATS["json"](shown, ""))
+    assert display["fix"]["applicability"] == "display-only" and display["fix"]["edits"] == []
+    assert none["fix"] is None
+
+
+def test_json_fix_of_stdin_is_of_the_text_read(tmp_path):
+    """A file of the same name on disk, with other text, does not move the edit."""
+    write(tmp_path, {"agent.py": "\n\n\n" + HAZARD})
+    proc = siblint(["check", "--no-cache", "--output-format", "json", "-", "--stdin-filename", "agent.py"], tmp_path,
+                   stdin=HAZARD)
+    [d] = json.loads(proc.stdout)
+    assert d["line"] == 4 and d["fix"]["edits"][0]["location"] == {"row": 4, "column": 16}

@@ -274,7 +274,7 @@ def test_links_out_of_the_repository_are_not_walked(tmp_path, outside):
     assert SECRET not in proc.stdout + proc.stderr and "secret_agent" not in proc.stdout
     assert proc.stdout == honest(work, tmp_path)
     note = "skipped (symbolic link to outside the project; --follow-symlinks follows it)"
-    assert sorted(proc.stderr.splitlines()) == [f"siblint: warning: ./{n}: {note}" for n in ("leak.py", "root", "sub/vendor")]
+    assert sorted(proc.stderr.splitlines()) == [f"siblint: warning: {n}: {note}" for n in ("leak.py", "root", "sub/vendor")]
     assert time.monotonic() - start < 60
     assert ci(["check", "--format", "json", "sub"], work, tmp_path).stdout == "[]\n"
     # Asked for, folder links are followed.
