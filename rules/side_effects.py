@@ -67,9 +67,19 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
         if not any(canonical(target)[0] is not None for target in ctx.facts.imports.values()):
             # A module that names no framework: its plain functions are tools where importers list them.
             tools += listed_by_importers(ctx.facts, ctx.project)
-        return [(t, unstoppable(t, ctx.project, ctx.config, pooled)) for t, pooled in tools]
+        return [(t, _under_run_stop(ctx, t, unstoppable(t, ctx.project, ctx.config, pooled))) for t, pooled in tools]
 
     return ctx.once("hazards", compute)
+
+
+def _under_run_stop(ctx: Context, tool: "Tool", hazards: list["Hazard"]) -> list["Hazard"]:
+    """A tool whose signal only the caller's abort or a run deadline aborts (the Vercel AI SDK) is a
+    hazard only where a group with such a stop runs it: a sibling's failure never stops it."""
+    from siblint.model.groups import run_under_deadline
+
+    if not any(h.reason == "ignores_run_signal" for h in hazards) or run_under_deadline(tool, ctx.facts, ctx.project):
+        return hazards
+    return [h for h in hazards if h.reason != "ignores_run_signal"]
 
 
 class _SideEffectRule(Rule):
@@ -195,6 +205,13 @@ class SyncToolSideEffect(_SideEffectRule):
         "call details?.signal?.throwIfAborted() after the last await before the effect, listen for 'abort', "
         "or pass the signal on (fetch(url, {{ signal }}))",
         "{tool} {context} and performs {effect}: observe details.signal before the effect",
+    ), "ignores_run_signal": (
+        "{tool} performs {effect} and {context}: the caller's abortSignal or run timeout on the generateText / "
+        "streamText call that runs it aborts that signal and ends the call without this tool's result, and the "
+        "tool still lands its effect, unrecorded; pass options.abortSignal on (fetch(url, {{ signal: abortSignal }})) "
+        "or call abortSignal?.throwIfAborted() after the last await before the effect",
+        "{tool} {context} and performs {effect} under a caller abortSignal / run timeout: observe "
+        "options.abortSignal before the effect",
     )}
     name = "sync-tool-side-effect"
     summary = ("a sync tool has a side effect that runs in a worker thread cancellation cannot stop "

@@ -144,6 +144,7 @@ def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -
         if observed is not None and (where is None or observed.protects(*where)):
             continue
         context = f"never observes {word}" if takes else f"never takes {spec.keyword} (so never sees {word})"
-        out.append(Hazard("ignores_signal", f"{context}, {site.effect.description}", site.facts.path, site.call.loc,
+        reason = "ignores_run_signal" if fw.tools.signal_aborted_by == "run" else "ignores_signal"
+        out.append(Hazard(reason, f"{context}, {site.effect.description}", site.facts.path, site.call.loc,
                           found.tool, site.effect.description, site.ctx.via))
     return out

@@ -18,6 +18,7 @@ from . import (
     pydantic_ai,
     semantic_kernel,
     strands,
+    vercel_ai,
 )
 from .spec import Framework
 
@@ -25,7 +26,8 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
                                      google_adk.FRAMEWORK, llama_index.FRAMEWORK, crewai.FRAMEWORK,
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
                                      agent_framework.FRAMEWORK, haystack.FRAMEWORK,
-                                     semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK)
+                                     semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK,
+                                     vercel_ai.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

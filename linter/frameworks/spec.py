@@ -147,6 +147,9 @@ class Deadline:
 
     param: Param
     default: float | None = None  # seconds when the argument is left out; None: no deadline
+    # When the value is an object / dict display, only these keys set a run deadline (JS `timeout:
+    # { totalMs }`; `{ toolMs }` alone bounds each tool, not the run).
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,9 @@ class GroupMaker:
     tool_budget: Param | None = None
     node_budget: NodeBudget | None = None
     deadline: Deadline | None = None  # a run deadline given where the group is made
+    deadlines: tuple[Deadline, ...] = ()  # more of them, the first set one counting (`abortSignal`, `timeout`)
+    # The tools are given as an object keyed by tool name (JS `tools: { charge: tool({...}) }`): its values.
+    tools_by_name: bool = False
     # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
     one_call_per_turn: bool = False
     # An object given to the maker (`kernel=kernel`) whose `GroupSpec.holder_methods` calls add
@@ -231,6 +237,10 @@ class ToolSpec:
     # cancelling a task, and a tool must observe it (siblint.analyses.signal_flow). None: task cancellation.
     signal: Param | None = None
     signal_attr: str = "signal"
+    # What aborts that signal: "siblings" (a sibling's fatal failure, @openai/agents) or "run" (only the
+    # caller's abort or a run deadline, `GroupMaker.deadlines`; a sibling's failure never does): then a
+    # tool that ignores it is a hazard only where a group with a deadline runs it.
+    signal_aborted_by: Literal["siblings", "run"] = "siblings"
     # A module-level dict under this name declares the module's own tool (`TOOL_SPEC = {"name": ...}`):
     # the function its "name" key names, else the function named after the module, is a tool.
     module_spec: str = ""

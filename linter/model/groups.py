@@ -14,12 +14,13 @@ call is still running when it fires a fatal failure: `Group.deadline` says where
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
-from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
+from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, names_from_roots
 from .semantic import (
@@ -588,6 +589,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         if maker.nested_in_groups and _nested(call.loc, outer_calls):
             continue  # `create_react_agent(model, ToolNode([...]))`: a member list, not a group of its own
         tools_value = call.arg(maker.tools.position, maker.tools.keyword) if maker.tools else None
+        if maker.tools_by_name:
+            tools_value = _named_values(Scope(facts, scope), tools_value)
         servers_value = call.arg(maker.servers.position, maker.servers.keyword) if maker.servers else None
         toolsets_value = call.arg(maker.toolsets.position, maker.toolsets.keyword) if maker.toolsets else None
         if receiver and maker.keeps_receiver_tools and tools_value is None and servers_value is None:
@@ -616,8 +619,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)
             group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
-        if maker.deadline is not None:
-            group.deadline = _deadline(facts, call, scope, maker.deadline)
+        for spec in (maker.deadline, *maker.deadlines) if maker.deadline else maker.deadlines:
+            group.deadline = group.deadline or _deadline(facts, call, scope, spec)
         _apply_mutations(facts, group, project)
         groups.append(group)
     if with_workflows:
@@ -625,10 +628,37 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
     return groups
 
 
+def _named_values(scope: Scope, value: Value | None) -> Value | None:
+    """A tools object keyed by name (`{ charge: tool({...}), ...base }`, or a name bound to one) as
+    the list of its values; spreads of other such objects are flattened."""
+    if isinstance(value, Ref) and "." not in value.text and isinstance(scope.value(value.text), Mapping):
+        value = scope.value(value.text)
+    if not isinstance(value, Mapping):
+        return value
+    items: list[Value] = []
+    for key, item in value.items:
+        inner = _named_values(scope, item) if key is None else item
+        if isinstance(inner, Seq) and key is None:
+            items.extend(inner.items)
+        elif inner is not None:
+            items.append(inner if key is not None else Starred(inner, inner.loc))
+    return Seq(tuple(items), value.loc)
+
+
 # ---- run deadlines ---------------------------------------------------------------------------
 def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: str = "") -> RunDeadline | None:
     """The deadline `call` sets; an explicit None sets none, anything unreadable counts as one."""
     value = call.arg(spec.param.position, spec.param.keyword)
+    if isinstance(value, Ref) and value.name == "undefined":
+        value = None  # JS: an option given as undefined is left out
+    if isinstance(value, Mapping) and spec.keys:
+        given = [(key, value.get(key)) for key in spec.keys if value.get(key) is not None]
+        if not given:
+            return None  # `timeout: { toolMs }`: no run deadline
+        key, inner = given[0]
+        secs = seconds(Scope(facts, scope), inner)
+        return RunDeadline(facts.path, inner.loc, f"{via}{spec.param.keyword}.{key}={secs:g}" if secs is not None
+                           else f"{via}{spec.param.keyword}.{key}")
     if value is None:
         if spec.default is None:
             return None
@@ -636,7 +666,8 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
     secs = seconds(Scope(facts, scope), value)
     if secs == UNBOUNDED:
         return None
-    shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else "...")
+    shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else
+                                                   f"{value.func.text}(...)" if isinstance(value, Call) and isinstance(value.func, Ref) else "...")
     return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
 
 
@@ -716,6 +747,16 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
     """Does a framework's group run `tool`: a group of its own module, of a module importing it, or
     of a module importing the package that re-exports it? A tool the project runs itself (its own
     loop calling `tool.run`) is in none."""
+    return any(True for _ in _groups_running(tool, facts, project))
+
+
+def run_under_deadline(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """Does a group with a run deadline (a caller's abort signal or time limit) run `tool`?"""
+    return any(g.deadline is not None for g in _groups_running(tool, facts, project))
+
+
+def _groups_running(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[Group]:
+    """The groups that run `tool`, looked for where `run_by_a_group` says."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
     candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name))]
@@ -725,9 +766,9 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
         if os.path.abspath(where.path) in seen:
             continue
         seen.add(os.path.abspath(where.path))
-        if any((os.path.abspath(m.tool.path), m.tool.loc) == own for g in groups_in(where, project) for m in g.members()):
-            return True
-    return False
+        for g in groups_in(where, project):
+            if any((os.path.abspath(m.tool.path), m.tool.loc) == own for m in g.members()):
+                yield g
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:
