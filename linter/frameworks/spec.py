@@ -348,6 +348,9 @@ class FailureSpec:
     layered: LayeredPolicy | None = None
     # Hook registrars (canonical decorator or function name) whose hooks can end the run.
     hooks: dict[str, FatalHook] = field(default_factory=dict)
+    # Exceptions that end the run when a tool raises them itself (canonical names), and what SIB202 advises.
+    fatal_exceptions: tuple[str, ...] = ()
+    fatal_exceptions_fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -425,6 +428,9 @@ class HookSpec:
     # Methods that register one callback -> (callback, event type): on the group object, on its
     # registry attributes (`registries`), or on the registry a provider's `provider_method` is given.
     register: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    # The same as decorators on such an object (`@kernel.filter(FilterTypes.AUTO_FUNCTION_INVOCATION)`):
+    # method -> where the event type is given; the decorated function is the callback.
+    register_decorators: dict[str, Param] = field(default_factory=dict)
     registries: tuple[str, ...] = ()
     provider_method: str = ""  # `register_hooks(self, registry)`
     decorators: tuple[str, ...] = ()  # make a method a hook for the event its parameter is annotated with

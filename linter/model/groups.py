@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
-from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value
+from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, names_from_roots
 from .semantic import (
@@ -553,14 +553,28 @@ def _serial_setting(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -
         value = _path(call, path, facts, scope)
         if isinstance(value, Const) and value.value is literal:
             return True
+        if len(path) >= 2 and _set_by_key(facts, _path(call, path[:-1], facts, scope), path[-1], literal, scope):
+            return True  # `cfg["allow_concurrent_invocation"] = False` on the dict given at the path
         holder = call.kwarg(path[0])
         if not isinstance(holder, Ref) or len(path) < 2:
             continue
+        middle = ".".join((holder.text, *path[1:-1]))
+        if _set_by_key(facts, Ref(middle, middle, holder.loc), path[-1], literal, scope):
+            return True  # `client.function_invocation_configuration["allow_concurrent_invocation"] = False`
         for where, update in calls_by_text(facts).get(".".join((holder.text, *path[1:-1], "update")), ()):
             given = _path(update.arg(0, None), path[-1:], facts, where)
             if isinstance(given, Const) and given.value is literal:
                 return True
     return False
+
+
+def _set_by_key(facts: ModuleFacts, holder: Value | None, key: str, literal: object, scope: str) -> bool:
+    """Is `holder[key] = literal` written in this module, at module level or in `scope`?"""
+    if not isinstance(holder, Ref):
+        return False
+    target = keyed_target(holder.text, key)
+    return any(a.target == target and a.scope in ("", scope) and isinstance(a.value, Const) and a.value.value is literal
+               for a in facts.assignments)
 
 
 def _inside(inner: Loc, outer: Loc) -> bool:
