@@ -518,7 +518,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         return self.finding(
             ctx, loc, related, template=self.deadline_message, concise=self.deadline_concise,
             victim=_names(victims), victim_does=hazard.description, deadline=d.label,
-            fix=group.fix.format(victim=vm.tool.name, fatal="the slowest call"),
+            fix=(d.fix or group.fix).format(victim=vm.tool.name, fatal="the slowest call"),
             note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
         )
 

@@ -271,6 +271,10 @@ class GroupSpec:
     kept_reasons: tuple[str, ...] = ()
     # Methods of a `GroupMaker.holder` object that add members: method -> where the plugin or tools go.
     holder_methods: dict[str, Param] = field(default_factory=dict)
+    # Objects that run a group and have methods that stop the run at once, cancelling the calls in flight
+    # (`ClaudeSDKClient(options).interrupt()`): constructor -> (where the group goes, the methods, the fix
+    # SIB301 gives). A call of such a method on such an object made in the module acts as a run deadline.
+    stoppers: dict[str, tuple[Param, tuple[str, ...], str]] = field(default_factory=dict)
     # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
     workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 

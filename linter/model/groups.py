@@ -106,6 +106,7 @@ class RunDeadline:
     path: str
     loc: Loc
     label: str
+    fix: str = ""  # replaces the group's SIB301 fix when set (a stop the caller calls, not a time limit)
 
 
 # ---- members ---------------------------------------------------------------------------------
@@ -635,6 +636,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
             group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
         for spec in (maker.deadline, *maker.deadlines) if maker.deadline else maker.deadlines:
             group.deadline = group.deadline or _deadline(facts, call, scope, spec)
+        if fw.groups.stoppers:
+            group.deadline = group.deadline or _stopped(facts, fw, call, {target} if target else set())
         _apply_mutations(facts, group, project)
         groups.append(group)
     if with_workflows:
@@ -683,6 +686,30 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
     shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else
                                                    f"{value.func.text}(...)" if isinstance(value, Call) and isinstance(value.func, Ref) else "...")
     return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+
+
+def _stopped(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> RunDeadline | None:
+    """`client = ClaudeSDKClient(options)` (or `async with ... as client`) and `client.interrupt()` in
+    this module: the first such stop of a runner of the group made by `call` (known by `names`)."""
+    called = calls_by_text(facts)
+    for _, runner in facts.all_calls():
+        if not isinstance(runner.func, Ref):
+            continue
+        spec = fw.groups.stoppers.get(canonical(runner.func.name)[1])
+        if spec is None:
+            continue
+        param, methods, fix = spec
+        given = runner.arg(param.position, param.keyword)
+        if not ((isinstance(given, Ref) and given.text in names) or (isinstance(given, Call) and given.loc == call.loc)):
+            continue
+        bound = [t for t, _ in result_names(facts).get(runner.loc, ())]
+        bound += [n for fn in facts.functions.values() for n, v in fn.with_bindings.items()
+                  if isinstance(v, Call) and v.loc == runner.loc]
+        for name in bound:
+            for method in methods:
+                for _, stop in called.get(f"{name}.{method}", ()):
+                    return RunDeadline(facts.path, stop.loc, f"{name}.{method}() stops the run", fix=fix)
+    return None
 
 
 def _workflow_groups(facts: ModuleFacts, made: list[Group], project: ProjectIndex) -> list[Group]:
