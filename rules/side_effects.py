@@ -21,7 +21,7 @@ from siblint.common.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
 from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js
+from siblint.rules import examples_js, examples_vercel
 
 if TYPE_CHECKING:
     from siblint.analyses.cancellation import Hazard
@@ -187,6 +187,30 @@ class SyncToolSideEffect(_SideEffectRule):
       },
     ```
 
+    In the Vercel AI SDK (`ai`) a sibling's failure never aborts anything (a tool's error reaches the
+    model); the caller does: `abortSignal` or a run `timeout` (`5000`, `{ totalMs }`, `{ stepMs }`) on
+    `generateText` / `streamText` aborts every running tool's `options.abortSignal` and ends the call
+    without their results (v7 `streamText` at once). So a side-effecting `execute` that never observes
+    `options.abortSignal` is reported only where such a call runs it:
+    ```ts
+    const chargeCard = tool({
+      description: 'Charge the card', inputSchema: z.object({ amount: z.number() }),
+      execute: async ({ amount }) => {
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }) });
+        return 'charged';
+      },
+    });
+    streamText({ model, tools: { chargeCard }, prompt, timeout: { totalMs: 30000 } });
+    ```
+
+    Use instead:
+    ```ts
+      execute: async ({ amount }, { abortSignal }) => {
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }), signal: abortSignal });
+        return 'charged';
+      },
+    ```
+
     ## Options
     `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
     compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
@@ -248,14 +272,14 @@ class SyncToolSideEffect(_SideEffectRule):
               "    return f'(demo) would send an email to {to}'\n"),
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ]) + examples_js.VALID["SIB101"]
+    ]) + examples_js.VALID["SIB101"] + examples_vercel.VALID["SIB101"]
     INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
                 "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
                 lines=(5,)),
-    ]) + examples_js.INVALID["SIB101"]
+    ]) + examples_js.INVALID["SIB101"] + examples_vercel.INVALID["SIB101"]
 
 
 class ThreadedSideEffect(_SideEffectRule):
