@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from siblint.rule_api.rule import Invalid, Valid
 
-_CHARGE = """\
-import { streamText, tool } from 'ai';
-import { openai } from '@ai-sdk/openai';
-import { z } from 'zod';
-
+# The tool alone ({params}: execute's second parameter; {check}, {signal}: how it observes it).
+TOOL = """\
 export const chargeCard = tool({
   description: 'Charge the card',
   inputSchema: z.object({ amount: z.number() }),
@@ -23,7 +20,14 @@ export const chargeCard = tool({
     return 'charged';
   },
 });
+"""
 
+_CHARGE = """\
+import { streamText, tool } from 'ai';
+import { openai } from '@ai-sdk/openai';
+import { z } from 'zod';
+
+""" + TOOL + """
 export function checkout(prompt: string) {
   return streamText({ model: openai('gpt-5'), tools: { chargeCard }, prompt{stop} });
 }

@@ -669,7 +669,7 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
     if isinstance(value, Ref) and value.name == "undefined":
         value = None  # JS: an option given as undefined is left out
     if isinstance(value, Mapping) and spec.keys:
-        given = [(key, value.get(key)) for key in spec.keys if value.get(key) is not None]
+        given = [(key, inner) for key in spec.keys if (inner := value.get(key)) is not None]
         if not given:
             return None  # `timeout: { toolMs }`: no run deadline
         key, inner = given[0]

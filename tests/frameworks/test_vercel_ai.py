@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from siblint.settings.config import Config
 
+from siblint.rules.examples_vercel import TOOL
+
 from tests.frameworks.wave3_lint import ALL, line_of, lines
 
 HEAD = """\
@@ -20,17 +22,7 @@ import { z } from 'zod';
 
 """
 
-CHARGE = """\
-export const chargeCard = tool({
-  description: 'Charge the card',
-  inputSchema: z.object({ amount: z.number() }),
-  execute: async ({ amount }{params}) => {
-    await new Promise((r) => setTimeout(r, 300));
-{check}    await fetch('https://pay.example.com/charges', { method: 'POST', body: JSON.stringify({ amount }){signal} });
-    return 'charged';
-  },
-});
-"""
+CHARGE = TOOL
 
 RUN = """
 export async function checkout(prompt: string) {
