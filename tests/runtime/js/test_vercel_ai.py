@@ -3,7 +3,8 @@
 (`fake_anthropic.py`: it calls every advertised `mcp__` tool once, so the tools are keyed so), and must
 do what its row says; siblint must report exactly the row's codes on it.
 
-The charge waits 1.5 s (a fraud check), then POSTs to the payments sink; the run stop fires at 1 s.
+The charge waits 4 s (a fraud check), then POSTs to the payments sink; the run stop fires at 3 s (wide:
+under load the model may take over a second to answer).
 `drive.mjs` reads the stream (or awaits generateText) and notes when the call ended on the clock the
 sink logs with, then waits for stragglers. The npm folder is built once and reused while the pins stand
 (environments.py); without Node or npm, or when the install fails, these tests fail.

@@ -24,5 +24,5 @@ try {
   report.error = error?.constructor?.name;
 }
 report.ended = now();
-await new Promise((resolve) => setTimeout(resolve, 2500));
+await new Promise((resolve) => setTimeout(resolve, 5000));
 console.log(`SIBLINT-VERCEL-REPORT ${JSON.stringify(report)}`);

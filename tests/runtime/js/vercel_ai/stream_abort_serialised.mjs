@@ -9,7 +9,7 @@ export const chargeCard = tool({
   description: 'Charge the card',
   inputSchema: z.object({ amount: z.number() }),
   execute: async ({ amount }) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a fraud check
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // a fraud check
     const res = await fetch(process.env.PAYMENTS_URL, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }),
     });
@@ -23,7 +23,7 @@ export function checkout(prompt) {
     tools: { mcp__charge_card: chargeCard },
     prompt,
     stopWhen: stepCountIs(3),
-    abortSignal: AbortSignal.timeout(1000),
+    abortSignal: AbortSignal.timeout(3000),
     toolCallConcurrency: 1,
   });
 }

@@ -10,7 +10,7 @@ export const chargeCard = tool({
   description: 'Charge the card',
   inputSchema: z.object({ amount: z.number() }),
   execute: async ({ amount }, { abortSignal }) => {
-    await sleep(1500, undefined, { signal: abortSignal }); // a fraud check
+    await sleep(4000, undefined, { signal: abortSignal }); // a fraud check
     const res = await fetch(process.env.PAYMENTS_URL, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }), signal: abortSignal,
     });
@@ -24,6 +24,6 @@ export function checkout(prompt) {
     tools: { mcp__charge_card: chargeCard },
     prompt,
     stopWhen: stepCountIs(3),
-    timeout: { totalMs: 1000 },
+    timeout: { totalMs: 3000 },
   });
 }
