@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.rule_api.fixes import UNSAFE, CapRuns, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js, examples_langchain_js, examples_wave3
+from siblint.rules import examples_js, examples_langchain_js, examples_vercel, examples_wave3
 
 if TYPE_CHECKING:
     from siblint.model.groups import Group, Member
@@ -305,6 +305,8 @@ class FatalToolBesideUnstoppableTool(Rule):
     annotated `readOnlyHint=True`, so only those are members; a side-effecting tool that carries
     the hint and offloads or shields its effect lands after the run ended
     (tests/runtime/test_claude_agent_sdk_runtime.py). Dropping the hint from a tool that writes runs it alone.
+    A caller's `client.interrupt()` on a `ClaudeSDKClient` of those options stops the run the same
+    way: a run stop, reported like a run deadline (no fatal tool needed).
 
     In TypeScript (`@openai/agents`): `new Agent({ tools: [...] })` (or `Agent.create`, `clone`,
     `agent.tools.push`) with a fatal tool and a side-effecting tool that does not observe
@@ -328,6 +330,17 @@ class FatalToolBesideUnstoppableTool(Rule):
     `{ maxConcurrency: 1 }` on `createAgent` drops the second call and every result
     (tests/runtime/js/test_langchain_js.py). Pass `config.signal` to the member's `fetch`, or let the
     errors reach the model.
+
+    In the Vercel AI SDK (`ai`) no tool's failure is fatal, but the caller's `abortSignal` or run
+    `timeout` (`5000`, `{ totalMs }`, `{ stepMs }`) on `generateText` / `streamText` is a run stop:
+    a side-effecting tool that never observes `options.abortSignal` lands without a result for the
+    caller (tests/runtime/js/test_vercel_ai.py). `timeout: { toolMs }` bounds each tool and keeps its
+    result; `toolCallConcurrency: 1` is no fix (the running call still lands).
+    ```ts
+    streamText({ model, tools: { chargeCard }, prompt, abortSignal: AbortSignal.timeout(30000) });
+    ```
+
+    Use instead: pass `options.abortSignal` on from `chargeCard`'s `execute` (`fetch(url, { signal })`).
 
     ## Options
     Concurrency caps are recognised on `Runner.run` / `run_sync` / `run_streamed` calls of the same
@@ -397,7 +410,8 @@ class FatalToolBesideUnstoppableTool(Rule):
         Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax])\n"),
         Valid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise], "
               "tool_executor=SequentialToolExecutor())\n"),
-    ] + examples_js.VALID["SIB301"] + examples_wave3.VALID + examples_langchain_js.VALID["SIB301"]
+    ] + (examples_js.VALID["SIB301"] + examples_wave3.VALID + examples_langchain_js.VALID["SIB301"]
+         + examples_vercel.VALID["SIB301"])
     INVALID = [
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[refund, lookup_tax])\n", lines=(18,)),
         Invalid(_ADK_TOOLS + "\nagent = Agent(name='a', tools=[charge_card, lookup_tax])\nrunner = InMemoryRunner(agent=agent)\n"
@@ -433,7 +447,8 @@ class FatalToolBesideUnstoppableTool(Rule):
                 "job = Task(description='d', expected_output='x', agent=shop)\n"
                 "crew = Crew(agents=[shop], tasks=[job], tool_failure_policy='raise')\n", lines=(24,)),
         Invalid(_ST_TOOLS + "\nagent = Agent(tools=[charge_card, lookup_tax], hooks=[reraise])\n", lines=(22,)),
-    ] + examples_js.INVALID["SIB301"] + examples_wave3.INVALID + examples_langchain_js.INVALID["SIB301"]
+    ] + (examples_js.INVALID["SIB301"] + examples_wave3.INVALID + examples_langchain_js.INVALID["SIB301"]
+         + examples_vercel.INVALID["SIB301"])
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
         for group in ctx.groups():
@@ -540,7 +555,7 @@ class FatalToolBesideUnstoppableTool(Rule):
         return self.finding(
             ctx, loc, related, template=self.deadline_message, concise=self.deadline_concise,
             victim=_names(victims), victim_does=hazard.description, deadline=d.label,
-            fix=group.fix.format(victim=vm.tool.name, fatal="the slowest call"),
+            fix=(d.fix or group.fix).format(victim=vm.tool.name, fatal="the slowest call"),
             note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
         )
 

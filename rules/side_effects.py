@@ -21,7 +21,7 @@ from siblint.common.diagnostics import Diagnostic, Related
 from siblint.frameworks import FRAMEWORKS
 from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
-from siblint.rules import examples_js, examples_langchain_js
+from siblint.rules import examples_js, examples_langchain_js, examples_vercel
 
 if TYPE_CHECKING:
     from siblint.analyses.cancellation import Hazard
@@ -67,9 +67,19 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
         if not any(canonical(target)[0] is not None for target in ctx.facts.imports.values()):
             # A module that names no framework: its plain functions are tools where importers list them.
             tools += listed_by_importers(ctx.facts, ctx.project)
-        return [(t, unstoppable(t, ctx.project, ctx.config, pooled)) for t, pooled in tools]
+        return [(t, _under_run_stop(ctx, t, unstoppable(t, ctx.project, ctx.config, pooled))) for t, pooled in tools]
 
     return ctx.once("hazards", compute)
+
+
+def _under_run_stop(ctx: Context, tool: "Tool", hazards: list["Hazard"]) -> list["Hazard"]:
+    """A tool whose signal only the caller's abort or a run deadline aborts (the Vercel AI SDK) is a
+    hazard only where a group with such a stop runs it: a sibling's failure never stops it."""
+    from siblint.model.groups import run_under_deadline
+
+    if not any(h.reason == "ignores_run_signal" for h in hazards) or run_under_deadline(tool, ctx.facts, ctx.project):
+        return hazards
+    return [h for h in hazards if h.reason != "ignores_run_signal"]
 
 
 class _SideEffectRule(Rule):
@@ -188,6 +198,30 @@ class SyncToolSideEffect(_SideEffectRule):
     }, { name: 'charge_card', description: 'Charge the card', schema: z.object({ amount: z.number() }) });
     ```
 
+    In the Vercel AI SDK (`ai`) a sibling's failure never aborts anything (a tool's error reaches the
+    model); the caller does: `abortSignal` or a run `timeout` (`5000`, `{ totalMs }`, `{ stepMs }`) on
+    `generateText` / `streamText` aborts every running tool's `options.abortSignal` and ends the call
+    without their results (v7 `streamText` at once). So a side-effecting `execute` that never observes
+    `options.abortSignal` is reported only where such a call runs it:
+    ```ts
+    const chargeCard = tool({
+      description: 'Charge the card', inputSchema: z.object({ amount: z.number() }),
+      execute: async ({ amount }) => {
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }) });
+        return 'charged';
+      },
+    });
+    streamText({ model, tools: { chargeCard }, prompt, timeout: { totalMs: 30000 } });
+    ```
+
+    Use instead:
+    ```ts
+      execute: async ({ amount }, { abortSignal }) => {
+        await fetch(PAYMENTS, { method: 'POST', body: JSON.stringify({ amount }), signal: abortSignal });
+        return 'charged';
+      },
+    ```
+
     ## Options
     `extend-side-effect-calls` (list of dotted names): more calls that write to the outside world,
     compared with the resolved callee (`myapp.billing.charge`) or with `<constructor>.<method>` for a
@@ -206,6 +240,13 @@ class SyncToolSideEffect(_SideEffectRule):
         "call throwIfAborted() on the signal after the last await before the effect, listen for 'abort', "
         "or pass the signal on (fetch(url, {{ signal }}))",
         "{tool} {context} and performs {effect}: observe that signal before the effect",
+    ), "ignores_run_signal": (
+        "{tool} performs {effect} and {context}: the caller's abortSignal or run timeout on the generateText / "
+        "streamText call that runs it aborts that signal and ends the call without this tool's result, and the "
+        "tool still lands its effect, unrecorded; pass options.abortSignal on (fetch(url, {{ signal: abortSignal }})) "
+        "or call abortSignal?.throwIfAborted() after the last await before the effect",
+        "{tool} {context} and performs {effect} under a caller abortSignal / run timeout: observe "
+        "options.abortSignal before the effect",
     )}
     name = "sync-tool-side-effect"
     summary = ("a sync tool has a side effect that runs in a worker thread cancellation cannot stop "
@@ -242,14 +283,14 @@ class SyncToolSideEffect(_SideEffectRule):
               "    return f'(demo) would send an email to {to}'\n"),
         Valid("import requests\nfrom mylib import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
               "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"),
-    ]) + examples_js.VALID["SIB101"] + examples_langchain_js.VALID["SIB101"]
+    ]) + examples_js.VALID["SIB101"] + examples_langchain_js.VALID["SIB101"] + examples_vercel.VALID["SIB101"]
     INVALID = in_every_framework([
         Invalid("import requests\nfrom agents import function_tool\n\n@function_tool\ndef charge(n: int) -> str:\n"
                 "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n", lines=(5,)),
         Invalid("import smtplib\nfrom agents import function_tool\n\n@function_tool\ndef notify(to: str) -> str:\n"
                 "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('me@x', [to], 'hi')\n    return 'sent'\n",
                 lines=(5,)),
-    ]) + examples_js.INVALID["SIB101"] + examples_langchain_js.INVALID["SIB101"]
+    ]) + examples_js.INVALID["SIB101"] + examples_langchain_js.INVALID["SIB101"] + examples_vercel.INVALID["SIB101"]
 
 
 class ThreadedSideEffect(_SideEffectRule):

@@ -25,7 +25,8 @@ Each effect call gets one reason, the first that applies in the order above.
 
 A framework that cancels by aborting a signal it hands the tool (`ToolSpec.signal`: @openai/agents
 for JS) has none of these: there a side effect lands when the tool never observes that signal
-(reason "ignores_signal", `siblint.analyses.signal_flow`).
+(reason "ignores_signal", `siblint.analyses.signal_flow`); where only the caller's abort or a run
+deadline aborts it (`ToolSpec.signal_aborted_by`, the Vercel AI SDK), "ignores_run_signal".
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from ..settings.config import Config
 from . import signal_flow
 
 Reason = Literal["sync_thread", "handoff", "blocking", "blocking_late", "swallowed", "protected", "lands",
-                 "ignores_signal"]
+                 "ignores_signal", "ignores_run_signal"]
 
 # How a hazard's context is worded in messages and related locations.
 CONTEXT_WORDS: dict[str, str] = {"sync_thread": "sync", "handoff": "in a worker thread", "blocking": "blocking",

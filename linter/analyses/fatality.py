@@ -481,6 +481,9 @@ def fatal_reasons(tool: Tool, facts: ModuleFacts, project: ProjectIndex, *, agen
                 if target == wanted:
                     out.extend(_field_reasons(_settings_on(importer, local, ""), importer, project))
                     out.extend(_setter_reasons(importer, local, "", project))
+    from .fatal_raises import tool_reasons  # it reads FatalReason from here
+
+    out.extend(tool_reasons(tool, project))
     return _unique(out)
 
 
@@ -492,9 +495,10 @@ def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReaso
     (here or imported), so look-alike objects of other libraries are not reported.
     """
     # Those modules read FatalReason from here: imported at call time.
-    from . import fatal_hooks, policy_levels
+    from . import fatal_hooks, fatal_raises, policy_levels
 
-    out: list[FatalReason] = [*policy_levels.module_reasons(facts, project), *fatal_hooks.module_reasons(facts, project)]
+    out: list[FatalReason] = [*policy_levels.module_reasons(facts, project), *fatal_hooks.module_reasons(facts, project),
+                              *fatal_raises.module_reasons(facts, project)]
     for scope, call in facts.all_calls():
         out.extend(_call_reasons(call, facts, scope, project))  # includes tool setters
         how = copier(call)

@@ -174,6 +174,30 @@ def _registration(fw: Framework, scope: Scope, call: Call, project: ProjectIndex
     return _callback(fw, scope, cb, event, cb.loc if cb is not None else call.loc, project)
 
 
+def _decorated_registrations(fw: Framework, facts: ModuleFacts, project: ProjectIndex,
+                             receivers: tuple[str, ...] | None = None) -> list[RaisingHook]:
+    """`@kernel.filter(Event)` on a function: a raising callback registered on `kernel` (on any
+    receiver, or on one of `receivers`), reported at the function's `def`."""
+    out: list[RaisingHook] = []
+    if not fw.hooks.register_decorators:
+        return out
+    for fn in facts.functions.values():
+        for d in fn.decorators:
+            if not isinstance(d, Call) or not isinstance(d.func, Ref) or "." not in d.func.text:
+                continue
+            receiver, _, method = d.func.text.rpartition(".")
+            param = fw.hooks.register_decorators.get(method)
+            if param is None or (receivers is not None and receiver not in receivers):
+                continue
+            outer, _, local = fn.name.rpartition(".")
+            scope = Scope(facts, outer)
+            event_value = d.arg(param.position, param.keyword)
+            event = _event(fw, event_value, scope) if event_value is not None else None
+            if event_value is None or event is not None:
+                out.extend(_callback(fw, scope, Ref(local, local, fn.loc), event, fn.loc, project))
+    return out
+
+
 def _safe_handler(spec: HookSpec, facts: ModuleFacts, cls: str) -> bool:
     """The handler class sets its errors to be non-fatal (`on_error = "deny"`)."""
     if spec.handler_safe is None:
@@ -249,6 +273,7 @@ def module_hooks(facts: ModuleFacts, project: ProjectIndex) -> list[RaisingHook]
                             out.extend(_callback(fw, where, item, None, item.loc, project))
             for cls in facts.classes:
                 out.extend(_declared(fw, facts, cls, project))
+            out.extend(_decorated_registrations(fw, facts, project))
         return _unique(out)
 
     return facts.derived("hooks.module", compute)
@@ -294,6 +319,7 @@ def group_hooks(group: Group, facts: ModuleFacts, project: ProjectIndex) -> list
             for method in spec.register:
                 for scope_name, call in called.get(f"{receiver}.{method}", ()):
                     out.extend(_registration(fw, Scope(facts, scope_name), call, project))
+        out.extend(_decorated_registrations(fw, facts, project, tuple(receivers)))
     return _unique(out)
 
 

@@ -39,7 +39,7 @@ from ..syntax.facts import (
 
 if TYPE_CHECKING:
     from ..model.tools import Tool
-    from .cancellation import Hazard
+    from .cancellation import Hazard, Reason
 
 MAX_ALIAS_ROUNDS = 4  # `const s = details.signal; const t = s;`
 
@@ -159,6 +159,7 @@ def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -
         if observed is not None and (where is None or observed.protects(*where)):
             continue
         context = f"never observes {word}" if takes else f"never takes {spec.keyword} (so never sees {word})"
-        out.append(Hazard("ignores_signal", f"{context}, {site.effect.description}", site.facts.path, site.call.loc,
+        reason: Reason = "ignores_run_signal" if fw.tools.signal_aborted_by == "run" else "ignores_signal"
+        out.append(Hazard(reason, f"{context}, {site.effect.description}", site.facts.path, site.call.loc,
                           found.tool, site.effect.description, site.ctx.via))
     return out

@@ -19,6 +19,7 @@ from . import (
     pydantic_ai,
     semantic_kernel,
     strands,
+    vercel_ai,
 )
 from .spec import Framework
 
@@ -27,7 +28,7 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
                                      agent_framework.FRAMEWORK, haystack.FRAMEWORK,
                                      semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK,
-                                     langchain_js.FRAMEWORK)
+                                     langchain_js.FRAMEWORK, vercel_ai.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .spec import (
     ConcurrencySpec,
+    FailureSpec,
     Framework,
     GroupMaker,
     GroupSpec,
@@ -85,6 +86,14 @@ FRAMEWORK = Framework(
         noun="function middleware",
         fix=("raise MiddlewareTermination, or set context.result to an error message, so the model sees the failure; "
              "MiddlewareFailure cancels the other calls of the turn and the session keeps none of their results"),
+    ),
+    failure=FailureSpec(
+        # A tool may raise MiddlewareFailure itself: re-raised past the per-call `except Exception`
+        # (_tools.py:2313-2316, 2449-2453), it cancels the batch as a middleware's does (exp_maf.py (b)).
+        fatal_exceptions=(FAILURE,),
+        fatal_exceptions_fix=("raise an ordinary exception (the model sees \"Error: Function failed.\") or return an "
+                              "error message; MiddlewareFailure cancels the other calls of the turn and the session "
+                              "keeps none of their results"),
     ),
     concurrency=ConcurrencySpec(
         # FunctionInvocationConfiguration.allow_concurrent_invocation (default True; _tools.py:1904-1906, 2665-2685).

@@ -31,6 +31,7 @@ SDK_TOOL = "claude_agent_sdk.SdkMcpTool"
 SERVER = "claude_agent_sdk.create_sdk_mcp_server"
 OPTIONS = "claude_agent_sdk.ClaudeAgentOptions"
 DENY = "claude_agent_sdk.PermissionResultDeny"
+CLIENT = "claude_agent_sdk.ClaudeSDKClient"
 
 FRAMEWORK = Framework(
     name="claude-agent-sdk",
@@ -38,6 +39,7 @@ FRAMEWORK = Framework(
     aliases={
         "claude_agent_sdk.types.ClaudeAgentOptions": OPTIONS,
         "claude_agent_sdk.types.PermissionResultDeny": DENY,
+        "claude_agent_sdk.client.ClaudeSDKClient": CLIENT,
     },
     tools=ToolSpec(
         makers={
@@ -53,6 +55,12 @@ FRAMEWORK = Framework(
         # ClaudeAgentOptions(mcp_servers={"billing": server}, can_use_tool=guard, ...): the servers'
         # tools are offered together.
         makers={OPTIONS: GroupMaker(toolsets=Param("mcp_servers"))},
+        # ClaudeSDKClient(options=None, transport=None): `await client.interrupt()` ends the run as a
+        # PermissionResultDeny(interrupt=True) does (terminal_reason=aborted_tools, exp_claude.py (c)).
+        stoppers={CLIENT: (Param("options", 0), ("interrupt",),
+                           "drop readOnlyHint=True from {victim}'s annotations (it writes: the CLI then runs it alone) "
+                           "or make it await its effect, so the interrupt cancels it; a thread or a shield lands after "
+                           "the ResultMessage, recorded as refused")},
         fix=(
             "drop readOnlyHint=True from {victim}'s annotations (it writes: the CLI then runs it alone), make it "
             "await its effect, or deny without interrupt=True so {fatal}'s refusal reaches the model"

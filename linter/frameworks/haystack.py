@@ -31,6 +31,8 @@ TOOL_CLASS = "haystack.tools.Tool"
 COMPONENT_TOOL = "haystack.tools.ComponentTool"
 FROM_FUNCTION = "haystack.tools.create_tool_from_function"
 TOOLSET = "haystack.tools.Toolset"
+PIPELINE_TOOL = "haystack.tools.PipelineTool"
+AGENT_TOOL = "haystack.tools.AgentTool"
 
 FRAMEWORK = Framework(
     name="haystack",
@@ -43,6 +45,8 @@ FRAMEWORK = Framework(
         "haystack.dataclasses.Tool": TOOL_CLASS,  # 2.x re-export
         "haystack.tools.component_tool.ComponentTool": COMPONENT_TOOL,
         "haystack.tools.toolset.Toolset": TOOLSET,
+        "haystack.tools.pipeline_tool.PipelineTool": PIPELINE_TOOL,
+        "haystack.tools.agent_tool.AgentTool": AGENT_TOOL,
     },
     tools=ToolSpec(
         makers={
@@ -57,6 +61,10 @@ FRAMEWORK = Framework(
             # ComponentTool(component, name=None, ...): the component's `run` runs the call.
             COMPONENT_TOOL: ToolMaker("decorator", function=Param("component", 0), name=Param("name", 1),
                                       method="run"),
+            # PipelineTool(pipeline, *, name, description, ...) runs `pipeline.run`; AgentTool(agent, *, name,
+            # description, ...) runs the agent. Members with no body siblint walks (as `agent.as_tool()`).
+            PIPELINE_TOOL: ToolMaker("constructor", name=Param("name")),
+            AGENT_TOOL: ToolMaker("constructor", name=Param("name")),
         },
         # Toolset(tools=[...]) joins the agent it is given to.
         toolsets={TOOLSET: Param("tools", 0)},

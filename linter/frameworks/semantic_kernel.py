@@ -64,6 +64,8 @@ FRAMEWORK = Framework(
         # outside the function's own error handling, before or after `await next(context)` (kernel.py:444-448).
         events={AUTO_INVOCATION: "before"},
         register={"add_filter": (Param("filter", 1), Param("filter_type", 0))},
+        # @kernel.filter(filter_type) on the filter function (kernel_filters_extension.py:60).
+        register_decorators={"filter": Param("filter_type", 0)},
         noun="auto function invocation filter",
         fix=("set context.terminate = True (or put an error message in context.function_result) so the run "
              "returns; a raise leaves every other call of the turn running, and the thread keeps none of their results"),

@@ -174,6 +174,9 @@ class Deadline:
 
     param: Param
     default: float | None = None  # seconds when the argument is left out; None: no deadline
+    # When the value is an object / dict display, only these keys set a run deadline (JS `timeout:
+    # { totalMs }`; `{ toolMs }` alone bounds each tool, not the run).
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,9 @@ class GroupMaker:
     tool_budget: Param | None = None
     node_budget: NodeBudget | None = None
     deadline: Deadline | None = None  # a run deadline given where the group is made
+    deadlines: tuple[Deadline, ...] = ()  # more of them, the first set one counting (`abortSignal`, `timeout`)
+    # The tools are given as an object keyed by tool name (JS `tools: { charge: tool({...}) }`): its values.
+    tools_by_name: bool = False
     # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
     one_call_per_turn: bool = False
     # An object given to the maker (`kernel=kernel`) whose `GroupSpec.holder_methods` calls add
@@ -262,6 +268,10 @@ class ToolSpec:
     # `signal` (`new DynamicStructuredTool({ func })`: `func(input, runManager, config)`):
     # canonical maker or base class -> Param.
     signal_by_maker: dict[str, Param] = field(default_factory=dict)
+    # What aborts that signal: "siblings" (a sibling's fatal failure, @openai/agents) or "run" (only the
+    # caller's abort or a run deadline, `GroupMaker.deadlines`; a sibling's failure never does): then a
+    # tool that ignores it is a hazard only where a group with a deadline runs it.
+    signal_aborted_by: Literal["siblings", "run"] = "siblings"
     # A module-level dict under this name declares the module's own tool (`TOOL_SPEC = {"name": ...}`):
     # the function its "name" key names, else the function named after the module, is a tool.
     module_spec: str = ""
@@ -292,6 +302,10 @@ class GroupSpec:
     kept_reasons: tuple[str, ...] = ()
     # Methods of a `GroupMaker.holder` object that add members: method -> where the plugin or tools go.
     holder_methods: dict[str, Param] = field(default_factory=dict)
+    # Objects that run a group and have methods that stop the run at once, cancelling the calls in flight
+    # (`ClaudeSDKClient(options).interrupt()`): constructor -> (where the group goes, the methods, the fix
+    # SIB301 gives). A call of such a method on such an object made in the module acts as a run deadline.
+    stoppers: dict[str, tuple[Param, tuple[str, ...], str]] = field(default_factory=dict)
     # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
     workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 
@@ -372,6 +386,9 @@ class FailureSpec:
     layered: LayeredPolicy | None = None
     # Hook registrars (canonical decorator or function name) whose hooks can end the run.
     hooks: dict[str, FatalHook] = field(default_factory=dict)
+    # Exceptions that end the run when a tool raises them itself (canonical names), and what SIB202 advises.
+    fatal_exceptions: tuple[str, ...] = ()
+    fatal_exceptions_fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -449,6 +466,9 @@ class HookSpec:
     # Methods that register one callback -> (callback, event type): on the group object, on its
     # registry attributes (`registries`), or on the registry a provider's `provider_method` is given.
     register: dict[str, tuple[Param, Param]] = field(default_factory=dict)
+    # The same as decorators on such an object (`@kernel.filter(FilterTypes.AUTO_FUNCTION_INVOCATION)`):
+    # method -> where the event type is given; the decorated function is the callback.
+    register_decorators: dict[str, Param] = field(default_factory=dict)
     registries: tuple[str, ...] = ()
     provider_method: str = ""  # `register_hooks(self, registry)`
     decorators: tuple[str, ...] = ()  # make a method a hook for the event its parameter is annotated with

@@ -14,12 +14,14 @@ call is still running when it fires a fatal failure: `Group.deadline` says where
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
-from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Value
+from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, names_from_roots
 from .semantic import (
@@ -105,6 +107,7 @@ class RunDeadline:
     path: str
     loc: Loc
     label: str
+    fix: str = ""  # replaces the group's SIB301 fix when set (a stop the caller calls, not a time limit)
 
 
 # ---- members ---------------------------------------------------------------------------------
@@ -552,14 +555,28 @@ def _serial_setting(facts: ModuleFacts, fw: Framework, call: Call, scope: str) -
         value = _path(call, path, facts, scope)
         if isinstance(value, Const) and value.value is literal:
             return True
+        if len(path) >= 2 and _set_by_key(facts, _path(call, path[:-1], facts, scope), path[-1], literal, scope):
+            return True  # `cfg["allow_concurrent_invocation"] = False` on the dict given at the path
         holder = call.kwarg(path[0])
         if not isinstance(holder, Ref) or len(path) < 2:
             continue
+        middle = ".".join((holder.text, *path[1:-1]))
+        if _set_by_key(facts, Ref(middle, middle, holder.loc), path[-1], literal, scope):
+            return True  # `client.function_invocation_configuration["allow_concurrent_invocation"] = False`
         for where, update in calls_by_text(facts).get(".".join((holder.text, *path[1:-1], "update")), ()):
             given = _path(update.arg(0, None), path[-1:], facts, where)
             if isinstance(given, Const) and given.value is literal:
                 return True
     return False
+
+
+def _set_by_key(facts: ModuleFacts, holder: Value | None, key: str, literal: object, scope: str) -> bool:
+    """Is `holder[key] = literal` written in this module, at module level or in `scope`?"""
+    if not isinstance(holder, Ref):
+        return False
+    target = keyed_target(holder.text, key)
+    return any(a.target == target and a.scope in ("", scope) and isinstance(a.value, Const) and a.value.value is literal
+               for a in facts.assignments)
 
 
 def _inside(inner: Loc, outer: Loc) -> bool:
@@ -588,6 +605,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         if maker.nested_in_groups and _nested(call.loc, outer_calls):
             continue  # `create_react_agent(model, ToolNode([...]))`: a member list, not a group of its own
         tools_value = call.arg(maker.tools.position, maker.tools.keyword) if maker.tools else None
+        if maker.tools_by_name:
+            tools_value = _named_values(Scope(facts, scope), tools_value)
         servers_value = call.arg(maker.servers.position, maker.servers.keyword) if maker.servers else None
         toolsets_value = call.arg(maker.toolsets.position, maker.toolsets.keyword) if maker.toolsets else None
         if receiver and maker.keeps_receiver_tools and tools_value is None and servers_value is None:
@@ -616,8 +635,10 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)
             group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
-        if maker.deadline is not None:
-            group.deadline = _deadline(facts, call, scope, maker.deadline)
+        for spec in (maker.deadline, *maker.deadlines) if maker.deadline else maker.deadlines:
+            group.deadline = group.deadline or _deadline(facts, call, scope, spec)
+        if fw.groups.stoppers:
+            group.deadline = group.deadline or _stopped(facts, fw, call, {target} if target else set())
         _apply_mutations(facts, group, project)
         groups.append(group)
     if with_workflows:
@@ -625,10 +646,37 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
     return groups
 
 
+def _named_values(scope: Scope, value: Value | None) -> Value | None:
+    """A tools object keyed by name (`{ charge: tool({...}), ...base }`, or a name bound to one) as
+    the list of its values; spreads of other such objects are flattened."""
+    if isinstance(value, Ref) and "." not in value.text and isinstance(scope.value(value.text), Mapping):
+        value = scope.value(value.text)
+    if not isinstance(value, Mapping):
+        return value
+    items: list[Value] = []
+    for key, item in value.items:
+        inner = _named_values(scope, item) if key is None else item
+        if isinstance(inner, Seq) and key is None:
+            items.extend(inner.items)
+        elif inner is not None:
+            items.append(inner if key is not None else Starred(inner, inner.loc))
+    return Seq(tuple(items), value.loc)
+
+
 # ---- run deadlines ---------------------------------------------------------------------------
 def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: str = "") -> RunDeadline | None:
     """The deadline `call` sets; an explicit None sets none, anything unreadable counts as one."""
     value = call.arg(spec.param.position, spec.param.keyword)
+    if isinstance(value, Ref) and value.name == "undefined":
+        value = None  # JS: an option given as undefined is left out
+    if isinstance(value, Mapping) and spec.keys:
+        given = [(key, inner) for key in spec.keys if (inner := value.get(key)) is not None]
+        if not given:
+            return None  # `timeout: { toolMs }`: no run deadline
+        key, inner = given[0]
+        secs = seconds(Scope(facts, scope), inner)
+        return RunDeadline(facts.path, inner.loc, f"{via}{spec.param.keyword}.{key}={secs:g}" if secs is not None
+                           else f"{via}{spec.param.keyword}.{key}")
     if value is None:
         if spec.default is None:
             return None
@@ -636,8 +684,33 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
     secs = seconds(Scope(facts, scope), value)
     if secs == UNBOUNDED:
         return None
-    shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else "...")
+    shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else
+                                                   f"{value.func.text}(...)" if isinstance(value, Call) and isinstance(value.func, Ref) else "...")
     return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+
+
+def _stopped(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> RunDeadline | None:
+    """`client = ClaudeSDKClient(options)` (or `async with ... as client`) and `client.interrupt()` in
+    this module: the first such stop of a runner of the group made by `call` (known by `names`)."""
+    called = calls_by_text(facts)
+    for _, runner in facts.all_calls():
+        if not isinstance(runner.func, Ref):
+            continue
+        spec = fw.groups.stoppers.get(canonical(runner.func.name)[1])
+        if spec is None:
+            continue
+        param, methods, fix = spec
+        given = runner.arg(param.position, param.keyword)
+        if not ((isinstance(given, Ref) and given.text in names) or (isinstance(given, Call) and given.loc == call.loc)):
+            continue
+        bound = [t for t, _ in result_names(facts).get(runner.loc, ())]
+        bound += [n for fn in facts.functions.values() for n, v in fn.with_bindings.items()
+                  if isinstance(v, Call) and v.loc == runner.loc]
+        for name in bound:
+            for method in methods:
+                for _, stop in called.get(f"{name}.{method}", ()):
+                    return RunDeadline(facts.path, stop.loc, f"{name}.{method}() stops the run", fix=fix)
+    return None
 
 
 def _workflow_groups(facts: ModuleFacts, made: list[Group], project: ProjectIndex) -> list[Group]:
@@ -704,7 +777,7 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     for importer in importers:
         if importer is facts:
             continue
-        for path, tool, threads in _members_listed(importer, project):
+        for path, tool, threads, _ in _members_listed(importer, project):
             if tool.kind == "function" and tool.options is None and path == own:
                 threaded = found.get(tool.key, (tool, False))[1] or threads
                 found[tool.key] = (tool, threaded)
@@ -712,12 +785,21 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 
 
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------
-def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[tuple[str, Tool, bool], ...]:
-    """(absolute path, tool, its group moves sync tools into threads) of every member of this
-    module's groups, in group and member order; worked out once per module and run."""
+class _Listing(NamedTuple):
+    """A member of a module's group: its tool's absolute path, the tool, whether the group moves
+    sync tools into threads, whether the group runs under a run deadline (`Group.deadline`)."""
+    path: str
+    tool: Tool
+    threads: bool
+    deadline: bool
 
-    def compute() -> tuple[tuple[str, Tool, bool], ...]:
-        return tuple((os.path.abspath(m.tool.path), m.tool, group.sync_threads)
+
+def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[_Listing, ...]:
+    """Every member of this module's groups, in group and member order; worked out once per module
+    and run."""
+
+    def compute() -> tuple[_Listing, ...]:
+        return tuple(_Listing(os.path.abspath(m.tool.path), m.tool, group.sync_threads, group.deadline is not None)
                      for group in groups_in(facts, project) for m in group.members())
 
     return project.remembered(("groups.members_listed", os.path.abspath(facts.path)), compute)
@@ -727,6 +809,16 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
     """Does a framework's group run `tool`: a group of its own module, of a module importing it, or
     of a module importing the package that re-exports it? A tool the project runs itself (its own
     loop calling `tool.run`) is in none."""
+    return any(True for _ in _listings_of(tool, facts, project))
+
+
+def run_under_deadline(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """Does a group with a run deadline (a caller's abort signal or time limit) run `tool`?"""
+    return any(listing.deadline for listing in _listings_of(tool, facts, project))
+
+
+def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[_Listing]:
+    """`tool`'s places in the groups that run it, looked for where `run_by_a_group` says."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
     candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name))]
@@ -736,9 +828,7 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
         if os.path.abspath(where.path) in seen:
             continue
         seen.add(os.path.abspath(where.path))
-        if any((path, member.loc) == own for path, member, _ in _members_listed(where, project)):
-            return True
-    return False
+        yield from (listing for listing in _members_listed(where, project) if (listing.path, listing.tool.loc) == own)
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

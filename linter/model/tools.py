@@ -195,9 +195,13 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""
         kind: Kind = "function" if maker.kind == "decorator" else ("agent" if maker.function is None else "constructed")
         registered = _method_maker(facts, call, scope) is not None and maker.kind == "decorator"
-        found.append(Tool(name or fn_name.rsplit(".", 1)[-1] or call.func.text, fw.name, kind, facts.path, facts.module,
+        binding = _binding_for(facts, call)
+        own = fn_name.rsplit(".", 1)[-1]
+        if "@" in own and binding:  # a function written inline (`execute@12:4`): the tool's variable names it
+            own = binding
+        found.append(Tool(name or own or call.func.text, fw.name, kind, facts.path, facts.module,
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
-                          _binding_for(facts, call), scope,
+                          binding, scope,
                           receiver=call.func.text.rpartition(".")[0] if registered else ""))
     # `function_tool(**opts)(fn)`: a call whose callee is a decorator factory call.
     for scope, call in facts.all_calls():

@@ -46,6 +46,7 @@ from .facts import (
     Starred,
     TrySite,
     Value,
+    keyed_target,
 )
 from .inert import cannot_raise
 from .positions import Range, positions
@@ -540,9 +541,9 @@ class Collector(Walker):
     def visit_Assign(self, node: cst.Assign) -> None:
         value = self.value(node.value)
         for t in node.targets:
-            name = dotted(t.target)
+            name = dotted(t.target) or _keyed_target(t.target)
             if name is not None:
-                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope(name)))
+                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope(name.partition("[")[0])))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = dotted(node.target)
@@ -564,6 +565,19 @@ class Collector(Walker):
 
 
 # ---- statement-level helpers (no traversal state) ---------------------------------------------
+def _keyed_target(node: cst.BaseExpression) -> str | None:
+    """`cfg["key"] = v` (a string-literal key on a dotted name) as the target text `cfg['key']`: no
+    reader of plain names matches it; a setting read from a config dict does (`keyed_target`)."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    key = node.slice[0].slice.value
+    base = dotted(node.value)
+    if base is None or not isinstance(key, cst.SimpleString) or not isinstance(key.evaluated_value, str) \
+            or not key.evaluated_value.isidentifier():
+        return None
+    return keyed_target(base, key.evaluated_value)
+
+
 def _fstring_text(node: cst.BaseExpression) -> str:
     """The literal text of an f-string (or a concatenation holding one), each `{...}` as "{}"."""
     if isinstance(node, cst.ConcatenatedString):

@@ -296,7 +296,7 @@ class FunctionFacts:
 class Assignment:
     """`target = value` / `target += value` / `target: T = value`, at any scope."""
 
-    target: str  # dotted text: `agent`, `agent.tools`, `self.x`
+    target: str  # dotted text: `agent`, `agent.tools`, `self.x`; a string key: `cfg['key']` (keyed_target)
     value: Value
     loc: Loc
     scope: str  # "" for module level, else the enclosing function's or class's qualified name
@@ -345,3 +345,8 @@ class ModuleFacts:
             return {(a.target, a.scope): a.value for a in self.assignments if a.op == "="}
 
         return self.derived("last_assignments", compute)
+
+
+def keyed_target(base: str, key: str) -> str:
+    """How an assignment to a string key of a dotted name is recorded (`cfg["k"] = v` -> `cfg['k']`)."""
+    return f"{base}[{key!r}]"

@@ -154,6 +154,7 @@ def test_agent_middleware_is_not_a_function_middleware(found):
 @pytest.mark.parametrize("config, extra", [
     (', function_invocation_configuration={"allow_concurrent_invocation": False}', ""),
     ("", 'client.function_invocation_configuration.update({"allow_concurrent_invocation": False})\n'),
+    ("", 'client.function_invocation_configuration["allow_concurrent_invocation"] = False\n'),
 ])
 def test_allow_concurrent_invocation_false_serialises(found, config, extra):
     text = IMPORTS + TOOLS + FAIL_CLOSED + _agent(config) + extra
@@ -166,10 +167,68 @@ def test_allow_concurrent_invocation_false_serialises(found, config, extra):
     (', function_invocation_configuration={"allow_concurrent_invocation": True}', ""),
     (', function_invocation_configuration={"max_iterations": 1}', ""),
     ("", 'other.function_invocation_configuration.update({"allow_concurrent_invocation": False})\n'),
+    ("", 'client.function_invocation_configuration["allow_concurrent_invocation"] = True\n'),
+    ("", 'other.function_invocation_configuration["allow_concurrent_invocation"] = False\n'),
+    ("", 'client.function_invocation_configuration["max_iterations"] = 1\n'),
 ])
 def test_other_configuration_keeps_the_mix(found, config, extra):
     text = IMPORTS + TOOLS + FAIL_CLOSED + _agent(config) + extra
     assert lines(found(text), "SIB301") == [line_of(text, "agent = Agent")]
+
+
+@pytest.mark.parametrize("value, serial", [("False", True), ("True", False)])
+def test_configuration_dict_set_by_key(found, value, serial):
+    text = IMPORTS + TOOLS + FAIL_CLOSED + "\ncfg = {}\ncfg[\"allow_concurrent_invocation\"] = " + value + "\n" + \
+        _agent(", function_invocation_configuration=cfg")
+    assert lines(found(text), "SIB301") == ([] if serial else [line_of(text, "agent = Agent")])
+
+
+# ---- a tool that raises MiddlewareFailure itself ----------------------------------------------
+RAISING_LOOKUP = '''
+
+@tool
+async def lookup_customer(customer_id: str) -> str:
+    async with httpx.AsyncClient() as c:
+        r = await c.get(f"https://crm.example.com/customers/{customer_id}")
+    if r.status_code >= 500:
+        {action}
+    return r.text
+'''
+
+
+def _raising(action: str = 'raise MiddlewareFailure("crm down")') -> str:
+    return TOOLS.split("@tool\nasync def lookup_customer")[0] + RAISING_LOOKUP.replace("{action}", action)
+
+
+def test_a_tool_raising_middleware_failure_is_fatal(found):
+    text = IMPORTS + _raising() + "\nagent = Agent(client=None, tools=[lookup_customer, charge_card])\n"
+    got = found(text)
+    assert lines(got, "SIB202") == [line_of(text, "raise MiddlewareFailure")]
+    assert lines(got, "SIB301") == [line_of(text, "agent = Agent")]
+
+
+@pytest.mark.parametrize("action", [
+    'raise RuntimeError("crm down")',  # an ordinary exception: "Error: Function failed." to the model
+    'return "crm down"',
+    'try:\n            raise MiddlewareFailure("x")\n        except MiddlewareFailure:\n            return "crm down"',
+])
+def test_benign_twins_of_the_raising_tool(found, action):
+    text = IMPORTS + _raising(action) + "\nagent = Agent(client=None, tools=[lookup_customer, charge_card])\n"
+    got = found(text)
+    assert not [c for c, _ in got if c in ("SIB202", "SIB301")], got
+
+
+def test_a_look_alike_middleware_failure_is_not_fatal(found):
+    text = IMPORTS.replace("MiddlewareFailure, ", "") + "\n\nclass MiddlewareFailure(Exception):\n    pass\n" + _raising() + \
+        "\nagent = Agent(client=None, tools=[lookup_customer, charge_card])\n"
+    assert not [c for c, _ in found(text) if c in ("SIB202", "SIB301")]
+
+
+def test_the_raising_tool_from_another_module(found):
+    tools = IMPORTS + _raising()
+    main = IMPORTS + "from tools import charge_card, lookup_customer\n\nagent = Agent(client=None, tools=[lookup_customer, charge_card])\n"
+    assert lines(found(main, {"tools.py": tools}), "SIB301") == [line_of(main, "agent = Agent")]
+    assert lines(found(tools, {"app.py": main}), "SIB202") == [line_of(tools, "raise MiddlewareFailure")]
 
 
 # ---- across modules ---------------------------------------------------------------------------

@@ -114,3 +114,47 @@ def test_server_and_callback_from_other_modules(found):
     assert lines(got, "SIB301") == [5] and lines(got, "SIB202") == [5]
     safe = {**files, "app/policy.py": HEAD.split("\n\n\n")[0] + GUARD.replace("interrupt=True", "interrupt=False")}
     assert lines(found(main, safe), "SIB301") == []
+
+
+# ---- client.interrupt() -----------------------------------------------------------------------
+PLAIN_OPTIONS = '''
+server = create_sdk_mcp_server("billing", tools=[charge_card, lookup_customer])
+options = ClaudeAgentOptions(mcp_servers={"billing": server})
+'''
+
+INTERRUPTING = '''
+
+async def checkout(prompt: str) -> None:
+    async with ClaudeSDKClient(options=options) as client:
+        await client.query(prompt)
+        async for message in client.receive_response():
+            if "blocked" in str(message):
+                await client.interrupt()
+'''
+
+IMPORT_CLIENT = "from claude_agent_sdk import ClaudeSDKClient\n"
+
+
+def test_client_interrupt_strands_an_offloaded_read_only_write(found):
+    text = IMPORT_CLIENT + HEAD + PLAIN_OPTIONS + INTERRUPTING
+    got = found(text)
+    assert lines(got, "SIB301") == [line_of(text, "options = ")], got
+    assert lines(got, "SIB202") == []  # no callback ends the run: the caller does
+
+
+@pytest.mark.parametrize("change", [
+    ("                await client.interrupt()\n", "                break\n"),  # no interrupt
+    (",\n      annotations=ToolAnnotations(readOnlyHint=True))\nasync def charge_card", ")\nasync def charge_card"),  # runs alone
+    ("    r = await asyncio.to_thread(requests.post, PAY_URL, json=args)\n",
+     "    r = await http.post(PAY_URL, json=args)\n"),  # awaiting: the interrupt cancels it
+    ("ClaudeSDKClient(options=options)", "ClaudeSDKClient(options=other)"),  # another group's client
+])
+def test_client_interrupt_benign_twins(found, change):
+    text = (IMPORT_CLIENT + HEAD + PLAIN_OPTIONS + INTERRUPTING).replace(*change)
+    assert lines(found(text), "SIB301") == []
+
+
+def test_client_bound_by_assignment(found):
+    text = IMPORT_CLIENT + HEAD + PLAIN_OPTIONS + "\nclient = ClaudeSDKClient(options)\n\n\nasync def stop() -> None:\n" \
+        "    await client.interrupt()\n"
+    assert lines(found(text), "SIB301") == [line_of(text, "options = ")]

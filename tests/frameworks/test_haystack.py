@@ -8,6 +8,7 @@ Measured behaviour behind these expectations: tests/runtime/test_haystack_runtim
 from __future__ import annotations
 
 import pytest
+from siblint.settings.config import Config
 
 from tests.frameworks.wave3_lint import found, line_of, lines  # noqa: F401  (found is a fixture)
 
@@ -155,3 +156,30 @@ def test_tools_from_another_module(found):
     got = found(main, files)
     assert lines(got, "SIB301") == [4] and lines(got, "SIB201") == [4]
     assert lines(found(main.replace("True", "False"), files), "SIB301") == []
+
+
+# ---- PipelineTool / AgentTool -----------------------------------------------------------------
+NESTED = '''
+from haystack import Pipeline
+from haystack.tools import AgentTool, PipelineTool
+
+research = Agent(chat_generator=OpenAIChatGenerator(), tools=[lookup_customer])
+search = PipelineTool(Pipeline(), name="search", description="Search the catalogue.")
+delegate = AgentTool(research, name="research", description="Research the customer.")
+agent = Agent(chat_generator=OpenAIChatGenerator(), tools=[{members}, charge_card]{options})
+'''
+
+
+@pytest.mark.parametrize("member, name", [("search", "search"), ("delegate", "research")])
+def test_pipeline_and_agent_tools_are_members(lint, tmp_path, member, name):
+    text = HEAD + NESTED.format(members=member, options=", raise_on_tool_invocation_failure=True")
+    found = [d for d in lint(text, config=Config(root=str(tmp_path), select=("SIB301",)))]
+    assert [d.loc.line for d in found] == [line_of(text, "agent = Agent")], found
+    # The pair is the nested tool's failure and the charge (not the charge as its own sibling).
+    assert f"{name}'s" in found[0].message or f"{name} " in found[0].message, found[0].message
+
+
+@pytest.mark.parametrize("member", ["search", "delegate"])
+def test_pipeline_and_agent_tools_under_the_default_policy(found, member):
+    text = HEAD + NESTED.format(members=member, options="")
+    assert lines(found(text), "SIB301") == []

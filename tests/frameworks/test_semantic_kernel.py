@@ -127,3 +127,43 @@ def test_plugin_and_filter_from_other_modules(found):
     assert lines(got, "SIB202") == [8] and lines(got, "SIB301") == [9]
     safe = {**files, "app/filters.py": IMPORTS + TERMINATE}
     assert lines(found(main, safe), "SIB301") == []
+
+
+DECORATED = '''
+kernel = Kernel()
+
+
+@kernel.filter({filter_type})
+async def abort_on_error(context: AutoFunctionInvocationContext, next):
+    await next(context)
+    if "error occurred" in str(context.function_result.value):
+        {action}
+'''
+
+
+def _decorated(filter_type: str = "FilterTypes.AUTO_FUNCTION_INVOCATION",
+               action: str = 'raise RuntimeError(f"{context.function.name} failed: aborting")') -> str:
+    return DECORATED.replace("{filter_type}", filter_type).replace("{action}", action)
+
+
+def test_filter_registered_by_decorator(found):
+    text = IMPORTS + PLUGIN + _decorated() + AGENT
+    got = found(text)
+    assert lines(got, "SIB202") == [line_of(text, "async def abort_on_error")]  # once, at the filter
+    assert lines(got, "SIB301") == [line_of(text, "agent = ")]
+
+
+@pytest.mark.parametrize("filter_type, action", [
+    ("FilterTypes.AUTO_FUNCTION_INVOCATION", "context.terminate = True"),  # the safe form
+    ("FilterTypes.FUNCTION_INVOCATION", 'raise RuntimeError("x")'),  # its raise reaches the model
+])
+def test_decorated_filter_benign_twins(found, filter_type, action):
+    got = found(IMPORTS + PLUGIN + _decorated(filter_type, action) + AGENT)
+    assert not [c for c, _ in got if c in ("SIB202", "SIB301")], got
+
+
+def test_decorator_on_another_object_is_not_a_kernel_filter(found):
+    text = IMPORTS + PLUGIN + _decorated().replace("@kernel.filter(", "@router.filter(") + AGENT
+    text = text.replace("kernel = Kernel()\n", "kernel = Kernel()\nrouter = object()\n")
+    got = found(text)
+    assert lines(got, "SIB301") == [], got

@@ -79,7 +79,27 @@ def _main(middleware: str = "fail_closed", config: str = "") -> str:
 
 SERIAL = ', function_invocation_configuration={"allow_concurrent_invocation": False}'
 
+# No middleware: the lookup raises MiddlewareFailure itself on a 503 (or, the fix, a plain error).
+HEAD_OWN_RAISE = HEAD.replace(ASYNC_LOOKUP, '''
+
+@tool
+async def lookup_customer(customer_id: str) -> str:
+    """Look up the customer in the CRM (down: 503)."""
+    async with httpx.AsyncClient() as c:
+        r = await c.get(DOWN)
+    if r.status_code >= 500:
+        raise MiddlewareFailure("the CRM is down: aborting")
+    return r.text
+''')
+# The serialiser set by key on the client's configuration dict.
+KEYED_SERIAL = _main().replace(
+    "    agent = Agent(", '    client.function_invocation_configuration["allow_concurrent_invocation"] = False\n    agent = Agent(', 1)
+
 SCENARIOS = {
+    "maf_sync_tool_raises": HEAD_OWN_RAISE + SYNC_CHARGE + _main(""),
+    "maf_sync_tool_raises_plain": HEAD_OWN_RAISE.replace("raise MiddlewareFailure(", "raise RuntimeError(") + SYNC_CHARGE
+    + _main(""),
+    "maf_sync_keyed_serial": HEAD + SYNC_CHARGE + FAIL_CLOSED + KEYED_SERIAL,
     "maf_sync_middleware": HEAD + SYNC_CHARGE + FAIL_CLOSED + _main(),
     "maf_thread_middleware": HEAD + THREAD_CHARGE + FAIL_CLOSED + _main(),
     "maf_sync_middleware_class": HEAD + SYNC_CHARGE + FAIL_CLOSED_CLASS + _main("FailClosed()"),
@@ -130,3 +150,24 @@ def test_a_plain_exception_from_middleware_reaches_the_model(results, codes):
     assert not r["raised"] and r["recorded"] and all(t <= 0 for t in r["after_end"]), r
     found = codes("maf_sync_runtime_error")
     assert "SIB202" not in found and "SIB301" not in found, found
+
+
+def test_a_tool_raising_middleware_failure_lands_the_charge_after_the_raise(results, codes):
+    r = results["maf_sync_tool_raises"]
+    assert r["exc_type"] == "MiddlewareFailure", r
+    assert lands_after_the_raise(r), str(r)
+    assert {"SIB101", "SIB202", "SIB301"} <= codes("maf_sync_tool_raises"), codes("maf_sync_tool_raises")
+
+
+def test_a_tool_raising_a_plain_error_reaches_the_model(results, codes):
+    r = results["maf_sync_tool_raises_plain"]
+    assert not r["raised"] and r["recorded"] and all(t <= 0 for t in r["after_end"]), r
+    found = codes("maf_sync_tool_raises_plain")
+    assert "SIB202" not in found and "SIB301" not in found, found
+
+
+def test_allow_concurrent_invocation_set_by_key_serialises(results, codes):
+    r = results["maf_sync_keyed_serial"]
+    assert r["exc_type"] == "MiddlewareFailure" and all(t <= 0 for t in r["after_end"]), r
+    found = codes("maf_sync_keyed_serial")
+    assert "SIB301" not in found and "SIB202" in found, found

@@ -75,7 +75,39 @@ async def main() -> None:
 READ_ONLY = ", annotations=ToolAnnotations(readOnlyHint=True)"
 INTERRUPT = ", interrupt=True"
 
+# The caller stops the run: `client.interrupt()` 1 s after the charge started; the guard allows every call.
+STARTED = "    def post():\n        STARTED.set()\n"
+CLIENT_INTERRUPT = (SCENARIO.replace("    def post():\n", STARTED, 1)
+                    .replace("ENDED = None\n", "ENDED = None\nSTARTED = None\n", 1)
+                    .replace("    global ENDED\n", "    global ENDED, STARTED\n    STARTED = asyncio.Event()\n", 1)
+                    .replace("    if name.endswith(\"lookup_customer\"):\n"
+                             "        await asyncio.sleep(1.0)  # a slow policy lookup: the charge is under way by then\n"
+                             "        return PermissionResultDeny(message=\"customer is blocked\"{interrupt})\n", "", 1)
+                    .replace("        await client.query(\"checkout\")\n",
+                             "        await client.query(\"checkout\")\n\n"
+                             "        async def stop_when_blocked() -> None:\n"
+                             "            await STARTED.wait()\n"
+                             "            await asyncio.sleep(0.2)  # the customer turned out to be blocked\n"
+                             "            await client.interrupt()\n\n"
+                             "        stopper = asyncio.ensure_future(stop_when_blocked())\n", 1))
+assert CLIENT_INTERRUPT.count("client.interrupt()") == 1 and "PermissionResultDeny(message" not in CLIENT_INTERRUPT
+# STARTED.set() runs in the worker thread: asyncio.Event is not thread-safe, so the loop sets it.
+CLIENT_INTERRUPT = CLIENT_INTERRUPT.replace("        STARTED.set()\n", "        LOOP.call_soon_threadsafe(STARTED.set)\n", 1) \
+    .replace("    STARTED = asyncio.Event()\n", "    STARTED = asyncio.Event()\n    LOOP = asyncio.get_running_loop()\n", 1) \
+    .replace("global ENDED, STARTED\n", "global ENDED, STARTED, LOOP\n", 1).replace("STARTED = None\n", "STARTED = LOOP = None\n", 1)
+
 SCENARIOS = {
+    # DELAY 4 s: the charge lands well after the stop (the CLI took up to 2.5 s to report it under load),
+    # within the 4 s the suite waits after the end.
+    "claude_read_only_client_interrupt": CLIENT_INTERRUPT.format(hint=READ_ONLY).replace("DELAY = 3.0", "DELAY = 4.0", 1),
+    # The fix: the charge awaits its wait and its POST, so the interrupt cancels it.
+    "claude_await_client_interrupt": CLIENT_INTERRUPT.format(hint=READ_ONLY).replace("DELAY = 3.0", "DELAY = 4.0", 1)
+    .replace("import requests\n", "import httpx\n", 1).replace(
+        "    def post():\n        LOOP.call_soon_threadsafe(STARTED.set)\n        time.sleep(DELAY)\n"
+        "        requests.post(PAYMENTS, json=args)\n        return \"charged\"\n"
+        "    return {\"content\": [{\"type\": \"text\", \"text\": await asyncio.to_thread(post)}]}\n",
+        "    STARTED.set()\n    await asyncio.sleep(DELAY)\n    async with httpx.AsyncClient() as c:\n"
+        "        await c.post(PAYMENTS, json=args)\n    return {\"content\": [{\"type\": \"text\", \"text\": \"charged\"}]}\n", 1),
     "claude_read_only_interrupt": SCENARIO.format(hint=READ_ONLY, interrupt=INTERRUPT),
     # Fixes: the charge without the read-only hint runs alone; a deny without interrupt.
     "claude_no_hint_interrupt": SCENARIO.format(hint="", interrupt=INTERRUPT),
@@ -115,3 +147,18 @@ def test_a_deny_without_interrupt_keeps_the_run(results, codes):
     assert not r["raised"] and r["recorded"] and all(t <= 0 for t in r["after_end"]), r
     found = codes("claude_read_only_deny")
     assert "SIB202" not in found and "SIB301" not in found, found
+
+
+def test_client_interrupt_lands_a_read_only_charge_after_the_run_ended(results, codes):
+    r = results["claude_read_only_client_interrupt"]
+    assert r["exc_type"] == "RuntimeError" and "aborted_tools" in r["message"], str(r)
+    assert lands_after_the_raise(r), str(r)
+    found = codes("claude_read_only_client_interrupt")
+    assert {"SIB102", "SIB301"} <= found and "SIB202" not in found, found
+
+
+def test_client_interrupt_cancels_an_awaiting_charge(results, codes):
+    r = results["claude_await_client_interrupt"]
+    assert r["exc_type"] == "RuntimeError" and "aborted_tools" in r["message"] and r["after_end"] == [], str(r)
+    found = codes("claude_await_client_interrupt")
+    assert "SIB301" not in found and not any(c.startswith("SIB10") for c in found), found

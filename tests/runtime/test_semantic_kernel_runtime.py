@@ -89,7 +89,16 @@ async def main() -> None:
                      if type(item).__name__ == "FunctionResultContent" and "charged" in str(item.result)]
 '''
 
+# The same filter registered by decorator on a module-level kernel (`@kernel.filter(...)`).
+DECORATED = "\n\nkernel = Kernel()\n\n\n@kernel.filter(FilterTypes.AUTO_FUNCTION_INVOCATION)" + ABORT.lstrip("\n").replace(
+    "async def abort_on_error", "\nasync def abort_on_error", 1)
+MAIN_DECORATED = MAIN.replace("    kernel = Kernel()\n    kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, abort_on_error)\n", "")
+
 SCENARIOS = {
+    "sk_await_decorated_filter": HEAD + AWAIT_CHARGE + DECORATED + MAIN_DECORATED,
+    "sk_await_decorated_terminate": HEAD + AWAIT_CHARGE + DECORATED.replace(
+        '        raise RuntimeError(f"{context.function.name} failed: aborting")', "        context.terminate = True")
+    + MAIN_DECORATED,
     "sk_await_filter": HEAD + AWAIT_CHARGE + ABORT + MAIN,
     "sk_thread_filter": HEAD + THREAD_CHARGE + ABORT + MAIN,
     "sk_await_terminate": HEAD + AWAIT_CHARGE + TERMINATE + MAIN,
@@ -107,7 +116,7 @@ def codes(tmp_path_factory):
     return lambda name: codes_of(SCENARIOS[name], root, name)
 
 
-@pytest.mark.parametrize("name", ["sk_await_filter", "sk_thread_filter"])
+@pytest.mark.parametrize("name", ["sk_await_filter", "sk_thread_filter", "sk_await_decorated_filter"])
 def test_raising_filter_lands_the_charge_after_the_raise(name, results, codes):
     r = results[name]
     assert r["exc_type"] is not None and "aborting" in r["message"], r
@@ -124,4 +133,11 @@ def test_terminate_keeps_every_result(results, codes):
     r = results["sk_await_terminate"]
     assert not r["raised"] and r["recorded"] and all(t <= 0 for t in r["after_end"]), r
     found = codes("sk_await_terminate")
+    assert "SIB202" not in found and "SIB301" not in found, found
+
+
+def test_decorated_terminate_keeps_every_result(results, codes):
+    r = results["sk_await_decorated_terminate"]
+    assert not r["raised"] and r["recorded"] and all(t <= 0 for t in r["after_end"]), r
+    found = codes("sk_await_decorated_terminate")
     assert "SIB202" not in found and "SIB301" not in found, found

@@ -1,0 +1,146 @@
+"""The Vercel AI SDK (issue 25): `tool({ execute })` / `dynamicTool` in `generateText` / `streamText`
+/ `ToolLoopAgent`, where a tool's error is never fatal and only the caller's `abortSignal` or run
+`timeout` (`totalMs`, `stepMs`, a number) ends the call: SIB101 and SIB301 for a side-effecting tool
+that never observes `options.abortSignal` under such a stop, nothing without one.
+
+Measured behaviour behind these expectations: tests/runtime/js/test_vercel_ai.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from siblint.settings.config import Config
+
+from siblint.rules.examples_vercel import TOOL
+
+from tests.frameworks.wave3_lint import ALL, line_of, lines
+
+HEAD = """\
+import { generateText, streamText, tool, dynamicTool } from 'ai';
+import { openai } from '@ai-sdk/openai';
+import { z } from 'zod';
+
+"""
+
+CHARGE = TOOL
+
+RUN = """
+export async function checkout(prompt: string) {
+  const result = {api}({
+    model: openai('gpt-5'),
+    tools: {tools},
+    prompt,
+{stop}  });
+  return result.text;
+}
+"""
+
+
+def _charge(params: str = "", check: str = "", signal: str = "") -> str:
+    return CHARGE.replace("{params}", params).replace("{check}", check).replace("{signal}", signal)
+
+
+def _run(stop: str = "    timeout: { totalMs: 5000 },\n", api: str = "streamText", tools: str = "{ chargeCard }") -> str:
+    return RUN.replace("{api}", api).replace("{tools}", tools).replace("{stop}", stop)
+
+
+@pytest.fixture
+def found(lint, tmp_path):
+    def run(text: str, files: dict[str, str] | None = None) -> list[tuple[str, int]]:
+        config = Config(root=str(tmp_path), select=ALL)
+        return sorted((d.code, d.loc.line) for d in lint(text, files, config, filename="main.ts"))
+
+    return run
+
+
+@pytest.mark.parametrize("api", ["streamText", "generateText"])
+@pytest.mark.parametrize("stop", [
+    "    timeout: { totalMs: 5000 },\n",
+    "    timeout: { stepMs: 2000 },\n",
+    "    timeout: 5000,\n",
+    "    abortSignal: controller.signal,\n",
+    "    abortSignal: AbortSignal.timeout(5000),\n",
+    "    abortSignal: req.signal,\n    timeout: { toolMs: 100 },\n",
+])
+def test_an_ignoring_tool_under_a_run_stop(found, api, stop):
+    text = HEAD + _charge() + _run(stop, api)
+    got = found(text)
+    assert lines(got, "SIB101") == [line_of(text, "export const chargeCard")], got
+    assert lines(got, "SIB301") == [line_of(text, "tools: {")], got
+
+
+@pytest.mark.parametrize("stop", [
+    "",  # no caller stop: tool errors are never fatal, nothing ends the call
+    "    timeout: { toolMs: 100 },\n",  # aborts only the tool's own signal; its result is kept
+    "    timeout: { tools: { chargeCardMs: 100 } },\n",
+    "    abortSignal: undefined,\n",
+    "    timeout: undefined,\n",
+])
+def test_no_run_stop_no_finding(found, stop):
+    assert found(HEAD + _charge() + _run(stop)) == []
+
+
+@pytest.mark.parametrize("observes", [
+    {"params": ", { abortSignal }", "signal": ", signal: abortSignal"},
+    {"params": ", { abortSignal }", "check": "    abortSignal?.throwIfAborted();\n"},
+    {"params": ", options", "signal": ", signal: options.abortSignal"},
+])
+def test_an_observing_tool_is_the_fix(found, observes):
+    assert found(HEAD + _charge(**observes) + _run()) == []
+
+
+def test_a_check_before_the_last_await_protects_nothing(found):
+    text = HEAD + _charge(", { abortSignal }").replace(
+        "    await new Promise(", "    if (abortSignal?.aborted) return 'cancelled';\n    await new Promise(") + _run()
+    got = found(text)
+    assert lines(got, "SIB101") == [line_of(text, "export const chargeCard")], got
+
+
+def test_a_read_only_tool_is_not_reported(found):
+    text = HEAD + _charge().replace("{ method: 'POST', body: JSON.stringify({ amount }) }", "{ method: 'GET' }") + _run()
+    assert found(text) == []
+
+
+@pytest.mark.parametrize("tools, defs", [
+    ("tools", "  const tools = { chargeCard };\n"),
+    ("{ ...base, lookup }", "  const base = { chargeCard };\n  const lookup = tool({ description: 'x', inputSchema: z.object({}), "
+                            "execute: async () => 'found' });\n"),
+    ("{ charge_card: chargeCard }", ""),
+])
+def test_tools_objects(found, tools, defs):
+    text = HEAD + _charge() + _run(tools=tools).replace("  const result", defs + "  const result")
+    got = found(text)
+    assert lines(got, "SIB101") == [line_of(text, "export const chargeCard")], got
+    assert len(lines(got, "SIB301")) == 1, got
+
+
+def test_dynamic_tool(found):
+    text = HEAD + _charge().replace("tool({", "dynamicTool({") + _run()
+    got = found(text)
+    assert lines(got, "SIB101") == [line_of(text, "export const chargeCard")], got
+
+
+def test_the_tool_is_named_by_its_variable(lint, tmp_path):
+    found = lint(HEAD + _charge() + _run(), config=Config(root=str(tmp_path), select=("SIB101",)), filename="main.ts")
+    assert [d.message.split(" ", 1)[0] for d in found] == ["chargeCard"]
+
+
+def test_across_modules(found):
+    tools = "import { tool } from 'ai';\nimport { z } from 'zod';\n\n" + _charge()
+    main = ("import { streamText } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
+            "import { chargeCard } from './tools';\n" + _run())
+    got = found(main, {"tools.ts": tools})
+    assert lines(got, "SIB301") == [line_of(main, "tools: {")], got
+    assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), {"tools.ts": tools}) == []
+    # The tool's own module names no run stop: SIB101 there would need the importers of a TS file,
+    # which the project scan does not index (Python imports only); the SIB301 above reports the pair.
+    assert found(tools, {"app.ts": main}) == []
+
+
+@pytest.mark.parametrize("head", [
+    "import { generateText, streamText, tool } from './ai';\nimport { z } from 'zod';\nconst openai = (m: string) => m;\n\n",
+    "import { generateText, streamText } from 'ai';\nimport { tool } from '@openai/agents-extensions-not';\n"
+    "import { z } from 'zod';\nconst openai = (m: string) => m;\n\n",
+])
+def test_name_traps(found, head):
+    assert [c for c in found(head + _charge() + _run()) if c[0] == "SIB101"] == []

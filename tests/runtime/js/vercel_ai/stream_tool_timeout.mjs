@@ -1,0 +1,28 @@
+// VALID: a tool-level timeout (toolMs) aborts only the tool's own signal; its result is kept.
+import { stepCountIs, streamText, tool } from 'ai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { z } from 'zod';
+
+const anthropic = createAnthropic({ baseURL: process.env.MODEL_URL, apiKey: 'fake' });
+
+export const chargeCard = tool({
+  description: 'Charge the card',
+  inputSchema: z.object({ amount: z.number() }),
+  execute: async ({ amount }) => {
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // a fraud check
+    const res = await fetch(process.env.PAYMENTS_URL, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }),
+    });
+    return `charged: ${res.status}`;
+  },
+});
+
+export function checkout(prompt) {
+  return streamText({
+    model: anthropic('fake'),
+    tools: { mcp__charge_card: chargeCard },
+    prompt,
+    stopWhen: stepCountIs(3),
+    timeout: { toolMs: 3000 },
+  });
+}
