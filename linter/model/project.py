@@ -334,7 +334,8 @@ class ProjectIndex:
         Keep answers small: they outlive `forget`, and facts they held would stay in memory."""
         answers: dict[tuple[str, ...], tuple[Any, dict[str, str | None]]] = self.memo.setdefault("remembered", {})
         if key not in answers:
-            outer, lookups = self.trace, {}
+            outer = self.trace
+            lookups: dict[str, str | None] = {}
             self.trace = lookups
             try:
                 answers[key] = (compute(), lookups)

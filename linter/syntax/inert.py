@@ -47,4 +47,4 @@ def _inert_value(node: cst.BaseExpression, resolve: Callable[[str], str]) -> boo
 
 
 def _stdlib(module: str | None) -> bool:
-    return bool(module) and module.partition(".")[0] in sys.stdlib_module_names
+    return module is not None and module.partition(".")[0] in sys.stdlib_module_names
