@@ -46,6 +46,7 @@ from .fatality import (
     plugin_methods,
     raises,
 )
+from .versions import runs_current
 
 # Re-raising these is cancellation or shutdown passing through, not a tool failure.
 NOT_FAILURES = frozenset({"CancelledError", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "get_cancelled_exc_class"})
@@ -93,8 +94,11 @@ def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> Gro
         return GroupPolicy(False)
     spec = maker.policy
     covers: list[Cover] = []
+    handler = group.call.arg(spec.handler.position, spec.handler.keyword) if spec.handler is not None else None
+    if handler is None and not runs_current(spec.fatal_since, facts.path, project):
+        return GroupPolicy(False)  # the release the project pins returned every error to the model
     if spec.handler is not None:
-        value = group.call.arg(spec.handler.position, spec.handler.keyword)
+        value = handler
         if spec.handler_returns:
             if value is not None and _returning(value, facts, group.scope, project):
                 covers.append(Cover(None, None))

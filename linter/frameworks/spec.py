@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .versions import Release
+
 # Why a setting makes a tool's failure fatal; each cause is reported by one rule.
 Cause = Literal["handler_disabled", "handler_returns_none", "timeout_raises", "invoker_unguarded"]
 
@@ -124,6 +126,9 @@ class ErrorPolicy:
     raising_hooks: tuple[Param, ...] = ()
     plugin_hooks: tuple[str, ...] = ()
     fix: str = ""  # how SIB206 tells the user to make a member's errors reach the model; formatted with tool=
+    # The default is fatal only from this release on: before it, a group whose handler is left out
+    # made every failure visible (judged against the project's pins, `siblint.settings.pins`).
+    fatal_since: Release | None = None
 
 
 @dataclass(frozen=True)
