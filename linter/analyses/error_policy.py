@@ -26,6 +26,7 @@ from ..model.groups import Group
 from ..model.project import ProjectIndex
 from ..model.semantic import Scope, canonical, resolve_function
 from ..model.tools import Tool
+from ..model.versions import runs_current
 from ..settings.config import Config
 from ..syntax.facts import (
     Call,
@@ -46,7 +47,6 @@ from .fatality import (
     plugin_methods,
     raises,
 )
-from .versions import runs_current
 
 # Re-raising these is cancellation or shutdown passing through, not a tool failure.
 NOT_FAILURES = frozenset({"CancelledError", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "get_cancelled_exc_class"})

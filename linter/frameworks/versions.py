@@ -34,3 +34,24 @@ TOOL_NODE_RERAISES = Release(
     before="ToolNode's default handle_tool_errors=True returns every tool error to the model",
     brought_by=(("langgraph", "1.0.0"),),
 )
+
+# openai-agents 0.8.0 moved a sync function tool into `asyncio.to_thread`; before, `function_tool`'s
+# wrapper called it inline on the event loop (READ src/agents/tool.py at v0.7.0 and v0.8.0, commit
+# 9a1543a "offload sync tool execution to worker threads").
+SYNC_TOOLS_IN_THREADS = Release(
+    distribution="openai-agents",
+    since="0.8.0",
+    premise="a sync function tool runs in a worker thread",
+    before="a sync function tool runs inline on the event loop",
+)
+
+# openai-agents 0.10.4 cancels (and briefly drains) the other calls of a turn when one fails; before,
+# the calls ran under a bare `asyncio.gather`, which propagates the first error and leaves the
+# others running (READ src/agents/run_internal/tool_execution.py at v0.10.3 and v0.10.4, commit
+# 933a3a9 "isolate parallel function tool failures").
+SIBLINGS_CANCELLED = Release(
+    distribution="openai-agents",
+    since="0.10.4",
+    premise="a fatal tool failure cancels the other calls of the turn",
+    before="a fatal tool failure leaves the other calls of the turn running",
+)

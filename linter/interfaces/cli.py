@@ -382,7 +382,7 @@ def show_settings(opts: CheckOptions, resolver: Resolver) -> str:
 
 def _framework_versions(target: str, config: Config) -> list[dict[str, str]]:
     """Which side of each version-dependent premise the checked project was taken to run, and why."""
-    from ..analyses.versions import assumed_versions
+    from ..model.versions import assumed_versions
     from ..model.project import ProjectIndex
 
     path = os.path.join(target, "_") if os.path.isdir(target) else target

@@ -109,11 +109,55 @@ def test_an_unbounded_specifier_allows_the_newest():
 
 
 def test_show_settings_says_which_version_was_assumed(tmp_path):
-    write(tmp_path, {"graph.py": GRAPH, "requirements.txt": "langgraph==0.6.4\n"})
-    out = json.loads(siblint(["check", "--show-settings", "graph.py"], tmp_path).stdout)
-    [entry] = out["framework-versions"]
-    assert entry["assumed"] == "langgraph-prebuilt < 1.0.2"
-    assert "langgraph==0.6.4" in entry["because"] and "requirements.txt" in entry["because"]
+    write(tmp_path, {"graph.py": GRAPH, "requirements.txt": "langgraph==0.6.4\nopenai-agents>=0.2\n"})
+    shown = json.loads(siblint(["check", "--show-settings", "graph.py"], tmp_path).stdout)["framework-versions"]
+    by_side = {e["assumed"]: e["because"] for e in shown}
+    assert "langgraph==0.6.4" in by_side["langgraph-prebuilt < 1.0.2"]
+    assert "openai-agents>=0.2" in by_side["openai-agents >= 0.8.0"]
+    assert "requirements.txt" in by_side["openai-agents >= 0.10.4"]
     write(tmp_path, {"requirements.txt": "flask\n"})
-    [entry] = json.loads(siblint(["check", "--show-settings", "graph.py"], tmp_path).stdout)["framework-versions"]
-    assert entry["assumed"] == "langgraph-prebuilt >= 1.0.2" and entry["because"].startswith("no pin")
+    shown = json.loads(siblint(["check", "--show-settings", "graph.py"], tmp_path).stdout)["framework-versions"]
+    assert len(shown) == 3 and all(e["because"].startswith("no pin") and " >= " in e["assumed"] for e in shown)
+
+
+OPENAI = """\
+import httpx
+import requests
+from agents import Agent, function_tool
+
+
+@function_tool
+def charge_card(amount: int) -> str:
+    return requests.post("https://pay.example.com/charge", json={"a": amount}).text
+
+
+@function_tool
+async def send_receipt(to: str) -> str:
+    async with httpx.AsyncClient() as c:
+        return (await c.post("https://mail.example.com/send", json={"to": to})).text
+
+
+@function_tool(failure_error_function=None)
+async def lookup_tax(region: str) -> str:
+    raise KeyError(region)
+
+
+agent = Agent(name="a", tools=[send_receipt, lookup_tax])
+"""
+
+
+@pytest.fixture
+def openai_found(lint, tmp_path):
+    return code_lines(lint, tmp_path, ("SIB101", "SIB103", "SIB301"))
+
+
+@pytest.mark.parametrize(("pin", "expected"), [
+    # 0.8.0 moved sync tools into worker threads; 0.10.4 cancels the other calls of a failed turn.
+    ("openai-agents==0.6.4", [("SIB103", 7), ("SIB301", 22)]),
+    ("openai-agents==0.9.0", [("SIB101", 7), ("SIB301", 22)]),
+    ("openai-agents==0.10.4", [("SIB101", 7)]),
+    ("openai-agents>=0.2.0", [("SIB101", 7)]),
+])
+def test_openai_agents_releases(openai_found, pin, expected):
+    # An awaiting sibling is cancelled from 0.10.4 on; before, bare asyncio.gather left it running.
+    assert openai_found(OPENAI, {"requirements.txt": pin + "\n"}) == expected

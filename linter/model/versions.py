@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 
 from ..frameworks import FRAMEWORKS
+from ..frameworks.spec import Framework
 from ..frameworks.versions import Release
-from ..model.project import ProjectIndex
 from ..settings.pins import Assumed, Pin, assumed, pins_for
+from .project import ProjectIndex
 
 
 def project_pins(path: str, project: ProjectIndex) -> dict[str, Pin]:
@@ -27,9 +28,21 @@ def runs_current(release: Release | None, path: str, project: ProjectIndex) -> b
     return release is None or assumed(release, project_pins(path, project)).current
 
 
+def sync_tools_in_threads(framework: Framework | None, path: str, project: ProjectIndex) -> bool:
+    """Does `framework`, at the release the project of `path` runs, move a sync tool into a worker
+    thread (unknown frameworks: yes)?"""
+    if framework is None:
+        return True
+    tools = framework.tools
+    return tools.sync_runs_in == "thread" and runs_current(tools.sync_thread_since, path, project)
+
+
 def known_releases() -> tuple[Release, ...]:
     """Every release a framework's data makes a premise depend on, once each."""
-    found = (m.policy.fatal_since for fw in FRAMEWORKS for m in fw.groups.makers.values())
+    found = [fw.tools.sync_thread_since for fw in FRAMEWORKS]
+    for fw in FRAMEWORKS:
+        for maker in (*fw.groups.makers.values(), *fw.groups.methods.values()):
+            found += [maker.policy.fatal_since, maker.cancels_since]
     return tuple(dict.fromkeys(r for r in found if r is not None))
 
 
