@@ -10,7 +10,7 @@ import pytest
 from siblint.settings.config import Config
 from siblint.frameworks.versions import TOOL_NODE_RERAISES
 from siblint.settings.pins import assumed, newest_allowed, pins_for
-from support import code_lines, siblint, write
+from support import CHECKOUT_TOOLS, code_lines, siblint, write
 
 GRAPH = """\
 import requests
@@ -120,30 +120,17 @@ def test_show_settings_says_which_version_was_assumed(tmp_path):
     assert len(shown) == 3 and all(e["because"].startswith("no pin") and " >= " in e["assumed"] for e in shown)
 
 
-OPENAI = """\
-import httpx
-import requests
-from agents import Agent, function_tool
-
-
-@function_tool
-def charge_card(amount: int) -> str:
-    return requests.post("https://pay.example.com/charge", json={"a": amount}).text
-
-
+# The checkout seed, with an awaiting sibling beside the fatal lookup_tax.
+OPENAI = CHECKOUT_TOOLS.replace("from agents import function_tool", "import httpx\nfrom agents import Agent, function_tool") + """
 @function_tool
 async def send_receipt(to: str) -> str:
     async with httpx.AsyncClient() as c:
         return (await c.post("https://mail.example.com/send", json={"to": to})).text
 
-
-@function_tool(failure_error_function=None)
-async def lookup_tax(region: str) -> str:
-    raise KeyError(region)
-
-
 agent = Agent(name="a", tools=[send_receipt, lookup_tax])
 """
+SYNC_TOOL = next(i for i, line in enumerate(OPENAI.splitlines(), 1) if line.startswith("def charge_card"))
+GROUP = OPENAI.count("\n")
 
 
 @pytest.fixture
@@ -153,10 +140,10 @@ def openai_found(lint, tmp_path):
 
 @pytest.mark.parametrize(("pin", "expected"), [
     # 0.8.0 moved sync tools into worker threads; 0.10.4 cancels the other calls of a failed turn.
-    ("openai-agents==0.6.4", [("SIB103", 7), ("SIB301", 22)]),
-    ("openai-agents==0.9.0", [("SIB101", 7), ("SIB301", 22)]),
-    ("openai-agents==0.10.4", [("SIB101", 7)]),
-    ("openai-agents>=0.2.0", [("SIB101", 7)]),
+    ("openai-agents==0.6.4", [("SIB103", SYNC_TOOL), ("SIB301", GROUP)]),
+    ("openai-agents==0.9.0", [("SIB101", SYNC_TOOL), ("SIB301", GROUP)]),
+    ("openai-agents==0.10.4", [("SIB101", SYNC_TOOL)]),
+    ("openai-agents>=0.2.0", [("SIB101", SYNC_TOOL)]),
 ])
 def test_openai_agents_releases(openai_found, pin, expected):
     # An awaiting sibling is cancelled from 0.10.4 on; before, bare asyncio.gather left it running.
