@@ -4,22 +4,37 @@ folder for the run."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework
 from ..frameworks.versions import Release
 from ..settings.pins import Assumed, Pin, assumed, pins_for
-from .project import ProjectIndex
+from .project import PINS, ProjectIndex
 
 
 def project_pins(path: str, project: ProjectIndex) -> dict[str, Pin]:
-    """The pins that govern `path`: the nearest pin files at or above its folder, within its root."""
+    """The pins that govern `path`: the nearest pin files at or above its folder, within its root.
+    Recorded in the project's trace, so cached findings that relied on them are re-checked."""
     folder = os.path.dirname(os.path.abspath(path))
+    pins = _folder_pins(folder, project)
+    if project.trace is not None:
+        project.trace.setdefault(f"{PINS} {folder}", pins_digest(folder, project))
+    return pins
+
+
+def pins_digest(folder: str, project: ProjectIndex) -> str:
+    """A digest of the pins that govern `folder` (what a cache entry records in place of a path)."""
+    text = repr(sorted(_folder_pins(folder, project).items()))
+    return f"{PINS} {hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
+
+
+def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
     memo: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.pins", {})
     if folder not in memo:
         top = next((r for r in project.roots if folder == r or folder.startswith(r.rstrip(os.sep) + os.sep)), folder)
-        memo[folder] = pins_for(path, top)
+        memo[folder] = pins_for(folder, top)
     return memo[folder]
 
 

@@ -52,10 +52,10 @@ class Assumed:
     pin: Pin | None
 
 
-def pins_for(path: str, top: str) -> dict[str, Pin]:
-    """Distribution -> its pin, from the nearest folder at or above `path`'s that holds a pin file,
-    not above `top`."""
-    folder = os.path.abspath(path) if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+def pins_for(folder: str, top: str) -> dict[str, Pin]:
+    """Distribution -> its pin for the files of `folder`, from the nearest folder at or above it
+    that holds a pin file, not above `top`."""
+    folder = os.path.abspath(folder)
     top = os.path.abspath(top)
     while True:
         names = _listing(folder)

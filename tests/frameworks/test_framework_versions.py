@@ -10,7 +10,7 @@ import pytest
 from siblint.settings.config import Config
 from siblint.frameworks.versions import TOOL_NODE_RERAISES
 from siblint.settings.pins import assumed, newest_allowed, pins_for
-from support import CHECKOUT_TOOLS, code_lines, siblint, write
+from support import CHECKOUT_TOOLS, cli_findings, code_lines, siblint, write
 
 GRAPH = """\
 import requests
@@ -91,7 +91,7 @@ def test_the_nearest_pins_govern_a_sub_project(lint, tmp_path):
 
 def test_unreadable_pin_files_pin_nothing(tmp_path):
     write(tmp_path, {"pyproject.toml": "[project\n", "uv.lock": "not toml = = =", "requirements.txt": "-e .\n--hash x\n!!\n"})
-    assert pins_for(str(tmp_path / "graph.py"), str(tmp_path)) == {}
+    assert pins_for(str(tmp_path), str(tmp_path)) == {}
     assert assumed(TOOL_NODE_RERAISES, {}).current
 
 
@@ -148,3 +148,17 @@ def openai_found(lint, tmp_path):
 def test_openai_agents_releases(openai_found, pin, expected):
     # An awaiting sibling is cancelled from 0.10.4 on; before, bare asyncio.gather left it running.
     assert openai_found(OPENAI, {"requirements.txt": pin + "\n"}) == expected
+
+
+def test_a_changed_pin_rechecks_cached_findings(tmp_path):
+    # The cache keys a file's findings on the pins they relied on, as on the modules they read.
+    write(tmp_path, {"graph.py": GRAPH, "requirements.txt": "langgraph==0.6.4\n"})
+
+    def codes() -> list[str]:
+        return [c for _, _, _, c, _ in cli_findings(["graph.py"], tmp_path, ["--select", "SIB301"])]
+
+    assert codes() == []
+    write(tmp_path, {"requirements.txt": "langgraph==1.1.6\n"})
+    assert codes() == ["SIB301", "SIB301"]
+    write(tmp_path, {"uv.lock": 'version = 1\n[[package]]\nname = "langgraph-prebuilt"\nversion = "1.0.1"\n'})
+    assert codes() == []
