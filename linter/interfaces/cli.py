@@ -382,8 +382,8 @@ def show_settings(opts: CheckOptions, resolver: Resolver) -> str:
 
 def _framework_versions(target: str, config: Config) -> list[dict[str, str]]:
     """Which side of each version-dependent premise the checked project was taken to run, and why."""
-    from ..model.versions import assumed_versions
     from ..model.project import ProjectIndex
+    from ..model.versions import assumed_versions
 
     path = os.path.join(target, "_") if os.path.isdir(target) else target
     out: list[dict[str, str]] = []
