@@ -171,13 +171,17 @@ def _requirements(path: str) -> Iterator[Pin]:
                 yield pin
 
 
+def _table(data: object, key: str) -> dict:
+    """`data[key]` when both are tables, else an empty one (a hand-written file may hold anything)."""
+    found = data.get(key) if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
 def _pyproject(path: str) -> Iterator[Pin]:
     data = _toml(path)
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
-    groups: list[object] = [project.get("dependencies")]
-    for table in (project.get("optional-dependencies"), data.get("dependency-groups")):
-        if isinstance(table, dict):
-            groups.extend(table.values())
+    project = _table(data, "project")
+    groups: list[object] = [project.get("dependencies"), *_table(project, "optional-dependencies").values(),
+                            *_table(data, "dependency-groups").values()]
     for group in groups:
         for item in group if isinstance(group, list) else ():
             pin = _pin(item, path) if isinstance(item, str) else None
@@ -188,13 +192,10 @@ def _pyproject(path: str) -> Iterator[Pin]:
 
 def _poetry(data: dict, path: str) -> Iterator[Pin]:
     """`[tool.poetry.dependencies]` and its groups: `name = "^1.2"` or `{ version = "..." }`."""
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
-    tables = [poetry.get("dependencies")]
-    groups = poetry.get("group") if isinstance(poetry.get("group"), dict) else {}
-    tables += [g.get("dependencies") for g in groups.values() if isinstance(g, dict)]
+    poetry = _table(_table(data, "tool"), "poetry")
+    tables = [_table(poetry, "dependencies"), *(_table(g, "dependencies") for g in _table(poetry, "group").values())]
     for table in tables:
-        for name, value in (table.items() if isinstance(table, dict) else ()):
+        for name, value in table.items():
             constraint = value.get("version") if isinstance(value, dict) else value
             if isinstance(constraint, str) and name != "python":
                 yield Pin(canonicalize_name(name), _poetry_specifier(constraint), path)
