@@ -92,6 +92,10 @@ def test_the_nearest_pins_govern_a_sub_project(lint, tmp_path):
 def test_unreadable_pin_files_pin_nothing(tmp_path):
     write(tmp_path, {"pyproject.toml": "[project\n", "uv.lock": "not toml = = =", "requirements.txt": "-e .\n--hash x\n!!\n"})
     assert pins_for(str(tmp_path), str(tmp_path)) == {}
+    # Valid TOML of the wrong shapes pins nothing either.
+    write(tmp_path, {"pyproject.toml": 'project = "x"\n[tool]\npoetry = 3\n[dependency-groups]\ndev = 5\n',
+                     "uv.lock": 'package = "x"\n', "requirements.txt": ""})
+    assert pins_for(str(tmp_path), str(tmp_path)) == {}
     assert assumed(TOOL_NODE_RERAISES, {}).current
 
 
