@@ -10,7 +10,7 @@ import os
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework
 from ..frameworks.versions import Release
-from ..settings.pins import Assumed, Pin, assumed, pins_for
+from ..settings.pins import Assumed, Pin, assumed, pin_folder, read_pins
 from .project import PINS, ProjectIndex
 
 
@@ -34,7 +34,12 @@ def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
     memo: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.pins", {})
     if folder not in memo:
         top = next((r for r in project.roots if folder == r or folder.startswith(r.rstrip(os.sep) + os.sep)), folder)
-        memo[folder] = pins_for(folder, top)
+        found = pin_folder(folder, top)
+        # Read each pin folder once: a large lock file governs every folder below it.
+        read: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.read", {})
+        if found is not None and found not in read:
+            read[found] = read_pins(found)
+        memo[folder] = read[found] if found is not None else {}
     return memo[folder]
 
 

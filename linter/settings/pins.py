@@ -55,14 +55,19 @@ class Assumed:
 def pins_for(folder: str, top: str) -> dict[str, Pin]:
     """Distribution -> its pin for the files of `folder`, from the nearest folder at or above it
     that holds a pin file, not above `top`."""
-    folder = os.path.abspath(folder)
-    top = os.path.abspath(top)
+    found = pin_folder(folder, top)
+    return read_pins(found) if found is not None else {}
+
+
+def pin_folder(folder: str, top: str) -> str | None:
+    """The nearest folder at or above `folder` (not above `top`) that holds a pin file."""
+    folder, top = os.path.abspath(folder), os.path.abspath(top)
     while True:
         names = _listing(folder)
         if any(n in names for n in PIN_FILES) or any(_REQUIREMENTS.match(n) for n in names):
-            return _read_folder(folder, names)
+            return folder
         if folder == top or not folder.startswith(top.rstrip(os.sep) + os.sep):
-            return {}
+            return None
         folder = os.path.dirname(folder)
 
 
@@ -113,8 +118,10 @@ def _listing(folder: str) -> list[str]:
         return []
 
 
-def _read_folder(folder: str, names: list[str]) -> dict[str, Pin]:
-    """Manifests first, then lock files, so a locked version replaces a range."""
+def read_pins(folder: str) -> dict[str, Pin]:
+    """The pins `folder`'s own pin files hold: manifests first, then lock files, so a locked
+    version replaces a range."""
+    names = _listing(folder)
     out: dict[str, Pin] = {}
     for name in names:
         if _REQUIREMENTS.match(name):
