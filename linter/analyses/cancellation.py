@@ -40,6 +40,7 @@ from ..frameworks.prebuilt import prebuilt_or_kit
 from ..model.callgraph import Site, walk
 from ..model.project import ProjectIndex
 from ..model.tools import Tool, tool_function
+from ..model.versions import sync_tools_in_threads
 from ..settings.config import Config
 from . import signal_flow
 
@@ -93,7 +94,7 @@ def unstoppable(tool: Tool, project: ProjectIndex, config: Config | None = None,
     """Every side effect of `tool` that cancellation cannot stop ("protected" included), in walk order.
     `sync_in_thread`: a run moves the framework's sync tools into worker threads (`siblint.model.callgraph.walk`)."""
     if tool.kind == "prebuilt":
-        return _prebuilt_hazards(tool, sync_in_thread)
+        return _prebuilt_hazards(tool, project, sync_in_thread)
     found = walk(tool, project, config, sync_in_thread)
     if found is None:
         return []
@@ -122,7 +123,7 @@ def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None
     """Every side effect of `tool`, cancellable or not (reason "lands"): in a group that cancels
     nothing, each of them lands after the run raised."""
     if tool.kind == "prebuilt":
-        return [replace(h, reason="lands") for h in _prebuilt_hazards(tool, False)]
+        return [replace(h, reason="lands") for h in _prebuilt_hazards(tool, project, False)]
     found = walk(tool, project, config)
     if found is None:
         return []
@@ -131,14 +132,14 @@ def side_effects(tool: Tool, project: ProjectIndex, config: Config | None = None
                    site.effect.description, site.ctx.via) for site in found.effect_sites() if site.effect is not None]
 
 
-def _prebuilt_hazards(tool: Tool, sync_in_thread: bool) -> list[Hazard]:
+def _prebuilt_hazards(tool: Tool, project: ProjectIndex, sync_in_thread: bool) -> list[Hazard]:
     """A prebuilt tool's effect (`siblint.frameworks.prebuilt`): each is a sync function the
     framework of its protocol runs in a worker thread, or inline on the event loop."""
     entry = prebuilt_or_kit(tool.function)
     if entry is None:
         return []
     fw = next((f for f in FRAMEWORKS if f.name == tool.framework), None)
-    thread = sync_in_thread or fw is None or fw.tools.sync_runs_in == "thread"
+    thread = sync_in_thread or sync_tools_in_threads(fw, tool.path, project)
     reason: Reason = "sync_thread" if thread else "blocking"
     effect = f"{tool.function} {entry.effect}"
     return [Hazard(reason, f"{CONTEXT_WORDS[reason]}, {effect}", tool.path, tool.loc, tool, effect)]

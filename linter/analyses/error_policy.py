@@ -26,6 +26,7 @@ from ..model.groups import Group
 from ..model.project import ProjectIndex
 from ..model.semantic import Scope, canonical, resolve_function
 from ..model.tools import Tool
+from ..model.versions import runs_current
 from ..settings.config import Config
 from ..syntax.facts import (
     Call,
@@ -93,8 +94,11 @@ def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> Gro
         return GroupPolicy(False)
     spec = maker.policy
     covers: list[Cover] = []
+    handler = group.call.arg(spec.handler.position, spec.handler.keyword) if spec.handler is not None else None
+    if handler is None and not runs_current(spec.fatal_since, facts.path, project):
+        return GroupPolicy(False)  # the release the project pins returned every error to the model
     if spec.handler is not None:
-        value = group.call.arg(spec.handler.position, spec.handler.keyword)
+        value = handler
         if value is None and spec.handler_default is not None:
             value = Const(spec.handler_default, group.call.loc)
         if spec.handler_returns:

@@ -187,7 +187,7 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
     if not spec.when or (isinstance(value, Const) and value.value is None):
         return None  # None itself is judged by the literal spec of the same parameter
     unguarded_counts = "unguarded" in spec.when
-    if unguarded_counts and isinstance(value, Ref) and value.text.rpartition(".")[2] in _invoker_attrs():
+    if unguarded_counts and _borrowed_invoker(value):
         return None  # another tool's invoker: it carries that tool's own failure handling
     found = _behaviour(facts, value, scope, project)
     if found is None:
@@ -199,6 +199,15 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
     if not faults:
         return None
     return FatalReason(spec.cause, spec.label.format(fault=faults[0]), facts.path, value.loc, origin=found.origin)
+
+
+def _borrowed_invoker(value: Value) -> bool:
+    """`other.on_invoke_tool`: an attribute of another tool. A local function that happens to carry
+    the attribute's name (`async def on_invoke_tool(...)` in a tool factory) is a raw invoker."""
+    if not isinstance(value, Ref):
+        return False
+    owner, dot, attr = value.text.rpartition(".")
+    return bool(dot and owner) and attr in _invoker_attrs()
 
 
 def _undefined(value: Value) -> bool:

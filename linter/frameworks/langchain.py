@@ -32,6 +32,7 @@ from .spec import (
     ToolRetry,
     ToolSpec,
 )
+from .versions import TOOL_NODE_RERAISES
 
 TOOL = "langchain_core.tools.tool"
 TOOL_CLASS = "langchain_core.tools.Tool"
@@ -63,6 +64,7 @@ _TOOL_NODE_POLICY = ErrorPolicy(
     visible_values=(True,),
     any_string=True,
     fatal_values=(False,),
+    fatal_since=TOOL_NODE_RERAISES,
     fix="pass handle_tool_errors=True (or a handler covering its exceptions) to the ToolNode, or catch Exception in {tool} and return a message",
 )
 # create_agent has no handle_tool_errors: only middleware changes its ToolNode's default.
@@ -72,6 +74,7 @@ _AGENT_POLICY = ErrorPolicy(
 )
 _REACT_POLICY = ErrorPolicy(
     fatal_by_default=True,
+    fatal_since=TOOL_NODE_RERAISES,  # the ToolNode it builds
     fix="pass a ToolNode(tools, handle_tool_errors=True) as tools, or catch Exception in {tool} and return a message",
 )
 

@@ -21,6 +21,7 @@ from .spec import (
     ToolMaker,
     ToolSpec,
 )
+from .versions import SIBLINGS_CANCELLED, SYNC_TOOLS_IN_THREADS
 
 FUNCTION_TOOL = "agents.function_tool"
 FUNCTION_TOOL_CLASS = "agents.FunctionTool"
@@ -122,6 +123,7 @@ FRAMEWORK = Framework(
         },
         # A sync function tool runs in `asyncio.to_thread` (runtime scenario `sync_charge`).
         sync_runs_in="thread",
+        sync_thread_since=SYNC_TOOLS_IN_THREADS,
         context_attrs={"agents.RunContextWrapper": "context"},
         # function_tool(..., timeout=None) (keyword-only); FunctionTool(..., timeout_seconds) at index 9.
         # Enforced with asyncio.wait_for around the tool (agents/tool.py, 0.24.0).
@@ -131,9 +133,10 @@ FRAMEWORK = Framework(
     ),
     groups=GroupSpec(
         # Agent(name, handoff_description, tools, mcp_servers, ...): handoffs are not group members.
-        makers={AGENT: GroupMaker(tools=Param("tools", 2), servers=Param("mcp_servers", 3), name=Param("name", 0))},
+        makers={AGENT: GroupMaker(tools=Param("tools", 2), servers=Param("mcp_servers", 3), name=Param("name", 0),
+                                  cancels_since=SIBLINGS_CANCELLED)},
         methods={(AGENT, "clone"): GroupMaker(tools=Param("tools"), servers=Param("mcp_servers"),
-                                              keeps_receiver_tools=True)},
+                                              keeps_receiver_tools=True, cancels_since=SIBLINGS_CANCELLED)},
         tools_attr="tools",
         fix=(
             "cap concurrency with RunConfig(tool_execution=ToolExecutionConfig(max_function_tool_concurrency=1)), "

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .versions import Release
+
 # Why a setting makes a tool's failure fatal; each cause is reported by one rule.
 Cause = Literal["handler_disabled", "handler_returns_none", "timeout_raises", "invoker_unguarded"]
 
@@ -151,6 +153,9 @@ class ErrorPolicy:
     raising_hooks: tuple[Param, ...] = ()
     plugin_hooks: tuple[str, ...] = ()
     fix: str = ""  # how SIB206 tells the user to make a member's errors reach the model; formatted with tool=
+    # The default is fatal only from this release on: before it, a group whose handler is left out
+    # made every failure visible (judged against the project's pins, `siblint.settings.pins`).
+    fatal_since: Release | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +209,7 @@ class GroupMaker:
     # Does a fatal failure cancel the other calls of the turn? Overridden per call by `no_cancel_when`
     # ((keyword, literal) pairs, e.g. ("version", "v1")).
     cancels_siblings: bool = True
+    cancels_since: Release | None = None  # before this release, nothing was cancelled
     no_cancel_when: tuple[tuple[str, object], ...] = ()
     # Only a member of another group (`ToolNode` given to `create_react_agent`): not a group itself.
     nested_in_groups: bool = False
@@ -246,6 +252,8 @@ class ToolSpec:
     # Where a sync tool function runs: "thread" (a worker thread cancellation cannot stop) or "loop"
     # (inline on the event loop).
     sync_runs_in: Literal["thread", "loop"] = "thread"
+    # "thread" holds only from this release on: before it, sync tools ran inline on the loop.
+    sync_thread_since: Release | None = None
     # What SIB101 advises instead of "make it async" where an async tool is not stopped either (crewai
     # cancels nothing in flight); "" keeps the rule's own advice.
     sync_fix: str = ""

@@ -379,8 +379,28 @@ def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of sib
 
 def show_settings(opts: CheckOptions, resolver: Resolver) -> str:
     target = opts.stdin_filename if opts.reads_stdin else opts.paths[0]
-    settings = {"file": target, **_config_of(resolver, target or ".").settings()}
+    config = _config_of(resolver, target or ".")
+    settings = {"file": target, **config.settings(), "framework-versions": _framework_versions(target or ".", config)}
     return json.dumps(settings, indent=2) + "\n"
+
+
+def _framework_versions(target: str, config: Config) -> list[dict[str, str]]:
+    """Which side of each version-dependent premise the checked project was taken to run, and why."""
+    from ..model.project import ProjectIndex
+    from ..model.versions import assumed_versions
+
+    path = os.path.join(target, "_") if os.path.isdir(target) else target
+    out: list[dict[str, str]] = []
+    for a in assumed_versions(path, ProjectIndex([config.root or os.path.dirname(os.path.abspath(path))])):
+        r = a.release
+        side = f"{r.distribution} >= {r.since}" if a.current else f"{r.distribution} < {r.since}"
+        out.append({
+            "assumed": side,
+            "behaviour": r.premise if a.current else r.before,
+            "because": f"{a.pin.distribution}{a.pin.specifier or ' (no version)'} in {a.pin.source}" if a.pin
+            else "no pin found: the newest release",
+        })
+    return out
 
 
 def run_check(opts: CheckOptions) -> int:

@@ -194,7 +194,7 @@ class _Walker:
         if found is None:
             return None
         facts, fn = found
-        thread = self.sync_in_thread or _sync_in_thread(self.tool)
+        thread = self.sync_in_thread or _sync_in_thread(self.tool, self.project)
         if self.tool.kind == "function" and not fn.is_async:
             ctx = Context("thread") if thread else Context("loop_sync", inline=True)
         else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
@@ -270,7 +270,7 @@ class _Walker:
             # The sub-run runs each tool as its framework does: a sync one in a worker thread where
             # the framework does so, an async one on the sub-run's loop.
             sub_fn = target[1]
-            mode: Mode = "loop" if sub_fn.is_async else ("thread" if _sync_in_thread(member.tool) else inner.mode)
+            mode: Mode = "loop" if sub_fn.is_async else ("thread" if _sync_in_thread(member.tool, self.project) else inner.mode)
             self.enter(*target, replace(inner, mode=mode, via=inner.via + (sub_fn.name,), depth=inner.depth + 1),
                        {}, call.loc)
 
@@ -329,11 +329,13 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
     return out
 
 
-def _sync_in_thread(tool: Tool) -> bool:
-    """Does the tool's framework run a sync tool in a worker thread (unknown frameworks: yes)?"""
+def _sync_in_thread(tool: Tool, project: ProjectIndex) -> bool:
+    """Does the tool's framework, at the release the project pins, run a sync tool in a worker
+    thread (unknown frameworks: yes)?"""
     from ..frameworks import FRAMEWORKS
+    from .versions import sync_tools_in_threads
 
-    return next((fw.tools.sync_runs_in == "thread" for fw in FRAMEWORKS if fw.name == tool.framework), True)
+    return sync_tools_in_threads(next((fw for fw in FRAMEWORKS if fw.name == tool.framework), None), tool.path, project)
 
 
 def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:

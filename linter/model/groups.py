@@ -49,6 +49,7 @@ from .tools import (
     tools_in,
     visible,
 )
+from .versions import runs_current
 
 
 @dataclass(frozen=True)
@@ -626,7 +627,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
         snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]
         group = Group(fw, facts.path, name, target, scope, call, snapshots, maker=maker,
-                      cancels_siblings=_cancels(call, maker))
+                      cancels_siblings=_cancels(call, maker) and runs_current(maker.cancels_since, facts.path, project))
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
         group.capped = (maker.one_call_per_turn or _is_capped(facts, fw, target, call)

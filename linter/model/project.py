@@ -40,6 +40,9 @@ _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 # never names a framework (`Agent(tools=[imported_fn])` elsewhere). Recorded in a trace as
 # `IMPORT_INDEX + " " + module`, with a digest of that module's importers.
 IMPORT_INDEX = "<import index>"
+# `PINS + " " + folder`: the dependency pins that govern a folder's files (`siblint.model.versions`),
+# with a digest of them, so that a changed pin re-checks the files whose findings relied on it.
+PINS = "<pins>"
 # One way to split each line (the module is never empty), so the scan is linear: `\.*[\w.]*` was
 # quadratic on `from ` + dots (issue 22 N4).
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
@@ -375,6 +378,10 @@ class ProjectIndex:
             return self._index_digest()
         if key.startswith(IMPORT_INDEX + " "):
             return self._importers_digest(key[len(IMPORT_INDEX) + 1:])
+        if key.startswith(PINS + " "):
+            from .versions import pins_digest
+
+            return pins_digest(key[len(PINS) + 1:], self)
         if key.startswith(FILE + " "):
             path = key[len(FILE) + 1:]
             return path if os.path.isfile(path) else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..effects import CONSTRUCTORS, Effect, effect_of
+from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
 from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
 from .project import ProjectIndex
@@ -96,7 +97,7 @@ class ReceiverScope(Scope):
             inner = ReceiverScope(facts, fn.name, self.project)
             for ret in fn.return_values:
                 built = inner.constructor(ret, depth + 1)
-                if built in CONSTRUCTORS:
+                if built in CONSTRUCTORS or is_chat_model(built):  # a chat model's calls can fail
                     return built
             # `def _require_sheet(...) -> xw.Sheet`: what it returns is read where its annotation says.
             declared = annotation_names(facts, fn.returns_annotation) if fn.returns_annotation else ()

@@ -839,6 +839,8 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
     if isinstance(value, Comp):
         if isinstance(value.elt, Ref) and value.elt.text == value.target:
             yield from elements(scope, value.iter, project, depth + 1)
+        elif isinstance(value.elt, Call):  # `[make_tool(spec) for spec in specs]`: what each call makes
+            yield from elements(scope, value.elt, project, depth + 1)
         return
     if isinstance(value, Call):
         if isinstance(value.func, Ref):

@@ -1,0 +1,72 @@
+"""Which release of a framework the checked project runs, where a rule's premise changed between
+releases (`siblint.frameworks.versions`): read from the pins nearest the checked file, once per
+folder for the run."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from ..frameworks import FRAMEWORKS
+from ..frameworks.spec import Framework
+from ..frameworks.versions import Release
+from ..settings.pins import Assumed, Pin, assumed, pin_folder, read_pins
+from .project import PINS, ProjectIndex
+
+
+def project_pins(path: str, project: ProjectIndex) -> dict[str, Pin]:
+    """The pins that govern `path`: the nearest pin files at or above its folder, within its root.
+    Recorded in the project's trace, so cached findings that relied on them are re-checked."""
+    folder = os.path.dirname(os.path.abspath(path))
+    pins = _folder_pins(folder, project)
+    if project.trace is not None:
+        project.trace.setdefault(f"{PINS} {folder}", pins_digest(folder, project))
+    return pins
+
+
+def pins_digest(folder: str, project: ProjectIndex) -> str:
+    """A digest of the pins that govern `folder` (what a cache entry records in place of a path)."""
+    text = repr(sorted(_folder_pins(folder, project).items()))
+    return f"{PINS} {hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
+
+
+def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
+    memo: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.pins", {})
+    if folder not in memo:
+        top = next((r for r in project.roots if folder == r or folder.startswith(r.rstrip(os.sep) + os.sep)), folder)
+        found = pin_folder(folder, top)
+        # Read each pin folder once: a large lock file governs every folder below it.
+        read: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.read", {})
+        if found is not None and found not in read:
+            read[found] = read_pins(found)
+        memo[folder] = read[found] if found is not None else {}
+    return memo[folder]
+
+
+def runs_current(release: Release | None, path: str, project: ProjectIndex) -> bool:
+    """The project holding `path` runs `release.since` or later (True when there is no release to check)."""
+    return release is None or assumed(release, project_pins(path, project)).current
+
+
+def sync_tools_in_threads(framework: Framework | None, path: str, project: ProjectIndex) -> bool:
+    """Does `framework`, at the release the project of `path` runs, move a sync tool into a worker
+    thread (unknown frameworks: yes)?"""
+    if framework is None:
+        return True
+    tools = framework.tools
+    return tools.sync_runs_in == "thread" and runs_current(tools.sync_thread_since, path, project)
+
+
+def known_releases() -> tuple[Release, ...]:
+    """Every release a framework's data makes a premise depend on, once each."""
+    found = [fw.tools.sync_thread_since for fw in FRAMEWORKS]
+    for fw in FRAMEWORKS:
+        for maker in (*fw.groups.makers.values(), *fw.groups.methods.values()):
+            found += [maker.policy.fatal_since, maker.cancels_since]
+    return tuple(dict.fromkeys(r for r in found if r is not None))
+
+
+def assumed_versions(path: str, project: ProjectIndex) -> list[Assumed]:
+    """For `--show-settings`: which side of each known release the project of `path` runs."""
+    pins = project_pins(path, project)
+    return [assumed(r, pins) for r in known_releases()]
