@@ -19,15 +19,19 @@ def project_pins(path: str, project: ProjectIndex) -> dict[str, Pin]:
     Recorded in the project's trace, so cached findings that relied on them are re-checked."""
     folder = os.path.dirname(os.path.abspath(path))
     pins = _folder_pins(folder, project)
-    if project.trace is not None:
-        project.trace.setdefault(f"{PINS} {folder}", pins_digest(folder, project))
+    key = f"{PINS} {folder}"
+    if project.trace is not None and key not in project.trace:  # once per folder and file, not per tool
+        project.trace[key] = pins_digest(folder, project)
     return pins
 
 
 def pins_digest(folder: str, project: ProjectIndex) -> str:
     """A digest of the pins that govern `folder` (what a cache entry records in place of a path)."""
-    text = repr(sorted(_folder_pins(folder, project).items()))
-    return f"{PINS} {hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
+    memo: dict[str, str] = project.memo.setdefault("versions.digests", {})
+    if folder not in memo:
+        text = repr(sorted(_folder_pins(folder, project).items()))
+        memo[folder] = f"{PINS} {hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
+    return memo[folder]
 
 
 def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
