@@ -108,8 +108,8 @@ def read(data: bytes) -> Notebook:
     if not _is_python(document):
         return Notebook("", CellMap(()), cell_lines)
     code_cells = [i for i, c in enumerate(cells) if c.get("cell_type") == "code" and sources[i] is not None]
-    if not code_cells:
-        raise NotebookError("a Jupyter notebook without code cells: nothing to check")
+    if not code_cells:  # prose only (a docs page, a redirect stub): nothing to check, nothing wrong
+        return Notebook("", CellMap(()), cell_lines)
     out: list[str] = []
     places: list[tuple[int, int]] = []
     written: list[Written] = []

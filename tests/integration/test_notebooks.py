@@ -115,7 +115,6 @@ def test_noqa_on_a_cell_line_and_for_the_whole_notebook(tmp_path, monkeypatch):
     ("\x00\xff not json", "invalid JSON"),
     ('{"nbformat": 3, "worksheets": []}', "nbformat 3 is not supported"),
     ("[1, 2]", "no 'cells' list"),
-    (ipynb(("markdown", "# only prose\n")), "without code cells"),
 ])
 def test_an_unreadable_notebook_is_sib900_and_the_run_goes_on(tmp_path, monkeypatch, text, reason):
     (tmp_path / "bad.ipynb").write_text(text, encoding="latin-1")
@@ -123,6 +122,13 @@ def test_an_unreadable_notebook_is_sib900_and_the_run_goes_on(tmp_path, monkeypa
     found = findings(tmp_path, monkeypatch)
     assert [(d["path"], d["code"]) for d in found] == [("bad.ipynb", "SIB900"), ("good.ipynb", "SIB101")]
     assert reason in found[0]["message"] and "cell" not in found[0]
+
+
+def test_a_notebook_of_prose_only_has_nothing_to_report(tmp_path, monkeypatch):
+    # Docs folders keep notebooks that are only markdown (a page moved elsewhere); ruff passes them.
+    write(tmp_path, {"moved.ipynb": ipynb(("markdown", "See `from strands import tool` elsewhere\n")),
+                     "good.ipynb": ipynb("from strands import tool\n", STRANDS_WRITE)})
+    assert [(d["path"], d["code"]) for d in findings(tmp_path, monkeypatch)] == [("good.ipynb", "SIB101")]
 
 
 def test_a_syntax_error_in_a_cell_is_reported_in_that_cell(tmp_path, monkeypatch):
