@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .facts import Branch
+from .literals import evaluated
 
 _FOLDS = ("upper", "lower", "casefold")
 
@@ -14,7 +15,7 @@ _FOLDS = ("upper", "lower", "casefold")
 def _literals(node: cst.BaseExpression) -> tuple[str, ...] | None:
     """The strings of `"GET"` or `("GET", "HEAD")`; None when any element is not a plain literal."""
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = evaluated(node)
         return (value,) if isinstance(value, str) else None
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         out: list[str] = []

@@ -49,16 +49,17 @@ from .facts import (
     keyed_target,
 )
 from .inert import cannot_raise
+from .literals import evaluated
 from .positions import Range, positions
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
     """`a.b.c` for a Name/Attribute chain, else None."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
+    while type(node) is cst.Attribute:  # (not isinstance: an ABC check; the parser builds these exactly)
+        parts.append(node.attr.value)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None
@@ -130,6 +131,7 @@ class Collector(Walker):
         self.function_bodies: dict[int, FunctionFacts] = {}
         self.active_suites: list[tuple[str, object]] = []
         self.next_returns: dict[int, Loc] = {}  # id of a `try` -> the `return` right after it
+        self.calls: dict[int, Call] = {}  # id of a `Call` node -> its value
 
     # ---- locations and values -------------------------------------------------------------
     def loc(self, node: cst.CSTNode) -> Loc:
@@ -139,76 +141,85 @@ class Collector(Walker):
         return qualify(self.imports, name)
 
     def value(self, node: cst.BaseExpression) -> Value:
+        # `type(node) is`, not `isinstance`: libcst's node classes are ABCs (a Python-level check
+        # each), and the parser builds these concrete classes exactly.
+        kind = type(node)
+        if kind is cst.Call:
+            return self.call_value(node)  # type: ignore[arg-type]
+        if kind is cst.Await:
+            return self.value(node.expression)  # type: ignore[attr-defined]
         loc = self.loc(node)
-        if isinstance(node, (cst.Name, cst.Attribute)):
+        if kind is cst.Name or kind is cst.Attribute:
             text = dotted(node)
             if text is not None:
                 if text in ("None", "True", "False"):
                     return Const({"None": None, "True": True, "False": False}[text], loc)
                 return Ref(self.qualify(text), text, loc)
-            if isinstance(node, cst.Attribute):
+            if kind is cst.Attribute:
                 # Kept with its receiver: `requests.Session().post` is a POST (SIB1xx).
                 return Attr(loc, "attr:" + node.attr.value, node.attr.value, self.value(node.value))
             return Other(loc)
-        if isinstance(node, cst.Call):
-            return self.call_value(node)
-        if isinstance(node, cst.FormattedString) or (isinstance(node, cst.ConcatenatedString) and node.evaluated_value is None):
+        if kind is cst.FormattedString or (kind is cst.ConcatenatedString and evaluated(node) is None):
             # The literal parts are enough to tell `f"INSERT INTO {t} ..."` from a SELECT (SIB1xx).
             return FString(loc, "FormattedString", _fstring_text(node),
                            tuple(self.value(e) for e in _fstring_expressions(node)))
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            evaluated = node.evaluated_value
-            return Const(evaluated if isinstance(evaluated, str) else None, loc) if evaluated is not None else Other(loc, "str")
-        if isinstance(node, cst.Integer):
-            return Const(node.evaluated_value, loc)
-        if isinstance(node, cst.Float):
-            return Const(node.evaluated_value, loc)
-        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        if kind is cst.SimpleString or kind is cst.ConcatenatedString:
+            value = evaluated(node)
+            return Const(value if isinstance(value, str) else None, loc) if value is not None else Other(loc, "str")
+        if kind is cst.Integer or kind is cst.Float:
+            return Const(evaluated(node), loc)
+        if kind is cst.List or kind is cst.Tuple or kind is cst.Set:
             items: list[Value] = []
             for el in node.elements:
-                if isinstance(el, cst.StarredElement):
+                if type(el) is cst.StarredElement:
                     items.append(Starred(self.value(el.value), self.loc(el)))
                 else:
                     items.append(self.value(el.value))
             return Seq(tuple(items), loc)
-        if isinstance(node, cst.Dict):
+        if kind is cst.Dict:
             pairs: list[tuple[Value | None, Value]] = []
             for entry in node.elements:
-                if isinstance(entry, cst.StarredDictElement):
+                if type(entry) is cst.StarredDictElement:
                     pairs.append((None, self.value(entry.value)))
-                elif isinstance(entry, cst.DictElement):
+                elif type(entry) is cst.DictElement:
                     pairs.append((self.value(entry.key), self.value(entry.value)))
             return Mapping(tuple(pairs), loc)
-        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+        if kind is cst.BooleanOperation and type(node.operator) is cst.Or:
             sides = (self.value(node.left), self.value(node.right))
             return Either(loc, "BooleanOperation",
                           tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        if kind is cst.BinaryOperation and type(node.operator) is cst.Add:
             left, right = self.value(node.left), self.value(node.right)
             parts: list[Value] = []
             for side in (left, right):
                 parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
             return Seq(tuple(parts), loc)
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
+        if kind is cst.BinaryOperation and type(node.operator) is cst.Divide:
             # Kept with its operands: `Path(p) / "out.png"` is a path (file effects, SIB1xx).
             return Slash(loc, "BinaryOperation", self.value(node.left), self.value(node.right))
-        if isinstance(node, cst.Await):
-            return self.value(node.expression)
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and node.for_in.inner_for_in is None:
+        if (kind is cst.ListComp or kind is cst.SetComp or kind is cst.GeneratorExp) and node.for_in.inner_for_in is None:
             target = node.for_in.target
-            return Comp(loc, "Comp", self.value(node.elt), target.value if isinstance(target, cst.Name) else "",
+            return Comp(loc, "Comp", self.value(node.elt), target.value if type(target) is cst.Name else "",
                         self.value(node.for_in.iter))
-        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        if kind is cst.Subscript and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
             return Item(loc, "Subscript", self.value(node.value), self.value(node.slice[0].slice.value))
-        if isinstance(node, cst.Lambda):
+        if kind is cst.Lambda:
             # Kept with its body: `lambda ctx, e: None` as a failure handler is fatal (SIB202).
             params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
             return Lambda(loc, "Lambda", params, self.value(node.body))
-        return Other(loc, type(node).__name__)
+        return Other(loc, kind.__name__)
 
     def call_value(self, node: cst.Call) -> Call:
+        # A call's value is asked for again by each enclosing call, assignment, `return` or `with`
+        # that values it, then by `visit_Call`; it is the same (frozen) value each time.
+        known = self.calls.get(id(node))
+        if known is None:
+            known = self.calls[id(node)] = self._call_value(node)
+        return known
+
+    def _call_value(self, node: cst.Call) -> Call:
         callee = node.func
-        if isinstance(callee, cst.Subscript) and dotted(callee.value) is not None:
+        if type(callee) is cst.Subscript and dotted(callee.value) is not None:
             callee = callee.value  # `Agent[Deps, Out](...)`: a generic class builds the same object
         func = self.value(callee)
         args: list[Value] = []
@@ -572,10 +583,12 @@ def _keyed_target(node: cst.BaseExpression) -> str | None:
         return None
     key = node.slice[0].slice.value
     base = dotted(node.value)
-    if base is None or not isinstance(key, cst.SimpleString) or not isinstance(key.evaluated_value, str) \
-            or not key.evaluated_value.isidentifier():
+    if base is None or not isinstance(key, cst.SimpleString):
         return None
-    return keyed_target(base, key.evaluated_value)
+    value = evaluated(key)
+    if not isinstance(value, str) or not value.isidentifier():
+        return None
+    return keyed_target(base, value)
 
 
 def _fstring_text(node: cst.BaseExpression) -> str:
@@ -583,7 +596,7 @@ def _fstring_text(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.ConcatenatedString):
         return _fstring_text(node.left) + _fstring_text(node.right)
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = evaluated(node)
         return value if isinstance(value, str) else ""
     if isinstance(node, cst.FormattedString):
         return "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in node.parts)
