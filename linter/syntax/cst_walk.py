@@ -119,6 +119,7 @@ CHILDREN: dict[str, tuple[str, ...]] = {
 }
 
 _Entry = tuple[Any, Any, tuple[str, ...]]  # (visit function or None, leave function or None, fields)
+_INERT: _Entry = (None, None, ())
 
 
 class Walker:
@@ -132,26 +133,28 @@ class Walker:
         cls._entries = {}
 
     def walk(self, node: cst.CSTNode) -> None:
-        kind = type(node)
-        entry = self._entries.get(kind)
-        if entry is None:
-            name = kind.__name__
-            entry = self._entries[kind] = (
-                getattr(type(self), f"visit_{name}", None),
-                getattr(type(self), f"leave_{name}", None),
-                CHILDREN.get(name, ()),
-            )
-        visit, leave, fields = entry
+        visit, leave, fields = self._entries.get(type(node)) or self._entry(type(node))
         if visit is not None and visit(self, node) is False:
             return
+        entries = self._entries
         for field in fields:
             child = getattr(node, field)
             # A listed field holds a node, a sequence of nodes, None or MaybeSentinel.DEFAULT.
             # (Not `isinstance(child, CSTNode)`: an ABC check, and this loop sees every node.)
             if type(child) is tuple or type(child) is list:
                 for item in child:
-                    self.walk(item)
-            elif child is not None and child is not MaybeSentinel.DEFAULT:
+                    if entries.get(type(item)) is not _INERT:
+                        self.walk(item)
+            elif child is not None and child is not MaybeSentinel.DEFAULT and entries.get(type(child)) is not _INERT:
                 self.walk(child)
         if leave is not None:
             leave(self, node)
+
+    def _entry(self, kind: type) -> _Entry:
+        name = kind.__name__
+        entry = (getattr(type(self), f"visit_{name}", None), getattr(type(self), f"leave_{name}", None),
+                 CHILDREN.get(name, ()))
+        # One shared tuple for a node this walker neither looks at nor descends into (a name, a
+        # literal): the loop above skips it without a call.
+        self._entries[kind] = _INERT if entry == _INERT else entry
+        return entry

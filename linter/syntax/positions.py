@@ -21,6 +21,7 @@ changing a single range:
 from __future__ import annotations
 
 import libcst as cst
+from libcst._nodes.expression import _BaseParenthesizedNode
 from libcst._nodes.internal import CodegenState
 from libcst.metadata.position_provider import NEWLINE_RE
 
@@ -108,6 +109,39 @@ class _Syntactic:
         start = self.start if self.start_node is None else state.ranges[id(self.start_node)][:2]
         end = (state.line, state.column) if self.end_node is None else state.ranges[id(self.end_node)][2:]
         state.ranges[id(self.node)] = (*start, *end)
+
+
+class _Parenthesize:
+    """`_BaseParenthesizedNode._parenthesize` as a plain context manager: the same steps as libcst's
+    generator-based one (`(`s, the node's syntactic range, then `)`s, none of them once an error
+    unwinds), which every expression enters once per code generation (a million times on a
+    repository), at a third of the cost."""
+
+    __slots__ = ("node", "state", "syntactic")
+
+    def __init__(self, node: _BaseParenthesizedNode, state: CodegenState) -> None:
+        self.node, self.state = node, state
+
+    def __enter__(self) -> None:
+        for lpar in self.node.lpar:
+            lpar._codegen(self.state)
+        self.syntactic = self.state.record_syntactic_position(self.node)
+        self.syntactic.__enter__()
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> bool:
+        if self.syntactic.__exit__(exc_type, exc, tb):
+            return True
+        if exc_type is None:
+            for rpar in self.node.rpar:
+                rpar._codegen(self.state)
+        return False
+
+
+# The generator libcst 1.9 wraps (`__wrapped__`): replaced only while it reads as that one does.
+_LIBCST_PARENTHESIZE = ("lpar", "_codegen", "record_syntactic_position", "rpar")
+_original = getattr(_BaseParenthesizedNode._parenthesize, "__wrapped__", None)
+if _original is not None and _original.__code__.co_names == _LIBCST_PARENTHESIZE:
+    _BaseParenthesizedNode._parenthesize = lambda self, state: _Parenthesize(self, state)  # type: ignore[method-assign]
 
 
 def positions(module: cst.Module) -> dict[int, Range]:
