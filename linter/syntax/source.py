@@ -31,7 +31,7 @@ import threading
 import tokenize
 import warnings
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -185,31 +185,48 @@ def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> as
 
 def nesting_depth(tree: ast.AST) -> tuple[int, int, int]:
     """(deepest nesting, its line, how many nodes) of `tree`, counted the way libcst builds its
-    tree. Iterative."""
+    tree. Iterative; this loop sees every node, so each node type's shape is looked up once."""
     best, best_line, nodes = 0, 1, 0
     stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        node, depth, line = stack.pop()
+        node, depth, line = pop()
         nodes += 1
+        kind = type(node)
         line = getattr(node, "lineno", line)
-        if isinstance(node, ast.BoolOp):  # libcst: BooleanOperation(left, op, right), nested
-            depth += len(node.values) - 1
-        elif isinstance(node, ast.alias):  # libcst: Attribute(Attribute(...)) per dot
-            depth += node.name.count(".")
-        elif isinstance(node, ast.ImportFrom):
-            depth += (node.module or "").count(".")
-        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            depth += len(node.generators)  # libcst: CompFor(inner_for_in=CompFor(...))
-        depth += 1
+        fields, has_context, extra = _SHAPES.get(kind) or _shape(kind)
+        depth += 1 if extra is None else 1 + extra(node)
         if depth > best:
             best, best_line = depth, line
-        for name in node._fields:  # ast.iter_child_nodes, inlined: this loop sees every node
+        if has_context:  # `Load()`/`Store()`/`Del()`: a leaf one level down on the same line, counted here
+            nodes += 1
+            if depth + 1 > best:
+                best, best_line = depth + 1, line
+        for name in fields:
             value = getattr(node, name, None)
-            if isinstance(value, list):
-                stack.extend((child, depth, line) for child in value if isinstance(child, ast.AST))
+            if type(value) is list:
+                extend([(child, depth, line) for child in value if isinstance(child, ast.AST)])
             elif isinstance(value, ast.AST):
-                stack.append((value, depth, line))
+                push((value, depth, line))
     return best, best_line, nodes
+
+
+# Levels libcst's tree has beyond CPython's one per node.
+_EXTRA_DEPTH: dict[type, Callable[[Any], int]] = {
+    ast.BoolOp: lambda node: len(node.values) - 1,  # libcst: BooleanOperation(left, op, right), nested
+    ast.alias: lambda node: node.name.count("."),  # libcst: Attribute(Attribute(...)) per dot
+    ast.ImportFrom: lambda node: (node.module or "").count("."),
+    # libcst: CompFor(inner_for_in=CompFor(...))
+    **dict.fromkeys((ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp), lambda node: len(node.generators)),
+}
+# Node type -> (child fields but `ctx`, has a `ctx` field, extra depth or None).
+_SHAPES: dict[type, tuple[tuple[str, ...], bool, Callable[[Any], int] | None]] = {}
+
+
+def _shape(kind: type) -> tuple[tuple[str, ...], bool, Callable[[Any], int] | None]:
+    fields = tuple(f for f in kind._fields if f != "ctx")  # type: ignore[attr-defined]
+    shape = _SHAPES[kind] = (fields, len(fields) != len(kind._fields), _EXTRA_DEPTH.get(kind))  # type: ignore[attr-defined]
+    return shape
 
 
 def _newer_grammar(text: str, line: int) -> bool:
