@@ -15,6 +15,10 @@ changing a single range:
   never asks about. Those are skipped. (None of them is an anchor libcst hoists a statement's
   start or end from: those are statements, suites and closing brackets.)
 
+libcst's `_parenthesize`, a generator-based context manager every expression enters, is replaced
+by a plain class doing the same steps (for any codegen state, libcst's own included), and only
+while libcst's function reads as 1.9's does.
+
 `tests/engine/test_positions.py` checks the ranges against libcst's provider node by node.
 """
 
@@ -114,8 +118,8 @@ class _Syntactic:
 class _Parenthesize:
     """`_BaseParenthesizedNode._parenthesize` as a plain context manager: the same steps as libcst's
     generator-based one (`(`s, the node's syntactic range, then `)`s, none of them once an error
-    unwinds), which every expression enters once per code generation (a million times on a
-    repository), at a third of the cost."""
+    unwinds; neither syntactic-range manager suppresses one), which every expression enters once
+    per code generation (a million times on langgraph). It saves ~8% of `positions()`."""
 
     __slots__ = ("node", "state", "syntactic")
 
@@ -137,10 +141,11 @@ class _Parenthesize:
         return False
 
 
-# The generator libcst 1.9 wraps (`__wrapped__`): replaced only while it reads as that one does.
-_LIBCST_PARENTHESIZE = ("lpar", "_codegen", "record_syntactic_position", "rpar")
-_original = getattr(_BaseParenthesizedNode._parenthesize, "__wrapped__", None)
-if _original is not None and _original.__code__.co_names == _LIBCST_PARENTHESIZE:
+# libcst's own (the tests compare against it), replaced only while the generator it wraps reads as
+# 1.9's does.
+LIBCST_PARENTHESIZE = _BaseParenthesizedNode._parenthesize
+_wrapped = getattr(LIBCST_PARENTHESIZE, "__wrapped__", None)
+if _wrapped is not None and _wrapped.__code__.co_names == ("lpar", "_codegen", "record_syntactic_position", "rpar"):
     _BaseParenthesizedNode._parenthesize = lambda self, state: _Parenthesize(self, state)  # type: ignore[method-assign]
 
 
