@@ -8,6 +8,7 @@ call as a `Value` tree. Framework modules interpret those facts afterwards.
 from __future__ import annotations
 
 from itertools import dropwhile
+from typing import Any
 
 import libcst as cst
 
@@ -57,8 +58,8 @@ def dotted(node: cst.BaseExpression) -> str | None:
     """`a.b.c` for a Name/Attribute chain, else None."""
     parts: list[str] = []
     while type(node) is cst.Attribute:  # (not isinstance: an ABC check; the parser builds these exactly)
-        parts.append(node.attr.value)  # type: ignore[attr-defined]
-        node = node.value  # type: ignore[attr-defined]
+        parts.append(node.attr.value)
+        node = node.value
     if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
@@ -144,33 +145,34 @@ class Collector(Walker):
         # `type(node) is`, not `isinstance`: libcst's node classes are ABCs (a Python-level check
         # each), and the parser builds these concrete classes exactly.
         kind = type(node)
+        expr: Any = node  # narrowed by the `kind is` tests below, which mypy does not follow
         if kind is cst.Call:
-            return self.call_value(node)  # type: ignore[arg-type]
+            return self.call_value(expr)
         if kind is cst.Await:
-            return self.value(node.expression)  # type: ignore[attr-defined]
-        loc = self.loc(node)
+            return self.value(expr.expression)
+        loc = self.loc(expr)
         if kind is cst.Name or kind is cst.Attribute:
-            text = dotted(node)
+            text = dotted(expr)
             if text is not None:
                 if text in ("None", "True", "False"):
                     return Const({"None": None, "True": True, "False": False}[text], loc)
                 return Ref(self.qualify(text), text, loc)
             if kind is cst.Attribute:
                 # Kept with its receiver: `requests.Session().post` is a POST (SIB1xx).
-                return Attr(loc, "attr:" + node.attr.value, node.attr.value, self.value(node.value))
+                return Attr(loc, "attr:" + expr.attr.value, expr.attr.value, self.value(expr.value))
             return Other(loc)
-        if kind is cst.FormattedString or (kind is cst.ConcatenatedString and evaluated(node) is None):
+        if kind is cst.FormattedString or (kind is cst.ConcatenatedString and evaluated(expr) is None):
             # The literal parts are enough to tell `f"INSERT INTO {t} ..."` from a SELECT (SIB1xx).
-            return FString(loc, "FormattedString", _fstring_text(node),
-                           tuple(self.value(e) for e in _fstring_expressions(node)))
+            return FString(loc, "FormattedString", _fstring_text(expr),
+                           tuple(self.value(e) for e in _fstring_expressions(expr)))
         if kind is cst.SimpleString or kind is cst.ConcatenatedString:
-            value = evaluated(node)
+            value = evaluated(expr)
             return Const(value if isinstance(value, str) else None, loc) if value is not None else Other(loc, "str")
         if kind is cst.Integer or kind is cst.Float:
-            return Const(evaluated(node), loc)
+            return Const(evaluated(expr), loc)
         if kind is cst.List or kind is cst.Tuple or kind is cst.Set:
             items: list[Value] = []
-            for el in node.elements:
+            for el in expr.elements:
                 if type(el) is cst.StarredElement:
                     items.append(Starred(self.value(el.value), self.loc(el)))
                 else:
@@ -178,35 +180,35 @@ class Collector(Walker):
             return Seq(tuple(items), loc)
         if kind is cst.Dict:
             pairs: list[tuple[Value | None, Value]] = []
-            for entry in node.elements:
+            for entry in expr.elements:
                 if type(entry) is cst.StarredDictElement:
                     pairs.append((None, self.value(entry.value)))
                 elif type(entry) is cst.DictElement:
                     pairs.append((self.value(entry.key), self.value(entry.value)))
             return Mapping(tuple(pairs), loc)
-        if kind is cst.BooleanOperation and type(node.operator) is cst.Or:
-            sides = (self.value(node.left), self.value(node.right))
+        if kind is cst.BooleanOperation and type(expr.operator) is cst.Or:
+            sides = (self.value(expr.left), self.value(expr.right))
             return Either(loc, "BooleanOperation",
                           tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
-        if kind is cst.BinaryOperation and type(node.operator) is cst.Add:
-            left, right = self.value(node.left), self.value(node.right)
+        if kind is cst.BinaryOperation and type(expr.operator) is cst.Add:
+            left, right = self.value(expr.left), self.value(expr.right)
             parts: list[Value] = []
             for side in (left, right):
                 parts.extend(side.items if isinstance(side, Seq) else (Starred(side, side.loc),))
             return Seq(tuple(parts), loc)
-        if kind is cst.BinaryOperation and type(node.operator) is cst.Divide:
+        if kind is cst.BinaryOperation and type(expr.operator) is cst.Divide:
             # Kept with its operands: `Path(p) / "out.png"` is a path (file effects, SIB1xx).
-            return Slash(loc, "BinaryOperation", self.value(node.left), self.value(node.right))
-        if (kind is cst.ListComp or kind is cst.SetComp or kind is cst.GeneratorExp) and node.for_in.inner_for_in is None:
-            target = node.for_in.target
-            return Comp(loc, "Comp", self.value(node.elt), target.value if type(target) is cst.Name else "",
-                        self.value(node.for_in.iter))
-        if kind is cst.Subscript and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
-            return Item(loc, "Subscript", self.value(node.value), self.value(node.slice[0].slice.value))
+            return Slash(loc, "BinaryOperation", self.value(expr.left), self.value(expr.right))
+        if (kind is cst.ListComp or kind is cst.SetComp or kind is cst.GeneratorExp) and expr.for_in.inner_for_in is None:
+            target = expr.for_in.target
+            return Comp(loc, "Comp", self.value(expr.elt), target.value if type(target) is cst.Name else "",
+                        self.value(expr.for_in.iter))
+        if kind is cst.Subscript and len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index:
+            return Item(loc, "Subscript", self.value(expr.value), self.value(expr.slice[0].slice.value))
         if kind is cst.Lambda:
             # Kept with its body: `lambda ctx, e: None` as a failure handler is fatal (SIB202).
-            params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params))
-            return Lambda(loc, "Lambda", params, self.value(node.body))
+            params = tuple(p.name.value for p in (*expr.params.posonly_params, *expr.params.params, *expr.params.kwonly_params))
+            return Lambda(loc, "Lambda", params, self.value(expr.body))
         return Other(loc, kind.__name__)
 
     def call_value(self, node: cst.Call) -> Call:

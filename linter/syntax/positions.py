@@ -24,6 +24,9 @@ while libcst's function reads as 1.9's does.
 
 from __future__ import annotations
 
+from types import TracebackType
+from typing import Any
+
 import libcst as cst
 from libcst._nodes.expression import _BaseParenthesizedNode
 from libcst._nodes.internal import CodegenState
@@ -125,6 +128,7 @@ class _Parenthesize:
 
     def __init__(self, node: _BaseParenthesizedNode, state: CodegenState) -> None:
         self.node, self.state = node, state
+        self.syntactic: Any = None  # the state's own syntactic-range context manager
 
     def __enter__(self) -> None:
         for lpar in self.node.lpar:
@@ -132,7 +136,8 @@ class _Parenthesize:
         self.syntactic = self.state.record_syntactic_position(self.node)
         self.syntactic.__enter__()
 
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> bool:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> bool:
         if self.syntactic.__exit__(exc_type, exc, tb):
             return True
         if exc_type is None:
@@ -146,7 +151,8 @@ class _Parenthesize:
 LIBCST_PARENTHESIZE = _BaseParenthesizedNode._parenthesize
 _wrapped = getattr(LIBCST_PARENTHESIZE, "__wrapped__", None)
 if _wrapped is not None and _wrapped.__code__.co_names == ("lpar", "_codegen", "record_syntactic_position", "rpar"):
-    _BaseParenthesizedNode._parenthesize = lambda self, state: _Parenthesize(self, state)  # type: ignore[method-assign]
+    _BaseParenthesizedNode._parenthesize = (  # type: ignore[method-assign]
+        lambda self, state: _Parenthesize(self, state))  # type: ignore[assignment, return-value]
 
 
 def positions(module: cst.Module) -> dict[int, Range]:
