@@ -154,6 +154,7 @@ class _Analyser:
     def __init__(self, config: Config, scan: "ProjectScan | None", cache: "Cache | None",
                  budget: "ParseBudget | None" = None, run_facts: "RunFacts | None" = None) -> None:
         from ..model.project import ProjectIndex, project_root
+        from .memory import Untrimmed
 
         self.config = config
         self.cache = cache
@@ -161,6 +162,7 @@ class _Analyser:
         self.run_facts = run_facts  # without a cache: the run's facts, shared by its processes
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
         self.sizes: dict[str, int] = {}  # absolute path -> source bytes of the facts held for it
+        self.untrimmed = Untrimmed()  # bytes parsed since memory was last handed back
         self.consulted: set[str] = set()  # files whose facts some rule looked up
         self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
 
@@ -208,7 +210,6 @@ class _Analyser:
         """Facts of `data`, parsed within the pool's budget, the tree's memory given back after a
         big file. `quiet`: None for anything the parse raises (the engine parses again and reports it)."""
         from ..lint import engine
-        from .memory import release_to_os
 
         with self.budget.held(len(data)) if self.budget is not None else nullcontext():
             try:
@@ -218,7 +219,7 @@ class _Analyser:
                     return None
                 raise
             finally:
-                release_to_os(len(data))
+                self.untrimmed.add(len(data))
 
     def sha_of(self, path: str) -> str | None:
         key = os.path.abspath(path)
@@ -274,7 +275,7 @@ class _Analyser:
         """Forget the least recently used facts of other modules past `HELD_BYTES` of their source
         (consulted modules were kept for the whole run: 300 MB per worker on pydantic-ai). Only
         with a store to bring them back from: the cache, or the run's facts."""
-        from .memory import HELD_BYTES, release_to_os
+        from .memory import HELD_BYTES
 
         if self.cache is None and self.run_facts is None:
             return
@@ -288,7 +289,7 @@ class _Analyser:
             self.project.forget(path)
             total -= size
             dropped += size
-        release_to_os(dropped)
+        self.untrimmed.add(dropped)
 
     def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
         return [self.check(p) for p in paths]
