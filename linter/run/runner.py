@@ -262,7 +262,7 @@ class _Analyser:
         if own not in self.consulted:
             # Keep in memory only the facts other modules asked for: a run over a large tree would
             # otherwise hold every file's facts (hundreds of MB). Asked for later, they are loaded
-            # again (from the cache when there is one), with the same resolution as before.
+            # again from the cache or the run's facts store, with the same resolution as before.
             self.project.forget(own)
         self.consulted.update(p for p in trace.values() if p)
         if self.cache and parsed and result.facts is not None:
