@@ -31,12 +31,10 @@ HELPERS = "def helper(x):\n    return x\n"
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "helpers.py").write_text(HELPERS)
-    (pkg / "agent.py").write_text(AGENT)
-    (pkg / "other.py").write_text(AGENT.replace("lookup", "find"))
+    (tmp_path / "pkg").mkdir()
+    modules = {"__init__": "", "helpers": HELPERS, "agent": AGENT, "other": AGENT.replace("lookup", "find")}
+    for name, text in modules.items():
+        (tmp_path / "pkg" / f"{name}.py").write_text(text)
     return tmp_path
 
 
