@@ -37,8 +37,14 @@ class RunFacts:
 
     @classmethod
     @contextmanager
-    def opened(cls) -> Iterator["RunFacts"]:
-        folder = tempfile.mkdtemp(prefix="siblint-facts-")  # mode 0700: no other user reads or plants a pickle
+    def opened(cls) -> Iterator["RunFacts | None"]:
+        """A store for one run, or None where no temporary folder can be made (modules are then
+        parsed again where they are needed, as before)."""
+        try:
+            folder = tempfile.mkdtemp(prefix="siblint-facts-")  # mode 0700: no other user reads or plants a pickle
+        except OSError:
+            yield None
+            return
         try:
             yield cls(folder)
         finally:

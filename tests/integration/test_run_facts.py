@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -89,9 +90,20 @@ def test_js_facts_come_back_only_under_the_path_stored(tmp_path: Path) -> None:
 
 def test_the_run_folder_is_private_and_removed() -> None:
     with RunFacts.opened() as store:
-        assert os.stat(store.folder).st_mode & 0o077 == 0
+        assert store is not None and os.stat(store.folder).st_mode & 0o077 == 0
         folder = store.folder
     assert not os.path.exists(folder)
+
+
+def test_no_temporary_folder_no_store_and_the_run_still_works(project: Path, monkeypatch) -> None:
+    def no_room(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", no_room)
+    with RunFacts.opened() as store:
+        assert store is None
+    files = sorted(str(p) for p in project.rglob("*.py"))
+    assert runner.run(files, Config(root=str(project)), 1).files_analysed == 2
 
 
 def test_a_forgotten_module_comes_back_from_the_store_not_a_parse(project: Path, parses: Counter) -> None:
