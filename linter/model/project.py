@@ -351,7 +351,9 @@ class ProjectIndex:
         return value
 
     def add(self, facts: ModuleFacts) -> None:
-        self._by_path[os.path.abspath(facts.path)] = facts
+        path = os.path.abspath(facts.path)
+        self._by_path.pop(path, None)  # the most recently used (see `held`)
+        self._by_path[path] = facts
 
     def forget(self, path: str) -> None:
         """Drop a module's facts from memory: the next lookup loads it again through the loader.
@@ -482,7 +484,14 @@ class ProjectIndex:
             facts = self._loader(path) if self._loader else None
             if facts is not None:
                 self.add(facts)
+        else:  # a hit: the most recently used now (see `held`)
+            self._by_path[path] = self._by_path.pop(path)
         return self._by_path.get(path)
+
+    def held(self) -> list[str]:
+        """Paths whose facts are in memory, the least recently looked up first: what a runner
+        bounding its memory forgets first (the loader brings them back when asked again)."""
+        return [path for path, facts in self._by_path.items() if facts is not None]
 
     def resolve(self, dotted_name: str, importer: str = "") -> tuple[ModuleFacts, str] | None:
         """The module defining `dotted_name` (as `importer` imports it) and the name inside it,

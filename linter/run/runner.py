@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ..model.project import ProjectIndex, ProjectScan
     from ..syntax.facts import ModuleFacts
     from .cache import Cache, Entry
+    from .facts_store import RunFacts
     from .memory import ParseBudget
 
 # A batch of small files shipped to a worker in one go, and when a pool is worth starting.
@@ -151,13 +152,17 @@ class Progress:
 # ---- one process's analysis state (the parent in inline mode, or a pool worker) ------------------
 class _Analyser:
     def __init__(self, config: Config, scan: "ProjectScan | None", cache: "Cache | None",
-                 budget: "ParseBudget | None" = None) -> None:
+                 budget: "ParseBudget | None" = None, run_facts: "RunFacts | None" = None) -> None:
         from ..model.project import ProjectIndex, project_root
+        from .memory import Untrimmed
 
         self.config = config
         self.cache = cache
         self.budget = budget  # shared by a pool's workers: how many big trees they hold at once
+        self.run_facts = run_facts  # without a cache: the run's facts, shared by its processes
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
+        self.sizes: dict[str, int] = {}  # absolute path -> source bytes of the facts held for it
+        self.untrimmed = Untrimmed()  # bytes parsed since memory was last handed back
         self.consulted: set[str] = set()  # files whose facts some rule looked up
         self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
 
@@ -181,9 +186,14 @@ class _Analyser:
             return None
         sha = content_hash(data)
         self.shas[os.path.abspath(path)] = sha
+        self.sizes[os.path.abspath(path)] = len(data)
         key = self._facts_key(path, sha) if self.cache else ""
         if self.cache:
             facts = self.cache.load_facts(key)
+            if facts is not None:
+                return facts
+        elif self.run_facts is not None:
+            facts = self.run_facts.load(path, sha)
             if facts is not None:
                 return facts
         try:
@@ -192,13 +202,14 @@ class _Analyser:
             return None
         if self.cache and facts is not None:
             self.cache.store_facts(key, facts)
+        elif self.run_facts is not None and facts is not None:
+            self.run_facts.store(path, sha, facts)
         return facts
 
     def _parsed(self, path: str, data: bytes, quiet: bool = True) -> "ModuleFacts | None":
         """Facts of `data`, parsed within the pool's budget, the tree's memory given back after a
         big file. `quiet`: None for anything the parse raises (the engine parses again and reports it)."""
         from ..lint import engine
-        from .memory import release_to_os
 
         with self.budget.held(len(data)) if self.budget is not None else nullcontext():
             try:
@@ -208,7 +219,7 @@ class _Analyser:
                     return None
                 raise
             finally:
-                release_to_os(len(data))
+                self.untrimmed.add(len(data))
 
     def sha_of(self, path: str) -> str | None:
         key = os.path.abspath(path)
@@ -238,21 +249,47 @@ class _Analyser:
         if self.cache:
             key = self._facts_key(path, sha)
             facts = self.cache.load_facts(key)
+        elif self.run_facts is not None:
+            facts = self.run_facts.load(path, sha)
         parsed = facts is None
         if parsed:
             facts = self._parsed(path, data)
+            if self.run_facts is not None and facts is not None:
+                self.run_facts.store(path, sha, facts)  # before the rules add views to them
+        self.sizes[own] = len(data)
         with traced(self.project) as trace:
             result = engine.analyse(path, data, self.config, self.project, prefiltered=False, facts=facts)
         if own not in self.consulted:
             # Keep in memory only the facts other modules asked for: a run over a large tree would
             # otherwise hold every file's facts (hundreds of MB). Asked for later, they are loaded
-            # again (from the cache when there is one), with the same resolution as before.
+            # again from the cache or the run's facts store, with the same resolution as before.
             self.project.forget(own)
         self.consulted.update(p for p in trace.values() if p)
         if self.cache and parsed and result.facts is not None:
             self.cache.store_facts(key, result.facts)
         diagnostics = engine.filter_findings(result, self.config)
+        self._bound_held_facts()
         return path, diagnostics, entry_of(path, sha, diagnostics, trace, self.sha_of)
+
+    def _bound_held_facts(self) -> None:
+        """Forget the least recently used facts of other modules past `HELD_BYTES` of their source
+        (consulted modules were kept for the whole run: 300 MB per worker on pydantic-ai). Only
+        with a store to bring them back from: the cache, or the run's facts."""
+        from .memory import HELD_BYTES
+
+        if self.cache is None and self.run_facts is None:
+            return
+        held = self.project.held()
+        total = sum(self.sizes.get(p, 0) for p in held)
+        dropped = 0
+        for path in held:
+            if total <= HELD_BYTES:
+                break
+            size = self.sizes.get(path, 0)
+            self.project.forget(path)
+            total -= size
+            dropped += size
+        self.untrimmed.add(dropped)
 
     def check_many(self, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
         return [self.check(p) for p in paths]
@@ -268,7 +305,8 @@ _worker: _Analyser | None = None
 
 
 def _init_worker(config: Config, scan: "ProjectScan | None", cache_args: tuple[str, str, bytes | None] | None,
-                 liveness: tuple[int, int] | None, budget: "ParseBudget | None" = None) -> None:
+                 liveness: tuple[int, int] | None, budget: "ParseBudget | None" = None,
+                 run_facts: "RunFacts | None" = None) -> None:
     import gc
 
     global _worker
@@ -281,7 +319,7 @@ def _init_worker(config: Config, scan: "ProjectScan | None", cache_args: tuple[s
         folder, key, secret = cache_args
         cache = Cache(folder, key, secret)
         cache.loaded = True  # workers only read and write facts; the parent owns the index
-    _worker = _Analyser(config, scan, cache, budget)
+    _worker = _Analyser(config, scan, cache, budget, run_facts)
 
 
 def _check_batch(paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
@@ -399,16 +437,19 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
     scan = project.scan if todo else None
 
     if todo:
+        from .facts_store import RunFacts
+
         batches = _batches(todo, sizes)
         jobs = max(1, min(jobs, len(batches)))
         if sum(sizes[p] for p in todo) < POOL_MIN_BYTES:
             jobs = 1
         result.jobs_used = jobs
         outcomes: list[tuple[str, list[Diagnostic], Entry | None]] = []
-        if jobs == 1:
-            outcomes = _run_inline(todo, _Analyser(config, scan, cache), progress)
-        else:
-            outcomes = _run_pool(batches, config, scan, cache, jobs, progress)
+        with RunFacts.opened() if cache is None else nullcontext() as run_facts:
+            if jobs == 1:
+                outcomes = _run_inline(todo, _Analyser(config, scan, cache, run_facts=run_facts), progress)
+            else:
+                outcomes = _run_pool(batches, sizes, config, scan, cache, run_facts, jobs, progress)
         for path, diagnostics, entry in outcomes:
             result.diagnostics.extend(diagnostics)
             if cache is not None and entry is not None:
@@ -466,14 +507,14 @@ def _sigint_after_threads() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
-def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | None", cache: "Cache | None", jobs: int,
-              progress: Progress | None) -> list:
+def _run_pool(batches: list[list[str]], sizes: dict[str, int], config: Config, scan: "ProjectScan | None",
+              cache: "Cache | None", run_facts: "RunFacts | None", jobs: int, progress: Progress | None) -> list:
     import gc
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from .memory import ParseBudget
+    from .memory import Dispatch, ParseBudget
 
     _warm_up()
     gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
@@ -484,35 +525,51 @@ def _run_pool(batches: list[list[str]], config: Config, scan: "ProjectScan | Non
     # so a worker reads end-of-file the moment the parent is gone, however it died.
     liveness = os.pipe() if ctx.get_start_method() == "fork" else None
     budget = ParseBudget(ctx)
+    queue = Dispatch(batches, sizes, budget)
     outcomes: list = []
-    finished: set = set()
+    in_flight: dict = {}  # future -> (batch, its budget units)
     left: list[str] = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(config, scan, cache_args, liveness, budget)) as pool:
+                                 initargs=(config, scan, cache_args, liveness, budget, run_facts)) as pool:
+
+            def hand_out() -> None:
+                """One batch per free worker, chosen now (see `Dispatch`), not queued ahead."""
+                while queue and len(in_flight) < jobs:
+                    batch, units = queue.take(sum(u for _, u in in_flight.values()))
+                    in_flight[pool.submit(_check_batch, batch)] = (batch, units)
+
             # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
             # _die_with_parent): it stops the workers and exits 130, with no worker traceback
             # and no race between a dying worker (a broken pool) and the interrupt.
             with _sigint_deferred() as interrupted:  # with `fork`, the first submit forks every worker
-                futures = [pool.submit(_check_batch, b) for b in batches]
+                hand_out()
             try:
                 if interrupted:  # Ctrl-C came while the workers were forked: honour it now
                     raise KeyboardInterrupt
-                for fut in as_completed(futures):
-                    done = fut.result()
-                    outcomes.extend(done)
-                    finished.add(fut)
-                    if progress:
-                        progress.advance(len(done))
+                while in_flight:
+                    finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        done = fut.result()
+                        del in_flight[fut]
+                        outcomes.extend(done)
+                        if progress:
+                            progress.advance(len(done))
+                    hand_out()
             except BrokenProcessPool:  # a worker was killed: the files it may have held, one by one
-                left = [p for b, f in zip(batches, futures) if f not in finished for p in b]
+                for fut, (batch, _) in in_flight.items():
+                    if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        outcomes.extend(fut.result())
+                    else:
+                        left.extend(batch)
+                left.extend(queue.left())
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 for child in multiprocessing.active_children():  # only the pool's workers
                     child.kill()
                 raise
         if left:
-            outcomes.extend(_one_process_each(left, ctx, (config, scan, cache_args), progress))
+            outcomes.extend(_one_process_each(left, ctx, (config, scan, cache_args, run_facts), progress))
     finally:
         gc.unfreeze()
         if liveness is not None:
@@ -545,8 +602,8 @@ def _one_process_each(paths: list[str], ctx: Any, worker_args: tuple, progress: 
 
 
 def _check_alone(send: "Connection", path: str, config: Config, scan: "ProjectScan | None",
-                 cache_args: tuple[str, str, bytes | None] | None) -> None:
-    _init_worker(config, scan, cache_args, None)
+                 cache_args: tuple[str, str, bytes | None] | None, run_facts: "RunFacts | None") -> None:
+    _init_worker(config, scan, cache_args, None, run_facts=run_facts)
     send.send(_check_batch([path]))
 
 

@@ -9,17 +9,18 @@ import sys
 import threading
 import time
 
-from siblint.run.memory import PARSE_BUDGET, TRIM_AFTER, UNIT, ParseBudget, release_to_os
+from siblint.run.memory import PARSE_BUDGET, RESERVE, TRIM_AFTER, UNIT, ParseBudget, release_to_os
 
 CTX = multiprocessing.get_context("fork")
 
 
-def test_units_small_files_take_none_and_a_huge_file_takes_all():
+def test_units_small_files_take_none_and_a_huge_file_takes_all_but_the_reserve():
     budget = ParseBudget(CTX)
     assert budget.units_for(UNIT - 1) == 0
     assert budget.units_for(UNIT) == 1
     assert budget.units_for(UNIT + 1) == 2
-    assert budget.units_for(PARSE_BUDGET * 4) == budget.units == PARSE_BUDGET // UNIT
+    assert budget.units == PARSE_BUDGET // UNIT
+    assert budget.units_for(PARSE_BUDGET * 4) == budget.units - RESERVE
 
 
 def _holds_at_once(first: int, second: int) -> bool:
@@ -35,13 +36,17 @@ def _holds_at_once(first: int, second: int) -> bool:
 
 
 def test_two_big_parses_wait_for_each_other():
-    assert not _holds_at_once(PARSE_BUDGET, UNIT * 2)
+    assert not _holds_at_once(PARSE_BUDGET, UNIT * (RESERVE + 1))
     assert not _holds_at_once(PARSE_BUDGET // 2 + UNIT, PARSE_BUDGET // 2)
 
 
 def test_parses_within_the_budget_and_small_files_never_wait():
     assert _holds_at_once(PARSE_BUDGET // 2, PARSE_BUDGET // 2)
     assert _holds_at_once(PARSE_BUDGET * 2, UNIT - 1)
+
+
+def test_a_module_within_the_reserve_parses_beside_the_biggest_file():
+    assert _holds_at_once(PARSE_BUDGET * 2, UNIT * RESERVE)
 
 
 def test_the_budget_is_given_back():
