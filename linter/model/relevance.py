@@ -6,9 +6,8 @@ name the file spells (`frameworks.vocabulary`: `function_tool`, `Agent`, `BaseTo
 a plain function, in a group of a module that imports the file (`groups.listed_by_importers`:
 direct importers only). So a file can report only when it uses such a name, or a direct importer
 does. The engine does not follow project wrappers to find these (an alias of a tool maker, a
-decorator or factory around one, a project base class of `BaseTool`, an agent imported from
-another module: `tests/engine/test_relevance.py` pins each), and this stage must learn any such
-path the engine learns.
+decorator around one, a project base class of `BaseTool`: `tests/engine/test_relevance.py` pins
+each), and this stage must learn any such path the engine learns.
 
 Kept whatever they say: a file CPython or the guard rejects (SIB900), one holding `SIB` (a
 `# noqa: SIB...`, SIB902), notebooks and TS/JS. A file not kept is still parsed when an analysed
