@@ -134,6 +134,10 @@ def _spelled(finding: str) -> str:
 
 
 # ---- closure: the cheap rule ---------------------------------------------------------------------
+def _names(node: ast.AST) -> frozenset[str]:
+    return frozenset(names_used(node))
+
+
 def _bound(stmt: ast.stmt) -> set[str]:
     """What a module-level statement binds: a definition's name and the globals it declares; every
     name or attribute stored to; the receiver of a module-level call (`TOOLS.append(...)`)."""
@@ -142,9 +146,9 @@ def _bound(stmt: ast.stmt) -> set[str]:
     out: set[str] = set()
     for n in ast.walk(stmt):
         if isinstance(n, (ast.Name, ast.Attribute, ast.Subscript, ast.Starred)) and isinstance(n.ctx, (ast.Store, ast.Del)):
-            out.update(names_used(n))
+            out.update(_names(n))
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            out.update(names_used(n.func.value))
+            out.update(_names(n.func.value))
     return out
 
 
@@ -187,10 +191,10 @@ def _read(path: str) -> Module | None:
     pairs: Pairs = []
     for stmt in _statements(tree):
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            pairs += [(names_used(a), frozenset({a.asname or a.name.split(".")[0]})) for a in stmt.names if a.name != "*"]
+            pairs += [(_names(a), frozenset({a.asname or a.name.split(".")[0]})) for a in stmt.names if a.name != "*"]
         else:
-            pairs.append((names_used(stmt), frozenset(_bound(stmt))))
-    return Module(names_used(tree), pairs, b"SIB" in data)
+            pairs.append((_names(stmt), frozenset(_bound(stmt))))
+    return Module(_names(tree), pairs, b"SIB" in data)
 
 
 def _reaching(seed: frozenset[str], pairs: Pairs) -> set[str]:

@@ -18,6 +18,7 @@ file looks it up (the `ProjectIndex` loader), and what the answer read is record
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..common.reading import read_bounded
@@ -30,19 +31,18 @@ if TYPE_CHECKING:
 _NOQA_MARK = b"SIB"
 
 
-def names_used(tree: ast.AST) -> frozenset[str]:
-    """Names a module spells in code: plain names, attributes, and what its imports name."""
-    out: set[str] = set()
+def names_used(tree: ast.AST) -> Iterator[str]:
+    """Names a module spells in code, breadth first (imports come early): plain names, attributes,
+    and what its imports name."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
-            out.add(node.id)
+            yield node.id
         elif isinstance(node, ast.Attribute):
-            out.add(node.attr)
+            yield node.attr
         elif isinstance(node, ast.alias):
-            out.update(node.name.split("."))
+            yield from node.name.split(".")
             if node.asname:
-                out.add(node.asname)
-    return frozenset(out)
+                yield node.asname
 
 
 def syntax_tree(path: str, data: bytes) -> ast.Module | None:
@@ -57,7 +57,8 @@ def syntax_tree(path: str, data: bytes) -> ast.Module | None:
 
 
 def _uses_a_framework(data: bytes, tree: ast.AST) -> bool:
-    return _NOQA_MARK in data or not names_used(tree).isdisjoint(vocabulary())
+    words = vocabulary()
+    return _NOQA_MARK in data or any(name in words for name in names_used(tree))
 
 
 def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex", max_bytes: int) -> bool:
