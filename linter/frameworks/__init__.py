@@ -5,6 +5,11 @@ Adding a framework means adding its module to FRAMEWORKS; no rule changes.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
 from . import (
     agent_framework,
     claude_agent_sdk,
@@ -42,3 +47,41 @@ def plain_function_roots() -> tuple[str, ...]:
     return tuple(sorted({root for fw in FRAMEWORKS
                          if any(m.plain_functions_are_tools for m in fw.groups.makers.values())
                          for root in fw.import_roots}))
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in a piece of framework data: dataclass fields, dict keys and values, sequences."""
+    if isinstance(value, str):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _strings(getattr(value, f.name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for item in value:
+            yield from _strings(item)
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> frozenset[str]:
+    """The names a Python module spells where it uses a framework: the symbol each dotted framework
+    name in the data ends with (`agents.function_tool` -> `function_tool`), or the class of a
+    method (`agents.Runner.run` -> `Runner`: the engine knows a receiver only from a constructor
+    or an annotation, which names the class). From every part of every framework's data (tool and
+    group makers, settings, hooks, middleware, retries), so a new entry is covered."""
+    roots = import_roots("python")
+    words: set[str] = set()
+    for fw in FRAMEWORKS:
+        if fw.language != "python":
+            continue
+        for text in _strings(fw):
+            if _DOTTED.fullmatch(text) and any(text == r or text.startswith(r + ".") for r in roots):
+                parts = text.split(".")
+                words.add(parts[-2] if parts[-2][:1].isupper() else parts[-1])
+    return frozenset(words)

@@ -537,6 +537,11 @@ class ProjectIndex:
         # Nothing imports a notebook: only its own imports can make it matter.
         return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)
 
+    def noted(self, path: str) -> None:
+        """Record in the trace that an answer read the file at `path` without its facts (the
+        cache re-checks its content, `siblint.model.relevance`)."""
+        self._record(f"{FILE} {os.path.abspath(path)}", os.path.abspath(path))
+
     def imported_by_agent_code(self, path: str) -> bool:
         """Does a project module importing a framework that lists plain functions as tools import
         the module at `path`? Then its plain functions may be tools, whatever the file imports."""

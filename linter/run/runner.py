@@ -38,6 +38,7 @@ from ..settings.config import Config
 from ..settings.excludes import Skip
 
 if TYPE_CHECKING:
+    import ast
     from multiprocessing.connection import Connection
 
     from ..model.project import ProjectIndex, ProjectScan
@@ -206,14 +207,15 @@ class _Analyser:
             self.run_facts.store(path, sha, facts)
         return facts
 
-    def _parsed(self, path: str, data: bytes, quiet: bool = True) -> "ModuleFacts | None":
+    def _parsed(self, path: str, data: bytes, quiet: bool = True, tree: "ast.Module | None" = None) -> "ModuleFacts | None":
         """Facts of `data`, parsed within the pool's budget, the tree's memory given back after a
-        big file. `quiet`: None for anything the parse raises (the engine parses again and reports it)."""
+        big file. `quiet`: None for anything the parse raises (the engine parses again and reports it).
+        `tree`: CPython's tree of `data` when the caller made one (it is not parsed again)."""
         from ..lint import engine
 
         with self.budget.held(len(data)) if self.budget is not None else nullcontext():
             try:
-                return engine.facts_from_text(engine.decode(data, path), path)
+                return engine.facts_from_text(engine.decode(data, path), path, tree)
             except Exception:
                 if quiet:
                     return None
@@ -234,6 +236,7 @@ class _Analyser:
 
     def check(self, path: str) -> tuple[str, list[Diagnostic], "Entry | None"]:
         from ..lint import engine
+        from ..model import relevance
         from .cache import content_hash
         from .reuse import entry_of, traced
 
@@ -252,8 +255,14 @@ class _Analyser:
         elif self.run_facts is not None:
             facts = self.run_facts.load(path, sha)
         parsed = facts is None
+        tree = relevance.syntax_tree(path, data) if parsed else None
+        if tree is not None:
+            with traced(self.project) as trace:
+                reports = relevance.may_report(path, data, tree, self.project, self.config.max_file_size)
+            if not reports:  # no libcst parse for a file that cannot report (siblint.model.relevance)
+                return path, [], entry_of(path, sha, [], trace, self.sha_of)
         if parsed:
-            facts = self._parsed(path, data)
+            facts = self._parsed(path, data, tree=tree)
             if self.run_facts is not None and facts is not None:
                 self.run_facts.store(path, sha, facts)  # before the rules add views to them
         self.sizes[own] = len(data)

@@ -1,0 +1,129 @@
+"""Issue 24: a file that imports a framework but uses none of its names, and whose importers use
+none, is not parsed with libcst (`siblint.model.relevance`). Each shape is checked on the smallest
+code: the file that must be kept really reports, the twin that is skipped reports nothing and is
+never parsed, and the project indirections the engine does not follow are pinned."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from siblint.frameworks import vocabulary
+from siblint.lint import engine
+from siblint.run import cache as cache_mod
+from siblint.run import runner
+from siblint.settings.config import Config
+from support import write
+
+EFFECT = "import requests\n"
+BODY = "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"
+PLAIN = "\ndef charge(n: int) -> str:\n" + BODY
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real = engine.facts_from_text
+
+    def counting(text: str, path: str, *rest: object):
+        seen.append(os.path.basename(path))
+        return real(text, path, *rest)
+
+    monkeypatch.setattr(engine, "facts_from_text", counting)
+    return seen
+
+
+def findings(root: Path, jobs: int = 1, cache: cache_mod.Cache | None = None,
+             config: Config | None = None) -> dict[str, list[str]]:
+    files = sorted(str(p) for p in root.glob("*.py"))
+    out: dict[str, list[str]] = {os.path.basename(f): [] for f in files}
+    for d in runner.run(files, config or Config(root=str(root)), jobs, cache=cache).diagnostics:
+        out[os.path.basename(d.path)].append(d.code)
+    return out
+
+
+def test_the_vocabulary_is_the_frameworks_names_not_their_modules() -> None:
+    words = vocabulary()
+    assert {"function_tool", "Agent", "BaseTool", "ToolNode", "ModelSettings", "Runner"} <= words
+    assert not words & {"agents", "langchain_core", "google", "tools", "run", "append"}
+
+
+def test_a_file_using_no_framework_name_is_not_parsed_and_reports_nothing(tmp_path: Path, parses: list[str]) -> None:
+    write(tmp_path, {"pay.py": EFFECT + "from agents import __version__\n" + PLAIN})
+    assert findings(tmp_path) == {"pay.py": []}
+    assert parses == []
+
+
+def test_its_twin_using_a_tool_maker_is_parsed_and_reports(tmp_path: Path, parses: list[str]) -> None:
+    write(tmp_path, {"pay.py": EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN})
+    assert findings(tmp_path) == {"pay.py": ["SIB101"]}
+    assert parses == ["pay.py"]
+
+
+def test_a_plain_function_an_importer_lists_in_a_group_is_kept(tmp_path: Path) -> None:
+    write(tmp_path, {"agent.py": "from google.adk.agents import Agent\nfrom pay import charge\n\n"
+                                 "agent = Agent(name='a', tools=[charge])\n",
+                     "pay.py": EFFECT + PLAIN})
+    assert findings(tmp_path)["pay.py"] == ["SIB103"]
+
+
+def test_a_plain_function_whose_importer_makes_no_group_is_skipped(tmp_path: Path, parses: list[str]) -> None:
+    write(tmp_path, {"main.py": "from agents import __version__\nfrom pay import charge\n\ncharge(1)\n",
+                     "pay.py": EFFECT + "from agents import __version__\n" + PLAIN})
+    assert findings(tmp_path) == {"main.py": [], "pay.py": []}
+    assert parses == []
+
+
+def test_a_syntax_error_is_still_reported(tmp_path: Path) -> None:
+    write(tmp_path, {"pay.py": "from agents import __version__\ndef broken(:\n"})
+    assert findings(tmp_path) == {"pay.py": ["SIB900"]}
+
+
+def test_a_stale_noqa_is_still_reported(tmp_path: Path) -> None:
+    write(tmp_path, {"pay.py": "from agents import __version__  # noqa: SIB101\n"})
+    config = Config(root=str(tmp_path)).with_cli(None, (), ("SIB902",))
+    assert findings(tmp_path, config=config) == {"pay.py": ["SIB902"]}
+
+
+@pytest.mark.parametrize("shape", [
+    # an alias of a tool maker, a decorator around one, a project base class of BaseTool
+    {"wrap.py": "from agents import function_tool\nmaker = function_tool\n",
+     "pay.py": EFFECT + "from wrap import maker\n\n@maker" + PLAIN},
+    {"wrap.py": "from agents import function_tool\n\ndef maker(fn):\n    return function_tool(fn)\n",
+     "pay.py": EFFECT + "from wrap import maker\n\n@maker" + PLAIN},
+    {"base.py": "from langchain_core.tools import BaseTool\n\nclass Base(BaseTool):\n    pass\n",
+     "pay.py": EFFECT + "from base import Base\n\nclass Charge(Base):\n    name: str = 'charge'\n    description: str = 'c'\n\n"
+               "    def _run(self, n: int) -> str:\n" + BODY.replace("    ", "        ")},
+], ids=["alias", "decorator", "base class"])
+def test_project_wrappers_the_engine_does_not_follow(tmp_path: Path, shape: dict[str, str]) -> None:
+    """If the engine learns to follow one of these, `pay.py` reports and this test fails: then
+    `siblint.model.relevance` must follow it too (the second stage would hide the finding)."""
+    write(tmp_path, shape)
+    assert findings(tmp_path)["pay.py"] == []
+
+
+def test_a_cached_skip_is_rechecked_when_an_importer_starts_a_group(tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": "from google.adk.agents import Agent\nfrom pay import charge\n\ncharge(1)\n",
+                     "pay.py": EFFECT + PLAIN})
+
+    def new_cache() -> cache_mod.Cache:
+        return cache_mod.Cache(str(tmp_path / ".cache"), cache_mod.config_key(Config(root=str(tmp_path))))
+
+    # `main.py` uses `Agent`, so `pay.py` is kept; make it use none: `pay.py` is skipped, cached.
+    (tmp_path / "main.py").write_text("from google.adk.agents import __version__\nfrom pay import charge\n\ncharge(1)\n")
+    assert findings(tmp_path, cache=new_cache())["pay.py"] == []
+    assert findings(tmp_path, cache=new_cache())["pay.py"] == []  # answered by the cache
+    (tmp_path / "main.py").write_text("from google.adk.agents import Agent\nfrom pay import charge\n\n"
+                                      "agent = Agent(name='a', tools=[charge])\n")
+    assert findings(tmp_path, cache=new_cache())["pay.py"] == ["SIB103"]
+
+
+def test_one_and_two_processes_agree(tmp_path: Path) -> None:
+    files = {f"plain{i}.py": EFFECT + "from agents import __version__\n" + PLAIN * 40 for i in range(8)}
+    files["tool.py"] = EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN
+    write(tmp_path, files)
+    one = findings(tmp_path, jobs=1)
+    assert one == findings(tmp_path, jobs=2)
+    assert one["tool.py"] == ["SIB101"] and not any(one[f"plain{i}.py"] for i in range(8))
