@@ -11,6 +11,8 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
     v2/lint/ab/<file>-<content>.json          findings of one file for front ends that check one
                                               file at a time (flake8): <content> also covers the
                                               configuration; the same shape as an index entry
+    v2/scan/ab/<root>-<code>.json             what each file under a project root adds to the
+                                              project scan, by content hash (`siblint.run.scan_memo`)
     v2/findings-<config>.json                 one index per effective configuration:
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
@@ -448,6 +450,13 @@ class Cache:
 
     def store_findings(self, key: str, path: str, entry: "Entry") -> None:
         self._store_blob("lint", key, _entry_to_json(entry), path)
+
+    def load_scan(self, key: str) -> Any | None:
+        """The project scan's per-file records (`siblint.run.scan_memo`)."""
+        return self._load_blob("scan", key)
+
+    def store_scan(self, key: str, records: dict, root: str) -> None:
+        self._store_blob("scan", key, records, root)
 
     # ---- the findings index ---------------------------------------------------------------------
     def load_index(self) -> None:
