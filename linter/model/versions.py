@@ -57,9 +57,25 @@ def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
         # Read each pin folder once: a large lock file governs every folder below it.
         read: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.read", {})
         if found is not None and found not in read:
-            read[found] = read_pins(found)
+            read[found] = _read_through(folder, found, project)
         memo[folder] = read[found] if found is not None else {}
     return memo[folder]
+
+
+# `project.memo[PIN_STORE]`, when a run keeps one (the cache's, `siblint.run.pins_memo`): the pins
+# read before, by `pins_digest`, so an edit elsewhere does not parse a large lock file again.
+PIN_STORE = "versions.store"
+
+
+def _read_through(folder: str, found: str, project: ProjectIndex) -> dict[str, Pin]:
+    store = project.memo.get(PIN_STORE)
+    if store is None:
+        return read_pins(found)
+    digest = pins_digest(folder, project)
+    pins = store.get(digest)
+    if pins is None:
+        pins = store[digest] = read_pins(found)
+    return pins
 
 
 def runs_current(release: Release | None, path: str, project: ProjectIndex) -> bool:

@@ -13,6 +13,8 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
                                               configuration; the same shape as an index entry
     v2/scan/ab/<root>-<code>.json             what each file under a project root adds to the
                                               project scan, by content hash (`siblint.run.scan_memo`)
+    v2/pins/ab/<digest>.json                  the pins of one set of pin files, by a digest of
+                                              their bytes (`siblint.run.pins_memo`)
     v2/findings-<config>.json                 one index per effective configuration:
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
@@ -457,6 +459,13 @@ class Cache:
 
     def store_scan(self, key: str, records: dict, root: str) -> None:
         self._store_blob("scan", key, records, root)
+
+    def load_pins(self, key: str) -> Any | None:
+        """Pins read from a project's pin files (`siblint.run.pins_memo`)."""
+        return self._load_blob("pins", key)
+
+    def store_pins(self, key: str, rows: list, source: str) -> None:
+        self._store_blob("pins", key, rows, source)
 
     # ---- the findings index ---------------------------------------------------------------------
     def load_index(self) -> None:

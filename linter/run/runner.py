@@ -36,6 +36,7 @@ from ..common.gctune import THRESHOLD, analysis_thresholds
 from ..common.reading import TooLarge, read_bounded
 from ..settings.config import Config
 from ..settings.excludes import Skip
+from .pins_memo import keep_pins
 from .scan_memo import OpenOnce, ScanMemo
 
 if TYPE_CHECKING:
@@ -161,6 +162,7 @@ class _Analyser:
         self.shas: dict[str, str | None] = {}  # absolute path -> content hash of what was analysed
         self.consulted: set[str] = set()  # files whose facts some rule looked up
         self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
+        keep_pins(self.project, cache)
 
     def _facts_key(self, path: str, sha: str) -> str:
         from ..model.project import module_name_for

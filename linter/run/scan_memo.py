@@ -83,6 +83,7 @@ class ScanMemo:
         cache = self.open_cache()
         if cache is not None:
             cache.store_scan(self._key(), self.fresh, self.roots[0])
+        self.stored, self.changed = dict(self.fresh), False  # saving again is a no-op
 
 
 def _part(record: Any, sha: str, package: str) -> "ScanPart | None":

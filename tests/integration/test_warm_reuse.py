@@ -147,3 +147,41 @@ def test_the_pins_digest_follows_the_pin_files_bytes(tmp_path: Path) -> None:
     (tmp_path / "uv.lock").unlink()
     (tmp_path / "requirements.txt").unlink()
     assert digest() != first  # nothing pinned any more
+
+
+def test_an_edit_elsewhere_reads_the_pins_from_the_cache(tmp_path: Path, monkeypatch) -> None:
+    from siblint.model import versions
+
+    parsed: list[str] = []
+    real = versions.read_pins
+    monkeypatch.setattr(versions, "read_pins", lambda folder: parsed.append(folder) or real(folder))
+    (tmp_path / "graph.py").write_text(GRAPH)
+    (tmp_path / "uv.lock").write_text(LOCK.format(1))
+    old = lint(tmp_path)
+    assert parsed == [str(tmp_path)]
+    with open(tmp_path / "graph.py", "a") as fh:
+        fh.write("# edited\n")  # analysed again: its pins come from the cache
+    assert lint(tmp_path) == old
+    assert parsed == [str(tmp_path)]
+    same_size_same_mtime(tmp_path / "uv.lock", '"1.0.1"', '"1.0.2"')  # other bytes: parsed again
+    new = lint(tmp_path)
+    assert len(parsed) == 2
+    assert new == lint(tmp_path, cached=False) != old
+
+
+def test_a_damaged_pins_record_is_read_again(tmp_path: Path) -> None:
+    from siblint.run.pins_memo import PinStore
+
+    cache = cache_mod.Cache(str(tmp_path / ".cache"), "k")
+    store = PinStore(cache)
+    for rows in ([("a", "==1", "x", "extra")], [("a", 1, "x")], [["a", "==1", "x"]], "a", None):
+        cache.store_pins(store._key("d"), rows, "x")  # type: ignore[arg-type]
+        assert store.get("d") is None
+    cache.store_pins(store._key("d"), [("a", "==1", "x")], "x")
+    assert store.get("d") == {"a": versions_pin("a", "==1", "x")}
+
+
+def versions_pin(dist: str, spec: str, source: str):
+    from siblint.settings.pins import Pin
+
+    return Pin(dist, spec, source)
