@@ -15,6 +15,8 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
                                               project scan, by content hash (`siblint.run.scan_memo`)
     v2/pins/ab/<digest>.json                  the pins of one set of pin files, by a digest of
                                               their bytes (`siblint.run.pins_memo`)
+    v2/fixes/ab/<folder>-<code>.json          how many fixes each file's findings have, by a hash
+                                              of its bytes and findings (the --fix hint)
     v2/findings-<config>.json                 one index per effective configuration:
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
@@ -466,6 +468,13 @@ class Cache:
 
     def store_pins(self, key: str, rows: list, source: str) -> None:
         self._store_blob("pins", key, rows, source)
+
+    def load_fix_counts(self, key: str) -> Any | None:
+        """How many fixes each file's findings have (`siblint.interfaces.fix_counts`)."""
+        return self._load_blob("fixes", key)
+
+    def store_fix_counts(self, key: str, counts: dict, source: str) -> None:
+        self._store_blob("fixes", key, counts, source)
 
     # ---- the findings index ---------------------------------------------------------------------
     def load_index(self) -> None:

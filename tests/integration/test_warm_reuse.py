@@ -185,3 +185,51 @@ def versions_pin(dist: str, spec: str, source: str):
     from siblint.settings.pins import Pin
 
     return Pin(dist, spec, source)
+
+
+FATAL = ("from agents import function_tool\n\n\n@function_tool(failure_error_function=None)\n"
+         "async def lookup_tax(region: str) -> str:\n    return '0.2'\n")
+
+
+def test_the_fix_hint_counts_come_from_the_cache_until_the_bytes_change(tmp_path: Path, monkeypatch) -> None:
+    from siblint.interfaces import fix_counts, fixing
+
+    (tmp_path / "agent.py").write_text(FATAL)
+    config = Config(root=str(tmp_path))
+    cache = cache_mod.Cache(str(tmp_path / ".cache"), cache_mod.config_key(config))
+
+    def findings() -> list:
+        return runner.run([str(tmp_path / "agent.py")], config, 1, cache=None).diagnostics
+
+    counted: list[str] = []
+    real = fixing.file_fixable_counts
+    monkeypatch.setattr(fixing, "file_fixable_counts", lambda p, d, f: counted.append(p) or real(p, d, f))
+    expected = fixing.fixable_counts(findings())
+    assert expected == (0, 1)  # the SIB201 fix is unsafe
+    assert fix_counts.fixable_counts(findings(), cache) == expected
+    assert len(counted) == 1
+    assert fix_counts.fixable_counts(findings(), cache) == expected
+    assert len(counted) == 1  # remembered
+    same_size_same_mtime(tmp_path / "agent.py", "return '0.2'", "return '0.3'")
+    assert fix_counts.fixable_counts(findings(), cache) == expected
+    assert len(counted) == 2  # other bytes: counted again
+    same_size_same_mtime(tmp_path / "agent.py", "failure_error_function=None", "failure_error_function=f   ")
+    assert fix_counts.fixable_counts(findings(), cache) == fixing.fixable_counts(findings()) == (0, 0)
+
+
+def test_the_fix_hint_of_a_warm_run_is_the_cold_runs(tmp_path: Path) -> None:
+    from support import siblint
+
+    (tmp_path / "agent.py").write_text(FATAL)
+    runs = [siblint(["check", "--cache-dir", str(tmp_path / "c"), "--unsafe-fixes", "."], tmp_path) for _ in range(2)]
+    assert "1 fixable with --fix --unsafe-fixes" in runs[0].stderr
+    assert runs[0].stderr == runs[1].stderr and runs[0].stdout == runs[1].stdout
+    assert list((tmp_path / "c").rglob("fixes/*/*.json"))
+
+
+def test_a_damaged_fix_count_is_counted_again() -> None:
+    from siblint.interfaces.fix_counts import _counts
+
+    assert _counts((0, 1)) == (0, 1)
+    for bad in ((0,), (0, -1), (0, 1.0), (True, 0), [0, 1], None, "01"):
+        assert _counts(bad) is None
