@@ -86,17 +86,7 @@ def test_stdin_is_answered_for_its_own_content_not_the_files(tree: Path, monkeyp
     assert len(results[1]) == len(results[0]) - 1  # the fatal failure handler's finding is gone
 
 
-def test_a_warm_flake8_run_takes_the_project_scan_from_the_cache(tree: Path, monkeypatch) -> None:
-    from siblint.model import project as project_mod
-
-    scanned: list[str] = []
-    real = project_mod.scan_part
-
-    def counting(path: str, data: bytes, package: str):
-        scanned.append(os.path.basename(path))
-        return real(path, data, package)
-
-    monkeypatch.setattr(project_mod, "scan_part", counting)
+def test_a_warm_flake8_run_takes_the_project_scan_from_the_cache(tree: Path, scanned: list[str]) -> None:
     cold = flake8(tree, ".")
     assert sorted(scanned) == ["__init__.py", "agent.py", "plain.py", "tools.py"]
     scanned.clear()

@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-from siblint.model import project as project_mod
 from siblint.model.project import ProjectIndex
 from siblint.model.versions import pins_digest
 from siblint.run import cache as cache_mod
@@ -25,20 +24,6 @@ GRAPH = ("import requests\nfrom langchain_core.tools import tool\nfrom langgraph
          "    return requests.post('https://pay.example.com/charge', json={'a': amount}).text\n\n\n"
          "node = ToolNode([charge_card])\n")
 LOCK = 'version = 1\n[[package]]\nname = "langgraph-prebuilt"\nversion = "1.0.{}"\n'
-
-
-@pytest.fixture
-def scanned(monkeypatch) -> list[str]:
-    """Files whose bytes the project scan worked through (not answered by the memo)."""
-    seen: list[str] = []
-    real = project_mod.scan_part
-
-    def counting(path: str, data: bytes, package: str):
-        seen.append(os.path.basename(path))
-        return real(path, data, package)
-
-    monkeypatch.setattr(project_mod, "scan_part", counting)
-    return seen
 
 
 def lint(root: Path, cached: bool = True) -> list[tuple[str, int, str]]:
