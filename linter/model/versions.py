@@ -31,9 +31,9 @@ def pins_digest(folder: str, project: ProjectIndex) -> str:
     Equal bytes read as equal pins; any edit, even one that pins the same, re-checks."""
     memo: dict[str, str] = project.memo.setdefault("versions.digests", {})
     if folder not in memo:
-        found = _pin_folder(folder, project)
-        h = hashlib.sha256(os.fsencode(found or ""))
-        for name in pin_sources(found) if found is not None else ():
+        found = _pin_folder(folder, project) or ""
+        h = hashlib.sha256(os.fsencode(found))
+        for name in pin_sources(found) if found else ():
             data = pin_bytes(os.path.join(found, name))
             h.update(b"\0%s\0%d\0" % (os.fsencode(name), -1 if data is None else len(data)))
             h.update(data or b"")
