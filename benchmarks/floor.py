@@ -10,12 +10,29 @@ from __future__ import annotations
 import os
 import statistics
 import sys
+from dataclasses import dataclass
 from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+@dataclass
+class Row:
+    tree: str
+    floor: float  # medians of the rounds, wall seconds
+    cold: float
+    cpu_floor: float
+    cpu_cold: float
+    peak: int  # bytes, the highest of the rounds
+
+
 def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -> int:
+    measure(siblint, trees, runs, jobs, timed)
+    return 0
+
+
+def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -> list[Row]:
+    """Print the arm's table and return its rows."""
     floor_cmd = [sys.executable, os.path.join(HERE, "parse_floor.py")]
     walls: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
@@ -37,11 +54,12 @@ def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -
     print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
     print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | CPU ratio | peak RSS | CPU floor / cold |")
     print("|---|---|---|---|---|---|---|")
+    rows: list[Row] = []
     for tree in trees:
         tree = os.path.abspath(tree)
-        floor = statistics.median(walls[(tree, "floor")])
-        cold = statistics.median(walls[(tree, "cold")])
-        cpu_floor, cpu_cold = statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")])
-        print(f"| {os.path.basename(tree)} | {floor:.1f} s | {cold:.1f} s | {cold / floor:.2f}x | {cpu_cold / cpu_floor:.2f}x "
-              f"| {max(peaks[tree]) / 2**20:.0f} MB | {cpu_floor:.1f} s / {cpu_cold:.1f} s |")
-    return 0
+        row = Row(os.path.basename(tree), statistics.median(walls[(tree, "floor")]), statistics.median(walls[(tree, "cold")]),
+                  statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")]), max(peaks[tree]))
+        rows.append(row)
+        print(f"| {row.tree} | {row.floor:.1f} s | {row.cold:.1f} s | {row.cold / row.floor:.2f}x "
+              f"| {row.cpu_cold / row.cpu_floor:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.1f} s / {row.cpu_cold:.1f} s |")
+    return rows

@@ -6,6 +6,15 @@
     python benchmarks/run.py --frontends TS_TREE PY_TREE [--frontend-runs 5]
     python benchmarks/run.py --stdlib [--stdlib-runs 3]
     python benchmarks/run.py --floor TREE [TREE ...] [--floor-runs 3] [--floor-jobs 2]
+    python benchmarks/run.py --report TREES_DIR [--report-runs 3]
+
+`--report` prints issue 24's figures in one run and one table: the `--floor` arm on the four trees
+of TREES_DIR (adk-samples, openai-agents-python, pydantic-ai, langgraph: each cold time beside its
+parse floor, pydantic-ai's peak RSS), then the tree arm on openai-agents-python without fixit and
+without the cold -j1 arm (flake8 with and without the plugin beside cold `siblint check`, the warm
+flake8 run, warm and one-changed-file runs, the cache's size after a cold run and after edits and
+deletions), `--report-runs` rounds of each (medians), each figure beside its target. About 25
+minutes on 2 quiet cores.
 
 `--stdlib` is another separate arm: `siblint check --no-cache` and `ruff check --no-cache --select ALL`
 on a copy of the CPython standard library (no agent code: what siblint costs a tree it has nothing
@@ -200,7 +209,7 @@ def py_bytes(tree: str) -> int:
                if n.endswith(".py"))
 
 
-def cache_pruning(siblint: str, tree: str, cache: str, cwd: str) -> None:
+def cache_pruning(siblint: str, tree: str, cache: str, cwd: str) -> dict[str, float]:
     """The cache's size after a cold run, then after every agent module was edited and a quarter of
     them deleted (each followed by a run): pruning keeps it near the first figure, where an unpruned
     cache would hold both versions of every edited file. Edits this copy of the tree: run it last."""
@@ -227,6 +236,7 @@ def cache_pruning(siblint: str, tree: str, cache: str, cwd: str) -> None:
     print(f"\ncache size (source: {py_bytes(tree) / 1e6:.1f} MB of .py): {cold / 1e6:.2f} MB after a cold run; "
           f"{edited / 1e6:.2f} MB after editing all {len(agents)} agent modules; {folder_bytes(cache) / 1e6:.2f} MB "
           f"after deleting {len(agents[::4])} of them")
+    return {"cache source": py_bytes(tree), "cache cold": cold, "cache edited": edited, "cache deleted": folder_bytes(cache)}
 
 
 def stdlib_ratio(siblint: str, runs: int) -> int:
@@ -269,6 +279,61 @@ def fmt_row(name: str, arm: Arm, base: float | None) -> str:
             f"  cpu {statistics.median(cpus):8.3f}s  {ratio}")
 
 
+REPORT_TREES = ("adk-samples", "openai-agents-python", "pydantic-ai", "langgraph")
+REPORT_SDK, REPORT_MEMORY = "openai-agents-python", "pydantic-ai"
+
+
+def report(args: argparse.Namespace) -> int:
+    """`--report TREES_DIR`: the parse-floor arm on REPORT_TREES, then the tree arm (no fixit, no
+    cold -j1) on REPORT_SDK, the cache-pruning figure included, `--report-runs` rounds each; then
+    one table of issue 24's figures beside their targets."""
+    import floor
+
+    trees = [os.path.join(os.path.abspath(args.report), name) for name in REPORT_TREES]
+    missing = [t for t in trees if not os.path.isdir(t)]
+    if missing:
+        print(f"not found: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    start = os.getloadavg()
+    rows = floor.measure(tool("siblint"), trees, args.report_runs, 2, timed)
+    print()
+    args.runs = args.slow_runs = args.report_runs
+    args.no_fixit = args.no_rss = args.no_j1 = True
+    sdk = tree_run(args, trees[REPORT_TREES.index(REPORT_SDK)])
+    print(f"\nissue 24 in one run: medians of {args.report_runs} (wall; CPU in brackets), -j2, "
+          f"load {start[0]:.1f} at start, {os.getloadavg()[0]:.1f} at end")
+    print("| figure | measured | target |")
+    print("|---|---|---|")
+    for row in rows:
+        print(f"| {row.tree}: cold `siblint check --no-cache -j2` / libcst parse floor -j2 | {row.cold:.1f} s / "
+              f"{row.floor:.1f} s = {row.cold / row.floor:.2f}x ({row.cpu_cold / row.cpu_floor:.2f}x CPU) | ≤ 1.5x |")
+    memory = rows[REPORT_TREES.index(REPORT_MEMORY)]
+    print(f"| {memory.tree}: peak RSS of that cold run (process tree) | {memory.peak / 2**20:.0f} MB | ≤ 600 MB |")
+
+    def pair(a: str, b: str) -> str:
+        if a not in sdk or b not in sdk:
+            return "n/a"
+        return (f"{sdk[a]:.2f} s / {sdk[b]:.2f} s = {sdk[a] / sdk[b]:.2f}x "
+                f"({sdk[a + ' cpu']:.2f} s / {sdk[b + ' cpu']:.2f} s CPU)")
+
+    print(f"| {REPORT_SDK}: flake8 with the plugin / cold `siblint check --no-cache -j2` | "
+          f"{pair('flake8 +siblint', 'siblint cold -j2')} | ≤ 1.5x |")
+    print(f"| {REPORT_SDK}: flake8 without the plugin / cold `siblint check` | "
+          f"{pair('flake8 -siblint', 'siblint cold -j2')} | (flake8's own share) |")
+    if "flake8 warm +siblint" in sdk and "flake8 -siblint" in sdk and "siblint warm" in sdk:
+        added = sdk["flake8 warm +siblint"] - sdk["flake8 -siblint"]
+        print(f"| {REPORT_SDK}: what the plugin adds to a warm flake8 / warm `siblint check` | {added:.2f} s / "
+              f"{sdk['siblint warm']:.2f} s = {added / sdk['siblint warm']:.2f}x | ≤ 2x |")
+    for name in ("siblint warm", "siblint 1 changed"):
+        if name in sdk:
+            print(f"| {REPORT_SDK}: {name} | {sdk[name]:.2f} s ({sdk[name + ' cpu']:.2f} s CPU) | < 1 s |")
+    if "cache cold" in sdk:
+        print(f"| {REPORT_SDK}: cache size after a cold run; after editing every agent module (pruned); after "
+              f"deleting a quarter of them | {sdk['cache cold'] / 1e6:.1f} MB; {sdk['cache edited'] / 1e6:.1f} MB; "
+              f"{sdk['cache deleted'] / 1e6:.1f} MB ({sdk['cache source'] / 1e6:.1f} MB of .py) | ≤ 2x the source |")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tree", nargs="?")
@@ -301,6 +366,11 @@ def main() -> int:
     ap.add_argument("--baseline", metavar="SIBLINT",
                     help="another install's siblint executable: its cold, warm and one-changed arms run interleaved "
                          "with this one's, and the report gives this / baseline ratios")
+    ap.add_argument("--no-j1", action="store_true", help="skip the cold -j1 arm")
+    ap.add_argument("--report", metavar="TREES_DIR",
+                    help="issue 24's figures in one run and one table: the parse-floor arm on the four trees of "
+                         "TREES_DIR, then the tree arm on its SDK tree (see REPORT_TREES)")
+    ap.add_argument("--report-runs", type=int, default=3, help="rounds of every arm of --report (median; default 3)")
     args = ap.parse_args()
     if args.scaling is not None:
         import scaling
@@ -316,10 +386,17 @@ def main() -> int:
         import floor
 
         return floor.run(tool("siblint"), args.floor, args.floor_runs, args.floor_jobs, timed)
+    if args.report is not None:
+        return report(args)
     if args.tree is None:
         ap.error("TREE is required (or --scaling)")
+    tree_run(args, os.path.abspath(args.tree))
+    return 0
 
-    src = os.path.abspath(args.tree)
+
+def tree_run(args: argparse.Namespace, src: str) -> dict[str, float]:
+    """The tree arm on a copy of `src`; prints its report and returns the median wall time of each
+    arm by name, its median CPU time under `<name> cpu`, and the cache sizes (`cache ...`, bytes)."""
     work = tempfile.mkdtemp(prefix="siblint-bench-")
     tree = os.path.join(work, "tree")
     shutil.copytree(src, tree, ignore=shutil.ignore_patterns(".git", "__pycache__", ".siblint_cache", ".ruff_cache"))
@@ -356,8 +433,9 @@ def main() -> int:
     arms.append(Arm("siblint warm", [siblint, "check", tree, "--cache-dir", cache]))
     if agent_file:
         arms.append(Arm("siblint 1 changed", [siblint, "check", tree, "--cache-dir", cache], prepare=touch_agent_file))
-    if not args.cold_once:
+    if not args.cold_once and not args.no_j1:
         arms.append(Arm("siblint cold -j1", [siblint, "check", tree, "--no-cache", "-j1"], slow=cold_slow))
+    if not args.cold_once:
         arms.append(Arm("siblint cold -j2", [siblint, "check", tree, "--no-cache", "-j2"], slow=cold_slow))
     if args.baseline:
         # The same arms for the baseline install, on its own copy of the tree with its own cache, so
@@ -468,10 +546,15 @@ def main() -> int:
         argv = [siblint, "check", tree, "--no-cache", "-j2"]
         peak, wall = peak_rss(argv, work)
         print(f"\npeak RSS of `siblint check -j2 --no-cache` (process tree): {peak / 2**20:.0f} MB ({wall:.1f}s)")
+    figures: dict[str, float] = {}
+    for arm in arms:
+        if arm.samples:
+            figures[arm.name] = statistics.median(s.wall for s in arm.samples)
+            figures[f"{arm.name} cpu"] = statistics.median(s.cpu for s in arm.samples)
     if not args.no_cache_pruning:
-        cache_pruning(siblint, tree, cache, work)
+        figures.update(cache_pruning(siblint, tree, cache, work))
     shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return figures
 
 
 if __name__ == "__main__":

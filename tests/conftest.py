@@ -37,6 +37,22 @@ def lint(tmp_path: Path):
     return run
 
 
+@pytest.fixture
+def scanned(monkeypatch) -> list[str]:
+    """Files whose bytes the project scan worked through (not answered by the memo)."""
+    seen: list[str] = []
+    from siblint.model import project as project_mod
+
+    real = project_mod.scan_part
+
+    def counting(path: str, data: bytes, package: str):
+        seen.append(os.path.basename(path))
+        return real(path, data, package)
+
+    monkeypatch.setattr(project_mod, "scan_part", counting)
+    return seen
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _own_cache_key_folder():
     """The cache's machine key (`$XDG_CACHE_HOME/siblint/key`) goes to a folder of this session, for

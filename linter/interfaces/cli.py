@@ -318,7 +318,8 @@ def _jobs(requested: int | None) -> int:
     return min(requested or default_jobs(), default_jobs())
 
 
-def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnostic]:
+def collect_diagnostics(opts: CheckOptions, resolver: Resolver, opened: list | None = None) -> list[Diagnostic]:
+    """`opened`: receives the caches the run opened (siblint.run.cache.Cache)."""
     from ..run import runner
 
     if opts.reads_stdin:
@@ -336,7 +337,7 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver) -> list[Diagnost
     groups: dict[Config, list[str]] = {}
     for f in files:
         groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
-    cache = _open_cache(opts, project_root(resolver.used()))
+    cache = _open_cache(opts, project_root(resolver.used()), opened)
     progress = None if opts.quiet else runner.Progress(len(files), live=runner.progress_wanted())
     diagnostics: list[Diagnostic] = []
     for config, group in groups.items():  # one project index per config, as each file's own run would have
@@ -352,7 +353,7 @@ def _config_of(resolver: Resolver, path: str) -> Config:
         _fail(str(exc))
 
 
-def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of siblint.run.cache.Cache, or None
+def _open_cache(opts: CheckOptions, root: str, opened: list | None = None):  # -> config -> a Cache factory, or None
     if opts.no_cache:
         return None
 
@@ -370,6 +371,8 @@ def _open_cache(opts: CheckOptions, root: str):  # -> config -> a factory of sib
             if refusal:
                 warn(refusal)
                 return None
+            if opened is not None:
+                opened.append(found)
             return found
 
         return open_cache
@@ -415,7 +418,8 @@ def run_check(opts: CheckOptions) -> int:
         write_report("".join(f"{escape_text(shown_path(f))}\n" for f in discover_files(opts, resolver)), opts.output,
                      roots=_output_roots(opts))
         return EXIT_CLEAN
-    diagnostics = collect_diagnostics(opts, resolver)
+    caches: list = []
+    diagnostics = collect_diagnostics(opts, resolver, caches)
     if opts.reads_stdin and (opts.fix.fix or opts.fix.diff):
         return fix_stdin(opts, resolver, diagnostics)
     if opts.fix.diff:
@@ -446,7 +450,7 @@ def run_check(opts: CheckOptions) -> int:
     if stats:
         click.echo(stats, err=True, nl=False)
     if not opts.quiet and readable:
-        fix_hint(opts, diagnostics)
+        fix_hint(opts, diagnostics, caches[0] if caches else None)
     failing = [d for d in diagnostics if opts.fail_on == "warning" or d.severity == "error"]
     return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
 
@@ -546,14 +550,14 @@ def fix_stdin(opts: CheckOptions, resolver: Resolver, diagnostics: list[Diagnost
     return EXIT_FINDINGS if failing and not opts.exit_zero else EXIT_CLEAN
 
 
-def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic]) -> None:
+def fix_hint(opts: CheckOptions, diagnostics: list[Diagnostic], cache: Any = None) -> None:
     """ruff's hint: how many of the findings left a fix could remove, and with which flag (the unsafe
-    ones only when `--unsafe-fixes` was given)."""
+    ones only when `--unsafe-fixes` was given). `cache`: the run's, which remembers the counts."""
     if not diagnostics or opts.reads_stdin:
         return  # nothing to load; stdin cannot be read twice
-    from .fixing import fixable_counts
+    from .fix_counts import fixable_counts
 
-    safe, unsafe = fixable_counts(diagnostics)
+    safe, unsafe = fixable_counts(diagnostics, cache)
     if safe:
         warn(f"{safe} finding{'s' if safe != 1 else ''} fixable with --fix")
     if unsafe and opts.fix.unsafe:  # asked for: a plain run's stderr stays quiet (CI logs, editors)

@@ -218,6 +218,20 @@ def fixable_counts(findings: list[Diagnostic]) -> tuple[int, int]:
     return levels[SAFE], levels[UNSAFE]
 
 
+def file_fixable_counts(path: str, data: bytes, findings: list[Diagnostic]) -> tuple[int, int]:
+    """`fixable_counts` of one file's `findings`, in these bytes of it."""
+    specs = fix_specs()
+    mine = _by_file(findings, specs).get(path, [])
+    if not mine:
+        return 0, 0
+    try:
+        text = _decoded(path, data)[0]
+    except (UnicodeError, LookupError):
+        return 0, 0
+    levels = Counter(f.applicability for f in dict(fix_pairs(path, text, mine, specs)).values())
+    return levels[SAFE], levels[UNSAFE]
+
+
 def show_fixes(written: list[FileFix]) -> str:
     """`--show-fixes`: the fixes applied, per file and code (ruff's layout)."""
     from ..rule_api.registry import by_code

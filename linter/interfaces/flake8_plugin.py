@@ -118,6 +118,7 @@ def _project(config: "Config") -> tuple["ProjectIndex", "FileFindings | None"]:
     from ..run import cache as cache_mod
     from ..run.reuse import FileFindings
     from ..run.runner import cached_project
+    from ..run.scan_memo import ScanMemo
 
     if not (os.environ.get(cache_mod.ENV_VAR) or config.source):
         return cached_project(config, None), None
@@ -128,8 +129,17 @@ def _project(config: "Config") -> tuple["ProjectIndex", "FileFindings | None"]:
         print(f"siblint: warning: {escape_text(refusal)}", file=sys.stderr)
         return cached_project(config, None), None
     project = cached_project(config, cache)
+    project.scan_parts = ScanMemo(lambda: cache, project.roots)  # each flake8 process scans: from the cache
     # "flake8": these findings leave `# noqa` to flake8, unlike `siblint check`'s.
     return project, FileFindings(cache, project, config.max_file_size, "flake8")
+
+
+def _remember_scan(project: "ProjectIndex") -> None:
+    """Store the project scan's records once it is made (no-op afterwards: flake8 has no end-of-run hook)."""
+    from ..run.scan_memo import ScanMemo
+
+    if isinstance(project.scan_parts, ScanMemo):
+        project.scan_parts.save()
 
 
 def _as_tuple(value: object) -> tuple[str, ...]:
@@ -210,6 +220,8 @@ class Plugin:
             diagnostics = findings.get(path, data) if findings else None
             if diagnostics is None:
                 diagnostics = self._analyse(path, data, config, project, findings)
+            if findings is not None:
+                _remember_scan(project)
         except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return

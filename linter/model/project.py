@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -131,15 +132,13 @@ class ProjectScan:
     app_roots: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, roots: list[str], skip: Skip | None = None) -> "ProjectScan":
-        from ..frameworks import plain_function_roots
-        from ..syntax.prefilter import may_matter
-
+    def of(cls, roots: list[str], skip: Skip | None = None, part_of: "PartOf | None" = None) -> "ProjectScan":
+        """`part_of`: what one file contributes (`scan_part`), or a memo standing in for it."""
         names: dict[str, list[str]] = {}
         classes: list[tuple[str, frozenset[str], frozenset[str]]] = []
         imports: dict[str, list[str]] = {}
         agents: set[str] = set()
-        plain_roots = plain_function_roots()
+        part_of = part_of or scan_part
         packages: dict[str, str] = {}  # folder -> the package its files are in ("" for none)
         marked: dict[str, bool] = {}  # folder -> holds a project file (application_roots)
         app_roots: set[str] = set()
@@ -151,18 +150,48 @@ class ProjectScan:
             package = packages[folder]
             stem = file[:-3]
             names.setdefault(package if stem == "__init__" else f"{package}.{stem}".lstrip("."), []).append(path)
-            for name in imported_modules(path, data, package):
+            part = part_of(path, data, package)
+            for name in part.imports:
                 imports.setdefault(name, []).append(path)
-            if may_matter(data, plain_roots):
+            if part.agent:
                 agents.add(path)
-            found = list(line_matches(_CLASS, data, b"class"))
-            if found:
-                words = set(re.findall(rb"[\w.]+", b" ".join(m.group(1) or b"" for m in found)))
-                bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace") for w in words)
-                defs = frozenset(m.group(1).decode("ascii", "replace") for m in line_matches(_DEF, data, b"def"))
-                classes.append((path, bases, defs))
+            if part.classes is not None:
+                classes.append((path, *part.classes))
         return cls({k: tuple(sorted(v)) for k, v in names.items()}, tuple(sorted(classes)),
                    {k: tuple(sorted(v)) for k, v in imports.items()}, frozenset(agents), tuple(sorted(app_roots)))
+
+
+@dataclass(frozen=True)
+class ScanPart:
+    """What one file's bytes add to the scan (a function of its bytes and its package alone)."""
+
+    imports: tuple[str, ...]  # the modules it imports, sorted
+    agent: bool  # imports a framework that makes tools of plain functions
+    classes: tuple[frozenset[str], frozenset[str]] | None  # (base words, function names) when it defines a class
+
+
+PartOf = Callable[[str, bytes, str], ScanPart]
+
+
+def scan_part(path: str, data: bytes, package: str) -> ScanPart:
+    """What `data`, the bytes of `path` in `package`, adds to the scan."""
+    from ..syntax.prefilter import may_matter
+
+    found = list(line_matches(_CLASS, data, b"class"))
+    classes = None
+    if found:
+        words = set(re.findall(rb"[\w.]+", b" ".join(m.group(1) or b"" for m in found)))
+        bases = frozenset(w.rpartition(b".")[2].decode("ascii", "replace") for w in words)
+        defs = frozenset(m.group(1).decode("ascii", "replace") for m in line_matches(_DEF, data, b"def"))
+        classes = (bases, defs)
+    return ScanPart(tuple(sorted(imported_modules(path, data, package))), may_matter(data, _plain_roots()), classes)
+
+
+@lru_cache(maxsize=1)
+def _plain_roots() -> tuple[str, ...]:
+    from ..frameworks import plain_function_roots
+
+    return plain_function_roots()
 
 
 def line_matches(pattern: re.Pattern[bytes], data: bytes, literal: bytes) -> Iterator[re.Match[bytes]]:
@@ -318,6 +347,7 @@ class ProjectIndex:
         # Answers of the semantic model that hold for the whole run (siblint.model.semantic).
         self.memo: dict[str, Any] = {}
         self._scan = scan
+        self.scan_parts: PartOf | None = None  # a memo of the scan's per-file work (the cache's)
         self._skip = skip  # what the run excludes: the scan never reads it
         self._located: dict[tuple[str, str], str | None] = {}
         self._listings: dict[str, frozenset[str]] = {}
@@ -327,7 +357,7 @@ class ProjectIndex:
     def scan(self) -> ProjectScan:
         """The scan of the roots, made on the first question (or handed over by the runner)."""
         if self._scan is None:
-            self._scan = ProjectScan.of(self.roots, self._skip)
+            self._scan = ProjectScan.of(self.roots, self._skip, self.scan_parts)
         return self._scan
 
     def remembered(self, key: tuple[str, ...], compute: Callable[[], _T]) -> _T:

@@ -10,7 +10,7 @@ import os
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework
 from ..frameworks.versions import Release
-from ..settings.pins import Assumed, Pin, assumed, pin_folder, read_pins
+from ..settings.pins import Assumed, Pin, assumed, pin_bytes, pin_folder, pin_sources, read_pins
 from .project import PINS, ProjectIndex
 
 
@@ -26,25 +26,56 @@ def project_pins(path: str, project: ProjectIndex) -> dict[str, Pin]:
 
 
 def pins_digest(folder: str, project: ProjectIndex) -> str:
-    """A digest of the pins that govern `folder` (what a cache entry records in place of a path)."""
+    """A digest of the pin files that govern `folder` (what a cache entry records in place of a
+    path): their paths and bytes, so a warm run re-checks it without parsing a large lock file.
+    Equal bytes read as equal pins; any edit, even one that pins the same, re-checks."""
     memo: dict[str, str] = project.memo.setdefault("versions.digests", {})
     if folder not in memo:
-        text = repr(sorted(_folder_pins(folder, project).items()))
-        memo[folder] = f"{PINS} {hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
+        found = _pin_folder(folder, project) or ""
+        h = hashlib.sha256(os.fsencode(found))
+        for name in pin_sources(found) if found else ():
+            data = pin_bytes(os.path.join(found, name))
+            h.update(b"\0%s\0%d\0" % (os.fsencode(name), -1 if data is None else len(data)))
+            h.update(data or b"")
+        memo[folder] = f"{PINS} {h.hexdigest()[:32]}"
+    return memo[folder]
+
+
+def _pin_folder(folder: str, project: ProjectIndex) -> str | None:
+    """The folder whose pin files govern `folder` (within its root), once per folder for the run."""
+    memo: dict[str, str | None] = project.memo.setdefault("versions.folders", {})
+    if folder not in memo:
+        top = next((r for r in project.roots if folder == r or folder.startswith(r.rstrip(os.sep) + os.sep)), folder)
+        memo[folder] = pin_folder(folder, top)
     return memo[folder]
 
 
 def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
     memo: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.pins", {})
     if folder not in memo:
-        top = next((r for r in project.roots if folder == r or folder.startswith(r.rstrip(os.sep) + os.sep)), folder)
-        found = pin_folder(folder, top)
+        found = _pin_folder(folder, project)
         # Read each pin folder once: a large lock file governs every folder below it.
         read: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.read", {})
         if found is not None and found not in read:
-            read[found] = read_pins(found)
+            read[found] = _read_through(folder, found, project)
         memo[folder] = read[found] if found is not None else {}
     return memo[folder]
+
+
+# `project.memo[PIN_STORE]`, when a run keeps one (the cache's, `siblint.run.pins_memo`): the pins
+# read before, by `pins_digest`, so an edit elsewhere does not parse a large lock file again.
+PIN_STORE = "versions.store"
+
+
+def _read_through(folder: str, found: str, project: ProjectIndex) -> dict[str, Pin]:
+    store = project.memo.get(PIN_STORE)
+    if store is None:
+        return read_pins(found)
+    digest = pins_digest(folder, project)
+    pins = store.get(digest)
+    if pins is None:
+        pins = store[digest] = read_pins(found)
+    return pins
 
 
 def runs_current(release: Release | None, path: str, project: ProjectIndex) -> bool:

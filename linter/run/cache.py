@@ -11,6 +11,12 @@ Layout, under the cache folder (`.siblint_cache/` next to the config, or `--cach
     v2/lint/ab/<file>-<content>.json          findings of one file for front ends that check one
                                               file at a time (flake8): <content> also covers the
                                               configuration; the same shape as an index entry
+    v2/scan/ab/<root>-<code>.json             what each file under a project root adds to the
+                                              project scan, by content hash (`siblint.run.scan_memo`)
+    v2/pins/ab/<digest>.json                  the pins of one set of pin files, by a digest of
+                                              their bytes (`siblint.run.pins_memo`)
+    v2/fixes/ab/<folder>-<code>.json          how many fixes each file's findings have, by a hash
+                                              of its bytes and findings (the --fix hint)
     v2/findings-<config>.json                 one index per effective configuration:
                                               path -> content hash, findings, and the project
                                               modules the rules consulted with their hashes
@@ -448,6 +454,27 @@ class Cache:
 
     def store_findings(self, key: str, path: str, entry: "Entry") -> None:
         self._store_blob("lint", key, _entry_to_json(entry), path)
+
+    def load_scan(self, key: str) -> Any | None:
+        """The project scan's per-file records (`siblint.run.scan_memo`)."""
+        return self._load_blob("scan", key)
+
+    def store_scan(self, key: str, records: dict, root: str) -> None:
+        self._store_blob("scan", key, records, root)
+
+    def load_pins(self, key: str) -> Any | None:
+        """Pins read from a project's pin files (`siblint.run.pins_memo`)."""
+        return self._load_blob("pins", key)
+
+    def store_pins(self, key: str, rows: list, source: str) -> None:
+        self._store_blob("pins", key, rows, source)
+
+    def load_fix_counts(self, key: str) -> Any | None:
+        """How many fixes each file's findings have (`siblint.interfaces.fix_counts`)."""
+        return self._load_blob("fixes", key)
+
+    def store_fix_counts(self, key: str, counts: dict, source: str) -> None:
+        self._store_blob("fixes", key, counts, source)
 
     # ---- the findings index ---------------------------------------------------------------------
     def load_index(self) -> None:

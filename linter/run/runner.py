@@ -36,6 +36,8 @@ from ..common.gctune import THRESHOLD, analysis_thresholds
 from ..common.reading import TooLarge, read_bounded
 from ..settings.config import Config
 from ..settings.excludes import Skip
+from .pins_memo import keep_pins
+from .scan_memo import OpenOnce, ScanMemo
 
 if TYPE_CHECKING:
     import ast
@@ -166,6 +168,7 @@ class _Analyser:
         self.untrimmed = Untrimmed()  # bytes parsed since memory was last handed back
         self.consulted: set[str] = set()  # files whose facts some rule looked up
         self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
+        keep_pins(self.project, cache)
 
     def _facts_key(self, path: str, sha: str) -> str:
         from ..model.project import module_name_for
@@ -385,6 +388,7 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
 
 def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[], Cache | None] | None",
          progress: Progress | None) -> RunResult:
+    open_cache = OpenOnce(cache)
     factory = cache
     opened_cache: "Cache | None" = None
     result = RunResult(files_checked=len(files))
@@ -392,6 +396,7 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
     sizes: dict[str, int] = {}
     shas: dict[str, str] = {}
     project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
+    scan_memo = project.scan_parts = ScanMemo(open_cache, project.roots) if factory is not None else None
     read_bytes = 0  # sizes the cache's default cap
     for p in files:
         try:
@@ -402,9 +407,9 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
         read_bytes += len(data)
         if project.wants(p, data):
             if not passing and factory is not None:  # the first passing file opens the cache
-                from .cache import Cache, content_hash
+                from .cache import content_hash
 
-                opened_cache = factory if isinstance(factory, Cache) else factory()  # None: the folder must not be used
+                opened_cache = open_cache()  # None: the folder must not be used
             passing.append(p)
             sizes[p] = len(data)
             if opened_cache is not None:
@@ -465,6 +470,8 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
                 cache.record(path, entry)
     if cache is not None:
         if passing:
+            if scan_memo is not None:
+                scan_memo.save()
             cache.save(read_bytes)
         result.cache_stats = dict(cache.stats)
     if progress:

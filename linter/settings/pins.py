@@ -118,20 +118,33 @@ def _listing(folder: str) -> list[str]:
         return []
 
 
+def pin_sources(folder: str) -> list[str]:
+    """The names of the files `read_pins` reads in `folder`, in the order it reads them."""
+    names = _listing(folder)
+    return [*(n for n in names if _REQUIREMENTS.match(n)), *(n for n in ("pyproject.toml", *LOCK_FILES) if n in names)]
+
+
 def read_pins(folder: str) -> dict[str, Pin]:
     """The pins `folder`'s own pin files hold: manifests first, then lock files, so a locked
     version replaces a range."""
-    names = _listing(folder)
     out: dict[str, Pin] = {}
-    for name in names:
-        if _REQUIREMENTS.match(name):
-            out.update(_keep_first(out, _requirements(os.path.join(folder, name))))
-    if "pyproject.toml" in names:
-        out.update(_keep_first(out, _pyproject(os.path.join(folder, "pyproject.toml"))))
-    for name in LOCK_FILES:
-        if name in names:
-            out.update({p.distribution: p for p in _lock(os.path.join(folder, name))})
+    for name in pin_sources(folder):
+        path = os.path.join(folder, name)
+        if name in LOCK_FILES:
+            out.update({p.distribution: p for p in _lock(path)})
+        elif name == "pyproject.toml":
+            out.update(_keep_first(out, _pyproject(path)))
+        else:
+            out.update(_keep_first(out, _requirements(path)))
     return out
+
+
+def pin_bytes(path: str) -> bytes | None:
+    """A pin file's bytes as `read_pins` would read them (None: unreadable)."""
+    try:
+        return read_bounded(path, PIN_MAX_BYTES, follow_symlinks=False)
+    except OSError:
+        return None
 
 
 def _keep_first(known: dict[str, Pin], found: Iterator[Pin]) -> dict[str, Pin]:
@@ -145,10 +158,8 @@ def _keep_first(known: dict[str, Pin], found: Iterator[Pin]) -> dict[str, Pin]:
 
 
 def _text(path: str) -> str | None:
-    try:
-        return read_bounded(path, PIN_MAX_BYTES, follow_symlinks=False).decode("utf-8", "replace")
-    except OSError:
-        return None
+    data = pin_bytes(path)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def _toml(path: str) -> dict:

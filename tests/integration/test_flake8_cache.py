@@ -84,3 +84,14 @@ def test_stdin_is_answered_for_its_own_content_not_the_files(tree: Path, monkeyp
         results.append(flake8(tree, "-", "--stdin-display-name", "pkg/tools.py"))
     assert results[0] == results[2] != results[1]
     assert len(results[1]) == len(results[0]) - 1  # the fatal failure handler's finding is gone
+
+
+def test_a_warm_flake8_run_takes_the_project_scan_from_the_cache(tree: Path, scanned: list[str]) -> None:
+    cold = flake8(tree, ".")
+    assert sorted(scanned) == ["__init__.py", "agent.py", "plain.py", "tools.py"]
+    scanned.clear()
+    assert flake8(tree, ".") == cold
+    assert scanned == []
+    (tree / "plain.py").write_text("import os  # edited\n")
+    assert flake8(tree, ".") == cold
+    assert scanned == ["plain.py"]
