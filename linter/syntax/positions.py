@@ -15,20 +15,12 @@ changing a single range:
   never asks about. Those are skipped. (None of them is an anchor libcst hoists a statement's
   start or end from: those are statements, suites and closing brackets.)
 
-libcst's `_parenthesize`, a generator-based context manager every expression enters, is replaced
-by a plain class doing the same steps (for any codegen state, libcst's own included), and only
-while libcst's function reads as 1.9's does.
-
 `tests/engine/test_positions.py` checks the ranges against libcst's provider node by node.
 """
 
 from __future__ import annotations
 
-from types import TracebackType
-from typing import Any
-
 import libcst as cst
-from libcst._nodes.expression import _BaseParenthesizedNode
 from libcst._nodes.internal import CodegenState
 from libcst.metadata.position_provider import NEWLINE_RE
 
@@ -116,43 +108,6 @@ class _Syntactic:
         start = self.start if self.start_node is None else state.ranges[id(self.start_node)][:2]
         end = (state.line, state.column) if self.end_node is None else state.ranges[id(self.end_node)][2:]
         state.ranges[id(self.node)] = (*start, *end)
-
-
-class _Parenthesize:
-    """`_BaseParenthesizedNode._parenthesize` as a plain context manager: the same steps as libcst's
-    generator-based one (`(`s, the node's syntactic range, then `)`s, none of them once an error
-    unwinds; neither syntactic-range manager suppresses one), which every expression enters once
-    per code generation (a million times on langgraph). It saves ~8% of `positions()`."""
-
-    __slots__ = ("node", "state", "syntactic")
-
-    def __init__(self, node: _BaseParenthesizedNode, state: CodegenState) -> None:
-        self.node, self.state = node, state
-        self.syntactic: Any = None  # the state's own syntactic-range context manager
-
-    def __enter__(self) -> None:
-        for lpar in self.node.lpar:
-            lpar._codegen(self.state)
-        self.syntactic = self.state.record_syntactic_position(self.node)
-        self.syntactic.__enter__()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> bool:
-        if self.syntactic.__exit__(exc_type, exc, tb):
-            return True
-        if exc_type is None:
-            for rpar in self.node.rpar:
-                rpar._codegen(self.state)
-        return False
-
-
-# libcst's own (the tests compare against it), replaced only while the generator it wraps reads as
-# 1.9's does.
-LIBCST_PARENTHESIZE = _BaseParenthesizedNode._parenthesize
-_wrapped = getattr(LIBCST_PARENTHESIZE, "__wrapped__", None)
-if _wrapped is not None and _wrapped.__code__.co_names == ("lpar", "_codegen", "record_syntactic_position", "rpar"):
-    _BaseParenthesizedNode._parenthesize = (  # type: ignore[method-assign]
-        lambda self, state: _Parenthesize(self, state))  # type: ignore[assignment, return-value]
 
 
 def positions(module: cst.Module) -> dict[int, Range]:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import os
 import sysconfig
-from collections.abc import Mapping
 
 import libcst as cst
 import pytest
-from libcst._nodes.expression import _BaseParenthesizedNode
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
-from siblint.syntax.positions import LIBCST_PARENTHESIZE, SKIPPED, positions
+from libcst.metadata import MetadataWrapper, PositionProvider
+from siblint.syntax.positions import SKIPPED, positions
 
 TRICKY = '''\
 from a.b import (
@@ -46,25 +44,9 @@ match p:
 '''
 
 
-def libcst_ranges(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
-    """libcst's own provider, run with libcst's own `_parenthesize` (positions.py replaces it)."""
-    replaced = _BaseParenthesizedNode._parenthesize
-    _BaseParenthesizedNode._parenthesize = LIBCST_PARENTHESIZE  # type: ignore[method-assign]
-    try:
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    finally:
-        _BaseParenthesizedNode._parenthesize = replaced  # type: ignore[method-assign]
-
-
-def test_parenthesize_is_replaced() -> None:
-    """On the libcst the project pins, the plain context manager is in place (so the comparisons
-    below compare it with libcst's generator)."""
-    assert _BaseParenthesizedNode._parenthesize is not LIBCST_PARENTHESIZE
-
-
 def compare(text: str) -> int:
     module = cst.parse_module(text)
-    expected = libcst_ranges(module)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     got = positions(module)
     checked = 0
     for node, rng in expected.items():
