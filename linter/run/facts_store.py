@@ -85,9 +85,13 @@ class RunFacts:
         plain.__dict__.pop("_views", None)  # views computed by rules are rebuilt on demand
         plain.path = _stored_path(path)
         try:
+            blob = pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
+        except (RecursionError, pickle.PicklingError):  # facts nested too deep to pickle: parsed again if asked
+            return
+        try:
             fd, temp = tempfile.mkstemp(dir=self.folder, suffix=".part")
             with os.fdopen(fd, "wb") as fh:
-                pickle.dump(plain, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                fh.write(blob)
             os.replace(temp, target)
         except OSError:  # a full disk only costs a parse later
             pass
