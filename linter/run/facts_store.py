@@ -22,6 +22,7 @@ import hashlib
 import os
 import pickle
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +30,39 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..syntax.facts import ModuleFacts
+
+
+PREFIX = "siblint-facts-"
+
+
+def sweep_orphans(where: str | None = None) -> None:
+    """Remove the facts folders of runs that no longer exist: `siblint-facts-<pid>-*` folders this
+    user owns (not links) whose process is gone. Another user's folder, or a live run's, stays."""
+    where = where or tempfile.gettempdir()
+    try:
+        entries = list(os.scandir(where))
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(PREFIX):].split("-", 1)[0]
+        if not entry.name.startswith(PREFIX) or not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid():
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, but another user's (EPERM)
+        return True
+    return True
 
 
 class RunFacts:
@@ -40,8 +74,11 @@ class RunFacts:
     def opened(cls) -> Iterator["RunFacts | None"]:
         """A store for one run, or None where no temporary folder can be made (modules are then
         parsed again where they are needed, as before)."""
+        sweep_orphans()
         try:
-            folder = tempfile.mkdtemp(prefix="siblint-facts-")  # mode 0700: no other user reads or plants a pickle
+            # Mode 0700: no other user reads or plants a pickle. The pid lets a later run remove the
+            # folder of a run that was killed before its `finally` (SIGKILL, SIGTERM).
+            folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
         except OSError:
             yield None
             return

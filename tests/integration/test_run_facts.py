@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
+import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 from siblint.lint import engine
 from siblint.run import memory, runner
-from siblint.run.facts_store import RunFacts
+from siblint.run.facts_store import PREFIX, RunFacts, sweep_orphans
 from siblint.run.memory import UNIT, Dispatch, ParseBudget, Untrimmed
 from siblint.settings.config import Config
 
@@ -187,3 +189,26 @@ def test_many_small_parses_hand_memory_back_like_one_big_one() -> None:
     assert [untrimmed.add(small) for _ in range(4)] == [False, False, False, True]
     assert untrimmed.bytes == 0
 
+
+
+def test_a_killed_runs_folder_is_removed_by_the_next_run_and_nothing_else_is(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = tmp_path / f"{PREFIX}{int(dead.stdout)}-abc"
+    live = tmp_path / f"{PREFIX}{os.getpid()}-abc"  # a run still going: this process
+    other = tmp_path / f"{PREFIX}x-abc"  # not a run's name
+    target = tmp_path / "elsewhere"
+    for folder in (orphan, live, other, target):
+        folder.mkdir()
+        (folder / "f.pickle").write_bytes(b"x")
+    link = tmp_path / f"{PREFIX}{int(dead.stdout)}-link"
+    link.symlink_to(target, target_is_directory=True)
+    sweep_orphans(str(tmp_path))
+    assert not orphan.exists()
+    assert live.exists() and other.exists() and link.is_symlink() and (target / "f.pickle").exists()
+
+
+def test_a_runs_folder_is_named_by_its_process_and_gone_after_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with RunFacts.opened() as store:
+        assert store is not None and os.path.basename(store.folder).startswith(f"{PREFIX}{os.getpid()}-")
+    assert not list(tmp_path.iterdir())
