@@ -43,15 +43,17 @@ def _unparsable(path: str, err: source.SourceError) -> Diagnostic:
                       rule.message.format(reason=err.reason), rule.name, rule.severity)
 
 
-def facts_from_text(text: str, path: str, tree: ast.Module | None = None) -> ModuleFacts:
+def facts_from_text(text: str, path: str, tree: ast.Module | None = None, guarded: bool = False) -> ModuleFacts:
     """Parse and collect; raises SourceError when the text cannot be analysed. `tree`, when given,
-    is CPython's parse of `text` (flake8's), used for the guard instead of parsing again.
+    is CPython's parse of `text` (flake8's), used for the guard instead of parsing again; `guarded`:
+    that tree already passed the guard (`source.check_syntax`), which is not run again.
     A TypeScript/JavaScript file goes to the tree-sitter front end (siblint.js)."""
     if is_js(path):
         from ..js.frontend import facts_from_text as js_facts
 
         return js_facts(text, path)
-    source.check_syntax(text, path, tree)
+    if not (guarded and tree is not None):
+        source.check_syntax(text, path, tree)
     name, is_package, _ = module_name_for(path)
     return source.with_deep_recursion(lambda: collect(source.parse(text), path, name, is_package))
 

@@ -213,12 +213,13 @@ class _Analyser:
     def _parsed(self, path: str, data: bytes, quiet: bool = True, tree: "ast.Module | None" = None) -> "ModuleFacts | None":
         """Facts of `data`, parsed within the pool's budget, the tree's memory given back after a
         big file. `quiet`: None for anything the parse raises (the engine parses again and reports it).
-        `tree`: CPython's tree of `data` when the caller made one (it is not parsed again)."""
+        `tree`: CPython's tree of `data` that already passed the guard (`relevance.syntax_tree`):
+        neither parsed nor guarded again."""
         from ..lint import engine
 
         with self.budget.held(len(data)) if self.budget is not None else nullcontext():
             try:
-                return engine.facts_from_text(engine.decode(data, path), path, tree)
+                return engine.facts_from_text(engine.decode(data, path), path, tree, guarded=True)
             except Exception:
                 if quiet:
                     return None

@@ -15,6 +15,7 @@ from siblint.lint import engine
 from siblint.run import cache as cache_mod
 from siblint.run import runner
 from siblint.settings.config import Config
+from siblint.syntax import source
 from support import write
 
 EFFECT = "import requests\n"
@@ -27,9 +28,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = engine.facts_from_text
 
-    def counting(text: str, path: str, *rest: object):
+    def counting(text: str, path: str, *rest: object, **options: object):
         seen.append(os.path.basename(path))
-        return real(text, path, *rest)
+        return real(text, path, *rest, **options)
 
     monkeypatch.setattr(engine, "facts_from_text", counting)
     return seen
@@ -60,6 +61,16 @@ def test_its_twin_using_a_tool_maker_is_parsed_and_reports(tmp_path: Path, parse
     write(tmp_path, {"pay.py": EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN})
     assert findings(tmp_path) == {"pay.py": ["SIB101"]}
     assert parses == ["pay.py"]
+
+
+def test_a_kept_file_is_guarded_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The second stage's CPython tree passed the depth guard: the parse that follows reuses it.
+    guarded: list[int] = []
+    real = source.nesting_depth
+    monkeypatch.setattr(source, "nesting_depth", lambda tree: guarded.append(1) or real(tree))
+    write(tmp_path, {"pay.py": EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN})
+    assert findings(tmp_path) == {"pay.py": ["SIB101"]}
+    assert len(guarded) == 1
 
 
 def test_a_plain_function_an_importer_lists_in_a_group_is_kept(tmp_path: Path) -> None:

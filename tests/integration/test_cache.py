@@ -26,9 +26,9 @@ def parses(monkeypatch):
     seen: list[str] = []
     real = engine.facts_from_text
 
-    def counting(text: str, path: str, *rest):
+    def counting(text: str, path: str, *rest, **options):
         seen.append(os.path.basename(path))
-        return real(text, path, *rest)
+        return real(text, path, *rest, **options)
 
     monkeypatch.setattr(engine, "facts_from_text", counting)
     return seen

@@ -47,9 +47,9 @@ def parses(monkeypatch) -> Counter:
     seen: Counter = Counter()
     real = engine.facts_from_text
 
-    def counting(text: str, path: str, tree=None):
+    def counting(text: str, path: str, tree=None, **options):
         seen[os.path.abspath(path)] += 1
-        return real(text, path, tree)
+        return real(text, path, tree, **options)
 
     monkeypatch.setattr(engine, "facts_from_text", counting)
     return seen
