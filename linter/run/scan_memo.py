@@ -49,6 +49,7 @@ class ScanMemo:
         self.stored: dict[str, Any] | None = None  # loaded on the first file
         self.fresh: dict[str, Record] = {}
         self.changed = False
+        self.settled = False  # saved (or nothing to save) since the last file was scanned
 
     def _key(self) -> str:
         from .cache import Cache
@@ -66,6 +67,7 @@ class ScanMemo:
         from ..model.project import scan_part
         from .cache import content_hash
 
+        self.settled = False
         sha = content_hash(data)
         part = _part(self._load().get(path), sha, package)
         if part is None:
@@ -78,7 +80,10 @@ class ScanMemo:
 
     def save(self) -> None:
         """Store the records of this scan when they differ from what was loaded."""
-        if self.stored is None or not (self.changed or self.fresh.keys() != self.stored.keys()):
+        if self.stored is None or self.settled:
+            return  # the flake8 plugin asks after every file: no key-set comparison each time
+        self.settled = True
+        if not (self.changed or self.fresh.keys() != self.stored.keys()):
             return
         cache = self.open_cache()
         if cache is not None:
