@@ -70,9 +70,9 @@ class _Probe:
                                                         len(result.diagnostics) + sum(len(p.diagnostics) for p in result.parts))
             return result
 
-        def parse(text: str, path: str, tree: Any = None) -> Any:
+        def parse(text: str, path: str, tree: Any = None, **kw: Any) -> Any:
             self.parses += 1
-            return self.parse(text, path, tree)
+            return self.parse(text, path, tree, **kw)
 
         self.engine.analyse, self.engine.facts_from_text = analyse, parse
         return self
