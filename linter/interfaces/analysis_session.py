@@ -79,10 +79,11 @@ class AnalysisSession:
         """The index of the project `siblint check` would see (siblint.model.project.project_root);
         its scan is made again when a file it has not seen is linted (files were added)."""
         if self._alone(config, path):  # never walk its folder (a document opened from /etc or /)
-            return ProjectIndex([], loader=self._load, skip=Skip(config))
+            return ProjectIndex([], loader=self._load, skip=Skip(config), max_bytes=config.max_file_size)
         root = project_root(config)
         if root not in self._projects:
-            self._projects[root] = ProjectIndex([root], loader=self._load, skip=Skip(config))
+            self._projects[root] = ProjectIndex([root], loader=self._load, skip=Skip(config),
+                                                 max_bytes=config.max_file_size)
         project = self._projects[root]
         if path not in self._rescanned and os.path.exists(path) and not project.scans(path):
             self._rescanned.add(path)  # once per file: one outside the scan's limits stays outside

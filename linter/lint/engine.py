@@ -93,7 +93,7 @@ def load_facts(path: str, max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> ModuleFacts
 def new_project(config: Config) -> ProjectIndex:
     """The index of the project a file with settings `config` belongs to (siblint.model.project)."""
     return ProjectIndex([project_root(config)], loader=lambda path: load_facts(path, config.max_file_size),
-                        skip=Skip(config))
+                        skip=Skip(config), max_bytes=config.max_file_size)
 
 
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,

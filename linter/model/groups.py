@@ -23,6 +23,7 @@ from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from .prebuilt_tools import prebuilt_member
+from . import relevance
 from .project import ProjectIndex, names_from_roots
 from .semantic import (
     UNBOUNDED,
@@ -774,7 +775,8 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    importers = [f for p in project.importer_paths(facts.path) if (f := project.facts_for_path(p)) is not None]
+    importers = [f for p in project.importer_paths(facts.path)
+                 if _may_make_groups(p, project) and (f := project.facts_for_path(p)) is not None]
     for importer in importers:
         if importer is facts:
             continue
@@ -806,6 +808,12 @@ def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[_Listing
     return project.remembered(("groups.members_listed", os.path.abspath(facts.path)), compute)
 
 
+def _may_make_groups(path: str, project: ProjectIndex) -> bool:
+    """A module that spells no framework's name makes no group (siblint.model.relevance): asking
+    whether it lists a tool needs no parse of it."""
+    return relevance.names_a_framework(path, project)
+
+
 def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
     """Does a framework's group run `tool`: a group of its own module, of a module importing it, or
     of a module importing the package that re-exports it? A tool the project runs itself (its own
@@ -822,7 +830,10 @@ def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Itera
     """`tool`'s places in the groups that run it, looked for where `run_by_a_group` says."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
-    candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name))]
+    def keep(path: str) -> bool:
+        return _may_make_groups(path, project)
+
+    candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name, keep=keep))]
     own = (os.path.abspath(tool.path), tool.loc)
     seen: set[str] = set()
     for where in candidates:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..common.reading import DEFAULT_MAX_FILE_SIZE
 from ..js import modules as js_modules
 from ..settings.config import Config
 
@@ -331,8 +332,10 @@ class ProjectIndex:
     modules were analysed: `add` and `forget` only cache facts."""
 
     def __init__(self, roots: list[str] | None = None, loader: Callable[[str], ModuleFacts | None] | None = None,
-                 scan: ProjectScan | None = None, skip: Skip | None = None) -> None:
+                 scan: ProjectScan | None = None, skip: Skip | None = None,
+                 max_bytes: int = DEFAULT_MAX_FILE_SIZE) -> None:
         self.roots: list[str] = []
+        self.max_bytes = max_bytes  # the run's max-file-size: a larger file is never analysed
         for r in roots or []:
             r = os.path.abspath(r)
             for candidate in (r, os.path.join(r, "src")):
@@ -595,14 +598,15 @@ class ProjectIndex:
         paths = self.scan.imports.get(module, ())
         return f"{IMPORT_INDEX} {hashlib.sha256(chr(0).join(paths).encode('utf-8', 'surrogateescape')).hexdigest()[:32]}"
 
-    def importers_of(self, module: str, mentioning: tuple[str, ...] = ()) -> list[ModuleFacts]:
+    def importers_of(self, module: str, mentioning: tuple[str, ...] = (),
+                     keep: Callable[[str], bool] | None = None) -> list[ModuleFacts]:
         """Facts of the project modules that import `module` (or a name from it), from the text scan;
         with `mentioning`, only those whose text names one of these import roots (checked on the
         bytes, before any parse)."""
         self._record(f"{IMPORT_INDEX} {module}", self._importers_digest(module))
         out: list[ModuleFacts] = []
         for path in self.scan.imports.get(module, ()):
-            if mentioning and not _mentions(path, mentioning):
+            if (mentioning and not _mentions(path, mentioning)) or (keep is not None and not keep(path)):
                 continue
             facts = self.facts_for_path(path)
             if facts is not None:

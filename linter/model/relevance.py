@@ -7,7 +7,9 @@ a plain function, in a group of a module that imports the file (`groups.listed_b
 direct importers only). So a file can report only when it uses such a name, or a direct importer
 does. The engine does not follow project wrappers to find these (an alias of a tool maker, a
 decorator around one, a project base class of `BaseTool`: `tests/engine/test_relevance.py` pins
-each), and this stage must learn any such path the engine learns.
+each), and this stage must learn any such path the engine learns. The engine asks the same of
+importers when it looks for the groups that list a module's functions: one naming no framework
+makes none, so it is not parsed to ask (`names_a_framework`, used by `siblint.model.groups`).
 
 Kept whatever they say: a file CPython or the guard rejects (SIB900), one holding `SIB` (a
 `# noqa: SIB...`, SIB902), notebooks and TS/JS. A file not kept is still parsed when an analysed
@@ -61,20 +63,23 @@ def _uses_a_framework(data: bytes, tree: ast.AST) -> bool:
     return _NOQA_MARK in data or any(name in words for name in names_used(tree))
 
 
-def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex", max_bytes: int) -> bool:
+def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex") -> bool:
     """False only when the file (`data`, its guarded `tree`) cannot yield a finding: it uses no
     framework's name, and no direct importer does."""
     if _uses_a_framework(data, tree):
         return True
-    return any(_importer_uses_a_framework(importer, project, max_bytes) for importer in project.importer_paths(path))
+    return any(names_a_framework(importer, project) for importer in project.importer_paths(path))
 
 
-def _importer_uses_a_framework(path: str, project: "ProjectIndex", max_bytes: int) -> bool:
+def names_a_framework(path: str, project: "ProjectIndex") -> bool:
+    """Does the project file at `path` spell a framework's name (or is it one the engine must
+    parse to tell)? A file that does not holds no tool, group or setting of a framework, so its
+    facts need not be parsed to look for one."""
     project.noted(path)  # the answer reads it: a cached answer is re-checked when it changes
     memo: dict[str, bool] = project.memo.setdefault("relevance.importers", {})
     if path not in memo:
         try:
-            data = read_bounded(path, max_bytes)
+            data = read_bounded(path, project.max_bytes)
         except OSError:
             data = b""
         tree = syntax_tree(path, data)

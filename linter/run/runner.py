@@ -167,7 +167,8 @@ class _Analyser:
         self.sizes: dict[str, int] = {}  # absolute path -> source bytes of the facts held for it
         self.untrimmed = Untrimmed()  # bytes parsed since memory was last handed back
         self.consulted: set[str] = set()  # files whose facts some rule looked up
-        self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config))
+        self.project = ProjectIndex([project_root(config)], loader=self._load, scan=scan, skip=Skip(config),
+                                    max_bytes=config.max_file_size)
         keep_pins(self.project, cache)
 
     def _facts_key(self, path: str, sha: str) -> str:
@@ -262,7 +263,7 @@ class _Analyser:
         tree = relevance.syntax_tree(path, data) if parsed else None
         if tree is not None:
             with traced(self.project) as trace:
-                reports = relevance.may_report(path, data, tree, self.project, self.config.max_file_size)
+                reports = relevance.may_report(path, data, tree, self.project)
             if not reports:  # no libcst parse for a file that cannot report (siblint.model.relevance)
                 return path, [], entry_of(path, sha, [], trace, self.sha_of)
         if parsed:
@@ -361,7 +362,7 @@ def _project_of(config: Config) -> "ProjectIndex":
     """The project index of a run's parent: the scan its workers share, the cache's resolver."""
     from ..model.project import ProjectIndex, project_root
 
-    return ProjectIndex([project_root(config)], skip=Skip(config))
+    return ProjectIndex([project_root(config)], skip=Skip(config), max_bytes=config.max_file_size)
 
 
 def _warm_up() -> None:

@@ -87,6 +87,16 @@ def test_a_plain_function_whose_importer_makes_no_group_is_skipped(tmp_path: Pat
     assert parses == []
 
 
+def test_an_importer_naming_no_framework_is_not_parsed_to_look_for_groups(tmp_path: Path, parses: list[str]) -> None:
+    # `tools.py` is kept (it makes a tool); the engine asks whether its importers list `charge` in
+    # a group. `main.py` names no framework, so it makes none: it is not parsed to find out.
+    write(tmp_path, {"main.py": "from agents import __version__\nfrom tools import charge\n\ncharge(1)\n",
+                     "tools.py": EFFECT + "from agents import function_tool\n\n@function_tool\ndef book(n: int) -> str:\n"
+                                 + BODY + PLAIN})
+    assert findings(tmp_path) == {"main.py": [], "tools.py": ["SIB101"]}
+    assert parses == ["tools.py"]
+
+
 def test_a_syntax_error_is_still_reported(tmp_path: Path) -> None:
     write(tmp_path, {"pay.py": "from agents import __version__\ndef broken(:\n"})
     assert findings(tmp_path) == {"pay.py": ["SIB900"]}
