@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .pickling import by_constructor
 
+
+@by_constructor
 @dataclass(frozen=True, order=True, slots=True)
 class Loc:
     """A source range: 1-based lines, 0-based columns (libcst's convention)."""
@@ -15,6 +18,7 @@ class Loc:
     end_col: int
 
 
+@by_constructor
 @dataclass(frozen=True, order=True, slots=True)
 class Related:
     path: str
@@ -23,6 +27,7 @@ class Related:
     cell: int = 0  # in a Jupyter notebook, the cell (from 1) that `loc` lies in; 0 elsewhere
 
 
+@by_constructor
 @dataclass(frozen=True, order=True, slots=True)
 class Diagnostic:
     path: str

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar, Union
 
 from ..common.diagnostics import Loc
+from ..common.pickling import by_constructor
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Const:
     """A literal: None, True/False, a number or a string."""
@@ -28,6 +30,7 @@ class Const:
     loc: Loc
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Ref:
     """A dotted name. `name` is resolved through the module's imports (`ft` -> `agents.function_tool`);
@@ -38,6 +41,7 @@ class Ref:
     loc: Loc
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Call:
     func: "Value"
@@ -68,6 +72,7 @@ class Call:
         return None
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Seq:
     """A list, tuple or set display, or `a + b` of such: items in order, `*x` as Starred."""
@@ -76,12 +81,14 @@ class Seq:
     loc: Loc
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Starred:
     value: "Value"
     loc: Loc
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Mapping:
     items: tuple[tuple["Value | None", "Value"], ...]  # key None means `**value`
@@ -94,6 +101,7 @@ class Mapping:
         return None
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Other:
     """Anything else (lambda, comprehension, arithmetic...): only its location is kept."""
@@ -102,6 +110,7 @@ class Other:
     kind: str = ""
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Lambda(Other):
     """`lambda params: body`. Still an `Other` (kind "Lambda") for code that only needs its location."""
@@ -110,6 +119,7 @@ class Lambda(Other):
     body: "Value | None" = None
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Attr(Other):
     """`<expr>.name` where `<expr>` is not a dotted name (`Path(p).write_text`, `boto3.client("s3").put_object`).
@@ -119,6 +129,7 @@ class Attr(Other):
     receiver: "Value | None" = None
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class FString(Other):
     """An f-string. Still an `Other` (kind "FormattedString"); `text` is its literal parts, each `{...}` as "{}".
@@ -128,6 +139,7 @@ class FString(Other):
     values: tuple["Value", ...] = ()
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Either(Other):
     """`a or b or ...`: whichever option is truthy first. Still an `Other` (kind "BooleanOperation"):
@@ -136,6 +148,7 @@ class Either(Other):
     options: tuple["Value", ...] = ()
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Comp(Other):
     """A list, set or generator comprehension `[elt for target in iter]` (one `for`, filters dropped).
@@ -146,6 +159,7 @@ class Comp(Other):
     iter: "Value | None" = None
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Item(Other):
     """`<container>[<key>]`. Still an `Other` (kind "Subscript"): a dispatch table read by key
@@ -155,6 +169,7 @@ class Item(Other):
     key: "Value | None" = None
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Slash(Other):
     """`left / right`: a path joined with pathlib's `/` operator (or a division). Still an `Other`
@@ -169,6 +184,7 @@ _T = TypeVar("_T")
 Value = Union[Const, Ref, Call, Seq, Starred, Mapping, Other]
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Handler:
     """One `except` clause around a call: what it catches and whether it re-raises."""
@@ -178,6 +194,7 @@ class Handler:
     loc: Loc
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Branch:
     """An `if` arm around a call that compares a name with string literals (`if method == "GET":`,
@@ -196,6 +213,7 @@ class Branch:
         return (literal in self.values) == self.equals
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class CallSite:
     """A call inside a function body, with the context that decides whether cancellation reaches it."""
@@ -212,6 +230,7 @@ class CallSite:
     branches: tuple[Branch, ...] = ()  # `if name == "literal"` arms around the call, outermost first
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class RaiseSite:
     """A `raise` statement in a function body, with the `try` context around it."""
@@ -222,6 +241,7 @@ class RaiseSite:
     in_handler: Handler | None = None  # it is inside this except clause
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class ReturnSite:
     """A `return <value>` statement, with the `try` context around it (SIB406: what a tool tells the
@@ -234,6 +254,7 @@ class ReturnSite:
     in_handler: Handler | None = None  # it is inside this except clause
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class TrySite:
     """A `try` statement with `except` clauses: where control goes when the body succeeds or a
@@ -292,6 +313,7 @@ class FunctionFacts:
     try_sites: list[TrySite] = field(default_factory=list)
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Assignment:
     """`target = value` / `target += value` / `target: T = value`, at any scope."""
