@@ -20,6 +20,7 @@ file looks it up (the `ProjectIndex` loader), and what the answer read is record
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,9 @@ def _uses_a_framework(data: bytes, tree: ast.AST) -> bool:
 def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex") -> bool:
     """False only when the file (`data`, its guarded `tree`) cannot yield a finding: it uses no
     framework's name, and no direct importer does."""
-    if _uses_a_framework(data, tree):
+    uses = _uses_a_framework(data, tree)
+    _answers(project)[os.path.abspath(path)] = uses  # what `names_a_framework` asks of it later
+    if uses:
         return True
     return any(names_a_framework(importer, project) for importer in project.importer_paths(path))
 
@@ -76,7 +79,7 @@ def names_a_framework(path: str, project: "ProjectIndex") -> bool:
     parse to tell)? A file that does not holds no tool, group or setting of a framework, so its
     facts need not be parsed to look for one."""
     project.noted(path)  # the answer reads it: a cached answer is re-checked when it changes
-    memo: dict[str, bool] = project.memo.setdefault("relevance.importers", {})
+    memo = _answers(project)
     if path not in memo:
         try:
             data = read_bounded(path, project.max_bytes)
@@ -85,3 +88,9 @@ def names_a_framework(path: str, project: "ProjectIndex") -> bool:
         tree = syntax_tree(path, data)
         memo[path] = tree is None or _uses_a_framework(data, tree)
     return memo[path]
+
+
+def _answers(project: "ProjectIndex") -> dict[str, bool]:
+    """absolute path -> does the file name a framework, for the run (each file's CPython parse once)."""
+    answers: dict[str, bool] = project.memo.setdefault("relevance.names_a_framework", {})
+    return answers
