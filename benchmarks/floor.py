@@ -70,8 +70,7 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
             row.base, row.cpu_base = statistics.median(walls[(tree, "base")]), statistics.median(cpus[(tree, "base")])
         rows.append(row)
         print(f"| {row.tree} | {row.floor:.2f} s | {row.cold:.2f} s | {row.cold / row.floor:.2f}x "
-              f"| {row.cpu_cold / row.cpu_floor:.2f}x | {row.peak / 2**20:.0f} MB "
-              f"| {row.cpu_floor:.2f} s / {row.cpu_cold:.2f} s |")
+              f"| {row.cpu_cold / row.cpu_floor:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.2f} s / {row.cpu_cold:.2f} s |")
     if baseline:
         print(f"\nbaseline: {baseline}\n")
         print(f"| tree | baseline cold -j{jobs} | ratio to floor | CPU ratio | CPU | ours / baseline | CPU ours / baseline |")

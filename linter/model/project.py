@@ -560,18 +560,12 @@ class ProjectIndex:
         project's agent code imports it (its plain functions may be tools there). The project
         decides, not which files a command named: a tree run, `siblint check FILE`, flake8 and the
         editor agree."""
-        return wanted_for_its_bytes(path, data) or self.wanted_by_importers(path)
+        from ..syntax.prefilter import JS_EXTENSIONS, NOTEBOOK_SUFFIX, may_matter
 
-    def wanted_by_importers(self, path: str) -> bool:
-        """The second half of `wants`, for a file whose bytes name no framework: the scan answers."""
-        from ..syntax.prefilter import JS_EXTENSIONS, NOTEBOOK_SUFFIX
-
+        if may_matter(data, path=path):
+            return True
         # Nothing imports a notebook: only its own imports can make it matter.
         return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)
-
-    def adopt_scan(self, scan: ProjectScan) -> None:
-        """Use a scan of these roots made elsewhere (the runner's `ScanAhead`) instead of making one."""
-        self._scan = scan
 
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the
@@ -634,13 +628,6 @@ class ProjectIndex:
         path = os.path.abspath(path)
         self._record(f"{FILE} {path}", path)
         return self._load(path)
-
-
-def wanted_for_its_bytes(path: str, data: bytes) -> bool:
-    """The first half of `ProjectIndex.wants`: may the file's bytes import a framework?"""
-    from ..syntax.prefilter import may_matter
-
-    return may_matter(data, path=path)
 
 
 def imported_modules(path: str, data: bytes, package: str | None = None) -> set[str]:

@@ -36,9 +36,7 @@ from ..common.gctune import THRESHOLD, analysis_thresholds
 from ..common.reading import TooLarge, read_bounded
 from ..settings.config import Config
 from ..settings.excludes import Skip
-from ..model.project import wanted_for_its_bytes
 from .pins_memo import keep_pins
-from .scan_ahead import ScanAhead
 from .scan_memo import OpenOnce, ScanMemo
 
 if TYPE_CHECKING:
@@ -400,53 +398,23 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
     shas: dict[str, str] = {}
     project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
     scan_memo = project.scan_parts = ScanMemo(open_cache, project.roots) if factory is not None else None
-    # Without a cache, a pool's run scans the project in a forked process meanwhile (ScanAhead).
-    ahead = ScanAhead.start(project) if factory is None and jobs > 1 and files else None
-    admitted: list[tuple[int, str]] = []  # (index in `files`, path): `passing` keeps the files' order
-    deferred: list[tuple[int, str]] = []  # bytes that name no framework: the scan decides
-
-    def admit(index: int, path: str, data: bytes) -> None:
-        nonlocal opened_cache
-        if not admitted and factory is not None:  # the first passing file opens the cache
-            opened_cache = open_cache()  # None: the folder must not be used
-        admitted.append((index, path))
-        sizes[path] = len(data)
-        if opened_cache is not None:
-            from .cache import content_hash
-
-            shas[os.path.abspath(path)] = content_hash(data)
-
     read_bytes = 0  # sizes the cache's default cap
-    try:
-        for i, p in enumerate(files):
-            try:
-                data = read_bounded(p, config.max_file_size)
-            except OSError as exc:
-                result.diagnostics.append(_unreadable(p, exc))
-                continue
-            read_bytes += len(data)
-            if wanted_for_its_bytes(p, data):
-                admit(i, p, data)
-            else:
-                deferred.append((i, p))
-        if ahead is not None:
-            if admitted:
-                _warm_up()  # a file will be analysed: import the engine while the scan is made
-            scan_made = ahead.result()
-            if scan_made is not None:
-                project.adopt_scan(scan_made)
-    finally:
-        if ahead is not None:
-            ahead.close()
-    for i, p in deferred:
-        if project.wanted_by_importers(p):
-            try:
-                data = read_bounded(p, config.max_file_size)
-            except OSError as exc:  # gone since it was read: as unreadable as the first time would have been
-                result.diagnostics.append(_unreadable(p, exc))
-                continue
-            admit(i, p, data)
-    passing.extend(p for _, p in sorted(admitted))
+    for p in files:
+        try:
+            data = read_bounded(p, config.max_file_size)
+        except OSError as exc:
+            result.diagnostics.append(_unreadable(p, exc))
+            continue
+        read_bytes += len(data)
+        if project.wants(p, data):
+            if not passing and factory is not None:  # the first passing file opens the cache
+                from .cache import content_hash
+
+                opened_cache = open_cache()  # None: the folder must not be used
+            passing.append(p)
+            sizes[p] = len(data)
+            if opened_cache is not None:
+                shas[os.path.abspath(p)] = content_hash(data)
     # Nothing to look up or store without a passing file: the cache module is never imported.
     cache = opened_cache if passing else None
     result.files_passed = len(passing)
@@ -455,7 +423,6 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
 
     todo = passing
     if cache is not None and passing:
-        from .cache import content_hash
         from .reuse import still_valid
 
         memo = dict(shas)
