@@ -3,7 +3,9 @@ beside libcst parsing every .py file of the same tree with N processes (`parse_f
 interleaved (each round runs the floor and siblint on every tree, in that order), medians of the
 rounds, the ratio the target is stated in (cold / floor), the same ratio of CPU time (user+sys
 of the process tree: far steadier on a busy machine), and siblint's peak RSS (process tree,
-the highest of the rounds). The trees are only read."""
+the highest of the rounds). The trees are only read. With a baseline (another install's siblint,
+`run.py --floor TREE --baseline OTHER`), its cold run joins each round, after ours, and the table
+gives both, and ours / the baseline's in wall and CPU time."""
 
 from __future__ import annotations
 
@@ -24,14 +26,16 @@ class Row:
     cpu_floor: float
     cpu_cold: float
     peak: int  # bytes, the highest of the rounds
+    base: float | None = None  # the baseline's cold run (medians), when there is one
+    cpu_base: float | None = None
 
 
-def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -> int:
-    measure(siblint, trees, runs, jobs, timed)
+def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable, baseline: str | None = None) -> int:
+    measure(siblint, trees, runs, jobs, timed, baseline)
     return 0
 
 
-def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable) -> list[Row]:
+def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable, baseline: str | None = None) -> list[Row]:
     """Print the arm's table and return its rows."""
     floor_cmd = [sys.executable, os.path.join(HERE, "parse_floor.py")]
     walls: dict[tuple[str, str], list[float]] = {}
@@ -42,14 +46,17 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
     for r in range(runs):
         for tree in trees:
             tree = os.path.abspath(tree)
-            for arm, argv in (("floor", [*floor_cmd, tree, str(jobs)]),
-                              ("cold", [siblint, "check", tree, "--no-cache", f"-j{jobs}", "--exit-zero", "-q"])):
+            arms = [("floor", [*floor_cmd, tree, str(jobs)]), ("cold", cold(siblint, tree, jobs))]
+            if baseline:
+                arms.append(("base", cold(baseline, tree, jobs)))
+            for arm, argv in arms:
                 rss: list[int] | None = peaks.setdefault(tree, []) if arm == "cold" else None
                 sample = timed(argv, tree, rss=rss)
                 walls.setdefault((tree, arm), []).append(sample.wall)
                 cpus.setdefault((tree, arm), []).append(sample.cpu)
             print(f"  round {r + 1}: {os.path.basename(tree)} floor {walls[(tree, 'floor')][-1]:.1f} s, "
-                  f"cold {walls[(tree, 'cold')][-1]:.1f} s, peak {peaks[tree][-1] / 2**20:.0f} MB", file=sys.stderr, flush=True)
+                  f"cold {walls[(tree, 'cold')][-1]:.1f} s, peak {peaks[tree][-1] / 2**20:.0f} MB"
+                  + (f", baseline cold {walls[(tree, 'base')][-1]:.1f} s" if baseline else ""), file=sys.stderr, flush=True)
         print(f"  round {r + 1}/{runs} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
     print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
     print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | CPU ratio | peak RSS | CPU floor / cold |")
@@ -59,7 +66,21 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
         tree = os.path.abspath(tree)
         row = Row(os.path.basename(tree), statistics.median(walls[(tree, "floor")]), statistics.median(walls[(tree, "cold")]),
                   statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")]), max(peaks[tree]))
+        if baseline:
+            row.base, row.cpu_base = statistics.median(walls[(tree, "base")]), statistics.median(cpus[(tree, "base")])
         rows.append(row)
-        print(f"| {row.tree} | {row.floor:.1f} s | {row.cold:.1f} s | {row.cold / row.floor:.2f}x "
-              f"| {row.cpu_cold / row.cpu_floor:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.1f} s / {row.cpu_cold:.1f} s |")
+        print(f"| {row.tree} | {row.floor:.2f} s | {row.cold:.2f} s | {row.cold / row.floor:.2f}x "
+              f"| {row.cpu_cold / row.cpu_floor:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.2f} s / {row.cpu_cold:.2f} s |")
+    if baseline:
+        print(f"\nbaseline: {baseline}\n")
+        print(f"| tree | baseline cold -j{jobs} | ratio to floor | CPU ratio | CPU | ours / baseline | CPU ours / baseline |")
+        print("|---|---|---|---|---|---|---|")
+        for row in rows:
+            assert row.base is not None and row.cpu_base is not None
+            print(f"| {row.tree} | {row.base:.2f} s | {row.base / row.floor:.2f}x | {row.cpu_base / row.cpu_floor:.2f}x "
+                  f"| {row.cpu_base:.2f} s | {row.cold / row.base:.2f}x | {row.cpu_cold / row.cpu_base:.2f}x |")
     return rows
+
+
+def cold(siblint: str, tree: str, jobs: int) -> list[str]:
+    return [siblint, "check", tree, "--no-cache", f"-j{jobs}", "--exit-zero", "-q"]

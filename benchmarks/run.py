@@ -22,7 +22,7 @@ to say about), interleaved, medians and their ratio.
 
 `--floor` is another separate arm (benchmarks/floor.py): for each tree, libcst's parse of every .py
 file with N processes beside cold `siblint check --no-cache -jN`, interleaved: floor, cold, the
-ratio and siblint's peak RSS.
+ratio and siblint's peak RSS; with `--baseline`, that install's cold run too, and ours / its.
 
 `--frontends` is another separate arm (benchmarks/frontends.py): `siblint check --no-cache` on a
 TypeScript tree and on a Python tree, interleaved in the same run: files/s and MB/s of each front end.
@@ -385,7 +385,7 @@ def main() -> int:
     if args.floor is not None:
         import floor
 
-        return floor.run(tool("siblint"), args.floor, args.floor_runs, args.floor_jobs, timed)
+        return floor.run(tool("siblint"), args.floor, args.floor_runs, args.floor_jobs, timed, args.baseline)
     if args.report is not None:
         return report(args)
     if args.tree is None:

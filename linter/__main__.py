@@ -1,3 +1,3 @@
-from .interfaces.cli import main
+from .interfaces.cli import run
 
-main()
+run()

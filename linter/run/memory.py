@@ -16,7 +16,6 @@ tree plus the facts the workers keep:
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,11 +36,12 @@ HELD_BYTES = 4 * 1024 * 1024
 
 @lru_cache(maxsize=1)
 def _malloc_trim() -> Any:
-    """glibc's `malloc_trim`, or None (another C library, or no ctypes)."""
+    """glibc's `malloc_trim`, or None (another C library, or no ctypes). Looked up among the symbols
+    the process already has (the C library is loaded): `ctypes.util.find_library` runs `ldconfig -p`
+    in a subprocess, once in every pool worker."""
     try:
-        name = ctypes.util.find_library("c")
-        trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
-    except OSError:
+        trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except (OSError, TypeError):  # TypeError: Windows' loader takes no None
         return None
     if trim is not None:
         trim.argtypes = [ctypes.c_size_t]

@@ -63,6 +63,16 @@ def test_only_a_big_parse_asks_for_memory_back():
     assert release_to_os(TRIM_AFTER)  # glibc (this machine): malloc_trim is there
 
 
+def test_malloc_trim_is_found_without_a_subprocess():
+    """Each pool worker looks `malloc_trim` up; `ctypes.util.find_library` ran `ldconfig -p` for it."""
+    code = ("import subprocess, ctypes.util\n"
+            "def refuse(*a, **k): raise AssertionError('a subprocess')\n"
+            "subprocess.Popen = ctypes.util.find_library = refuse\n"
+            "from siblint.run.memory import _malloc_trim\n"
+            "assert _malloc_trim() is not None\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
 PROBE = """
 import sys
 from siblint.lint import engine
