@@ -105,18 +105,6 @@ def main() -> None:
     """
 
 
-def run() -> NoReturn:
-    """The `siblint` command as its own process runs it (the console script, `python -m siblint`):
-    `main`, then the process ends without tearing the interpreter down (`process_exit`)."""
-    from .process_exit import exit_process
-
-    try:
-        main()
-    except SystemExit as exc:
-        exit_process(exc.code)
-    exit_process(0)
-
-
 @dataclass(frozen=True)
 class FixOptions:
     """`--fix`, `--unsafe-fixes`, `--diff`, `--show-fixes` (see `interfaces.fixing`)."""
