@@ -50,6 +50,7 @@ class _RunState:
     reported_config_errors: set[str] = field(default_factory=set)
     resolver: Any = None  # siblint.settings.resolver.Resolver, made on first use
     skip: Any = None  # siblint.run.discovery.Skip
+    held: Any = None  # siblint.model.project.HeldTree: module names, worked out once per run
 
     @classmethod
     def from_options(cls, options: Any) -> "_RunState":
@@ -150,9 +151,8 @@ def _as_tuple(value: object) -> tuple[str, ...]:
     return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())  # type: ignore[attr-defined]
 
 
-def _source_bytes(lines: list[str]) -> bytes:
-    """flake8 hands over decoded lines; re-encode them as their coding cookie says."""
-    text = "".join(lines)
+def _source_bytes(text: str) -> bytes:
+    """flake8 hands over decoded lines; re-encode them (joined) as their coding cookie says."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(text.encode("utf-8")).readline)
         return text.encode(encoding)
@@ -199,29 +199,22 @@ class Plugin:
         # The CLI's byte pre-filter, on flake8's lines: a file that imports no framework costs a
         # substring search and a look at the project's scan (made once per process: does agent code
         # import this module?); libcst, the engine and the rules are never imported for it.
-        matters = prefilter.may_matter_lines(self.lines)
+        text = "".join(self.lines)
+        matters = prefilter.may_matter_text(text)
         if not matters and self.filename in ("-", "stdin"):
             return
-        from ..lint.noqa import SIBLINT_NOQA_FILE, file_codes, file_is_ignored
+        from ..lint.noqa import SIBLINT_NOQA_FILE, file_codes, file_is_ignored, may_hold_directive
 
         state = self._state()
-        if not state.disable_noqa and file_is_ignored(self.lines, SIBLINT_NOQA_FILE):
-            return
-        # `# siblint: noqa: SIB101`: flake8 cannot know it, so the plugin drops those codes itself.
-        silenced = () if state.disable_noqa else file_codes(self.lines)
+        silenced: tuple[str, ...] = ()
+        if not state.disable_noqa and may_hold_directive(text):
+            if file_is_ignored(self.lines, SIBLINT_NOQA_FILE):
+                return
+            # `# siblint: noqa: SIB101`: flake8 cannot know it, so the plugin drops those codes itself.
+            silenced = file_codes(self.lines)
         path = self.filename if self.filename not in ("-", "stdin") else "stdin.py"
         try:
-            if state.skipped(path):
-                return
-            config, project, findings = state.project_for(path)
-            if not matters and not project.imported_by_agent_code(path):
-                return
-            data = _source_bytes(self.lines)
-            diagnostics = findings.get(path, data) if findings else None
-            if diagnostics is None:
-                diagnostics = self._analyse(path, data, config, project, findings)
-            if findings is not None:
-                _remember_scan(project)
+            diagnostics = self._diagnostics(state, path, text, matters)
         except Exception as exc:  # noqa: BLE001 - an exception here would make flake8 drop every result
             yield 1, 0, f"SIB901 internal error while analysing this file ({type(exc).__name__}: {exc})", type(self)
             return
@@ -230,17 +223,52 @@ class Plugin:
                 continue
             yield d.loc.line, d.loc.col, f"{d.code} {escape_text(d.message)}", type(self)
 
+    def _diagnostics(self, state: _RunState, path: str, text: str, matters: bool) -> list:
+        """The file's findings before flake8's `# noqa`: from the cache, or analysed."""
+        from ..model.project import tree_held_still
+
+        # The tree holds still for the whole flake8 run, as for `siblint check`: module names are
+        # worked out once per run, not once per file and lookup.
+        with tree_held_still(state.held) as held:
+            state.held = held
+            if state.skipped(path):
+                return []
+            config, project, findings = state.project_for(path)
+            if not matters and not project.imported_by_agent_code(path):
+                return []
+            data = _source_bytes(text)
+            diagnostics = findings.get(path, data) if findings else None
+            if diagnostics is None:
+                diagnostics = self._analyse(path, data, config, project, findings)
+            if findings is not None:
+                _remember_scan(project)
+            return diagnostics
+
     def _analyse(self, path: str, data: bytes, config: "Config", project: "ProjectIndex",
                  findings: "FileFindings | None") -> list:
+        """As `siblint check` analyses a file: the relevance stage on flake8's tree (guarded once),
+        then libcst only for a file that can report."""
         from ..common.gctune import analysis_thresholds
         from ..lint.engine import analyse, filter_findings
+        from ..model import relevance
         from ..run.reuse import traced
 
-        with analysis_thresholds(), traced(project) as trace:
-            # flake8's own tree stands in for the engine's CPython parse of the same lines.
-            tree = self.tree if isinstance(self.tree, ast.Module) else None
-            result = analyse(path, data, config, project, tree=tree)
-            diagnostics = filter_findings(result, config, honour_noqa=False)
+        with analysis_thresholds():
+            # flake8's own tree stands in for CPython's parse of the same lines.
+            given = self.tree if isinstance(self.tree, ast.Module) else None
+            tree = relevance.syntax_tree(path, data, given)
+            if tree is not None:
+                with traced(project) as trace:
+                    reports = relevance.may_report(path, data, tree, project, config.max_file_size)
+                if not reports:
+                    diagnostics: list = []
+                    if findings is not None:
+                        findings.put(path, data, diagnostics, trace)
+                    return diagnostics
+            with traced(project) as trace:
+                # A tree the guard refused (None) is the engine's to report: it gets flake8's again.
+                result = analyse(path, data, config, project, tree=tree or given, guarded=tree is not None)
+                diagnostics = filter_findings(result, config, honour_noqa=False)
         if findings is not None:
             findings.put(path, data, diagnostics, trace)
         return diagnostics

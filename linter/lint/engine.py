@@ -97,12 +97,13 @@ def new_project(config: Config) -> ProjectIndex:
 
 
 def analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
-            facts: ModuleFacts | None = None, tree: ast.Module | None = None) -> FileResult:
+            facts: ModuleFacts | None = None, tree: ast.Module | None = None, guarded: bool = False) -> FileResult:
     """All findings for one file, before suppression comments are applied.
 
     `facts`, when given, are this file's facts from the cache: the rules run without a parse.
-    `tree`, when given, is CPython's parse of the same text (see `facts_from_text`)."""
-    result = _analyse(path, data, config, project, prefiltered=prefiltered, facts=facts, tree=tree)
+    `tree`, when given, is CPython's parse of the same text, and `guarded` says it passed the guard
+    (see `facts_from_text`)."""
+    result = _analyse(path, data, config, project, prefiltered=prefiltered, facts=facts, tree=tree, guarded=guarded)
     result.parts = [_written_module(path, module, config, project) for module in result.written
                     if not os.path.lexists(os.path.join(os.path.dirname(path), module.target))]
     return result
@@ -122,7 +123,7 @@ def _written_module(path: str, module: notebook.Written, config: Config, project
 
 
 def _analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, prefiltered: bool = True,
-             facts: ModuleFacts | None = None, tree: ast.Module | None = None) -> FileResult:
+             facts: ModuleFacts | None = None, tree: ast.Module | None = None, guarded: bool = False) -> FileResult:
     result = FileResult(path)
     if prefiltered and not project.wants(path, data):
         return result
@@ -131,7 +132,7 @@ def _analyse(path: str, data: bytes, config: Config, project: ProjectIndex, *, p
         if book is not None:
             result.cells, result.written = book.cells, book.written
         if facts is None:
-            facts = facts_from_text(result.text, path, tree)
+            facts = facts_from_text(result.text, path, tree, guarded)
     except source.SourceError as err:
         result.diagnostics.append(_unparsable(path, err))
         return result

@@ -38,6 +38,15 @@ def physical_lines(text: str) -> list[str]:
     return io.StringIO(text, newline="").readlines()
 
 
+_DIRECTIVE_WORD = re.compile("noqa", re.IGNORECASE)  # in every Python directive, under the same flags
+
+
+def may_hold_directive(text: str) -> bool:
+    """False when no line of `text` can be a `# noqa` directive: one search of the whole text, so
+    the per-line matching below is paid only by files that mention `noqa`."""
+    return _DIRECTIVE_WORD.search(text) is not None
+
+
 def file_is_ignored(lines: list[str], pattern: re.Pattern[str] = NOQA_FILE,
                     codes: re.Pattern[str] = SIBLINT_FILE_CODES) -> bool:
     """A bare file-level directive on some line (one that lists codes silences only those)."""

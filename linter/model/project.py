@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -58,22 +58,33 @@ _VCS_MARKERS = (".git", ".hg", ".svn")
 _T = TypeVar("_T")
 
 
-# Module names by absolute path while a batch run holds the tree still (`tree_held_still`); None
-# otherwise: the editor's tree changes under it.
-_NAMES: dict[str, tuple[str, bool, str]] | None = None
+@dataclass
+class HeldTree:
+    """What a run holding the tree still works out once: module names by absolute path, and
+    whether a folder is a package (one answer for every file in it and below it)."""
+
+    names: dict[str, tuple[str, bool, str]] = field(default_factory=dict)
+    packages: dict[str, bool] = field(default_factory=dict)
+
+
+# Set while a batch run holds the tree still (`tree_held_still`); None otherwise: the editor's tree
+# changes under it.
+_HELD: HeldTree | None = None
 
 
 @contextmanager
-def tree_held_still() -> Iterator[None]:
-    """While the block runs, the tree does not change (a `siblint check` run): the module name of
-    a path is worked out once (a dozen `stat` calls up its folders) and remembered."""
-    global _NAMES
-    outer = _NAMES
-    _NAMES = {} if outer is None else outer
+def tree_held_still(held: HeldTree | None = None) -> Iterator[HeldTree]:
+    """While the block runs, the tree does not change (a `siblint check` or flake8 run): the module
+    name of a path is worked out once (a dozen `stat` calls up its folders) and remembered. `held`
+    carries that memory from one block of a run to the next (the flake8 plugin enters one per
+    file); a nested block shares the outer one's."""
+    global _HELD
+    outer = _HELD
+    _HELD = held if held is not None else outer if outer is not None else HeldTree()
     try:
-        yield
+        yield _HELD
     finally:
-        _NAMES = outer
+        _HELD = outer
 
 
 def module_name_for(path: str) -> tuple[str, bool, str]:
@@ -83,12 +94,12 @@ def module_name_for(path: str) -> tuple[str, bool, str]:
     `deerflow/community/exa/tools.py` under a regular `deerflow` is `deerflow.community.exa.tools`),
     so same-named modules of sibling folders get distinct names."""
     absolute = os.path.abspath(path)
-    memo = _NAMES
-    if memo is None:
+    held = _HELD
+    if held is None:
         return _module_name(absolute)
-    if absolute not in memo:
-        memo[absolute] = _module_name(absolute)
-    return memo[absolute]
+    if absolute not in held.names:
+        held.names[absolute] = _module_name(absolute)
+    return held.names[absolute]
 
 
 def _module_name(path: str) -> tuple[str, bool, str]:
@@ -114,6 +125,16 @@ def _module_name(path: str) -> tuple[str, bool, str]:
 
 
 def _is_package(folder: Path) -> bool:
+    held = _HELD
+    if held is None:
+        return _holds_init(folder)
+    key = str(folder)
+    if key not in held.packages:
+        held.packages[key] = _holds_init(folder)
+    return held.packages[key]
+
+
+def _holds_init(folder: Path) -> bool:
     return folder.parent != folder and ((folder / "__init__.py").exists() or (folder / "__init__.pyi").exists())
 
 
@@ -590,7 +611,8 @@ class ProjectIndex:
         folder, stem = os.path.split(os.path.splitext(path)[0])
         found: set[str] = set()
         for name in (*names_from_roots(path, [*self.roots, *self.scan.app_roots]), stem):
-            self._record(f"{IMPORT_INDEX} {name}", self._importers_digest(name))  # the cache's key
+            if self.trace is not None:  # the cache's key; a digest per name, so only when recorded
+                self._record(f"{IMPORT_INDEX} {name}", self._importers_digest(name))
             found.update(p for p in self.scan.imports.get(name, ()) if name != stem or os.path.dirname(p) == folder)
         return sorted(found)
 

@@ -48,13 +48,14 @@ def names_used(tree: ast.AST) -> Iterator[str]:
                 yield node.asname
 
 
-def syntax_tree(path: str, data: bytes) -> ast.Module | None:
+def syntax_tree(path: str, data: bytes, tree: ast.Module | None = None) -> ast.Module | None:
     """CPython's tree of a Python file that passed the guard; None when the engine must decide
-    (not a .py file, undecodable, rejected: it reports SIB900, or a newer grammar)."""
+    (not a .py file, undecodable, rejected: it reports SIB900, or a newer grammar). `tree`: CPython's
+    parse of `data` when the caller has one (flake8's), guarded instead of parsing again."""
     if not path.endswith(".py"):
         return None
     try:
-        return source.check_syntax(source.decode(data), path)
+        return source.check_syntax(source.decode(data), path, tree)
     except Exception:  # noqa: BLE001 - SourceError or anything else: the engine parses again and reports it
         return None
 

@@ -18,6 +18,7 @@ class Skip:
     def __init__(self, settings: Config | Callable[[str], Config]) -> None:
         self.config_for_folder = settings if callable(settings) else (lambda _folder: settings)
         self.gitignore = GitIgnore()
+        self._walk_skips: dict[tuple[str, str], bool] = {}  # (folder, top) -> a walk of top skips it
 
     def __call__(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
@@ -28,16 +29,22 @@ class Skip:
 
     def walk_would_skip(self, path: str, top: str) -> bool:
         """Would walking `top` leave out the file `path`? (It, or a folder between, is skipped.)
-        The flake8 plugin asks this for each file flake8 hands it, with `top` the working folder."""
+        The flake8 plugin asks this for each file flake8 hands it, with `top` the working folder;
+        each folder's answer is worked out once per Skip (one per flake8 run: the tree holds still)."""
         path, top = os.path.abspath(path), os.path.abspath(top)
-        if self(path, False):
-            return True
-        folder = os.path.dirname(path)
-        while folder != top and folder.startswith(top + os.sep):
-            if self(folder, True):
-                return True
+        return self(path, False) or self._folder_skipped(os.path.dirname(path), top)
+
+    def _folder_skipped(self, folder: str, top: str) -> bool:
+        """`folder` or one between it and `top` is skipped (False at or outside `top`)."""
+        pending: list[str] = []  # folders not answered yet, deepest first
+        while (folder, top) not in self._walk_skips and folder != top and folder.startswith(top + os.sep):
+            pending.append(folder)
             folder = os.path.dirname(folder)
-        return False
+        answer = self._walk_skips.get((folder, top), False)
+        for below in reversed(pending):  # a folder under a skipped one is skipped too
+            answer = answer or self(below, True)
+            self._walk_skips[(below, top)] = answer
+        return answer
 
 
 def _notebook_off(config: Config, path: str) -> bool:

@@ -168,8 +168,12 @@ def _notebook_matters(data: bytes, roots: tuple[str, ...] | None) -> bool:
 
 def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None) -> bool:
     """The same decision over decoded lines (flake8 gives the plugin `lines`)."""
+    return may_matter_text("".join(lines), roots)
+
+
+def may_matter_text(text: str, roots: tuple[str, ...] | None = None) -> bool:
+    """The same decision over decoded text (flake8's lines, joined)."""
     roots = roots or _default_roots("python")
-    text = "".join(lines)
     if not _names_a_root(text, _needles(roots)):
         return False
     data = text.encode("utf-8", "surrogatepass")
