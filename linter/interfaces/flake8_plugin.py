@@ -259,7 +259,7 @@ class Plugin:
             tree = relevance.syntax_tree(path, data, given)
             if tree is not None:
                 with traced(project) as trace:
-                    reports = relevance.may_report(path, data, tree, project, config.max_file_size)
+                    reports = relevance.may_report(path, data, tree, project)
                 if not reports:
                     diagnostics: list = []
                     if findings is not None:
