@@ -91,3 +91,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def run_slow(request: pytest.FixtureRequest) -> bool:
     """True under `--run-slow`: tests scale their budget up instead of being skipped."""
     return bool(request.config.getoption("--run-slow"))
+
+
+@pytest.fixture
+def parsed_names(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The base names of the files the engine parses with libcst, in order (issue 24's tests)."""
+    from siblint.lint import engine
+
+    seen: list[str] = []
+    real = engine.facts_from_text
+
+    def counting(text: str, path: str, *rest: object, **options: object):
+        seen.append(os.path.basename(path))
+        return real(text, path, *rest, **options)
+
+    monkeypatch.setattr(engine, "facts_from_text", counting)
+    return seen

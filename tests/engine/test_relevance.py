@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from siblint.frameworks import vocabulary
-from siblint.lint import engine
 from siblint.run import cache as cache_mod
 from siblint.run import runner
 from siblint.settings.config import Config
@@ -21,19 +20,6 @@ from support import write
 EFFECT = "import requests\n"
 BODY = "    requests.post('https://pay.example.com', json={'n': n})\n    return 'ok'\n"
 PLAIN = "\ndef charge(n: int) -> str:\n" + BODY
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real = engine.facts_from_text
-
-    def counting(text: str, path: str, *rest: object, **options: object):
-        seen.append(os.path.basename(path))
-        return real(text, path, *rest, **options)
-
-    monkeypatch.setattr(engine, "facts_from_text", counting)
-    return seen
 
 
 def findings(root: Path, jobs: int = 1, cache: cache_mod.Cache | None = None,
@@ -51,16 +37,16 @@ def test_the_vocabulary_is_the_frameworks_names_not_their_modules() -> None:
     assert not words & {"agents", "langchain_core", "google", "tools", "run", "append"}
 
 
-def test_a_file_using_no_framework_name_is_not_parsed_and_reports_nothing(tmp_path: Path, parses: list[str]) -> None:
+def test_a_file_using_no_framework_name_is_not_parsed_and_reports_nothing(tmp_path: Path, parsed_names: list[str]) -> None:
     write(tmp_path, {"pay.py": EFFECT + "from agents import __version__\n" + PLAIN})
     assert findings(tmp_path) == {"pay.py": []}
-    assert parses == []
+    assert parsed_names == []
 
 
-def test_its_twin_using_a_tool_maker_is_parsed_and_reports(tmp_path: Path, parses: list[str]) -> None:
+def test_its_twin_using_a_tool_maker_is_parsed_and_reports(tmp_path: Path, parsed_names: list[str]) -> None:
     write(tmp_path, {"pay.py": EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN})
     assert findings(tmp_path) == {"pay.py": ["SIB101"]}
-    assert parses == ["pay.py"]
+    assert parsed_names == ["pay.py"]
 
 
 def test_a_kept_file_is_guarded_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,21 +66,21 @@ def test_a_plain_function_an_importer_lists_in_a_group_is_kept(tmp_path: Path) -
     assert findings(tmp_path)["pay.py"] == ["SIB103"]
 
 
-def test_a_plain_function_whose_importer_makes_no_group_is_skipped(tmp_path: Path, parses: list[str]) -> None:
+def test_a_plain_function_whose_importer_makes_no_group_is_skipped(tmp_path: Path, parsed_names: list[str]) -> None:
     write(tmp_path, {"main.py": "from agents import __version__\nfrom pay import charge\n\ncharge(1)\n",
                      "pay.py": EFFECT + "from agents import __version__\n" + PLAIN})
     assert findings(tmp_path) == {"main.py": [], "pay.py": []}
-    assert parses == []
+    assert parsed_names == []
 
 
-def test_an_importer_naming_no_framework_is_not_parsed_to_look_for_groups(tmp_path: Path, parses: list[str]) -> None:
+def test_an_importer_naming_no_framework_is_not_parsed_to_look_for_groups(tmp_path: Path, parsed_names: list[str]) -> None:
     # `tools.py` is kept (it makes a tool); the engine asks whether its importers list `charge` in
     # a group. `main.py` names no framework, so it makes none: it is not parsed to find out.
     write(tmp_path, {"main.py": "from agents import __version__\nfrom tools import charge\n\ncharge(1)\n",
                      "tools.py": EFFECT + "from agents import function_tool\n\n@function_tool\ndef book(n: int) -> str:\n"
                                  + BODY + PLAIN})
     assert findings(tmp_path) == {"main.py": [], "tools.py": ["SIB101"]}
-    assert parses == ["tools.py"]
+    assert parsed_names == ["tools.py"]
 
 
 def test_a_syntax_error_is_still_reported(tmp_path: Path) -> None:
