@@ -14,6 +14,7 @@ call is still running when it fires a fatal failure: `Group.deadline` says where
 from __future__ import annotations
 
 import os
+from functools import partial
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -830,9 +831,7 @@ def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Itera
     """`tool`'s places in the groups that run it, looked for where `run_by_a_group` says."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
-    def keep(path: str) -> bool:
-        return _may_make_groups(path, project)
-
+    keep = partial(_may_make_groups, project=project)
     candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name, keep=keep))]
     own = (os.path.abspath(tool.path), tool.loc)
     seen: set[str] = set()
