@@ -25,3 +25,16 @@ def analysis_thresholds() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*old)
+
+
+def retire_survivors() -> None:
+    """Collect what the last piece of work left as cyclic garbage, then move every object still alive
+    into the collector's permanent generation (`gc.freeze`), where no later collection scans it.
+
+    For a process that keeps what it analysed until it ends (the flake8 plugin keeps each file's
+    facts for the files after it): between files flake8's own checks run at the default thresholds,
+    and every full collection scanned the whole kept heap again, 11 s of a 72 s `flake8 -j1` run on
+    the OpenAI Agents SDK's repository. Collecting first means no garbage is frozen (it would never
+    be freed). Never for a process that outlives the work: what it frees later would not be found."""
+    gc.collect()
+    gc.freeze()

@@ -35,6 +35,9 @@ if TYPE_CHECKING:  # flake8 and the engine stay out of import time
     from ..settings.config import Config
 
 _STATE_ATTR = "_siblint_run_state"
+# Imported by flake8's command line (`flake8`, `python -m flake8`, its -j workers), not by its API
+# that editors and test runners call in-process: a process that ends with the run.
+_COMMAND_LINE = "flake8.main.cli"
 
 
 @dataclass
@@ -240,6 +243,10 @@ class Plugin:
             diagnostics = findings.get(path, data) if findings else None
             if diagnostics is None:
                 diagnostics = self._analyse(path, data, config, project, findings)
+                if _COMMAND_LINE in sys.modules:
+                    from ..common.gctune import retire_survivors
+
+                    retire_survivors()  # the run keeps these facts; flake8's collections need not rescan them
             if findings is not None:
                 _remember_scan(project)
             return diagnostics

@@ -6,7 +6,12 @@ mentions `noqa` pays no per-line directive matching."""
 from __future__ import annotations
 
 import collections
+import gc
 import os
+import sys
+import types
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import siblint.model.project as project_mod
+from siblint.common.gctune import retire_survivors
 from siblint.lint.noqa import SIBLINT_FILE_CODES, SIBLINT_NOQA_FILE, NOQA_FILE, file_codes, file_is_ignored, may_hold_directive
 from siblint.settings.config import Config
 from siblint.settings.excludes import Skip
@@ -142,3 +148,36 @@ def test_a_text_without_noqa_holds_no_file_directive(parts: list[str]) -> None:
 def test_directives_are_honoured_in_any_case_under_flake8(tree: Path) -> None:
     write(tree, {"skipped.py": "# SIBLINT: NOQA\n" + TOOL, "codes.py": "# SibLint: NoQa: SIB101\n" + TOOL, "tool.py": TOOL})
     assert [line.split(":")[0] for line in flake8(tree, ".")] == ["./tool.py"]
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    """The test process must not keep frozen objects (gc.freeze) after a test that freezes them."""
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+
+
+def test_under_flake8s_command_line_what_the_run_keeps_is_frozen_after_each_analysed_file(
+        tree: Path, monkeypatch: pytest.MonkeyPatch, thawed: None) -> None:
+    write(tree, {"pay.py": UNUSED, "tool.py": TOOL})
+    api = flake8(tree, ".")
+    assert gc.get_freeze_count() == 0  # the API, as editors and test runners call it in-process: untouched
+    monkeypatch.setitem(sys.modules, "flake8.main.cli", types.ModuleType("flake8.main.cli"))
+    assert flake8(tree, ".") == api
+    assert gc.get_freeze_count() > 0
+
+
+def test_retiring_survivors_frees_garbage_before_freezing(thawed: None) -> None:
+    class Node:
+        pass
+
+    cycle = Node()
+    cycle.self = cycle  # type: ignore[attr-defined]  # garbage only the cyclic collector can free
+    gone = weakref.ref(cycle)
+    kept = Node()
+    del cycle
+    retire_survivors()
+    assert gone() is None
+    assert any(o is kept for o in gc.get_objects()) is False  # frozen: out of the collector's view
+    assert gc.get_freeze_count() > 0
