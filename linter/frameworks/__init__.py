@@ -74,13 +74,19 @@ def vocabulary() -> frozenset[str]:
     name in the data ends with (`agents.function_tool` -> `function_tool`), or the class of a
     method (`agents.Runner.run` -> `Runner`: the engine knows a receiver only from a constructor
     or an annotation, which names the class). From every part of every framework's data (tool and
-    group makers, settings, hooks, middleware, retries), so a new entry is covered."""
+    group makers, settings, hooks, middleware, retries), so a new entry is covered; but for graph
+    builders (`StateGraph`) and their aliases, which anchor nothing alone: a node's retry policy is
+    judged only when the node runs a group made in the same module (`analyses.retries.node_retries`),
+    which spells that group's maker."""
     roots = import_roots("python")
     words: set[str] = set()
     for fw in FRAMEWORKS:
         if fw.language != "python":
             continue
-        for text in _strings(fw):
+        builders = fw.retries.builders
+        anchors = dataclasses.replace(fw, retries=dataclasses.replace(fw.retries, builders=()),
+                                      aliases={k: v for k, v in fw.aliases.items() if v not in builders})
+        for text in _strings(anchors):
             if _DOTTED.fullmatch(text) and any(text == r or text.startswith(r + ".") for r in roots):
                 parts = text.split(".")
                 words.add(parts[-2] if parts[-2][:1].isupper() else parts[-1])

@@ -83,6 +83,30 @@ def test_an_importer_naming_no_framework_is_not_parsed_to_look_for_groups(tmp_pa
     assert parsed_names == ["tools.py"]
 
 
+NODES = ("import httpx\nfrom langchain_core.tools import tool\nfrom langgraph.prebuilt import ToolNode\n"
+         "from langgraph.types import RetryPolicy\n\n@tool\nasync def place_order(sku: str) -> str:\n"
+         "    \"\"\"Order an item.\"\"\"\n    async with httpx.AsyncClient() as c:\n"
+         "        await c.post('https://shop.example.com/orders', json={'sku': sku})\n    return 'ordered'\n\n")
+GRAPH = "from langgraph.graph import MessagesState, StateGraph\n{imports}\norders = StateGraph(MessagesState)\n" \
+        "orders.add_node('tools', {node}, retry_policy=POLICY)\n"
+
+
+def test_a_graph_builder_alone_is_not_parsed(tmp_path: Path, parsed_names: list[str]) -> None:
+    # SIB405 needs the node's runnable to be a group of the graph's own module, which needs a group
+    # maker's name there: a builder (`StateGraph`) alone anchors nothing (`frameworks.vocabulary`).
+    write(tmp_path, {"nodes.py": NODES + "POLICY = RetryPolicy(max_attempts=3)\ntools = ToolNode([place_order])\n",
+                     "graph.py": GRAPH.format(imports="from nodes import POLICY, tools\n", node="tools")})
+    assert findings(tmp_path)["graph.py"] == []
+    assert parsed_names == ["nodes.py"]
+
+
+def test_its_twin_making_the_tool_node_is_parsed_and_reports(tmp_path: Path, parsed_names: list[str]) -> None:
+    write(tmp_path, {"graph.py": NODES + "POLICY = RetryPolicy(max_attempts=3)\n"
+                                 + GRAPH.format(imports="", node="ToolNode([place_order])")})
+    assert "SIB405" in findings(tmp_path)["graph.py"]
+    assert parsed_names == ["graph.py"]
+
+
 def test_a_syntax_error_is_still_reported(tmp_path: Path) -> None:
     write(tmp_path, {"pay.py": "from agents import __version__\ndef broken(:\n"})
     assert findings(tmp_path) == {"pay.py": ["SIB900"]}
