@@ -161,6 +161,7 @@ def thawed() -> Iterator[None]:
 def test_under_flake8s_command_line_what_the_run_keeps_is_frozen_after_each_analysed_file(
         tree: Path, monkeypatch: pytest.MonkeyPatch, thawed: None) -> None:
     write(tree, {"pay.py": UNUSED, "tool.py": TOOL})
+    monkeypatch.delitem(sys.modules, "flake8.main.cli", raising=False)
     api = flake8(tree, ".")
     assert gc.get_freeze_count() == 0  # the API, as editors and test runners call it in-process: untouched
     monkeypatch.setitem(sys.modules, "flake8.main.cli", types.ModuleType("flake8.main.cli"))
