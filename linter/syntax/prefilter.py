@@ -28,7 +28,7 @@ import io
 import re
 import tokenize
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 
 
@@ -166,13 +166,8 @@ def _notebook_matters(data: bytes, roots: tuple[str, ...] | None) -> bool:
     return code is None or may_matter(code.encode("utf-8", "surrogatepass"), roots)
 
 
-def may_matter_lines(lines: Iterable[str], roots: tuple[str, ...] | None = None) -> bool:
-    """The same decision over decoded lines (flake8 gives the plugin `lines`)."""
-    return may_matter_text("".join(lines), roots)
-
-
 def may_matter_text(text: str, roots: tuple[str, ...] | None = None) -> bool:
-    """The same decision over decoded text (flake8's lines, joined)."""
+    """The same decision over decoded text (flake8 gives the plugin `lines`: joined)."""
     roots = roots or _default_roots("python")
     if not _names_a_root(text, _needles(roots)):
         return False

@@ -80,7 +80,7 @@ def test_pre_filter_keeps_whatever_the_engine_finds(spelling: str, ending: str, 
         return
     # Every one of these runs under CPython and imports `agents`: none may be dropped.
     assert prefilter.may_matter(data)
-    assert prefilter.may_matter_lines(_lines(data))
+    assert prefilter.may_matter_text("".join(_lines(data)))
     shifted = SPELLINGS[spelling].count("\n") + (encoding in ("utf-7", "latin-1"))
     if spelling not in ("import_as", "dunder_import", "importlib"):  # names the engine does not follow
         assert without == [(code, line + shifted) for code, line in HAZARDS], without
@@ -98,7 +98,7 @@ def test_a_mention_that_imports_nothing_is_still_dropped(text: str) -> None:
     for ending in ENDINGS.values():
         data = text.replace("\n", ending).encode()
         assert not prefilter.may_matter(data)
-        assert not prefilter.may_matter_lines(text.splitlines(keepends=True))
+        assert not prefilter.may_matter_text(text)
 
 
 def test_a_dotted_root_in_every_spelling() -> None:
@@ -181,7 +181,7 @@ def test_random_spellings_cpython_imports_are_never_dropped() -> None:
         checked += 1
         assert prefilter.may_matter(text.encode()), repr(text)
         assert prefilter.may_matter(text.encode("utf-7").join([b"# coding: utf-7\n", b""])), repr(text)
-        assert prefilter.may_matter_lines(text.splitlines(keepends=True)), repr(text)
+        assert prefilter.may_matter_text(text), repr(text)
     assert checked > 1000
 
 
