@@ -14,17 +14,17 @@ call is still running when it fires a fatal failure: `Group.deadline` says where
 from __future__ import annotations
 
 import os
-from functools import partial
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
-from .prebuilt_tools import prebuilt_member
 from . import relevance
+from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, names_from_roots
 from .semantic import (
     UNBOUNDED,

@@ -79,6 +79,7 @@ def names_a_framework(path: str, project: "ProjectIndex") -> bool:
     """Does the project file at `path` spell a framework's name (or is it one the engine must
     parse to tell)? A file that does not holds no tool, group or setting of a framework, so its
     facts need not be parsed to look for one."""
+    path = os.path.abspath(path)  # the key `may_report` stores its own answer under
     project.noted(path)  # the answer reads it: a cached answer is re-checked when it changes
     memo = _answers(project)
     if path not in memo:
