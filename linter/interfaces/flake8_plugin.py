@@ -101,6 +101,30 @@ class _RunState:
             self.skip = Skip(self._lookup)
         return self.skip.walk_would_skip(path, os.getcwd())
 
+    def prepare(self, names: list[str]) -> None:
+        """What every file of the run needs, made once before flake8 forks its `-j` workers (they
+        inherit it; each made its own before): the engine's per-file imports, the exclusion rules,
+        and the project, with its scan, of each folder flake8 was given. Then retired from the
+        collector (see `gctune.retire_survivors`). Best effort: anything that fails here is made
+        again, and reported, on the first file that needs it."""
+        from ..common.gctune import retire_survivors
+        from ..lint import noqa  # noqa: F401 - imported here so that the workers inherit it
+        from ..model.project import tree_held_still
+        from ..syntax import prefilter  # noqa: F401
+
+        try:
+            with tree_held_still(self.held) as held:
+                self.held = held
+                for name in names:
+                    folder = name if os.path.isdir(name) else os.path.dirname(name) or "."
+                    _, project, findings = self.project_for(os.path.join(os.path.abspath(folder), "_.py"))
+                    project.scan  # noqa: B018 - made now, in the process flake8 forks
+                    if findings is not None:
+                        _remember_scan(project)
+        except Exception:  # noqa: BLE001, S110 - the first file that needs it makes it again
+            pass
+        retire_survivors()
+
     def project_for(self, path: str) -> tuple["Config", "ProjectIndex", "FileFindings | None"]:
         """The config (the file's settings, plus flake8's options), the shared index, and the
         cached findings of single files (None without a cache folder)."""
@@ -188,7 +212,10 @@ class Plugin:
     @classmethod
     def parse_options(cls, options: Any) -> None:
         # Stored on this run's options namespace, never on the class: the next run gets a new one.
-        setattr(options, _STATE_ATTR, _RunState.from_options(options))
+        state = _RunState.from_options(options)
+        setattr(options, _STATE_ATTR, state)
+        if _COMMAND_LINE in sys.modules and not state.reads_stdin:
+            state.prepare(getattr(options, "filenames", None) or ["."])
 
     def _state(self) -> _RunState:
         state = getattr(self.options, _STATE_ATTR, None)

@@ -169,6 +169,36 @@ def test_under_flake8s_command_line_what_the_run_keeps_is_frozen_after_each_anal
     assert gc.get_freeze_count() > 0
 
 
+def test_under_flake8s_command_line_the_project_is_scanned_before_any_file(
+        tree: Path, monkeypatch: pytest.MonkeyPatch, thawed: None) -> None:
+    """flake8 forks its -j workers after `parse_options`: what is made there, each worker inherits
+    instead of making its own (the scan reads every file of the project)."""
+    from siblint.interfaces.flake8_plugin import Plugin
+
+    write(tree, {"pay.py": UNUSED, "tool.py": TOOL})
+    events: list[str] = []
+    real_of, real_run = project_mod.ProjectScan.of, Plugin.run
+
+    def scanning(roots: list[str], *rest: object) -> object:
+        events.append("scan")
+        return real_of(roots, *rest)
+
+    def running(self: Plugin) -> Iterator[tuple[int, int, str, type]]:
+        events.append("file")
+        return real_run(self)
+
+    monkeypatch.setattr(project_mod.ProjectScan, "of", scanning)
+    monkeypatch.setattr(Plugin, "run", running)
+    monkeypatch.delitem(sys.modules, "flake8.main.cli", raising=False)
+    api = flake8(tree, ".")
+    assert events[0] == "file" and events.count("scan") == 1  # the API: made on the first file's need
+    events.clear()
+    monkeypatch.setitem(sys.modules, "flake8.main.cli", types.ModuleType("flake8.main.cli"))
+    assert flake8(tree, ".") == api
+    assert events == ["scan", "file", "file"]
+    assert gc.get_freeze_count() > 0  # and retired from the collector before the fork
+
+
 def test_retiring_survivors_frees_garbage_before_freezing(thawed: None) -> None:
     class Node:
         pass
