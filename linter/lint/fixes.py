@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..js import is_js
 from ..rule_api.fixes import AddBound, Bound, CapRuns, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
-from ..syntax.positions import positions
+from ..syntax.positions import spans
 from ..syntax.source import SourceError, parse, run_isolated
 from .noqa import comment_columns, without_codes
 
@@ -77,13 +78,16 @@ def line_starts(text: str) -> list[int]:
     return [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
 
-def changed_range(old: str, new: str) -> Edit:
-    """The one edit that turns `old` into `new`: everything outside it is the same text."""
-    start = 0
+def changed_range(old: str, new: str, same_head: int = 0, same_tail: int = 0) -> Edit:
+    """The one edit that turns `old` into `new`: everything outside it is the same text.
+    `same_head` and `same_tail`: how many characters at the start and at the end the caller knows
+    are equal (a replaced node's surroundings), so only the rest is compared character by character."""
+    start = same_head
     limit = min(len(old), len(new))
     while start < limit and old[start] == new[start]:
         start += 1
-    end_old, end_new = len(old), len(new)
+    skip = max(0, min(same_tail, len(old) - start, len(new) - start))
+    end_old, end_new = len(old) - skip, len(new) - skip
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
         end_old, end_new = end_old - 1, end_new - 1
     return Edit(start, end_old, new[start:end_new])
@@ -120,19 +124,69 @@ class _Tree:
 
 # ------------------------------------------------------------------------------------ Python
 class _PyTree(_Tree):
+    """A module's libcst tree, indexed once (nodes by where they start, each node's parent), so that
+    each finding's edit costs the size of the node it changes, not of the module: a module with
+    hundreds of fixable findings took minutes when every edit walked and regenerated all of it."""
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.module = parse(text)
-        self.ranges = positions(self.module)
+        generated = spans(self.module)
+        self.ranges, self.spans, self.parents = generated.ranges, generated.spans, generated.parents
+        self.starts = line_starts(text)
+        self.order: dict[int, int] = {}  # id(node) -> its place in a walk of the module
+        self.at: dict[tuple[int, int], list[cst.CSTNode]] = {}  # (line, column) -> the nodes starting there, in order
+        self.kinds: dict[type, list[cst.CSTNode]] = {}  # type -> its nodes, in order
+        for node in generated.walk:
+            self.order[id(node)] = len(self.order)
+            self.kinds.setdefault(type(node), []).append(node)
+            r = self.ranges.get(id(node))
+            if r is not None:
+                self.at.setdefault((r[0], r[1]), []).append(node)
 
-    def _starts_at(self, node: cst.CSTNode, loc: Loc) -> bool:
-        r = self.ranges.get(id(node))
-        return r is not None and (r[0], r[1]) == (loc.line, loc.col)
+    def _starting_at(self, loc: Loc, kind: type | tuple[type, ...]) -> list[cst.CSTNode]:
+        """The nodes of `kind` that start at `loc`, in the order of a walk of the module."""
+        return [n for n in self.at.get((loc.line, loc.col), ()) if isinstance(n, kind)]
+
+    def _of(self, kind: type) -> list[cst.CSTNode]:
+        """Every node of exactly this type, in the order of a walk of the module."""
+        return self.kinds.get(kind, [])
+
+    def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parents.get(id(node))
+
+    def _call_arg(self, value: cst.CSTNode) -> tuple[cst.Call, int] | None:
+        """The call whose argument `value` is, and the argument's index."""
+        arg = self._parent(value)
+        call = self._parent(arg) if isinstance(arg, cst.Arg) and arg.value is value else None
+        if not isinstance(call, cst.Call):
+            return None
+        return next(((call, i) for i, a in enumerate(call.args) if a is arg), None)
 
     def _replaced(self, old: cst.CSTNode, new: cst.CSTNode) -> Edit:
-        fixed = self.module.deep_replace(old, new)
-        assert isinstance(fixed, cst.Module)
-        return changed_range(self.text, fixed.code)
+        """The edit that puts `new` where `old` is: `new`'s code, generated as the module would
+        generate it there (its newline, the indentation of the blocks around it), in `old`'s span."""
+        if not isinstance(old, (cst.BaseExpression, cst.BaseSmallStatement)):
+            fixed = self.module.deep_replace(old, new)  # not asked for today; exact, at the module's cost
+            assert isinstance(fixed, cst.Module)
+            return changed_range(self.text, fixed.code)
+        state = CodegenState(default_indent=self.module.default_indent, default_newline=self.module.default_newline)
+        blocks: list[str] = []
+        parent = self._parent(old)
+        options = {}
+        if isinstance(old, cst.BaseSmallStatement) and isinstance(parent, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            options["default_semicolon"] = old is not parent.body[-1]  # as the line generates it
+        while parent is not None:
+            if isinstance(parent, cst.IndentedBlock):
+                blocks.append(self.module.default_indent if parent.indent is None else parent.indent)
+            parent = self._parent(parent)
+        state.indent_tokens = blocks[::-1]
+        new._codegen(state, **options)
+        line, col, end_line, end_col = self.spans[id(old)]
+        start = self.starts[line - 1] + col
+        end = self.starts[end_line - 1] + end_col
+        text = self.text
+        return changed_range(text, text[:start] + "".join(state.tokens) + text[end:], start, len(text) - end)
 
     def _comment_at(self, line: int, col: int) -> bool:
         comments = comment_columns(self.text)
@@ -150,18 +204,20 @@ class _PyTree(_Tree):
         return None
 
     def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
-        for call in _nodes(self.module, cst.Call):
-            assert isinstance(call, cst.Call)
-            for i, arg in enumerate(call.args):
-                if arg.keyword is None or not self._starts_at(arg.value, loc):
-                    continue
-                listed, value = action.value_for(arg.keyword.value)
-                if not listed:
-                    return None
-                if value is not None:
-                    return self._replaced(arg.value, cst.parse_expression(value))
-                return self._replaced(call, call.with_changes(args=_without(list(call.args), i)))
-        return None
+        # The first call of the module (then argument) with a keyword argument whose value starts at `loc`.
+        found = [(self.order[id(c)], i, c) for v in self.at.get((loc.line, loc.col), ())
+                 if (c_i := self._call_arg(v)) is not None for c, i in [c_i] if c.args[i].keyword is not None]
+        if not found:
+            return None
+        _, i, call = min(found, key=lambda f: f[:2])
+        arg = call.args[i]
+        assert arg.keyword is not None
+        listed, value = action.value_for(arg.keyword.value)
+        if not listed:
+            return None
+        if value is not None:
+            return self._replaced(arg.value, cst.parse_expression(value))
+        return self._replaced(call, call.with_changes(args=_without(list(call.args), i)))
 
     def _drop_items(self, loc: Loc, action: DropListItems) -> Edit | None:
         for seq in self._sequences_at(loc):
@@ -177,9 +233,7 @@ class _PyTree(_Tree):
 
     def _add_bound(self, loc: Loc, action: AddBound) -> Edit | tuple[Edit, ...] | None:
         """`keyword=value` on the call at `loc` (a bare `@tenacity.retry` becomes a call)."""
-        for node in _nodes(self.module, (cst.Call, cst.Attribute, cst.Name)):
-            if not self._starts_at(node, loc):
-                continue
+        for node in self._starting_at(loc, (cst.Call, cst.Attribute, cst.Name)):
             if isinstance(node, cst.Call):
                 call = node
             elif isinstance(node, (cst.Attribute, cst.Name)) and self._is_decorator(node):
@@ -238,31 +292,37 @@ class _PyTree(_Tree):
 
     def _agent_at(self, loc: Loc, library: str) -> str | None:
         """The name bound by `name = Maker(...)`, a call of `library` with an argument at `loc`."""
-        for node in _nodes(self.module, cst.Assign):
-            assert isinstance(node, cst.Assign)
-            value, targets = node.value, node.targets
-            if not (isinstance(value, cst.Call) and len(targets) == 1 and isinstance(targets[0].target, cst.Name)):
-                continue
-            if any(self._starts_at(a.value, loc) for a in value.args):
-                imported = _import_of(self.module, _head(value.func))
-                return targets[0].target.value if imported and imported[0] == library else None
-        return None
+        found: list[tuple[int, cst.Assign]] = []  # the first such assignment of the module decides
+        for value in self.at.get((loc.line, loc.col), ()):
+            call = self._call_arg(value)
+            node = self._parent(call[0]) if call is not None else None
+            if isinstance(node, cst.Assign) and call is not None and node.value is call[0] \
+                    and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                found.append((self.order[id(node)], node))
+        if not found:
+            return None
+        node = min(found, key=lambda f: f[0])[1]
+        target = node.targets[0].target
+        assert isinstance(node.value, cst.Call) and isinstance(target, cst.Name)
+        imported = _import_of(self.module, _head(node.value.func))
+        return target.value if imported and imported[0] == library else None
 
     def _runs_of(self, agent: str, action: CapRuns) -> Iterator[cst.Call]:
         """The module's calls of `action.runners` given `agent` (first, or as `agent_keyword`)."""
-        for node in _nodes(self.module, cst.Call):
+        for node in self._of(cst.Call):
             assert isinstance(node, cst.Call)
+            # The agent first: a name compare, where the import and the callee's code cost more.
+            first = node.args[0] if node.args and node.args[0].keyword is None else None
+            given = first or next((a for a in node.args if a.keyword and a.keyword.value == action.agent_keyword), None)
+            if not (given is not None and isinstance(given.value, cst.Name) and given.value.value == agent):
+                continue
             imported = _import_of(self.module, _head(node.func))
             if imported is None or imported[0] != action.library:
                 continue
             dotted = _code(node.func)
             if imported[1] is not None:
                 dotted = dotted[len(imported[1]) + 1:]
-            if dotted not in action.runners:
-                continue
-            first = node.args[0] if node.args and node.args[0].keyword is None else None
-            given = first or next((a for a in node.args if a.keyword and a.keyword.value == action.agent_keyword), None)
-            if given is not None and isinstance(given.value, cst.Name) and given.value.value == agent:
+            if dotted in action.runners:
                 yield node
 
     def _library_names(self, library: str, names: tuple[str, ...]) -> tuple[dict[str, str], Edit | None] | None:
@@ -287,7 +347,8 @@ class _PyTree(_Tree):
         return {n: n for n in names}, edit
 
     def _is_decorator(self, node: cst.CSTNode) -> bool:
-        return any(d.decorator is node for d in _nodes(self.module, cst.Decorator) if isinstance(d, cst.Decorator))
+        parent = self._parent(node)
+        return isinstance(parent, cst.Decorator) and parent.decorator is node
 
     def _spelled(self, bound: Bound, imported: tuple[str, str | None]) -> tuple[str | None, Edit | None]:
         """`value` as this module can name it, and the import edit that makes it so (if any)."""
@@ -308,25 +369,13 @@ class _PyTree(_Tree):
 
     def _sequences_at(self, loc: Loc) -> Iterator[cst.List | cst.Tuple | cst.Set]:
         """The literal list, tuple or set at `loc`, or the first argument of the call there."""
-        for node in _nodes(self.module, (cst.List, cst.Tuple, cst.Set, cst.Call)):
-            if not self._starts_at(node, loc):
-                continue
+        for node in self._starting_at(loc, (cst.List, cst.Tuple, cst.Set, cst.Call)):
             if isinstance(node, cst.Call):
                 first = node.args[0].value if node.args and node.args[0].keyword is None else None
                 if isinstance(first, (cst.List, cst.Tuple, cst.Set)):
                     yield first
             elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
                 yield node
-
-
-def _nodes(module: cst.Module, kind: type | tuple[type, ...]) -> Iterator[cst.CSTNode]:
-    """Every node of `kind`, without recursion (a deep file must not overflow the stack)."""
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, kind):
-            yield node
-        stack.extend(reversed(node.children))
 
 
 def _code(node: cst.CSTNode) -> str:

@@ -110,6 +110,39 @@ class _Syntactic:
         state.ranges[id(self.node)] = (*start, *end)
 
 
+class Spans(_State):
+    """Also, for every node: its whole span (all its own code generation wrote, its parentheses and
+    the whitespace it owns included: what a fix replaces), its parent, and its place in the order
+    of the code (the order of a walk of the tree). libcst's `children` costs a visit per node."""
+
+    def __init__(self, module: cst.Module) -> None:
+        super().__init__(module)
+        self.opened: list[tuple[cst.CSTNode, int, int]] = []
+        self.spans: dict[int, Range] = {}
+        self.parents: dict[int, cst.CSTNode] = {}
+        self.walk: list[cst.CSTNode] = []
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        super().before_codegen(node)
+        if self.opened:
+            self.parents[id(node)] = self.opened[-1][0]
+        self.walk.append(node)
+        self.opened.append((node, self.line, self.column))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        super().after_codegen(node)
+        _, line, column = self.opened.pop()
+        self.spans[id(node)] = (line, column, self.line, self.column)
+
+
+def spans(module: cst.Module) -> Spans:
+    """`positions(module)` (`.ranges`), and every node's span, parent and order (see `Spans`), in
+    one code generation."""
+    state = Spans(module)
+    module._codegen(state)
+    return state
+
+
 def positions(module: cst.Module) -> dict[int, Range]:
     """`PositionProvider`'s ranges (syntactic, whitespace excluded) for all but whitespace and
     punctuation nodes, keyed by `id(node)` (valid while `module` is alive)."""
