@@ -204,9 +204,11 @@ class _PyTree(_Tree):
         return None
 
     def _rewrite_argument(self, loc: Loc, action: RewriteArgument) -> Edit | None:
-        # The first call of the module (then argument) with a keyword argument whose value starts at `loc`.
-        found = [(self.order[id(c)], i, c) for v in self.at.get((loc.line, loc.col), ())
-                 if (c_i := self._call_arg(v)) is not None for c, i in [c_i] if c.args[i].keyword is not None]
+        found: list[tuple[int, int, cst.Call]] = []  # the module's first such call (then argument) decides
+        for node in self.at.get((loc.line, loc.col), ()):
+            call_arg = self._call_arg(node)
+            if call_arg is not None and call_arg[0].args[call_arg[1]].keyword is not None:
+                found.append((self.order[id(call_arg[0])], call_arg[1], call_arg[0]))
         if not found:
             return None
         _, i, call = min(found, key=lambda f: f[:2])
