@@ -738,3 +738,28 @@ def test_mcp_server_inherits_agent_mcp_config_unless_set_at_server_level(tmp_pat
     assert fatal_reasons(own, facts, project, agent=agent) == []  # the server-level handler wins
     assert _summary(fatal_reasons(fatal, facts, project, agent=calm)) == [("SIB201", "failure_error_function=None", 9)]
     assert fatal_reasons(plain, facts, project, agent=calm) == []
+
+
+def test_a_group_of_many_fatal_tools_lists_its_members_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each fatal setting names its tool and group (related locations) from an index made once per
+    module: a group of 800 fatal tools went through every member for each setting (seconds)."""
+    from siblint.model import groups as groups_mod
+
+    from tests.conftest import lint_files
+
+    n = 60
+    text = "from agents import Agent, function_tool\n\n" + "".join(
+        f"@function_tool(failure_error_function=None)\nasync def f{i}(x: str) -> str:\n    return ''\n\n" for i in range(n)
+    ) + "agent = Agent(name='a', tools=[" + ", ".join(f"f{i}" for i in range(n)) + "])\n"
+    listed: list[int] = []
+    real = groups_mod.Group.members
+
+    def counting(self: groups_mod.Group) -> list:
+        listed.append(1)
+        return real(self)
+
+    monkeypatch.setattr(groups_mod.Group, "members", counting)
+    found = [d for d in lint_files(tmp_path, {"main.py": text}, "main.py") if d.code == "SIB201"]
+    assert len(found) == n
+    assert all(any("its other tool calls are cancelled" in r.message for r in d.related) for d in found)
+    assert len(listed) < n  # not once (or twice) per setting
