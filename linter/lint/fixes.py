@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -95,6 +96,7 @@ def changed_range(old: str, new: str, same_head: int = 0, same_tail: int = 0) ->
 
 class _Tree:
     text: str
+    starts: list[int]  # line_starts(text)
 
     def edit(self, d: Diagnostic, action: object) -> Edit | tuple[Edit, ...] | None:
         if isinstance(action, DropNoqaCodes):
@@ -109,7 +111,7 @@ class _Tree:
         raise NotImplementedError
 
     def _drop_noqa_codes(self, d: Diagnostic) -> Edit | None:
-        starts = line_starts(self.text)
+        starts = self.starts
         line, col = d.loc.line, d.loc.col
         if not 0 < line <= len(starts) or not self._comment_at(line, col):
             return None
@@ -134,12 +136,11 @@ class _PyTree(_Tree):
         generated = spans(self.module)
         self.ranges, self.spans, self.parents = generated.ranges, generated.spans, generated.parents
         self.starts = line_starts(text)
-        self.order: dict[int, int] = {}  # id(node) -> its place in a walk of the module
+        self.walk = generated.walk  # every node, in the order of a walk of the module
+        self.order = {id(node): i for i, node in enumerate(self.walk)}
+        self.calls = [node for node in self.walk if isinstance(node, cst.Call)]
         self.at: dict[tuple[int, int], list[cst.CSTNode]] = {}  # (line, column) -> the nodes starting there, in order
-        self.kinds: dict[type, list[cst.CSTNode]] = {}  # type -> its nodes, in order
-        for node in generated.walk:
-            self.order[id(node)] = len(self.order)
-            self.kinds.setdefault(type(node), []).append(node)
+        for node in self.walk:
             r = self.ranges.get(id(node))
             if r is not None:
                 self.at.setdefault((r[0], r[1]), []).append(node)
@@ -147,10 +148,6 @@ class _PyTree(_Tree):
     def _starting_at(self, loc: Loc, kind: type | tuple[type, ...]) -> list[cst.CSTNode]:
         """The nodes of `kind` that start at `loc`, in the order of a walk of the module."""
         return [n for n in self.at.get((loc.line, loc.col), ()) if isinstance(n, kind)]
-
-    def _of(self, kind: type) -> list[cst.CSTNode]:
-        """Every node of exactly this type, in the order of a walk of the module."""
-        return self.kinds.get(kind, [])
 
     def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(id(node))
@@ -188,8 +185,13 @@ class _PyTree(_Tree):
         text = self.text
         return changed_range(text, text[:start] + "".join(state.tokens) + text[end:], start, len(text) - end)
 
+    @cached_property
+    def _comments(self) -> dict[int, int] | None:
+        """comment_columns(text), once: each unused `# noqa` asks it."""
+        return comment_columns(self.text)
+
     def _comment_at(self, line: int, col: int) -> bool:
-        comments = comment_columns(self.text)
+        comments = self._comments
         return comments is not None and line in comments and comments[line] <= col
 
     def _edit(self, loc: Loc, action: object) -> Edit | tuple[Edit, ...] | None:
@@ -311,8 +313,7 @@ class _PyTree(_Tree):
 
     def _runs_of(self, agent: str, action: CapRuns) -> Iterator[cst.Call]:
         """The module's calls of `action.runners` given `agent` (first, or as `agent_keyword`)."""
-        for node in self._of(cst.Call):
-            assert isinstance(node, cst.Call)
+        for node in self.calls:
             # The agent first: a name compare, where the import and the callee's code cost more.
             first = node.args[0] if node.args and node.args[0].keyword is None else None
             given = first or next((a for a in node.args if a.keyword and a.keyword.value == action.agent_keyword), None)

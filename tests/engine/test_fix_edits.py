@@ -84,16 +84,11 @@ def _whole_module_edit(tree: _PyTree, old: cst.CSTNode, new: cst.CSTNode) -> fix
     return changed_range(tree.text, fixed.code)
 
 
-def _walked(tree: _PyTree) -> list[cst.CSTNode]:
-    """The module's nodes in the order of its walk."""
-    return sorted((n for nodes in tree.kinds.values() for n in nodes), key=lambda n: tree.order[id(n)])
-
-
 def _check(text: str, every: int = 1) -> int:
     tree = _PyTree(text)
     assert tree.module.code == text
     compared = 0
-    nodes = [n for n in _walked(tree) if isinstance(n, (cst.BaseExpression, cst.BaseSmallStatement, cst.Decorator))]
+    nodes = [n for n in tree.walk if isinstance(n, (cst.BaseExpression, cst.BaseSmallStatement, cst.Decorator))]
     for node in nodes[::every]:
         for new in _variants(node):
             try:
@@ -131,7 +126,7 @@ def test_many_fixable_findings_cost_each_their_node() -> None:
     text = "from agents import function_tool\n" + "".join(
         f"@function_tool(failure_error_function=None)\nasync def f{i}(x: str) -> str:\n    return ''\n\n" for i in range(400))
     tree = _PyTree(text)
-    values = [a.value for c in _walked(tree) if isinstance(c, cst.Call) for a in c.args]
+    values = [a.value for c in tree.walk if isinstance(c, cst.Call) for a in c.args]
     generated: list[int] = []
     real = cst.Name._codegen_impl
 
@@ -158,6 +153,6 @@ def test_the_code_generation_walks_the_tree_as_libcst_children_do(name: str) -> 
         walked.append(node)
         parents.update((id(child), node) for child in node.children)
         stack.extend(reversed(node.children))
-    assert [id(n) for n in _walked(tree)] == [id(n) for n in walked]
+    assert [id(n) for n in tree.walk] == [id(n) for n in walked]
     assert {k: id(v) for k, v in tree.parents.items()} == {k: id(v) for k, v in parents.items()}
     assert tree.ranges == positions(tree.module)  # and the ranges are the collector's
