@@ -91,3 +91,23 @@ def vocabulary() -> frozenset[str]:
                 parts = text.split(".")
                 words.add(parts[-2] if parts[-2][:1].isupper() else parts[-1])
     return frozenset(words)
+
+
+_IDENTIFIERS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+@lru_cache(maxsize=None)
+def data_words() -> frozenset[str]:
+    """Every identifier the Python frameworks' data spells, as its dotted parts (`agents.Runner.run`
+    -> `agents`, `Runner`, `run`), keyword and attribute names included (`failure_error_function`,
+    `tools`, `append`), with `vocabulary()`: a statement of a test function that spells none of them
+    makes no tool, group or setting (siblint.syntax.elision). Broader than `vocabulary` on purpose."""
+    words: set[str] = set(vocabulary())
+    for fw in FRAMEWORKS:
+        if fw.language != "python":
+            continue
+        for text in _strings(fw):
+            if _IDENTIFIERS.fullmatch(text):
+                words.update(text.split("."))
+    return frozenset(words)
+
