@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
@@ -24,6 +25,9 @@ from ..syntax import elision, notebook, source
 from ..syntax.collector import collect
 from ..syntax.facts import ModuleFacts
 from .noqa import Suppressions
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 @dataclass
@@ -57,7 +61,18 @@ def facts_from_text(text: str, path: str, tree: ast.Module | None = None, guarde
     # A test module's statements that no rule reads are blanked first (siblint.syntax.elision).
     parsed = text if tree is None else elision.thinned(text, path, tree)
     name, is_package, _ = module_name_for(path)
-    return source.with_deep_recursion(lambda: collect(source.parse(parsed), path, name, is_package))
+    return source.with_deep_recursion(lambda: collect(_parse(parsed, text), path, name, is_package))
+
+
+def _parse(parsed: str, text: str) -> cst.Module:
+    """libcst's tree of the thinned text; of the file's own text if thinning ever broke it (a caller's
+    CPython tree of other bytes than `text`), so thinning can cost time but never a finding."""
+    try:
+        return source.parse(parsed)
+    except source.SourceError:
+        if parsed is text:
+            raise
+        return source.parse(text)
 
 
 def decode(data: bytes, path: str) -> str:

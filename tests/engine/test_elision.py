@@ -136,3 +136,15 @@ def test_every_rule_example_reports_the_same_inside_a_test_with_and_without_thin
 
 def test_most_rule_examples_fit_in_a_test() -> None:
     assert len(EXAMPLES) >= 0.9 * len(PY_EXAMPLES) > 100
+
+
+def test_a_tree_of_other_bytes_costs_thinning_not_the_facts() -> None:
+    # A caller's CPython tree (flake8's) of other text than the one parsed: the thinned text does
+    # not parse, and the facts come from the file's own text.
+    from siblint.lint import engine
+
+    text = "def test_a():\n    if ready:\n        send()\n"
+    other = ast.parse("def test_a():\n    q = 1234567\n    z = 2\n")  # `q = ...` spans `if ready:`
+    assert elision.thinned(text, "test_a.py", other) != text
+    facts = engine.facts_from_text(text, "test_a.py", other, guarded=True)
+    assert [site.call.callee for site in facts.functions["test_a"].calls] == ["send"]
