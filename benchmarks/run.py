@@ -295,7 +295,7 @@ def report(args: argparse.Namespace) -> int:
         print(f"not found: {', '.join(missing)}", file=sys.stderr)
         return 2
     start = os.getloadavg()
-    rows = floor.measure(tool("siblint"), trees, args.report_runs, 2, timed)
+    rows = floor.measure(tool("siblint"), trees, args.report_runs, 2, timed, args.baseline)
     print()
     args.runs = args.slow_runs = args.report_runs
     args.no_fixit = args.no_rss = args.no_j1 = True
@@ -309,6 +309,9 @@ def report(args: argparse.Namespace) -> int:
               f"{row.floor:.1f} s = {row.cold / row.floor:.2f}x ({row.cpu_cold / row.cpu_floor:.2f}x CPU) | ≤ 1.5x |")
     memory = rows[REPORT_TREES.index(REPORT_MEMORY)]
     print(f"| {memory.tree}: peak RSS of that cold run (process tree) | {memory.peak / 2**20:.0f} MB | ≤ 600 MB |")
+    for row in rows if args.baseline else ():
+        print(f"| {row.tree}: cold, this / the baseline (`--baseline`) | {row.cold:.1f} s / {row.base:.1f} s = "
+              f"{row.cold / row.base:.2f}x ({row.cpu_cold / row.cpu_base:.2f}x CPU) | |")
 
     def pair(a: str, b: str) -> str:
         if a not in sdk or b not in sdk:
