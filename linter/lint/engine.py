@@ -19,7 +19,7 @@ from ..model.groups import groups_in
 from ..model.project import ProjectIndex, module_name_for, project_root
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
-from ..settings.config import Config
+from ..settings.config import Config, is_test_module
 from ..settings.excludes import Skip
 from ..syntax import elision, notebook, source
 from ..syntax.collector import collect
@@ -59,7 +59,7 @@ def facts_from_text(text: str, path: str, tree: ast.Module | None = None, guarde
     if not (guarded and tree is not None):
         tree = source.check_syntax(text, path, tree)
     # A test module's statements that no rule reads are blanked first (siblint.syntax.elision).
-    parsed = text if tree is None else elision.thinned(text, path, tree)
+    parsed = text if tree is None or not is_test_module(path) else elision.thinned(text, tree)
     name, is_package, _ = module_name_for(path)
     return source.with_deep_recursion(lambda: collect(_parse(parsed, text), path, name, is_package))
 

@@ -8,12 +8,14 @@ statements of a test cannot make, change or feed a tool, a group or a setting: t
 was and the facts' locations are the file's own. Only the text the collector reads is thinned:
 reports, `# noqa`, fixes and the cache key read the file itself.
 
-What is blanked, only in a module pytest collects by default (`test_*.py`, `*_test.py`): a simple
+What is blanked, in a test module (the engine asks `settings.config.is_test_module`): a simple
 statement (an expression, assignment or `assert`) in the body of a `test*` function, at the top
 level or a method of a top-level `Test*` class, whose decorators spell no framework word and whose
 name the module spells nowhere else (nothing lists it as a tool), when the statement:
-- spells no word of the frameworks' data (`frameworks.data_words`: names, attributes, keywords)
-  and holds no `def`, `lambda`, `class`, import, `global` or `nonlocal`;
+- spells no word of the frameworks' data (`frameworks.data_words`: names, attributes, keywords;
+  for an `assert`, whose value is dropped, no name of `frameworks.vocabulary`, the makers and
+  settings whose call could make something: a snapshot's `ToolCallPart(tool_name=...)` makes
+  nothing) and holds no `def`, `lambda`, `class`, import, `global` or `nonlocal`;
 - binds no name that a kept statement reads or binds (`tools = [a, b]` before
   `Agent(tools=tools)`), and stores into no attribute or item of one;
 - starts its line and ends it (a comment may follow), so blanking touches no other statement.
@@ -23,13 +25,12 @@ Compound statements (`with`, `for`, `if`, `try`, `while`) are kept, their bodies
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..frameworks import data_words
+from ..frameworks import data_words, vocabulary
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # CPython's line ends (str.splitlines knows more)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -40,16 +41,8 @@ _THINNED = (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.If, a
 _BODIES = ("body", "orelse", "finalbody")
 
 
-def is_test_module(path: str) -> bool:
-    """A module pytest collects by its default `python_files` patterns."""
-    base = os.path.basename(path)
-    return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
-
-
-def thinned(text: str, path: str, tree: ast.Module) -> str:
+def thinned(text: str, tree: ast.Module) -> str:
     """`text` (CPython's `tree` of it) with the statements described above blanked."""
-    if not is_test_module(path):
-        return text
     words = data_words()
     tests = list(_tests(tree))
     if not tests:
@@ -114,7 +107,8 @@ def _units(body: list[ast.stmt], words: frozenset[str]) -> Iterator[_Unit]:
                 yield from _units(handler.body, words)
             continue
         unit = _Unit(stmt, not isinstance(stmt, _BLANKABLE))
-        if _scan(stmt, unit, words):
+        # An assertion's value is dropped: only a framework's own name in it (`Agent(...)`) makes anything.
+        if _scan(stmt, unit, vocabulary() if isinstance(stmt, ast.Assert) else words):
             unit.kept = True
         yield unit
 

@@ -18,17 +18,17 @@ from siblint.syntax import elision
 SNAPSHOT = '    assert result == snapshot({"parts": [1, 2, 3],\n                               "usage": {"n": 4}})\n'
 
 
-def thin(text: str, name: str = "test_mod.py") -> str:
-    out = elision.thinned(text, name, ast.parse(text))
+def thin(text: str) -> str:
+    out = elision.thinned(text, ast.parse(text))
     kept = [(a, b) for a, b in zip(text.splitlines(), out.splitlines()) if a != b]
     assert len(out.splitlines()) == len(text.splitlines())
     assert all(b.strip() in ("pass", "") for _, b in kept), kept  # only whole statements change
     return out
 
 
-def blanked(text: str, name: str = "test_mod.py") -> list[str]:
+def blanked(text: str) -> list[str]:
     """The original lines of `text` that thinning changed, stripped."""
-    return [a.strip() for a, b in zip(text.splitlines(), thin(text, name).splitlines()) if a != b]
+    return [a.strip() for a, b in zip(text.splitlines(), thin(text).splitlines()) if a != b]
 
 
 def test_data_words_extend_the_vocabulary_with_keywords_and_attributes() -> None:
@@ -40,6 +40,12 @@ def test_a_snapshot_assertion_is_blanked_and_the_agent_kept() -> None:
     text = ("from agents import Agent\n\ndef test_run(snapshot):\n    agent = Agent(name='a')\n"
             "    result = agent.run_sync('hi')\n" + SNAPSHOT)
     assert blanked(text) == ['assert result == snapshot({"parts": [1, 2, 3],', '"usage": {"n": 4}})']
+
+
+def test_an_assertion_is_anchored_only_by_a_framework_name() -> None:
+    text = ("def test_parts(snapshot):\n    assert parts == snapshot([Part(tool_name='a', args={}, context=1)])\n"
+            "    assert made == FunctionTool(name='a')\n    seen = Part(tool_name='a')\n")
+    assert blanked(text) == ["assert parts == snapshot([Part(tool_name='a', args={}, context=1)])"]
 
 
 def test_what_a_kept_statement_reads_is_kept_through_a_chain() -> None:
@@ -76,8 +82,15 @@ def test_only_pytest_test_functions_of_test_modules_are_thinned() -> None:
     text = ("def test_a():\n    q = 1\n\ndef helper():\n    y = 2\n\nclass TestB:\n    def test_m(self):\n"
             "        z = 3\n    def setup_method(self):\n        w = 4\n\nclass Other:\n    def test_n(self):\n        v = 5\n")
     assert blanked(text) == ["q = 1", "z = 3"]
-    assert blanked(text, "helpers.py") == []
-    assert blanked(text, "mod_test.py") == ["q = 1", "z = 3"]
+
+
+@pytest.mark.parametrize("name,thinned", [("test_mod.py", True), ("mod_test.py", True), ("helpers.py", False),
+                                          ("tests/_helpers.py", False)])
+def test_only_test_modules_are_thinned(name: str, thinned: bool) -> None:
+    from siblint.lint import engine
+
+    facts = engine.facts_from_text("def test_a():\n    send()\n", name)
+    assert [site.call.callee for site in facts.functions["test_a"].calls] == ([] if thinned else ["send"])
 
 
 def test_a_test_function_named_elsewhere_or_decorated_as_a_tool_is_left_whole() -> None:
@@ -122,7 +135,7 @@ EXAMPLES = [param for param in PY_EXAMPLES if _fits(param.values[1].code)]
 def test_every_rule_example_reports_the_same_inside_a_test_with_and_without_thinning(
         rule, example, lint, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = _in_a_test(example.code)
-    assert thin(text, "test_main.py") != text  # the snapshot assertion at least
+    assert thin(text) != text  # the snapshot assertion at least
     config = Config(root=str(tmp_path), select=("SIB",))
 
     def report(name: str) -> list[tuple[str, int, int, str]]:
@@ -130,7 +143,7 @@ def test_every_rule_example_reports_the_same_inside_a_test_with_and_without_thin
         return sorted((d.code, d.loc.line, d.loc.col, d.message) for d in found if d.path.endswith(name))
 
     thinned = report("test_main.py")
-    monkeypatch.setattr(elision, "thinned", lambda text, path, tree: text)
+    monkeypatch.setattr(elision, "thinned", lambda text, tree: text)
     assert thinned == report("test_main.py")
 
 
@@ -145,6 +158,6 @@ def test_a_tree_of_other_bytes_costs_thinning_not_the_facts() -> None:
 
     text = "def test_a():\n    if ready:\n        send()\n"
     other = ast.parse("def test_a():\n    q = 1234567\n    z = 2\n")  # `q = ...` spans `if ready:`
-    assert elision.thinned(text, "test_a.py", other) != text
+    assert elision.thinned(text, other) != text
     facts = engine.facts_from_text(text, "test_a.py", other, guarded=True)
     assert [site.call.callee for site in facts.functions["test_a"].calls] == ["send"]
