@@ -161,3 +161,23 @@ def test_a_tree_of_other_bytes_costs_thinning_not_the_facts() -> None:
     assert elision.thinned(text, other) != text
     facts = engine.facts_from_text(text, "test_a.py", other, guarded=True)
     assert [site.call.callee for site in facts.functions["test_a"].calls] == ["send"]
+
+
+REAL = sorted((Path(__file__).resolve().parents[1] / "rules").glob("test_*.py"))[:12]  # this project's own tests
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_real_test_modules_thin_to_code_libcst_parses_with_every_other_function_unchanged(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from siblint.lint import engine
+
+    text = path.read_text(encoding="utf-8")
+    assert thin(text) != text
+    thinned = engine.facts_from_text(text, str(path))
+    monkeypatch.setattr(elision, "thinned", lambda text, tree: text)
+    whole = engine.facts_from_text(text, str(path))
+    assert thinned.functions.keys() == whole.functions.keys()
+    others = [name for name in whole.functions if not name.split(".")[-1].startswith("test")]
+    assert [thinned.functions[n] for n in others] == [whole.functions[n] for n in others]
+    for field in ("imports", "classes", "module_calls", "star_imports"):
+        assert getattr(thinned, field) == getattr(whole, field)
