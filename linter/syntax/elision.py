@@ -76,17 +76,24 @@ class _Unit:
 
 def _blankable(body: list[ast.stmt], words: frozenset[str]) -> list[ast.stmt]:
     units = list(_units(body, words))
-    live: set[str] = set()  # names a kept unit reads or binds
+    binders: dict[str, list[_Unit]] = {}  # name -> the unkept units that bind it
     for unit in units:
-        if unit.kept:
-            live |= unit.reads | unit.binds
-    changed = True
-    while changed:  # a statement binding a live name is kept, and what it reads becomes live
-        changed = False
-        for unit in units:
-            if not unit.kept and unit.binds & live:
-                unit.kept = changed = True
-                live |= unit.reads | unit.binds
+        if not unit.kept:
+            for name in unit.binds:
+                binders.setdefault(name, []).append(unit)
+    # A statement binding a live name is kept, and what it reads and binds becomes live: a worklist,
+    # so a long chain of such statements costs its length, not its length squared.
+    pending = [name for unit in units if unit.kept for name in unit.reads | unit.binds]
+    live: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in live:
+            continue
+        live.add(name)
+        for unit in binders.get(name, ()):
+            if not unit.kept:
+                unit.kept = True
+                pending.extend(unit.reads | unit.binds)
     return [u.node for u in units if not u.kept]  # type: ignore[misc]  # only statements can be unkept
 
 

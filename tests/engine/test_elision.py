@@ -181,3 +181,11 @@ def test_real_test_modules_thin_to_code_libcst_parses_with_every_other_function_
     assert [thinned.functions[n] for n in others] == [whole.functions[n] for n in others]
     for field in ("imports", "classes", "module_calls", "star_imports"):
         assert getattr(thinned, field) == getattr(whole, field)
+
+
+def test_a_long_chain_of_bindings_is_kept_whole() -> None:
+    # Each statement feeds the one before it in the list of live names: the worklist keeps them all.
+    n = 500
+    text = ("def test_chain():\n    v0 = 1\n" + "".join(f"    v{i} = v{i - 1}\n" for i in range(1, n))
+            + f"    agent = Agent(tools=v{n - 1})\n    spare = 2\n")
+    assert blanked(text) == ["spare = 2"]
