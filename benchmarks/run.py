@@ -94,6 +94,7 @@ class Arm:
     prepare: object = None  # callable run (untimed) before each timed run
     slow: bool = False
     env: dict[str, str] | None = None  # added to the environment
+    cwd: str | None = None  # where it runs (default: the tree's root, as a user runs it)
     samples: list[Sample] = field(default_factory=list)
 
 
@@ -452,11 +453,12 @@ def tree_run(args: argparse.Namespace, src: str) -> dict[str, float]:
             with open(base_file, "a", encoding="utf-8") as fh:
                 fh.write(f"# benchmark edit {counter[0]}\n")
 
-        arms.append(Arm("baseline cold -j2", [args.baseline, "check", base_tree, "--no-cache", "-j2"], slow=cold_slow))
-        arms.append(Arm("baseline warm", [args.baseline, "check", base_tree, "--cache-dir", base_cache]))
+        arms.append(Arm("baseline cold -j2", [args.baseline, "check", base_tree, "--no-cache", "-j2"], slow=cold_slow,
+                        cwd=base_tree))
+        arms.append(Arm("baseline warm", [args.baseline, "check", base_tree, "--cache-dir", base_cache], cwd=base_tree))
         if base_file:
             arms.append(Arm("baseline 1 changed", [args.baseline, "check", base_tree, "--cache-dir", base_cache],
-                            prepare=touch_base_file))
+                            prepare=touch_base_file, cwd=base_tree))
     ruff = tool("ruff")
     if ruff:
         arms.append(Arm("ruff E,F,B", [ruff, "check", "--no-cache", "--select", "E,F,B", "--exit-zero", "-q", tree]))
@@ -485,7 +487,7 @@ def tree_run(args: argparse.Namespace, src: str) -> dict[str, float]:
         if not arm.slow and not (cold_slow and arm.name.startswith("siblint")):
             if arm.prepare:
                 arm.prepare()
-            timed(arm.argv, work, arm.stdin, env=arm.env)
+            timed(arm.argv, arm.cwd or tree, arm.stdin, env=arm.env)
     rounds = max(args.runs, args.slow_runs)
     cold_rss: list[int] = []
     for r in range(rounds):
@@ -495,7 +497,7 @@ def tree_run(args: argparse.Namespace, src: str) -> dict[str, float]:
             if arm.prepare:
                 arm.prepare()
             sample_rss = cold_rss if args.cold_once and arm is arms[0] and not args.no_rss else None
-            arm.samples.append(timed(arm.argv, work, arm.stdin, sample_rss, env=arm.env))
+            arm.samples.append(timed(arm.argv, arm.cwd or tree, arm.stdin, sample_rss, env=arm.env))
         print(f"  round {r + 1}/{rounds} done", file=sys.stderr)
 
     by = {a.name: a for a in arms}
@@ -547,7 +549,7 @@ def tree_run(args: argparse.Namespace, src: str) -> dict[str, float]:
               f"cold (process tree): {max(cold_rss) / 2**20:.0f} MB")
     elif not args.no_rss:
         argv = [siblint, "check", tree, "--no-cache", "-j2"]
-        peak, wall = peak_rss(argv, work)
+        peak, wall = peak_rss(argv, tree)
         print(f"\npeak RSS of `siblint check -j2 --no-cache` (process tree): {peak / 2**20:.0f} MB ({wall:.1f}s)")
     figures: dict[str, float] = {}
     for arm in arms:
@@ -555,7 +557,7 @@ def tree_run(args: argparse.Namespace, src: str) -> dict[str, float]:
             figures[arm.name] = statistics.median(s.wall for s in arm.samples)
             figures[f"{arm.name} cpu"] = statistics.median(s.cpu for s in arm.samples)
     if not args.no_cache_pruning:
-        figures.update(cache_pruning(siblint, tree, cache, work))
+        figures.update(cache_pruning(siblint, tree, cache, tree))
     shutil.rmtree(work, ignore_errors=True)
     return figures
 
