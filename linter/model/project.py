@@ -435,7 +435,7 @@ class ProjectIndex:
         if key.startswith(IMPORT_INDEX + " "):
             return self._importers_digest(key[len(IMPORT_INDEX) + 1:])
         if key.startswith(PINS + " "):
-            from .versions import pins_digest
+            from .pin_digest import pins_digest
 
             return pins_digest(key[len(PINS) + 1:], self)
         if key.startswith(FILE + " "):

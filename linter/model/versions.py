@@ -4,13 +4,13 @@ folder for the run."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework
 from ..frameworks.versions import Release
-from ..settings.pins import Assumed, Pin, assumed, pin_bytes, pin_folder, pin_sources, read_pins
+from ..settings.pins import Assumed, Pin, assumed, read_pins
+from .pin_digest import governing_folder, pins_digest
 from .project import PINS, ProjectIndex
 
 
@@ -25,35 +25,10 @@ def project_pins(path: str, project: ProjectIndex) -> dict[str, Pin]:
     return pins
 
 
-def pins_digest(folder: str, project: ProjectIndex) -> str:
-    """A digest of the pin files that govern `folder` (what a cache entry records in place of a
-    path): their paths and bytes, so a warm run re-checks it without parsing a large lock file.
-    Equal bytes read as equal pins; any edit, even one that pins the same, re-checks."""
-    memo: dict[str, str] = project.memo.setdefault("versions.digests", {})
-    if folder not in memo:
-        found = _pin_folder(folder, project) or ""
-        h = hashlib.sha256(os.fsencode(found))
-        for name in pin_sources(found) if found else ():
-            data = pin_bytes(os.path.join(found, name))
-            h.update(b"\0%s\0%d\0" % (os.fsencode(name), -1 if data is None else len(data)))
-            h.update(data or b"")
-        memo[folder] = f"{PINS} {h.hexdigest()[:32]}"
-    return memo[folder]
-
-
-def _pin_folder(folder: str, project: ProjectIndex) -> str | None:
-    """The folder whose pin files govern `folder` (within its root), once per folder for the run."""
-    memo: dict[str, str | None] = project.memo.setdefault("versions.folders", {})
-    if folder not in memo:
-        top = next((r for r in project.roots if folder == r or folder.startswith(r.rstrip(os.sep) + os.sep)), folder)
-        memo[folder] = pin_folder(folder, top)
-    return memo[folder]
-
-
 def _folder_pins(folder: str, project: ProjectIndex) -> dict[str, Pin]:
     memo: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.pins", {})
     if folder not in memo:
-        found = _pin_folder(folder, project)
+        found = governing_folder(folder, project)
         # Read each pin folder once: a large lock file governs every folder below it.
         read: dict[str, dict[str, Pin]] = project.memo.setdefault("versions.read", {})
         if found is not None and found not in read:

@@ -1,7 +1,7 @@
 """The versions a project pins for its dependencies, and which side of a framework release it runs.
 
 Pins are read from the folder nearest the checked file that holds any of `PIN_FILES` (walking up,
-never above the project root): a lock file's exact version first (uv, poetry, pdm), then the
+never above the project root, `siblint.settings.pin_files`): a lock file's exact version first (uv, poetry, pdm), then the
 requirement specifiers of `pyproject.toml` (PEP 621 dependencies, optional dependencies, dependency
 groups, poetry's tables) and `requirements*.txt`. A specifier is read as a resolver would install
 it: the newest version it allows. Nothing is imported or installed; a file that cannot be read or
@@ -11,7 +11,6 @@ parsed pins nothing.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from dataclasses import dataclass
 from typing import Iterator
@@ -26,13 +25,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from ..common.reading import read_bounded
 from ..frameworks.versions import Release
+from .pin_files import LOCK_FILES, pin_bytes, pin_folder, pin_sources
 
-PIN_MAX_BYTES = 8_000_000  # a lock file of a large monorepo stays well below this
-LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
-PIN_FILES = (*LOCK_FILES, "pyproject.toml")
-_REQUIREMENTS = re.compile(r"requirements[\w.-]*\.(txt|in)$")
 _HUGE = Version("999999")  # stands for "any later release" when a specifier has no upper bound
 
 
@@ -57,18 +52,6 @@ def pins_for(folder: str, top: str) -> dict[str, Pin]:
     that holds a pin file, not above `top`."""
     found = pin_folder(folder, top)
     return read_pins(found) if found is not None else {}
-
-
-def pin_folder(folder: str, top: str) -> str | None:
-    """The nearest folder at or above `folder` (not above `top`) that holds a pin file."""
-    folder, top = os.path.abspath(folder), os.path.abspath(top)
-    while True:
-        names = _listing(folder)
-        if any(n in names for n in PIN_FILES) or any(_REQUIREMENTS.match(n) for n in names):
-            return folder
-        if folder == top or not folder.startswith(top.rstrip(os.sep) + os.sep):
-            return None
-        folder = os.path.dirname(folder)
 
 
 def assumed(release: Release, pins: dict[str, Pin]) -> Assumed:
@@ -110,20 +93,6 @@ def _below(v: Version) -> Version:
     return Version(".".join(map(str, [*nums[:last], nums[last] - 1, 999999])))
 
 
-# ---- reading the files --------------------------------------------------------------------
-def _listing(folder: str) -> list[str]:
-    try:
-        return sorted(os.listdir(folder))
-    except OSError:
-        return []
-
-
-def pin_sources(folder: str) -> list[str]:
-    """The names of the files `read_pins` reads in `folder`, in the order it reads them."""
-    names = _listing(folder)
-    return [*(n for n in names if _REQUIREMENTS.match(n)), *(n for n in ("pyproject.toml", *LOCK_FILES) if n in names)]
-
-
 def read_pins(folder: str) -> dict[str, Pin]:
     """The pins `folder`'s own pin files hold: manifests first, then lock files, so a locked
     version replaces a range."""
@@ -137,14 +106,6 @@ def read_pins(folder: str) -> dict[str, Pin]:
         else:
             out.update(_keep_first(out, _requirements(path)))
     return out
-
-
-def pin_bytes(path: str) -> bytes | None:
-    """A pin file's bytes as `read_pins` would read them (None: unreadable)."""
-    try:
-        return read_bounded(path, PIN_MAX_BYTES, follow_symlinks=False)
-    except OSError:
-        return None
 
 
 def _keep_first(known: dict[str, Pin], found: Iterator[Pin]) -> dict[str, Pin]:
