@@ -66,6 +66,7 @@ import sys
 import tempfile
 import zlib
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
 from .. import __version__
@@ -176,17 +177,28 @@ class CodecError(Exception):
     pass
 
 
-@lru_cache(maxsize=1)
-def _classes() -> dict[str, type]:
-    from ..common import diagnostics
-    from ..syntax import facts
+@lru_cache(maxsize=None)
+def _dataclasses_of(which: str) -> dict[str, type]:
+    if which == "diagnostics":
+        from ..common import diagnostics
 
-    found: dict[str, type] = {}
-    for module in (facts, diagnostics):
-        for obj in vars(module).values():
-            if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__:
-                found[obj.__name__] = obj
-    return found
+        module: ModuleType = diagnostics
+    else:
+        from ..syntax import facts
+
+        module = facts
+    return {obj.__name__: obj for obj in vars(module).values()
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__}
+
+
+def _class(name: str) -> type | None:
+    """The codec's class of that name. The findings' module first: a warm run decodes findings
+    only, and need not import the facts' (their ~100 dataclasses take ~30 ms to create)."""
+    for which in ("diagnostics", "facts"):
+        found = _dataclasses_of(which).get(name)
+        if found is not None:
+            return found
+    return None
 
 
 @lru_cache(maxsize=None)
@@ -206,7 +218,7 @@ def encode(obj: Any) -> Any:
         return {"d": [[encode(k), encode(v)] for k, v in obj.items()]}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         cls = type(obj)
-        if _classes().get(cls.__name__) is not cls:
+        if _class(cls.__name__) is not cls:
             raise CodecError(f"not a facts class: {cls.__qualname__}")
         names, _ = _fields(cls)
         return {"c": cls.__name__, "f": [encode(getattr(obj, n)) for n in names]}
@@ -224,7 +236,7 @@ def decode(obj: Any) -> Any:
         return tuple(decode(v) for v in obj)
     if isinstance(obj, dict) and len(obj) in (1, 2):
         if "c" in obj:
-            cls = _classes().get(obj["c"])
+            cls = _class(obj["c"])
             values = obj.get("f")
             if cls is None or not isinstance(values, list):
                 raise CodecError(f"unknown class {obj.get('c')!r}")
