@@ -372,6 +372,7 @@ class ProjectIndex:
         self.memo: dict[str, Any] = {}
         self._scan = scan
         self.scan_parts: PartOf | None = None  # a memo of the scan's per-file work (the cache's)
+        self.prefilter: Callable[[str, bytes], bool] | None = None  # a memo of `may_matter` (the cache's)
         self._skip = skip  # what the run excludes: the scan never reads it
         self._located: dict[tuple[str, str], str | None] = {}
         self._listings: dict[str, frozenset[str]] = {}
@@ -586,7 +587,7 @@ class ProjectIndex:
         editor agree."""
         from ..syntax.prefilter import JS_EXTENSIONS, NOTEBOOK_SUFFIX, may_matter
 
-        if may_matter(data, path=path):
+        if self.prefilter(path, data) if self.prefilter is not None else may_matter(data, path=path):
             return True
         # Nothing imports a notebook: only its own imports can make it matter.
         return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)

@@ -399,6 +399,8 @@ def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[
     shas: dict[str, str] = {}
     project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
     scan_memo = project.scan_parts = ScanMemo(open_cache, project.roots) if factory is not None else None
+    if scan_memo is not None:
+        project.prefilter = scan_memo.matters
     read_bytes = 0  # sizes the cache's default cap
     for p in files:
         try:

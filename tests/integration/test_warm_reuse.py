@@ -98,11 +98,57 @@ def test_a_renamed_module_is_seen(tree: Path) -> None:
 def test_a_damaged_scan_record_is_scanned_again(tree: Path, scanned: list[str]) -> None:
     from siblint.run.scan_memo import _part
 
-    assert _part(("sha", "", ("os",), "yes", None, None), "sha", "") is None  # not a bool
-    assert _part(("sha", "", (1,), True, None, None), "sha", "") is None
+    assert _part(("sha", "", ("os",), "yes", None, None, None), "sha", "") is None  # not a bool
+    assert _part(("sha", "", (1,), True, None, None, None), "sha", "") is None
     assert _part(None, "sha", "") is None
-    assert _part(("sha", "", ("os",), True, None, None), "sha", "") is not None
-    assert _part(("sha", "", ("os",), True, None, None), "sha", "pkg") is None  # another package
+    assert _part(("sha", "", ("os",), True, None, None), "sha", "") is None  # a record of the previous shape
+    assert _part(("sha", "", ("os",), True, None, None, None), "sha", "") is not None
+    assert _part(("sha", "", ("os",), True, None, None, None), "sha", "pkg") is None  # another package
+
+
+@pytest.fixture
+def prefiltered(monkeypatch) -> list[str]:
+    """Files the pre-filter gave its verdict on (not answered by the scan's records); the scan's
+    own question (`roots`: the frameworks that make tools of plain functions) is not counted."""
+    from siblint.syntax import prefilter
+
+    seen: list[str] = []
+    real = prefilter.may_matter
+
+    def counting(data: bytes, roots=None, path: str = "") -> bool:
+        if roots is None:
+            seen.append(os.path.basename(path))
+        return real(data, roots, path)
+
+    monkeypatch.setattr(prefilter, "may_matter", counting)
+    return seen
+
+
+def test_a_warm_run_asks_the_pre_filter_nothing_again(tree: Path, prefiltered: list[str]) -> None:
+    (tree / "notes.py").write_text("# the tools of our agents, from agents we wrote\n")  # only CPython can tell
+    cold = lint(tree)
+    assert set(prefiltered) == {"agent.py", "notes.py", "plain.py", "tools.py"}
+    prefiltered.clear()
+    assert lint(tree) == cold
+    assert prefiltered == []
+    same_size_same_mtime(tree / "notes.py", "# the tools of our", "from agents import")  # now it imports the SDK
+    warm = lint(tree)
+    assert set(prefiltered) == {"notes.py"}  # and again when the engine analyses it
+    assert warm == lint(tree, cached=False)
+
+
+def test_a_run_over_some_files_keeps_the_others_verdicts(tree: Path, prefiltered: list[str]) -> None:
+    from siblint.run.scan_memo import ScanMemo
+
+    (tree / "app.js").write_text("console.log('agents')\n")
+    config = Config(root=str(tree))
+    cache = cache_mod.Cache(str(tree / ".cache"), cache_mod.config_key(config))
+    runner.run(sorted(str(p) for p in tree.iterdir() if p.is_file()), config, 1, cache=cache)
+    runner.run([str(tree / "plain.py")], config, 1, cache=cache_mod.Cache(str(tree / ".cache"), cache_mod.config_key(config)))
+    memo = ScanMemo(lambda: cache_mod.Cache(str(tree / ".cache"), cache_mod.config_key(config)), [str(tree)])
+    stored = memo._load()
+    assert {os.path.basename(p): r[6] for p, r in stored.items()} == {
+        "agent.py": True, "tools.py": True, "plain.py": False, "app.js": False}
 
 
 def test_a_lock_file_edit_keeping_size_and_mtime_changes_the_findings(tmp_path: Path) -> None:
