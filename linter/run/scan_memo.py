@@ -16,6 +16,7 @@ framework only in prose is parsed by `ast` to prove that it imports none (20 ms 
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
 
 # (sha, package (None: a file the scan does not read), imports, agent, class bases, function names,
 # the pre-filter's verdict (None: not asked))
-Record = tuple[str, "str | None", tuple[str, ...], bool, "tuple[str, ...] | None", "tuple[str, ...] | None", "bool | None"]
+Record = tuple[str, "str | None", tuple[str, ...], bool, "tuple[str, ...] | None", "tuple[str, ...] | None",
+               "bool | None"]
 
 
 class OpenOnce:
@@ -91,8 +93,6 @@ class ScanMemo:
 
     def matters(self, path: str, data: bytes) -> bool:
         """`may_matter(data, path=path)`, from the record of these bytes when it holds the verdict."""
-        import os
-
         from ..syntax.prefilter import may_matter
         from .cache import content_hash
 
@@ -122,13 +122,10 @@ class ScanMemo:
             cache.store_scan(self._key(), self.fresh, self.roots[0])
         self.stored, self.changed = dict(self.fresh), False  # saving again is a no-op
 
-
     def _keep_verdicts(self) -> None:
         """Files the scan does not read (TS/JS, notebooks, files outside the roots) keep a record of
         their verdict alone: asked this run, or stored and still there (a run over some files only
         must not drop the others'). Their verdicts need every framework's data, imported for them alone."""
-        import os
-
         for path, (sha, verdict) in self.verdicts.items():
             if path not in self.fresh:
                 self.fresh[path] = (sha, None, (), False, None, None, verdict)

@@ -1,11 +1,11 @@
 """The versions a project pins for its dependencies, and which side of a framework release it runs.
 
 Pins are read from the folder nearest the checked file that holds any of `PIN_FILES` (walking up,
-never above the project root, `siblint.settings.pin_files`): a lock file's exact version first (uv, poetry, pdm), then the
-requirement specifiers of `pyproject.toml` (PEP 621 dependencies, optional dependencies, dependency
-groups, poetry's tables) and `requirements*.txt`. A specifier is read as a resolver would install
-it: the newest version it allows. Nothing is imported or installed; a file that cannot be read or
-parsed pins nothing.
+never above the project root; `siblint.settings.pin_files` finds them): a lock file's exact version
+first (uv, poetry, pdm), then the requirement specifiers of `pyproject.toml` (PEP 621 dependencies,
+optional dependencies, dependency groups, poetry's tables) and `requirements*.txt`. A specifier is
+read as a resolver would install it: the newest version it allows. Nothing is imported or
+installed; a file that cannot be read or parsed pins nothing.
 """
 
 from __future__ import annotations
