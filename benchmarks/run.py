@@ -31,7 +31,9 @@ TypeScript tree and on a Python tree, interleaved in the same run: files/s and M
 the growth exponent of the analysis time, and a whole check of the 4N module against libcst's parse.
 
 The tree is copied to a temporary folder first (the "one changed file" arm edits a file, and the
-cache goes to a temporary folder), so the given tree is never written to. Each round runs every
+cache goes to a temporary folder), so the given tree is never written to. Every command runs in the
+copy's root, as a user runs it (from the folder above, siblint would take that folder for the
+project, and with --baseline its scan would read both copies). Each round runs every
 command once, in a fixed order, so slow phases of a shared machine hit every command alike; the
 report gives the median, min and max wall time of each command and the ratios the targets are
 stated in. CPU time (user+sys of the process tree) is shown next to wall time because it is far
