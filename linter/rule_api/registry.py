@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from .rule import RULES_PACKAGE, Rule, catalog
 
@@ -20,8 +22,10 @@ def all_rules() -> tuple[type[Rule], ...]:
     return tuple(sorted(found, key=lambda r: r.code))
 
 
-def by_code() -> dict[str, type[Rule]]:
-    return {r.code: r for r in all_rules()}
+@lru_cache(maxsize=1)
+def by_code() -> Mapping[str, type[Rule]]:
+    """Every rule by its code; one mapping for the process (asked for each rule of each file)."""
+    return MappingProxyType({r.code: r for r in all_rules()})
 
 
 def all_codes() -> tuple[str, ...]:

@@ -63,6 +63,17 @@ class Config:
 
     # ---- rule selection (flake8's semantics: the longest matching prefix decides) -------------
     def enabled(self, code: str) -> bool:
+        memo = self._enabled_codes
+        if code not in memo:
+            memo[code] = self._chosen(code)
+        return memo[code]
+
+    @cached_property
+    def _enabled_codes(self) -> dict[str, bool]:
+        """code -> `enabled(code)`, worked out once per code: the engine asks for each rule of each file."""
+        return {}
+
+    def _chosen(self, code: str) -> bool:
         from ..rule_api.registry import by_code
 
         rule = by_code().get(code)
