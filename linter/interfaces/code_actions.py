@@ -17,7 +17,8 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
 from ..common.diagnostics import Diagnostic
-from ..lint.fixes import fix_pairs, line_starts
+from ..common.lines import line_starts
+from ..lint.fixes import fix_pairs
 from ..rule_api.fixes import SAFE, Edit, Fix, applied, title_of
 from .fixing import fix_specs
 

@@ -18,6 +18,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from ..common.diagnostics import Diagnostic, Loc
+from ..common.lines import line_starts
 from ..js import is_js
 from ..rule_api.fixes import AddBound, Bound, CapRuns, DropListItems, DropNoqaCodes, Edit, Fix, FixSpec, RewriteArgument
 from ..syntax.positions import spans
@@ -27,7 +28,6 @@ from .noqa import comment_columns, without_codes
 if TYPE_CHECKING:
     import tree_sitter as ts
 
-_NEWLINE = re.compile(r"\r\n?|\n")  # libcst's and tree-sitter's line breaks
 _CODE = re.compile(r"\bSIB[0-9]+\b")
 
 
@@ -72,11 +72,6 @@ def still_parses(text: str, path: str) -> bool:
         return True
     except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
         return False
-
-
-def line_starts(text: str) -> list[int]:
-    """The character offset where each line starts (index 0: line 1)."""
-    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
 
 def changed_range(old: str, new: str, same_head: int = 0, same_tail: int = 0) -> Edit:

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from ..common.diagnostics import Diagnostic
-from ..lint.fixes import line_starts
+from ..common.lines import line_starts
 from ..rule_api.fixes import Fix, FixSpec, title_of
 from .paths import shown_path
 

@@ -30,9 +30,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..common.lines import NEWLINE
 from ..frameworks import data_words, vocabulary
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")  # CPython's line ends (str.splitlines knows more)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _BLOCKERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Import, ast.ImportFrom,
              ast.Global, ast.Nonlocal)
@@ -151,7 +151,7 @@ def _spells(node: ast.AST, words: frozenset[str]) -> bool:
 def _blanked(text: str, stmts: list[ast.stmt]) -> str:
     lines: list[list[str]] = []  # [content, line end]
     start = 0
-    for match in _NEWLINE.finditer(text):
+    for match in NEWLINE.finditer(text):
         lines.append([text[start:match.start()], match.group()])
         start = match.end()
     lines.append([text[start:], ""])

@@ -11,7 +11,8 @@ overflow in native code) kills the whole process, and editors run flake8 plugins
    them overflow libcst's native stack. `nesting_depth` measures the AST the way libcst will build
    it; past `MAX_DEPTH` the file is reported as valid Python that libcst cannot parse, before
    libcst sees it. The measure also bounds what CPython's parser accepted, whatever recursion
-   limit the host process has set (CPython's own nesting limit scales with it).
+   limit the host process has set (CPython's own nesting limit scales with it). `guard` walks only
+   what could reach that deep: a statement too short to (`LEVELS_PER_CHAR`) is not walked.
    A file CPython rejects may still be valid in a newer grammar than the host's (PEP 695 `type X =
    ...` and `def f[T]()`, PEP 701 f-strings on Python 3.10/3.11). Such a file is measured without
    CPython's tree (`newer_syntax.token_depth`), handed to libcst, and analysed when libcst parses
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 
 import libcst as cst
 
+from ..common.lines import line_starts
 from . import identifiers, newer_syntax
 
 T = TypeVar("T")
@@ -170,17 +172,27 @@ def check_syntax(text: str, filename: str, tree: ast.Module | None = None) -> as
         raise SourceError("too deeply nested for CPython's parser") from None
     except ValueError as exc:
         raise SourceError(str(exc)) from None
-    depth, line, nodes = nesting_depth(tree)
-    budget_error = over_budget(nodes, PY_BYTES_PER_NODE)
-    if budget_error is not None:
-        raise budget_error
+    guard(tree, text)
+    return tree
+
+
+def guard(tree: ast.AST, text: str) -> None:
+    """Raise SourceError when `tree`, CPython's parse of `text`, has more nodes than the memory
+    budget allows or nests past MAX_DEPTH in libcst's tree. Nodes are counted only in a file too
+    big for its size to rule the budget out (`NODES_PER_CHAR`)."""
+    if NODES_PER_CHAR * len(text) + 2 > MEMORY_BUDGET // PY_BYTES_PER_NODE:
+        depth, line, nodes = nesting_depth(tree)
+        budget_error = over_budget(nodes, PY_BYTES_PER_NODE)
+        if budget_error is not None:
+            raise budget_error
+    else:
+        depth, line = deepest_unbounded(tree, text)
     if depth > MAX_DEPTH:
         raise SourceError(
             f"valid Python that libcst cannot parse safely: nested {depth} levels deep in libcst's tree "
             f"(long `and`/`or` chains and dotted import names count one level per term; the limit is {MAX_DEPTH})",
             line,
         )
-    return tree
 
 
 def nesting_depth(tree: ast.AST) -> tuple[int, int, int]:
@@ -209,6 +221,53 @@ def nesting_depth(tree: ast.AST) -> tuple[int, int, int]:
             elif isinstance(value, ast.AST):
                 push((value, depth, line))
     return best, best_line, nodes
+
+
+# Bounds that settle the guard without a walk of the whole tree. CPython's tree has at most two
+# nodes per character of source (`~~~x`: a UnaryOp and an Invert per `~`; a `Load` per name), and
+# a node's subtree reaches at most one level per character below it (a chain of `~`, `.b`, `()`,
+# `[0]`) plus libcst's extra levels (`_EXTRA_DEPTH`: at most one per ` or b`, `.b`, ` for a in b`).
+# The factors leave a margin; tests/engine/test_nesting_depth.py checks them on the densest shapes.
+NODES_PER_CHAR = 3
+LEVELS_PER_CHAR = 4
+
+
+def deepest_unbounded(tree: ast.AST, text: str) -> tuple[int, int]:
+    """(depth, line) of `nesting_depth(tree)` wherever it may exceed MAX_DEPTH: a node whose source
+    (the whole lines it spans in `text`, of which `tree` is CPython's parse) is too short to reach
+    past MAX_DEPTH below it is not walked. So the depth is exact when it exceeds MAX_DEPTH, and may
+    be smaller than the tree's when it does not; a file of ordinary statements walks only those.
+
+    Not bounded by their lines: a decorated definition (its decorators stand above its `def`) and
+    what an f-string holds (before 3.12 CPython's positions inside one can be off)."""
+    starts = line_starts(text)
+    lines = len(starts)
+    starts.append(len(text))
+    best, best_line = 0, 1
+    stack: list[tuple[ast.AST, int, int, bool]] = [(tree, 0, 1, True)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node, depth, line, bounded = pop()
+        kind = type(node)
+        line = getattr(node, "lineno", line)
+        fields, has_context, extra = _SHAPES.get(kind) or _shape(kind)
+        depth += 1 if extra is None else 1 + extra(node)
+        if depth > best:
+            best, best_line = depth, line
+        end = getattr(node, "end_lineno", None)
+        if (bounded and end is not None and end <= lines and not getattr(node, "decorator_list", None)
+                and depth + LEVELS_PER_CHAR * (starts[end] - starts[line - 1]) <= MAX_DEPTH):
+            continue
+        if has_context and depth + 1 > best:
+            best, best_line = depth + 1, line
+        bounded = bounded and kind is not ast.JoinedStr
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                extend([(child, depth, line, bounded) for child in value if isinstance(child, ast.AST)])
+            elif isinstance(value, ast.AST):
+                push((value, depth, line, bounded))
+    return best, best_line
 
 
 # Levels libcst's tree has beyond CPython's one per node.

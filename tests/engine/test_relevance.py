@@ -52,8 +52,8 @@ def test_its_twin_using_a_tool_maker_is_parsed_and_reports(tmp_path: Path, parse
 def test_a_kept_file_is_guarded_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The second stage's CPython tree passed the depth guard: the parse that follows reuses it.
     guarded: list[int] = []
-    real = source.nesting_depth
-    monkeypatch.setattr(source, "nesting_depth", lambda tree: guarded.append(1) or real(tree))
+    real = source.guard
+    monkeypatch.setattr(source, "guard", lambda tree, text: guarded.append(1) or real(tree, text))
     write(tmp_path, {"pay.py": EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN})
     assert findings(tmp_path) == {"pay.py": ["SIB101"]}
     assert len(guarded) == 1

@@ -57,8 +57,8 @@ def test_a_file_that_cannot_report_is_not_parsed_under_flake8(tree: Path, parsed
 
 def test_flake8s_tree_is_guarded_once_for_a_kept_file(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     guarded: list[int] = []
-    real = source.nesting_depth
-    monkeypatch.setattr(source, "nesting_depth", lambda t: guarded.append(1) or real(t))
+    real = source.guard
+    monkeypatch.setattr(source, "guard", lambda t, text: guarded.append(1) or real(t, text))
     parsed: list[int] = []
     real_parse = source.ast.parse
     monkeypatch.setattr(source.ast, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
