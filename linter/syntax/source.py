@@ -186,41 +186,13 @@ def guard(tree: ast.AST, text: str) -> None:
         if budget_error is not None:
             raise budget_error
     else:
-        depth, line = deepest_unbounded(tree, text)
+        depth, line, _ = nesting_depth(tree, text)
     if depth > MAX_DEPTH:
         raise SourceError(
             f"valid Python that libcst cannot parse safely: nested {depth} levels deep in libcst's tree "
             f"(long `and`/`or` chains and dotted import names count one level per term; the limit is {MAX_DEPTH})",
             line,
         )
-
-
-def nesting_depth(tree: ast.AST) -> tuple[int, int, int]:
-    """(deepest nesting, its line, how many nodes) of `tree`, counted the way libcst builds its
-    tree. Iterative; this loop sees every node, so each node type's shape is looked up once."""
-    best, best_line, nodes = 0, 1, 0
-    stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    while stack:
-        node, depth, line = pop()
-        nodes += 1
-        kind = type(node)
-        line = getattr(node, "lineno", line)
-        fields, has_context, extra = _SHAPES.get(kind) or _shape(kind)
-        depth += 1 if extra is None else 1 + extra(node)
-        if depth > best:
-            best, best_line = depth, line
-        if has_context:  # `Load()`/`Store()`/`Del()`: a leaf one level down on the same line, counted here
-            nodes += 1
-            if depth + 1 > best:
-                best, best_line = depth + 1, line
-        for name in fields:
-            value = getattr(node, name, None)
-            if type(value) is list:
-                extend([(child, depth, line) for child in value if isinstance(child, ast.AST)])
-            elif isinstance(value, ast.AST):
-                push((value, depth, line))
-    return best, best_line, nodes
 
 
 # Bounds that settle the guard without a walk of the whole tree. CPython's tree has at most two
@@ -232,42 +204,48 @@ NODES_PER_CHAR = 3
 LEVELS_PER_CHAR = 4
 
 
-def deepest_unbounded(tree: ast.AST, text: str) -> tuple[int, int]:
-    """(depth, line) of `nesting_depth(tree)` wherever it may exceed MAX_DEPTH: a node whose source
-    (the whole lines it spans in `text`, of which `tree` is CPython's parse) is too short to reach
-    past MAX_DEPTH below it is not walked. So the depth is exact when it exceeds MAX_DEPTH, and may
-    be smaller than the tree's when it does not; a file of ordinary statements walks only those.
+def nesting_depth(tree: ast.AST, text: str | None = None) -> tuple[int, int, int]:
+    """(deepest nesting, its line, how many nodes) of `tree`, counted the way libcst builds its
+    tree. Iterative; this loop sees every node, so each node type's shape is looked up once.
 
-    Not bounded by their lines: a decorated definition (its decorators stand above its `def`) and
-    what an f-string holds (before 3.12 CPython's positions inside one can be off)."""
-    starts = line_starts(text)
-    lines = len(starts)
-    starts.append(len(text))
-    best, best_line = 0, 1
-    stack: list[tuple[ast.AST, int, int, bool]] = [(tree, 0, 1, True)]
+    With `text` (of which `tree` is CPython's parse), a node whose source (the whole lines it
+    spans) is too short to reach past MAX_DEPTH below it is not walked: the depth is then exact
+    when it exceeds MAX_DEPTH and may be smaller when it does not, and only walked nodes are
+    counted. A file of ordinary statements walks only those. Always walked: a decorated definition
+    (its decorators stand above its `def`) and what an f-string holds (before 3.12, CPython's
+    positions inside one can be off)."""
+    starts = line_starts(text) if text is not None else []
+    lines = len(starts) if text is not None else 0  # 0: no node is bounded by its lines
+    starts.append(len(text or ""))
+    best, best_line, nodes = 0, 1, 0
+    stack: list[tuple[ast.AST, int, int, bool]] = [(tree, 0, 1, text is not None)]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node, depth, line, bounded = pop()
+        nodes += 1
         kind = type(node)
         line = getattr(node, "lineno", line)
         fields, has_context, extra = _SHAPES.get(kind) or _shape(kind)
         depth += 1 if extra is None else 1 + extra(node)
         if depth > best:
             best, best_line = depth, line
-        end = getattr(node, "end_lineno", None)
-        if (bounded and end is not None and end <= lines and not getattr(node, "decorator_list", None)
-                and depth + LEVELS_PER_CHAR * (starts[end] - starts[line - 1]) <= MAX_DEPTH):
-            continue
-        if has_context and depth + 1 > best:
-            best, best_line = depth + 1, line
-        bounded = bounded and kind is not ast.JoinedStr
+        if bounded:
+            end = getattr(node, "end_lineno", None)
+            if (end is not None and end <= lines and not getattr(node, "decorator_list", None)
+                    and depth + LEVELS_PER_CHAR * (starts[end] - starts[line - 1]) <= MAX_DEPTH):
+                continue
+            bounded = kind is not ast.JoinedStr
+        if has_context:  # `Load()`/`Store()`/`Del()`: a leaf one level down on the same line, counted here
+            nodes += 1
+            if depth + 1 > best:
+                best, best_line = depth + 1, line
         for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 extend([(child, depth, line, bounded) for child in value if isinstance(child, ast.AST)])
             elif isinstance(value, ast.AST):
                 push((value, depth, line, bounded))
-    return best, best_line
+    return best, best_line, nodes
 
 
 # Levels libcst's tree has beyond CPython's one per node.

@@ -17,7 +17,6 @@ from siblint.syntax.source import (
     NODES_PER_CHAR,
     PY_BYTES_PER_NODE,
     SourceError,
-    deepest_unbounded,
     guard,
     nesting_depth,
 )
@@ -126,7 +125,7 @@ def test_the_unbounded_walk_finds_what_the_whole_walk_finds_past_the_limit(deep:
     tree = ast.parse(text)
     depth, line, _ = nesting_depth(tree)
     assert depth > MAX_DEPTH
-    assert deepest_unbounded(tree, text) == (depth, line)
+    assert nesting_depth(tree, text)[:2] == (depth, line)
     with pytest.raises(SourceError, match=f"nested {depth} levels deep"):
         guard(tree, text)
 
@@ -134,7 +133,7 @@ def test_the_unbounded_walk_finds_what_the_whole_walk_finds_past_the_limit(deep:
 def test_ordinary_code_is_not_walked_past_its_statements_and_passes() -> None:
     text = ORDINARY * 2000
     tree = ast.parse(text)
-    depth, _ = deepest_unbounded(tree, text)
+    depth = nesting_depth(tree, text)[0]
     assert depth <= 2 < nesting_depth(tree)[0]  # Module and each `def`: their statements are short
     guard(tree, text)
 
