@@ -22,10 +22,14 @@ def all_rules() -> tuple[type[Rule], ...]:
     return tuple(sorted(found, key=lambda r: r.code))
 
 
-@lru_cache(maxsize=1)
 def by_code() -> Mapping[str, type[Rule]]:
-    """Every rule by its code; one mapping for the process (asked for each rule of each file)."""
-    return MappingProxyType({r.code: r for r in all_rules()})
+    """Every rule by its code; one mapping per set of rules (asked for each rule of each file)."""
+    return _by_code(all_rules())
+
+
+@lru_cache(maxsize=1)
+def _by_code(rules: tuple[type[Rule], ...]) -> Mapping[str, type[Rule]]:
+    return MappingProxyType({r.code: r for r in rules})
 
 
 def all_codes() -> tuple[str, ...]:

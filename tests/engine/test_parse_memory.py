@@ -81,7 +81,7 @@ from siblint.run.memory import TRIM_AFTER, release_to_os
 def rss():
     return int(open('/proc/self/statm').read().split()[1]) * 4096 // 2**20
 
-text = "".join(f"def f{i}(a, b):\\n    return g(a, [b, {{'k': a}}], c=b.d)\\n" for i in range(2500))
+text = "".join(f"def f{i}(a, b):\\n    return g(a, [b, {{'k': a}}], c=b.d)\\n" for i in range(5000))
 facts = engine.facts_from_text(text, "big.py")
 before = rss()
 assert release_to_os(TRIM_AFTER)  # what the worker does once its parses add up to TRIM_AFTER
