@@ -24,7 +24,7 @@ from typing import Any
 
 # Source bytes of big files the pool's workers may hold as trees at once. At 640 KB, pydantic-ai's
 # workers stood idle 1.9 s waiting for it (two of its test modules are 400 and 517 KB); at 1 MB
-# its peak did not move (476 MB), since a test module's tree is that of its thinned text.
+# its peak stayed at 473-477 MB.
 PARSE_BUDGET = 1024 * 1024
 UNIT = 32 * 1024  # the budget's grain; a file under it never waits
 # Units no single file takes: a worker may parse a module of up to this many units (the import a

@@ -12,7 +12,7 @@ overflow in native code) kills the whole process, and editors run flake8 plugins
    it; past `MAX_DEPTH` the file is reported as valid Python that libcst cannot parse, before
    libcst sees it. The measure also bounds what CPython's parser accepted, whatever recursion
    limit the host process has set (CPython's own nesting limit scales with it). `guard` walks only
-   what could reach that deep: a statement too short to (`LEVELS_PER_CHAR`) is not walked.
+   what could nest that deep: a node whose lines are too short to (`LEVELS_PER_CHAR`) is skipped.
    A file CPython rejects may still be valid in a newer grammar than the host's (PEP 695 `type X =
    ...` and `def f[T]()`, PEP 701 f-strings on Python 3.10/3.11). Such a file is measured without
    CPython's tree (`newer_syntax.token_depth`), handed to libcst, and analysed when libcst parses
