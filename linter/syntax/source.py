@@ -215,8 +215,8 @@ def nesting_depth(tree: ast.AST, text: str | None = None) -> tuple[int, int, int
     (its decorators stand above its `def`) and what an f-string holds (before 3.12, CPython's
     positions inside one can be off)."""
     starts = line_starts(text) if text is not None else []
-    lines = len(starts) if text is not None else 0  # 0: no node is bounded by its lines
-    starts.append(len(text or ""))
+    lines = len(starts)
+    starts.append(len(text or ""))  # the end of the last line
     best, best_line, nodes = 0, 1, 0
     stack: list[tuple[ast.AST, int, int, bool]] = [(tree, 0, 1, text is not None)]
     pop, push, extend = stack.pop, stack.append, stack.extend
