@@ -1,7 +1,7 @@
 """The parse-floor arm of `benchmarks/run.py --floor TREE...`: cold `siblint check --no-cache -jN`
 beside libcst parsing every .py file of the same tree with N processes (`parse_floor.py`),
 interleaved (each round runs the floor and siblint on every tree, in that order), medians of the
-rounds, the ratio the target is stated in (cold / floor), the same ratio of CPU time (user+sys
+rounds (at least SHORT_ROUNDS for a short tree), the ratio the target is stated in (cold / floor), the same ratio of CPU time (user+sys
 of the process tree: far steadier on a busy machine), and siblint's peak RSS (process tree,
 the highest of the rounds). The trees are only read. With a baseline (another install's siblint,
 `run.py --floor TREE --baseline OTHER`), its cold run joins each round, after ours, and the table
@@ -16,6 +16,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# A tree checked in a second or two swings most from round to round (adk-samples, three rounds of one
+# report: 1.33x, 1.78x, 1.0x), and its rounds are cheap: it gets at least SHORT_ROUNDS of them.
+SHORT_SECONDS = 5.0
+SHORT_ROUNDS = 10
 
 
 @dataclass
@@ -41,11 +45,14 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
     walls: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
     peaks: dict[str, list[int]] = {}
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, -j{jobs}, {runs} rounds; "
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, -j{jobs}, {runs} rounds "
+          f"(at least {SHORT_ROUNDS} for a tree whose cold run takes under {SHORT_SECONDS:.0f} s); "
           f"load at start {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    for r in range(runs):
+    for r in range(max(runs, SHORT_ROUNDS)):
         for tree in trees:
             tree = os.path.abspath(tree)
+            if r >= runs and statistics.median(walls[(tree, "cold")]) >= SHORT_SECONDS:
+                continue  # only a short tree's rounds go on
             arms = [("floor", [*floor_cmd, tree, str(jobs)]), ("cold", cold(siblint, tree, jobs))]
             if baseline:
                 arms.append(("base", cold(baseline, tree, jobs)))
@@ -57,7 +64,7 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
             print(f"  round {r + 1}: {os.path.basename(tree)} floor {walls[(tree, 'floor')][-1]:.1f} s, "
                   f"cold {walls[(tree, 'cold')][-1]:.1f} s, peak {peaks[tree][-1] / 2**20:.0f} MB"
                   + (f", baseline cold {walls[(tree, 'base')][-1]:.1f} s" if baseline else ""), file=sys.stderr, flush=True)
-        print(f"  round {r + 1}/{runs} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
+        print(f"  round {r + 1}/{max(runs, SHORT_ROUNDS)} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
     print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
     print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | CPU ratio | peak RSS | CPU floor / cold |")
     print("|---|---|---|---|---|---|---|")

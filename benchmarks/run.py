@@ -13,8 +13,8 @@ of TREES_DIR (adk-samples, openai-agents-python, pydantic-ai, langgraph: each co
 parse floor, pydantic-ai's peak RSS), then the tree arm on openai-agents-python without fixit and
 without the cold -j1 arm (flake8 with and without the plugin beside cold `siblint check`, the warm
 flake8 run, warm and one-changed-file runs, the cache's size after a cold run and after edits and
-deletions), `--report-runs` rounds of each (medians), each figure beside its target. About 25
-minutes on 2 quiet cores.
+deletions), `--report-runs` rounds of each (medians; at least 10 for a tree checked in under 5 s,
+see benchmarks/floor.py), each figure beside its target. About 25 minutes on 2 quiet cores.
 
 `--stdlib` is another separate arm: `siblint check --no-cache` and `ruff check --no-cache --select ALL`
 on a copy of the CPython standard library (no agent code: what siblint costs a tree it has nothing

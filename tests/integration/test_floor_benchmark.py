@@ -1,5 +1,5 @@
 """benchmarks/floor.py (`run.py --floor TREE --baseline OTHER`): the baseline's cold run joins every
-round, interleaved after ours, and its medians reach the rows."""
+round, interleaved after ours, and its medians reach the rows; a short tree gets more rounds."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Sample:
 
 def test_the_baseline_runs_in_every_round_after_ours(tmp_path: Path, capsys) -> None:
     calls: list[str] = []
-    walls = {"floor": 1.0, "ours": 1.5, "theirs": 2.0}
+    walls = {"floor": 10.0, "ours": 15.0, "theirs": 20.0}
 
     def timed(argv: list[str], cwd: str, rss: list[int] | None = None) -> Sample:
         who = "floor" if argv[1].endswith("parse_floor.py") else "ours" if argv[0] == "ours" else "theirs"
@@ -33,7 +33,7 @@ def test_the_baseline_runs_in_every_round_after_ours(tmp_path: Path, capsys) -> 
 
     (row,) = floor.measure("ours", [str(tmp_path)], 3, 2, timed, baseline="theirs")
     assert calls == ["floor", "ours", "theirs"] * 3
-    assert (row.floor, row.cold, row.base, row.cpu_base) == (1.0, 1.5, 2.0, 1.0)
+    assert (row.floor, row.cold, row.base, row.cpu_base) == (10.0, 15.0, 20.0, 10.0)
     assert "| 0.75x | 0.75x |" in capsys.readouterr().out  # ours / the baseline's, wall and CPU
 
 
@@ -44,7 +44,29 @@ def test_without_a_baseline_only_the_floor_and_ours_run(tmp_path: Path) -> None:
         calls.append(argv[0])
         if rss is not None:
             rss.append(1)
-        return Sample(1.0, 1.0)
+        return Sample(10.0, 10.0)
 
     (row,) = floor.measure("ours", [str(tmp_path)], 2, 2, timed)
     assert calls == [sys.executable, "ours"] * 2 and row.base is None
+
+
+def test_a_short_tree_gets_at_least_ten_rounds_a_long_one_the_rounds_asked(tmp_path: Path) -> None:
+    short, long = tmp_path / "short", tmp_path / "long"
+    short.mkdir()
+    long.mkdir()
+    calls: list[tuple[str, str]] = []
+    cold = {str(short): [1.0, 6.0, 1.0], str(long): [9.0, 4.0, 9.0]}  # medians of 3: 1 s and 9 s
+
+    def timed(argv: list[str], cwd: str, rss: list[int] | None = None) -> Sample:
+        arm = "floor" if argv[1].endswith("parse_floor.py") else "cold"
+        calls.append((cwd, arm))
+        if rss is not None:
+            rss.append(1)
+        rounds = sum(1 for c in calls if c == (cwd, arm))
+        wall = cold[cwd][rounds - 1] if arm == "cold" and rounds <= 3 else 1.0
+        return Sample(wall, wall)
+
+    rows = floor.measure("ours", [str(short), str(long)], 3, 2, timed)
+    assert calls.count((str(short), "cold")) == floor.SHORT_ROUNDS == 10
+    assert calls.count((str(long), "cold")) == calls.count((str(long), "floor")) == 3
+    assert [r.tree for r in rows] == ["short", "long"] and rows[1].cold == 9.0
