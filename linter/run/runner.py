@@ -366,7 +366,12 @@ def _project_of(config: Config) -> "ProjectIndex":
 
 
 def _warm_up() -> None:
-    """Import and warm everything a worker needs, once, before the pool forks."""
+    """Import and warm everything a worker needs, once, before the pool forks.
+
+    Forking earlier, while the parent still pre-filters, so that each worker imports for itself
+    meanwhile, was tried: on adk-samples (20 alternated rounds, -j2) no faster in wall time and 11%
+    more CPU. The pre-filter left after the scan is short, and parallel imports do not shorten the
+    import; they are paid once per worker instead of shared."""
     import libcst
 
     from ..lint import engine  # noqa: F401 - imported for its side effect (module cache)
