@@ -1,9 +1,11 @@
 """The parse-floor arm of `benchmarks/run.py --floor TREE...`: cold `siblint check --no-cache -jN`
 beside libcst parsing every .py file of the same tree with N processes (`parse_floor.py`),
 interleaved (each round runs the floor and siblint on every tree, in that order), medians of the
-rounds (at least SHORT_ROUNDS for a short tree), the ratio the target is stated in (cold / floor), the same ratio of CPU time (user+sys
-of the process tree: far steadier on a busy machine), and siblint's peak RSS (process tree,
-the highest of the rounds). The trees are only read. With a baseline (another install's siblint,
+rounds (at least SHORT_ROUNDS for a short tree), the ratio the target is stated in (cold / floor)
+as the median of each round's ratio (a round's two runs are side by side; medians taken apart
+would pair a fast moment's floor with a slow moment's run), the same ratio of CPU time (user+sys of
+the process tree: far steadier on a busy machine), and siblint's peak RSS (process tree, the
+highest of the rounds). The trees are only read. With a baseline (another install's siblint,
 `run.py --floor TREE --baseline OTHER`), its cold run joins each round, after ours, and the table
 gives both, and ours / the baseline's in wall and CPU time."""
 
@@ -30,8 +32,14 @@ class Row:
     cpu_floor: float
     cpu_cold: float
     peak: int  # bytes, the highest of the rounds
+    ratio: float = 0.0  # cold / floor: the median of the rounds' ratios (wall, then CPU)
+    cpu_ratio: float = 0.0
     base: float | None = None  # the baseline's cold run (medians), when there is one
     cpu_base: float | None = None
+    base_ratio: float | None = None  # the baseline's cold / the floor, and ours / the baseline's: per round, medians
+    cpu_base_ratio: float | None = None
+    ours_to_base: float | None = None
+    cpu_ours_to_base: float | None = None
 
 
 def run(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callable, baseline: str | None = None) -> int:
@@ -66,26 +74,34 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
                   + (f", baseline cold {walls[(tree, 'base')][-1]:.1f} s" if baseline else ""), file=sys.stderr, flush=True)
         print(f"  round {r + 1}/{max(runs, SHORT_ROUNDS)} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
     print(f"load at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
-    print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio | CPU ratio | peak RSS | CPU floor / cold |")
+    print(f"| tree | parse floor -j{jobs} | cold `siblint check --no-cache -j{jobs}` | ratio (each round's) | CPU ratio "
+          f"| peak RSS | CPU floor / cold |")
     print("|---|---|---|---|---|---|---|")
     rows: list[Row] = []
     for tree in trees:
         tree = os.path.abspath(tree)
+
+        def ratio(series: dict[tuple[str, str], list[float]], over: str, under: str, tree: str = tree) -> float:
+            return statistics.median(a / b for a, b in zip(series[(tree, over)], series[(tree, under)]))
+
         row = Row(os.path.basename(tree), statistics.median(walls[(tree, "floor")]), statistics.median(walls[(tree, "cold")]),
-                  statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")]), max(peaks[tree]))
+                  statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")]), max(peaks[tree]),
+                  ratio(walls, "cold", "floor"), ratio(cpus, "cold", "floor"))
         if baseline:
             row.base, row.cpu_base = statistics.median(walls[(tree, "base")]), statistics.median(cpus[(tree, "base")])
+            row.base_ratio, row.cpu_base_ratio = ratio(walls, "base", "floor"), ratio(cpus, "base", "floor")
+            row.ours_to_base, row.cpu_ours_to_base = ratio(walls, "cold", "base"), ratio(cpus, "cold", "base")
         rows.append(row)
-        print(f"| {row.tree} | {row.floor:.2f} s | {row.cold:.2f} s | {row.cold / row.floor:.2f}x "
-              f"| {row.cpu_cold / row.cpu_floor:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.2f} s / {row.cpu_cold:.2f} s |")
+        per_round = ", ".join(f"{c / f:.2f}" for c, f in zip(walls[(tree, "cold")], walls[(tree, "floor")]))
+        print(f"| {row.tree} | {row.floor:.2f} s | {row.cold:.2f} s | {row.ratio:.2f}x ({per_round}) "
+              f"| {row.cpu_ratio:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.2f} s / {row.cpu_cold:.2f} s |")
     if baseline:
         print(f"\nbaseline: {baseline}\n")
         print(f"| tree | baseline cold -j{jobs} | ratio to floor | CPU ratio | CPU | ours / baseline | CPU ours / baseline |")
         print("|---|---|---|---|---|---|---|")
         for row in rows:
-            assert row.base is not None and row.cpu_base is not None
-            print(f"| {row.tree} | {row.base:.2f} s | {row.base / row.floor:.2f}x | {row.cpu_base / row.cpu_floor:.2f}x "
-                  f"| {row.cpu_base:.2f} s | {row.cold / row.base:.2f}x | {row.cpu_cold / row.cpu_base:.2f}x |")
+            print(f"| {row.tree} | {row.base:.2f} s | {row.base_ratio:.2f}x | {row.cpu_base_ratio:.2f}x "
+                  f"| {row.cpu_base:.2f} s | {row.ours_to_base:.2f}x | {row.cpu_ours_to_base:.2f}x |")
     return rows
 
 

@@ -70,3 +70,22 @@ def test_a_short_tree_gets_at_least_ten_rounds_a_long_one_the_rounds_asked(tmp_p
     assert calls.count((str(short), "cold")) == floor.SHORT_ROUNDS == 10
     assert calls.count((str(long), "cold")) == calls.count((str(long), "floor")) == 3
     assert [r.tree for r in rows] == ["short", "long"] and rows[1].cold == 9.0
+
+
+def test_the_ratio_is_each_rounds_ratio_not_the_ratio_of_medians(tmp_path: Path) -> None:
+    """A round's floor and cold run are side by side; the medians of each side come from different
+    rounds when the machine's speed drifts: here 30 s / 10 s = 3.0x, though each round says 1.5x or 3x."""
+    rounds = iter([(10.0, 15.0), (20.0, 30.0), (10.0, 30.0)])
+    current: list[float] = []
+
+    def timed(argv: list[str], cwd: str, rss: list[int] | None = None) -> Sample:
+        if argv[1].endswith("parse_floor.py"):
+            current[:] = next(rounds)
+            return Sample(current[0], current[0])
+        if rss is not None:
+            rss.append(1)
+        return Sample(current[1], current[1] / 2)
+
+    (row,) = floor.measure("ours", [str(tmp_path)], 3, 2, timed)
+    assert (row.floor, row.cold) == (10.0, 30.0)
+    assert (row.ratio, row.cpu_ratio) == (1.5, 0.75)
