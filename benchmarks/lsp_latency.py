@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))  # the same client the tests driv
 sys.path.insert(0, str(HERE))
 
 from lsp_client import SiblintClient  # noqa: E402
-from run import pick_agent_module  # noqa: E402
+from run import pick_agent_module, proc_tree  # noqa: E402
 from siblint.interfaces.server import DEBOUNCE_SECONDS  # noqa: E402
 
 
@@ -46,30 +46,10 @@ def cpu_seconds(pid: int) -> float | None:
     """utime + stime of a process and of its live descendants, from /proc (None elsewhere): less
     sensitive to a busy machine. The server lints in a child process of its own
     (siblint.interfaces.lint_scheduler), whose time the server's own figures do not hold."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-    except OSError:
+    tree = proc_tree(pid)
+    if pid not in tree:
         return None
-    total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    for child in _children(pid):
-        total += cpu_seconds(child) or 0.0
-    return total
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children") as fh:
-                found.extend(int(c) for c in fh.read().split())
-        except OSError:
-            continue
-    return found
+    return sum(int(parts[11]) + int(parts[12]) for parts in tree.values()) / os.sysconf("SC_CLK_TCK")
 
 
 async def measure(module: Path, root: Path, runs: int, warmup: int) -> tuple[list[float], int, float | None]:

@@ -130,28 +130,38 @@ def timed(argv: list[str], cwd: str, stdin: bytes | None = None, rss: list[int] 
     return Sample(wall, cpu, proc.returncode)
 
 
-def tree_rss(pid: int) -> int:
-    """RSS in bytes of `pid` and all its descendants."""
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
-    for entry in os.listdir("/proc"):
+def proc_tree(pid: int) -> dict[int, list[str]]:
+    """The /proc/PID/stat fields after the command name (index 1: the parent's pid) of `pid` and of
+    all its live descendants; empty where there is no /proc or no such process."""
+    stats: dict[int, list[str]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return {}
+    for entry in entries:
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as fh:
-                parts = fh.read().rsplit(")", 1)[1].split()
+                stats[int(entry)] = fh.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        ppid, pages = int(parts[1]), int(parts[21])
-        children.setdefault(ppid, []).append(int(entry))
-        rss[int(entry)] = pages * page
-    total, stack = 0, [pid]
+    children: dict[int, list[int]] = {}
+    for child, parts in stats.items():
+        children.setdefault(int(parts[1]), []).append(child)
+    found, stack = {}, [pid]
     while stack:
         p = stack.pop()
-        total += rss.get(p, 0)
-        stack.extend(children.get(p, ()))
-    return total
+        if p in stats:
+            found[p] = stats[p]
+            stack.extend(children.get(p, ()))
+    return found
+
+
+def tree_rss(pid: int) -> int:
+    """RSS in bytes of `pid` and all its descendants."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    return sum(int(parts[21]) * page for parts in proc_tree(pid).values())
 
 
 def peak_rss(argv: list[str], cwd: str) -> tuple[int, float]:
