@@ -81,8 +81,11 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
     for tree in trees:
         tree = os.path.abspath(tree)
 
-        def ratio(series: dict[tuple[str, str], list[float]], over: str, under: str, tree: str = tree) -> float:
-            return statistics.median(a / b for a, b in zip(series[(tree, over)], series[(tree, under)]))
+        def rounds(series: dict[tuple[str, str], list[float]], over: str, under: str, tree: str = tree) -> list[float]:
+            return [a / b for a, b in zip(series[(tree, over)], series[(tree, under)])]
+
+        def ratio(series: dict[tuple[str, str], list[float]], over: str, under: str) -> float:
+            return statistics.median(rounds(series, over, under))
 
         row = Row(os.path.basename(tree), statistics.median(walls[(tree, "floor")]), statistics.median(walls[(tree, "cold")]),
                   statistics.median(cpus[(tree, "floor")]), statistics.median(cpus[(tree, "cold")]), max(peaks[tree]),
@@ -92,7 +95,7 @@ def measure(siblint: str, trees: list[str], runs: int, jobs: int, timed: Callabl
             row.base_ratio, row.cpu_base_ratio = ratio(walls, "base", "floor"), ratio(cpus, "base", "floor")
             row.ours_to_base, row.cpu_ours_to_base = ratio(walls, "cold", "base"), ratio(cpus, "cold", "base")
         rows.append(row)
-        per_round = ", ".join(f"{c / f:.2f}" for c, f in zip(walls[(tree, "cold")], walls[(tree, "floor")]))
+        per_round = ", ".join(f"{r:.2f}" for r in rounds(walls, "cold", "floor"))
         print(f"| {row.tree} | {row.floor:.2f} s | {row.cold:.2f} s | {row.ratio:.2f}x ({per_round}) "
               f"| {row.cpu_ratio:.2f}x | {row.peak / 2**20:.0f} MB | {row.cpu_floor:.2f} s / {row.cpu_cold:.2f} s |")
     if baseline:
