@@ -18,7 +18,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -31,6 +31,9 @@ from ..reporters import FORMATS, TEXT_FORMATS, canonical, report_base
 from ..run.discovery import discover
 from ..settings.config import Config, ConfigError
 from ..settings.resolver import Resolver, project_root
+
+if TYPE_CHECKING:
+    from ..run.cache import Cache
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 STDIN = "-"
@@ -337,12 +340,17 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver, opened: list | N
     groups: dict[Config, list[str]] = {}
     for f in files:
         groups.setdefault(resolver.for_file(f), []).append(f)  # discovery already loaded these configs
-    cache = _open_cache(opts, project_root(resolver.used()), opened)
+    caches: list = [] if opened is None else opened
+    cache = _open_cache(opts, project_root(resolver.used()), caches)
     progress = None if opts.quiet else runner.Progress(len(files), live=runner.progress_wanted())
     diagnostics: list[Diagnostic] = []
     for config, group in groups.items():  # one project index per config, as each file's own run would have
         diagnostics += runner.run(group, config, _jobs(opts.jobs), cache=cache and cache(config),
                                   progress=progress).diagnostics
+    if caches:
+        from ..run.cache import prune_once
+
+        prune_once(caches)  # once for the run, not once per config
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
@@ -353,31 +361,41 @@ def _config_of(resolver: Resolver, path: str) -> Config:
         _fail(str(exc))
 
 
-def _open_cache(opts: CheckOptions, root: str, opened: list | None = None):  # -> config -> a Cache factory, or None
+def _open_cache(opts: CheckOptions, root: str, opened: list):  # -> config -> a Cache factory, or None
     if opts.no_cache:
         return None
+
+    refused: dict[str, bool] = {}  # folder -> not to be used; one check (and one warning) per run
 
     def for_config(config: Config):
         def open_cache():  # called only once a file passes the pre-filter
             from ..run import cache
 
             folder = opts.cache_dir or cache.default_dir("", root, None)
-            link = escaping_link(folder, [os.getcwd(), root], folder_itself=True)
-            if link:
-                warn(f"cache folder not used ({_leaves(link)})")
-                return None
             found = cache.Cache(folder, cache.config_key(config), max_size=config.cache_max_size)
-            refusal = found.refusal()
-            if refusal:
-                warn(refusal)
+            if found.folder not in refused:  # each config's run asks; a git process per ask was most of a warm run
+                refused[found.folder] = _refused(found, folder, root)
+            if refused[found.folder]:
                 return None
-            if opened is not None:
-                opened.append(found)
+            found.defer_prune = True  # collect_diagnostics prunes once, after every config's run
+            opened.append(found)
             return found
 
         return open_cache
 
     return for_config
+
+
+def _refused(found: Cache, folder: str, root: str) -> bool:
+    """Whether the cache folder must not be used (a link leaving the tree, a link, tracked by git), warned once."""
+    link = escaping_link(folder, [os.getcwd(), root], folder_itself=True)
+    if link:
+        warn(f"cache folder not used ({_leaves(link)})")
+        return True
+    refusal = found.refusal()
+    if refusal:
+        warn(refusal)
+    return refusal is not None
 
 
 def show_settings(opts: CheckOptions, resolver: Resolver) -> str:

@@ -357,6 +357,10 @@ class Cache:
         self.writable = self.secret is not None
         self._checked: set[str] = set()  # folders found to be real folders, not links
         self.stats = {"facts_hit": 0, "facts_miss": 0, "findings_hit": 0, "findings_miss": 0}
+        # Set by a caller that saves several configs' caches of one folder in one run: `save` leaves
+        # the folder to `prune_once` (a prune per config walked the folder once per config).
+        self.defer_prune = False
+        self.wants_prune = False
 
     def refusal(self) -> str | None:
         """Why this folder must not be used at all (a symlink, or tracked by git), else None."""
@@ -554,10 +558,9 @@ class Cache:
             return
         self._write(self.index_path, blob)
         self.dirty = False
-        if self.writable:
-            from .cache_bounds import prune
-
-            self.stats.update(prune(self.folder, self.base, self.size_cap(), keep=self.index_path))
+        self.wants_prune = True
+        if not self.defer_prune:
+            prune_once([self])
 
     # ---- writing ------------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -626,6 +629,26 @@ def _tracked_by_git(folder: str) -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return proc.returncode == 0 and bool(proc.stdout)
+
+
+def prune_once(caches: list[Cache]) -> None:
+    """Bound each folder that one of `caches` changed, once, with the largest of their caps (pruned
+    at each save instead, a folder that N configs share was walked N times, and each prune used the
+    cap sized from that config's own files)."""
+    from .cache_bounds import prune
+
+    folders: dict[str, list[Cache]] = {}
+    for cache in caches:
+        if cache.writable:
+            folders.setdefault(cache.folder, []).append(cache)
+    for group in folders.values():
+        if not any(c.wants_prune for c in group):
+            continue  # a warm run changed nothing: nothing to prune either
+        stats = prune(group[0].folder, group[0].base, max(c.size_cap() for c in group),
+                      keep={c.index_path for c in group})
+        for cache in group:
+            cache.stats.update(stats)
+            cache.wants_prune = False
 
 
 def config_key(config: Any) -> str:

@@ -12,6 +12,7 @@ import re
 import shutil
 import stat
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..common.reading import read_bounded
@@ -43,10 +44,10 @@ def drop_older_versions(target: str) -> None:
         _unlink(path)
 
 
-def prune(folder: str, base: str, cap: int, keep: str) -> dict[str, int]:
+def prune(folder: str, base: str, cap: int, keep: Collection[str]) -> dict[str, int]:
     """Bound the cache `folder` whose current schema lives in `base`: remove other schemas' folders,
     stale temporary files, the facts of source files that no longer exist, then the least recently
-    used files until the total is at most `cap` bytes (`keep`, the index just written, stays).
+    used files until the total is at most `cap` bytes (`keep`, the indexes just written, stay).
     Returns sizes for the run's statistics."""
     for entry in _entries(folder):
         if _SCHEMA_DIR.fullmatch(entry.name) and entry.path != base and entry.is_dir(follow_symlinks=False):
@@ -59,7 +60,7 @@ def prune(folder: str, base: str, cap: int, keep: str) -> dict[str, int]:
     for f in files:
         if total <= cap:
             break
-        if f.path != keep and _unlink(f.path):
+        if f.path not in keep and _unlink(f.path):
             total -= f.size
     return {"cache_bytes_before": before, "cache_bytes_after": total, "cache_cap": cap}
 

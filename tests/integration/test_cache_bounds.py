@@ -109,11 +109,11 @@ def test_the_cap_evicts_the_least_recently_used_first(tmp_path: Path) -> None:
     old = _blob(base / "facts" / "aa", "aaa-1.json", 1000, 10)
     mid = _blob(base / "facts" / "bb", "bbb-1.json", 1000, 20)
     new = _blob(base / "facts" / "aa", "aab-1.json", 1000, 30)
-    stats = cache_bounds.prune(str(tmp_path / "c"), str(base), 2200, keep=str(index))
+    stats = cache_bounds.prune(str(tmp_path / "c"), str(base), 2200, keep={str(index)})
     assert not old.exists() and mid.exists() and new.exists() and index.exists()
     assert stats == {"cache_bytes_before": 3100, "cache_bytes_after": 2100, "cache_cap": 2200}
     # Its benign twin: under the cap nothing goes.
-    stats = cache_bounds.prune(str(tmp_path / "c"), str(base), 10_000, keep=str(index))
+    stats = cache_bounds.prune(str(tmp_path / "c"), str(base), 10_000, keep={str(index)})
     assert mid.exists() and new.exists() and stats["cache_bytes_after"] == 2100
 
 
@@ -246,5 +246,50 @@ def test_prune_does_not_follow_a_link_inside_the_cache(project: Path, tmp_path: 
         _blob(outside, f"zzz-{n}.json", 1000, 1)
     base = project / ".cache" / f"v{cache_mod.SCHEMA}"
     (base / "facts" / "zz").symlink_to(outside)
-    cache_bounds.prune(str(project / ".cache"), str(base), 1, keep="")
+    cache_bounds.prune(str(project / ".cache"), str(base), 1, keep=set())
     assert len(os.listdir(outside)) == 3
+
+
+def _sub_projects(root: Path, count: int) -> list[str]:
+    """`count` folders with their own config (each extending the root's), one agent module each."""
+    write(root, {"siblint.toml": 'ignore = ["SIB9"]\n'})
+    for i in range(count):
+        write(root, {f"app{i}/pyproject.toml": '[tool.siblint]\nextend = "../siblint.toml"\n',
+                     f"app{i}/tools.py": CHECKOUT_TOOLS})
+    return [f"app{i}/tools.py" for i in range(count)]
+
+
+def test_configs_sharing_a_cache_folder_prune_it_once_per_run(tmp_path: Path, monkeypatch) -> None:
+    """A folder walked once per config was most of a cold run over a tree of many small projects."""
+    from click.testing import CliRunner
+    from siblint.interfaces.cli import main
+
+    monkeypatch.delenv(cache_mod.ENV_VAR, raising=False)
+    files = _sub_projects(tmp_path, 3)
+    calls: list[tuple[str, int]] = []
+    real = cache_bounds.prune
+    monkeypatch.setattr(cache_bounds, "prune", lambda folder, base, cap, keep: calls.append((folder, len(keep)))
+                        or real(folder, base, cap, keep))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--format", "json", "."])
+    assert result.exit_code == 1, result.output
+    assert calls == [(str(tmp_path / ".siblint_cache"), 3)]  # one prune; every config's index kept
+    assert len(list((tmp_path / ".siblint_cache" / f"v{cache_mod.SCHEMA}").glob("findings-*.json"))) == 3
+    assert CliRunner().invoke(main, ["check", "--format", "json", "."]).output == result.output
+    assert len(calls) == 1  # a warm run changed nothing: no prune
+    assert CliRunner().invoke(main, ["check", "--format", "json", *files]).output == result.output
+    assert len(calls) == 2  # the files named one by one are entries of their own: one prune again
+
+
+def test_a_tracked_cache_folder_is_checked_and_reported_once_for_many_configs(tmp_path: Path) -> None:
+    from support import git, siblint
+
+    _sub_projects(tmp_path, 3)
+    write(tmp_path, {".siblint_cache/committed.txt": "x"})
+    git(["init", "-q"], tmp_path)
+    git(["add", "-A"], tmp_path)
+    proc = siblint(["check", "--format", "json", "."], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    warnings = [line for line in proc.stderr.splitlines() if "cache folder not used" in line]
+    assert len(warnings) == 1, proc.stderr
+    assert not (tmp_path / ".siblint_cache" / f"v{cache_mod.SCHEMA}").exists()
