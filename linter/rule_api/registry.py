@@ -34,3 +34,8 @@ def _by_code(rules: tuple[type[Rule], ...]) -> Mapping[str, type[Rule]]:
 
 def all_codes() -> tuple[str, ...]:
     return tuple(r.code for r in all_rules())
+
+
+def declared_codes() -> tuple[str, ...]:
+    """Every code, sorted, as the rules package declares them (`FAMILIES`): no rule is imported."""
+    return tuple(sorted(code for codes in catalog().FAMILIES.values() for code in codes))

@@ -32,7 +32,7 @@ RULES_PACKAGE = "siblint.rules"
 
 
 def catalog() -> ModuleType:
-    """The rules package: `FAMILIES` (one module per family of codes) and `OFF_BY_DEFAULT`."""
+    """The rules package: `FAMILIES` (each family module and its codes) and `OFF_BY_DEFAULT`."""
     return importlib.import_module(RULES_PACKAGE)
 
 

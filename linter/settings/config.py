@@ -163,9 +163,9 @@ def is_test_module(path: str) -> bool:
 
 
 def _check_code(code: str, where: str) -> None:
-    from ..rule_api.registry import all_codes
+    from ..rule_api.registry import declared_codes
 
-    if not code or not any(c.startswith(code) for c in all_codes()):
+    if not code or not any(c.startswith(code) for c in declared_codes()):
         raise ConfigError(f"{where}: unknown rule code or prefix {code!r} (see `siblint rules`)")
 
 

@@ -53,3 +53,27 @@ def test_rule_contract(rule):
 def test_codes_and_names_are_unique():
     assert len({r.code for r in RULES}) == len(RULES)
     assert len({r.name for r in RULES}) == len(RULES)
+
+
+def test_each_family_declares_exactly_the_codes_its_module_defines():
+    """Settings are checked against the declared codes without importing a rule: they must not drift."""
+    from siblint.rule_api.rule import catalog
+
+    defined: dict[str, list[str]] = {}
+    for rule in RULES:
+        defined.setdefault(rule.__module__.rpartition(".")[2], []).append(rule.code)
+    assert {family: sorted(codes) for family, codes in defined.items()} == \
+        {family: sorted(codes) for family, codes in catalog().FAMILIES.items()}
+
+
+def test_a_config_naming_a_code_imports_no_rule(tmp_path):
+    """A warm run never parses: a config's `ignore = [...]` must not import the rules (and libcst) to check it."""
+    import subprocess
+    import sys
+
+    (tmp_path / "siblint.toml").write_text('ignore = ["SIB9", "SIB101"]\n', encoding="utf-8")
+    probe = ("import sys; from siblint.settings.config import load_file; load_file(sys.argv[1]); "
+             "print(sorted(m for m in sys.modules if m.startswith(('siblint.rules.', 'libcst'))))")
+    out = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "siblint.toml")], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
