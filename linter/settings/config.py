@@ -236,10 +236,11 @@ def from_table(table: dict, root: str, source: str = "") -> Config:
             pairs.append((glob, codes_t))
         kw["per_file_ignores"] = tuple(pairs)
     config = Config(**kw)  # type: ignore[arg-type]
-    try:  # compile now, so a bad pattern is reported with its file, not in the middle of a walk
-        config._exclude_matcher, config._per_file_matchers  # noqa: B018
-    except PatternError as exc:
-        raise ConfigError(f"{where} bad pattern: {exc}") from None
+    if {"exclude", "extend-exclude", "per-file-ignores"} & set(table):  # the defaults always compile
+        try:  # compile now, so a bad pattern is reported with its file, not in the middle of a walk
+            config._exclude_matcher, config._per_file_matchers  # noqa: B018
+        except PatternError as exc:
+            raise ConfigError(f"{where} bad pattern: {exc}") from None
     return config
 
 
