@@ -344,9 +344,10 @@ def collect_diagnostics(opts: CheckOptions, resolver: Resolver, opened: list | N
     cache = _open_cache(opts, project_root(resolver.used()), caches)
     progress = None if opts.quiet else runner.Progress(len(files), live=runner.progress_wanted())
     diagnostics: list[Diagnostic] = []
-    for config, group in groups.items():  # one project index per config, as each file's own run would have
-        diagnostics += runner.run(group, config, _jobs(opts.jobs), cache=cache and cache(config),
-                                  progress=progress).diagnostics
+    # One project index per config, as each file's own run would have; one pool for all of them.
+    for result in runner.run_many([(group, config, cache and cache(config)) for config, group in groups.items()],
+                                  _jobs(opts.jobs), progress):
+        diagnostics += result.diagnostics
     if caches:
         from ..run.cache import prune_once
 

@@ -315,30 +315,42 @@ def cached_project(config: Config, cache: "Cache | None") -> "ProjectIndex":
     return _Analyser(config, None, cache).project
 
 
-_worker: _Analyser | None = None
+# A pool's workers serve the projects of every config of the run (`run_many`): what each needs to
+# make its analyser, by index, and the analyser of the project it is on now (one at a time, so a
+# worker holds one project index however many configs the tree has).
+CacheArgs = tuple[str, str, "bytes | None"]
+Spec = tuple[Config, "ProjectScan | None", "CacheArgs | None", "RunFacts | None"]
+_specs: list[Spec] = []
+_budget: "ParseBudget | None" = None
+_worker: tuple[int, _Analyser] | None = None
 
 
-def _init_worker(config: Config, scan: "ProjectScan | None", cache_args: tuple[str, str, bytes | None] | None,
-                 liveness: tuple[int, int] | None, budget: "ParseBudget | None" = None,
-                 run_facts: "RunFacts | None" = None) -> None:
+def _init_worker(specs: list[Spec], liveness: tuple[int, int] | None, budget: "ParseBudget | None" = None) -> None:
     import gc
 
-    global _worker
+    global _specs, _budget, _worker
     _die_with_parent(liveness)
     gc.set_threshold(*THRESHOLD)  # a worker process only analyses
-    cache = None
-    if cache_args is not None:
-        from .cache import Cache
-
-        folder, key, secret = cache_args
-        cache = Cache(folder, key, secret)
-        cache.loaded = True  # workers only read and write facts; the parent owns the index
-    _worker = _Analyser(config, scan, cache, budget, run_facts)
+    _specs, _budget, _worker = specs, budget, None
 
 
-def _check_batch(paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
-    assert _worker is not None
-    return _worker.check_many(paths)
+def _analyser_for(project: int) -> _Analyser:
+    global _worker
+    if _worker is None or _worker[0] != project:
+        config, scan, cache_args, run_facts = _specs[project]
+        cache = None
+        if cache_args is not None:
+            from .cache import Cache
+
+            folder, key, secret = cache_args
+            cache = Cache(folder, key, secret)
+            cache.loaded = True  # workers only read and write facts; the parent owns the index
+        _worker = (project, _Analyser(config, scan, cache, _budget, run_facts))
+    return _worker[1]
+
+
+def _check_batch(project: int, paths: list[str]) -> list[tuple[str, list[Diagnostic], "Entry | None"]]:
+    return _analyser_for(project).check_many(paths)
 
 
 def _batches(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
@@ -387,106 +399,157 @@ def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callabl
         progress: Progress | None = None) -> RunResult:
     """Findings for `files`, sorted. `cache` may be a factory: it is called (and the cache module
     imported) only when some file passes the pre-filter."""
+    return run_many([(files, config, cache)], jobs, progress)[0]
+
+
+def run_many(groups: list[tuple[list[str], Config, "Cache | Callable[[], Cache | None] | None"]], jobs: int = 1,
+             progress: Progress | None = None) -> list[RunResult]:
+    """`run` for each (files, config, cache) of a tree with several configs: each config's files
+    with that config's project index, as if run alone, but analysed in one pool, so that a tree
+    of many small sub-projects uses `-j` (each alone was too little work to start one)."""
     from ..model.project import tree_held_still
 
     with tree_held_still():  # forked workers inherit it: module names are worked out once per process
-        return _run(files, config, jobs, cache, progress)
-
-
-def _run(files: list[str], config: Config, jobs: int, cache: "Cache | Callable[[], Cache | None] | None",
-         progress: Progress | None) -> RunResult:
-    open_cache = OpenOnce(cache)
-    factory = cache
-    opened_cache: "Cache | None" = None
-    result = RunResult(files_checked=len(files))
-    passing: list[str] = []
-    sizes: dict[str, int] = {}
-    shas: dict[str, str] = {}
-    project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
-    scan_memo = project.scan_parts = ScanMemo(open_cache, project.roots) if factory is not None else None
-    if scan_memo is not None:
-        project.prefilter = scan_memo.matters
-    read_bytes = 0  # sizes the cache's default cap
-    for p in files:
-        try:
-            data = read_bounded(p, config.max_file_size)
-        except OSError as exc:
-            result.diagnostics.append(_unreadable(p, exc))
-            continue
-        read_bytes += len(data)
-        if project.wants(p, data):
-            if not passing and factory is not None:  # the first passing file opens the cache
-                from .cache import content_hash
-
-                opened_cache = open_cache()  # None: the folder must not be used
-            passing.append(p)
-            sizes[p] = len(data)
-            if opened_cache is not None:
-                shas[os.path.abspath(p)] = content_hash(data)
-    # Nothing to look up or store without a passing file: the cache module is never imported.
-    cache = opened_cache if passing else None
-    result.files_passed = len(passing)
+        parts = [_Part.prepared(files, config, cache, progress) for files, config, cache in groups]
+        _analyse(parts, jobs, progress)
+        for part in parts:
+            part.finish()
     if progress:
-        progress.advance(len(files) - len(passing))
+        progress.close()
+    return [part.result for part in parts]
 
-    todo = passing
-    if cache is not None and passing:
-        from .reuse import still_valid
 
-        memo = dict(shas)
+@dataclass
+class _Part:
+    """One config's files in a run: what the parent worked out before and after their analysis."""
 
-        def sha_of(path: str) -> str | None:
-            if path not in memo:
-                try:
-                    memo[path] = content_hash(read_bounded(path, config.max_file_size))
-                except OSError:
-                    memo[path] = None  # type: ignore[assignment]
-            return memo[path]
+    config: Config
+    result: RunResult
+    project: "ProjectIndex"
+    scan_memo: ScanMemo | None
+    cache: "Cache | None"
+    passing: list[str]
+    sizes: dict[str, int]
+    todo: list[str]
+    read_bytes: int
+    scan: "ProjectScan | None" = None
+    outcomes: list = field(default_factory=list)
 
-        def valid(path: str, entry: "Entry") -> bool:
-            return still_valid(entry, path, project, sha_of)
+    @classmethod
+    def prepared(cls, files: list[str], config: Config, given: "Cache | Callable[[], Cache | None] | None",
+                 progress: Progress | None) -> "_Part":
+        """The pre-filter, then the cache: which files are left to analyse."""
+        open_cache = OpenOnce(given)
+        opened_cache: "Cache | None" = None
+        result = RunResult(files_checked=len(files))
+        passing: list[str] = []
+        sizes: dict[str, int] = {}
+        shas: dict[str, str] = {}
+        project = _project_of(config)  # its scan is made on the first file the pre-filter rejects
+        scan_memo = project.scan_parts = ScanMemo(open_cache, project.roots) if given is not None else None
+        if scan_memo is not None:
+            project.prefilter = scan_memo.matters
+        read_bytes = 0  # sizes the cache's default cap
+        for p in files:
+            try:
+                data = read_bounded(p, config.max_file_size)
+            except OSError as exc:
+                result.diagnostics.append(_unreadable(p, exc))
+                continue
+            read_bytes += len(data)
+            if project.wants(p, data):
+                if not passing and given is not None:  # the first passing file opens the cache
+                    from .cache import content_hash
 
-        todo = []
-        for p in passing:
-            found = cache.lookup(p, shas[os.path.abspath(p)], lambda entry, p=p: valid(p, entry))
-            if found is None:
-                todo.append(p)
-            else:
-                result.diagnostics.extend(found)
-                if progress:
-                    progress.advance()
-    result.files_analysed = len(todo)
-    # Made here at the latest (a warm run may need none), so that forked workers inherit it.
-    scan = project.scan if todo else None
+                    opened_cache = open_cache()  # None: the folder must not be used
+                passing.append(p)
+                sizes[p] = len(data)
+                if opened_cache is not None:
+                    shas[os.path.abspath(p)] = content_hash(data)
+        # Nothing to look up or store without a passing file: the cache module is never imported.
+        cache = opened_cache if passing else None
+        result.files_passed = len(passing)
+        if progress:
+            progress.advance(len(files) - len(passing))
 
-    if todo:
-        from .facts_store import RunFacts
+        todo = passing
+        if cache is not None and passing:
+            from .reuse import still_valid
 
-        batches = _batches(todo, sizes)
-        jobs = max(1, min(jobs, len(batches)))
-        if sum(sizes[p] for p in todo) < POOL_MIN_BYTES:
-            jobs = 1
-        result.jobs_used = jobs
-        outcomes: list[tuple[str, list[Diagnostic], Entry | None]] = []
-        with RunFacts.opened() if cache is None else nullcontext() as run_facts:
-            if jobs == 1:
-                outcomes = _run_inline(todo, _Analyser(config, scan, cache, run_facts=run_facts), progress)
-            else:
-                outcomes = _run_pool(batches, sizes, config, scan, cache, run_facts, jobs, progress)
-        for path, diagnostics, entry in outcomes:
+            memo = dict(shas)
+
+            def sha_of(path: str) -> str | None:
+                if path not in memo:
+                    try:
+                        memo[path] = content_hash(read_bounded(path, config.max_file_size))
+                    except OSError:
+                        memo[path] = None  # type: ignore[assignment]
+                return memo[path]
+
+            def valid(path: str, entry: "Entry") -> bool:
+                return still_valid(entry, path, project, sha_of)
+
+            todo = []
+            for p in passing:
+                found = cache.lookup(p, shas[os.path.abspath(p)], lambda entry, p=p: valid(p, entry))
+                if found is None:
+                    todo.append(p)
+                else:
+                    result.diagnostics.extend(found)
+                    if progress:
+                        progress.advance()
+        result.files_analysed = len(todo)
+        part = cls(config, result, project, scan_memo, cache, passing, sizes, todo, read_bytes)
+        # Made here at the latest (a warm run may need none), so that forked workers inherit it.
+        part.scan = project.scan if todo else None
+        return part
+
+    def finish(self) -> None:
+        """Record what was analysed, save the cache, sort the findings."""
+        result, cache = self.result, self.cache
+        for path, diagnostics, entry in self.outcomes:
             result.diagnostics.extend(diagnostics)
             if cache is not None and entry is not None:
                 cache.record(path, entry)
-    if cache is not None:
-        if passing:
-            if scan_memo is not None:
-                scan_memo.save()
-            cache.save(read_bytes)
-        result.cache_stats = dict(cache.stats)
-    if progress:
-        progress.close()
-    result.diagnostics.sort(key=Diagnostic.sort_key)
-    return result
+        if cache is not None:
+            if self.passing:
+                if self.scan_memo is not None:
+                    self.scan_memo.save()
+                cache.save(self.read_bytes)
+            result.cache_stats = dict(cache.stats)
+        result.diagnostics.sort(key=Diagnostic.sort_key)
+
+
+def _analyse(parts: list[_Part], jobs: int, progress: Progress | None) -> None:
+    """Every part's files left to analyse: inline (`-j1`, or too little work to pay for a pool), or
+    in one pool for all parts."""
+    work = [part for part in parts if part.todo]
+    if not work:
+        return
+    from .facts_store import RunFacts
+
+    batches = [(i, batch) for i, part in enumerate(work) for batch in _batches(part.todo, part.sizes)]
+    jobs = max(1, min(jobs, len(batches)))
+    if sum(part.sizes[p] for part in work for p in part.todo) < POOL_MIN_BYTES:
+        jobs = 1
+    with RunFacts.opened() if any(part.cache is None for part in work) else nullcontext() as run_facts:
+        for part in work:
+            part.result.jobs_used = jobs
+        if jobs == 1:
+            for part in work:
+                part.outcomes = _run_inline(part.todo, _Analyser(part.config, part.scan, part.cache,
+                                                                 run_facts=None if part.cache else run_facts), progress)
+            return
+        specs: list[Spec] = [(part.config, part.scan, _cache_args(part.cache), None if part.cache else run_facts)
+                             for part in work]
+        sizes = {p: size for part in work for p, size in part.sizes.items()}
+        part_of = {p: part for part in work for p in part.todo}
+        for outcome in _run_pool(batches, sizes, specs, jobs, progress):
+            part_of[outcome[0]].outcomes.append(outcome)
+
+
+def _cache_args(cache: "Cache | None") -> "CacheArgs | None":
+    return (cache.folder, cache.config_key, cache.secret) if cache is not None else None
 
 
 def _run_inline(paths: list[str], analyser: _Analyser, progress: Progress | None) -> list:
@@ -532,8 +595,9 @@ def _sigint_after_threads() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
-def _run_pool(batches: list[list[str]], sizes: dict[str, int], config: Config, scan: "ProjectScan | None",
-              cache: "Cache | None", run_facts: "RunFacts | None", jobs: int, progress: Progress | None) -> list:
+def _run_pool(batches: list[tuple[int, list[str]]], sizes: dict[str, int], specs: list[Spec], jobs: int,
+              progress: Progress | None) -> list:
+    """Outcomes of every batch (each `(project, paths)`: one project's files) in a pool of `jobs` workers."""
     import gc
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -545,24 +609,24 @@ def _run_pool(batches: list[list[str]], sizes: dict[str, int], config: Config, s
     gc.freeze()  # what the parent imported stays shared with the forked workers (copy-on-write)
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    cache_args = (cache.folder, cache.config_key, cache.secret) if cache is not None else None
     # The liveness pipe: the parent alone holds its write end open (workers close their copies),
     # so a worker reads end-of-file the moment the parent is gone, however it died.
     liveness = os.pipe() if ctx.get_start_method() == "fork" else None
     budget = ParseBudget(ctx)
-    queue = Dispatch(batches, sizes, budget)
+    project_of = {p: project for project, batch in batches for p in batch}
+    queue = Dispatch([batch for _, batch in batches], sizes, budget)
     outcomes: list = []
     in_flight: dict = {}  # future -> (batch, its budget units)
     left: list[str] = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(config, scan, cache_args, liveness, budget, run_facts)) as pool:
+                                 initargs=(specs, liveness, budget)) as pool:
 
             def hand_out() -> None:
                 """One batch per free worker, chosen now (see `Dispatch`), not queued ahead."""
                 while queue and len(in_flight) < jobs:
                     batch, units = queue.take(sum(u for _, u in in_flight.values()))
-                    in_flight[pool.submit(_check_batch, batch)] = (batch, units)
+                    in_flight[pool.submit(_check_batch, project_of[batch[0]], batch)] = (batch, units)
 
             # Ctrl-C is the parent's alone (workers ignore SIGINT from their fork on, see
             # _die_with_parent): it stops the workers and exits 130, with no worker traceback
@@ -594,7 +658,7 @@ def _run_pool(batches: list[list[str]], sizes: dict[str, int], config: Config, s
                     child.kill()
                 raise
         if left:
-            outcomes.extend(_one_process_each(left, ctx, (config, scan, cache_args, run_facts), progress))
+            outcomes.extend(_one_process_each([(project_of[p], p) for p in left], ctx, specs, progress))
     finally:
         gc.unfreeze()
         if liveness is not None:
@@ -603,14 +667,14 @@ def _run_pool(batches: list[list[str]], sizes: dict[str, int], config: Config, s
     return outcomes
 
 
-def _one_process_each(paths: list[str], ctx: Any, worker_args: tuple, progress: Progress | None) -> list:
+def _one_process_each(paths: list[tuple[int, str]], ctx: Any, specs: list[Spec], progress: Progress | None) -> list:
     """After a worker died (the out-of-memory killer, a signal; issue 22 L11), the files it may
     have held, each in a process of its own: a file whose process dies again is reported as such
     (SIB900 with the signal), and every other file is analysed as usual."""
     outcomes: list = []
-    for path in paths:
+    for project, path in paths:
         receive, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_check_alone, args=(send, path, *worker_args), name="siblint-alone", daemon=True)
+        proc = ctx.Process(target=_check_alone, args=(send, project, path, specs), name="siblint-alone", daemon=True)
         proc.start()
         send.close()
         try:
@@ -626,10 +690,9 @@ def _one_process_each(paths: list[str], ctx: Any, worker_args: tuple, progress: 
     return outcomes
 
 
-def _check_alone(send: "Connection", path: str, config: Config, scan: "ProjectScan | None",
-                 cache_args: tuple[str, str, bytes | None] | None, run_facts: "RunFacts | None") -> None:
-    _init_worker(config, scan, cache_args, None, run_facts=run_facts)
-    send.send(_check_batch([path]))
+def _check_alone(send: "Connection", project: int, path: str, specs: list[Spec]) -> None:
+    _init_worker(specs, None)
+    send.send(_check_batch(project, [path]))
 
 
 def _process_died(path: str, exitcode: int | None) -> Diagnostic:

@@ -111,7 +111,7 @@ def test_internal_failure_is_one_line_exit_2_in_process(project, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("simulated engine bug")
 
-    monkeypatch.setattr(runner, "run", boom)
+    monkeypatch.setattr(runner, "run_many", boom)
     monkeypatch.chdir(project)
     res = cli_runner().invoke(main, ["check", "bad.py"])
     assert res.exit_code == 2
@@ -123,7 +123,7 @@ def test_interrupt_is_not_reported_as_findings(project, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "run", interrupted)
+    monkeypatch.setattr(runner, "run_many", interrupted)
     monkeypatch.chdir(project)
     res = cli_runner().invoke(main, ["check", "bad.py"])
     assert (res.exit_code, res.stderr) == (130, "siblint: interrupted\n")
@@ -133,7 +133,7 @@ def test_internal_failure_is_one_line_exit_2_in_a_real_process(project):
     # The console script's own entry point, with the engine broken underneath it.
     code = ("import sys, siblint.run.runner as r\n"
             "def boom(*a, **k): raise KeyError('simulated')\n"
-            "r.run = boom\n"
+            "r.run_many = boom\n"
             "from siblint.interfaces.cli import main\n"
             "sys.argv = ['siblint', 'check', 'bad.py']\n"
             "main()\n")

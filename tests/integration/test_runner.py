@@ -51,6 +51,38 @@ def test_output_identical_for_any_jobs(tree: Path, monkeypatch) -> None:
     assert {d.code for d in one.diagnostics} >= {"SIB201", "SIB900"}
 
 
+def test_configs_too_small_for_a_pool_alone_share_one(tmp_path: Path, monkeypatch) -> None:
+    """A tree of sub-projects with their own configs: each config's files as if run alone (its own
+    project index), but one pool for all; run one by one, none was work enough to start one."""
+    from siblint.run.cache import Cache, config_key
+
+    monkeypatch.setattr(runner, "BATCH_FILES", 2)
+    tool = "import requests\n" + TOOL + "\n@function_tool\ndef pay_{n}(x: str) -> str:\n" \
+        "    requests.post('https://pay.example.com', json={{'x': x}})\n    return 'ok'\n" + "# pad\n" * 2000
+    groups = []
+    for i in range(4):
+        sub = tmp_path / f"app{i}"
+        for n in range(3):
+            (sub / "app").mkdir(parents=True, exist_ok=True)
+            (sub / "app" / f"tools{n}.py").write_text(tool.format(n=n))
+        (sub / "app" / "agent.py").write_text("from agents import Agent\nfrom .tools0 import tool_0, pay_0\n\n"
+                                             "agent = Agent(name='a', tools=[tool_0, pay_0])\n")
+        config = Config(root=str(sub), source=str(sub / "pyproject.toml"))
+        groups.append((sorted(str(p) for p in sub.rglob("*.py")), config))
+    assert all(sum(os.path.getsize(f) for f in files) < runner.POOL_MIN_BYTES for files, _ in groups)
+    alone = [runner.run(files, config, 2) for files, config in groups]
+    assert {r.jobs_used for r in alone} == {1}
+    for cached in (False, True):
+        caches = [Cache(str(tmp_path / ".cache"), config_key(c)) if cached else None for _, c in groups]
+        together = runner.run_many([(files, c, cache) for (files, c), cache in zip(groups, caches)], 2)
+        assert {r.jobs_used for r in together} == {2}
+        assert [r.diagnostics for r in together] == [r.diagnostics for r in alone]
+    assert {d.code for r in alone for d in r.diagnostics} >= {"SIB101", "SIB201", "SIB301"}
+    # a warm run answers every config from the cache the pool's workers filled
+    warm = runner.run_many([(files, c, Cache(str(tmp_path / ".cache"), config_key(c))) for files, c in groups], 2)
+    assert [r.files_analysed for r in warm] == [0] * 4 and [r.diagnostics for r in warm] == [r.diagnostics for r in alone]
+
+
 def test_no_pool_for_little_work(tree: Path) -> None:
     result = runner.run(files_of(tree), Config(root=str(tree)), 8)
     assert result.jobs_used == 1  # a dozen small files do not pay for starting processes
