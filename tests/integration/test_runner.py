@@ -88,6 +88,17 @@ def test_no_pool_for_little_work(tree: Path) -> None:
     assert result.jobs_used == 1  # a dozen small files do not pay for starting processes
 
 
+def test_a_pool_for_many_files_however_small(tmp_path: Path) -> None:
+    for n in range(runner.POOL_MIN_FILES):
+        (tmp_path / f"mod{n}.py").write_text(TOOL.format(n=n))
+    files = files_of(tmp_path)
+    assert sum(os.path.getsize(f) for f in files) < runner.POOL_MIN_BYTES
+    two = runner.run(files, Config(root=str(tmp_path)), 2)
+    assert two.jobs_used == 2
+    assert two.diagnostics == runner.run(files, Config(root=str(tmp_path)), 1).diagnostics
+    assert len(two.diagnostics) == runner.POOL_MIN_FILES
+
+
 def test_nothing_passes_nothing_analysed(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("import os\n")
     result = runner.run([str(tmp_path / "a.py")], Config(root=str(tmp_path)), 4)
