@@ -531,8 +531,9 @@ def _analyse(parts: list[_Part], jobs: int, progress: Progress | None) -> None:
         return
     from .facts_store import RunFacts
 
-    batches = [(i, batch) for i, part in enumerate(work) for batch in _batches(part.todo, part.sizes)]
+    batches = [batch for part in work for batch in _batches(part.todo, part.sizes)]
     sizes = {p: part.sizes[p] for part in work for p in part.todo}
+    project_of = {p: i for i, part in enumerate(work) for p in part.todo}  # a file is in one part
     jobs = max(1, min(jobs, len(batches)))
     if sum(sizes.values()) < POOL_MIN_BYTES and len(sizes) < POOL_MIN_FILES:
         jobs = 1
@@ -546,9 +547,8 @@ def _analyse(parts: list[_Part], jobs: int, progress: Progress | None) -> None:
             return
         specs: list[Spec] = [(part.config, part.scan, _cache_args(part.cache), None if part.cache else run_facts)
                              for part in work]
-        part_of = {p: part for part in work for p in part.todo}
-        for outcome in _run_pool(batches, sizes, specs, jobs, progress):
-            part_of[outcome[0]].outcomes.append(outcome)
+        for outcome in _run_pool(batches, sizes, project_of, specs, jobs, progress):
+            work[project_of[outcome[0]]].outcomes.append(outcome)
 
 
 def _cache_args(cache: "Cache | None") -> "CacheArgs | None":
@@ -598,9 +598,9 @@ def _sigint_after_threads() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
-def _run_pool(batches: list[tuple[int, list[str]]], sizes: dict[str, int], specs: list[Spec], jobs: int,
-              progress: Progress | None) -> list:
-    """Outcomes of every batch (each `(project, paths)`: one project's files) in a pool of `jobs` workers."""
+def _run_pool(batches: list[list[str]], sizes: dict[str, int], project_of: dict[str, int], specs: list[Spec],
+              jobs: int, progress: Progress | None) -> list:
+    """Outcomes of every batch (the files of one project: `specs[project_of[path]]`) in a pool of `jobs` workers."""
     import gc
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -616,8 +616,7 @@ def _run_pool(batches: list[tuple[int, list[str]]], sizes: dict[str, int], specs
     # so a worker reads end-of-file the moment the parent is gone, however it died.
     liveness = os.pipe() if ctx.get_start_method() == "fork" else None
     budget = ParseBudget(ctx)
-    project_of = {p: project for project, batch in batches for p in batch}
-    queue = Dispatch([batch for _, batch in batches], sizes, budget)
+    queue = Dispatch(batches, sizes, budget)
     outcomes: list = []
     in_flight: dict = {}  # future -> (batch, its budget units)
     left: list[str] = []
