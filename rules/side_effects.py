@@ -103,7 +103,7 @@ class _SideEffectRule(Rule):
                 Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
                 for h in mine
             )
-            fix = self.framework_fix(tool)
+            fix = self.framework_fix(ctx, tool)
             if template is None:
                 unrun = self.unrun(ctx, tool)  # no group was found running it: claim no runner
                 if fix:  # the framework's own advice replaces the rule's
@@ -114,7 +114,7 @@ class _SideEffectRule(Rule):
                                tool=tool.name, effect=first.effect + via + more,
                                context=first.description.split(",", 1)[0], fix=fix)
 
-    def framework_fix(self, tool: "Tool") -> str:
+    def framework_fix(self, ctx: Context, tool: "Tool") -> str:
         """The framework's own advice, where the rule's would not help there ("" keeps the rule's)."""
         return ""
 
@@ -261,10 +261,13 @@ class SyncToolSideEffect(_SideEffectRule):
         "await an async client"
     )
 
-    def framework_fix(self, tool: "Tool") -> str:
+    def framework_fix(self, ctx: Context, tool: "Tool") -> str:
+        from siblint.model.groups import running_framework
         from siblint.model.tools import framework_of
 
-        fw = framework_of(tool)
+        # The framework that runs the tool decides what would help: a LangChain `@tool` in a crewAI agent
+        # runs in crewAI's pool thread, where an async tool lands all the same.
+        fw = running_framework(tool, ctx.facts, ctx.project) or framework_of(tool)
         return fw.tools.sync_fix if fw is not None else ""
 
     def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
-from ..syntax.facts import Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
+from ..syntax.facts import Attr, Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from . import relevance
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, names_from_roots
@@ -142,6 +142,10 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
         return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
+    if isinstance(item, Attr) and isinstance(item.receiver, Call) and isinstance(item.receiver.func, Ref):
+        # `SearchTools().search`: a tool method read off an instance is the class attribute.
+        named = tool_named(facts, f"{item.receiver.func.text}.{item.attr}", where.name, project)
+        return [Member(*named)] if named is not None else []
     if isinstance(item, Ref):
         named = tool_named(facts, item.text, where.name, project)
         if named is None and "." in item.text and item.name != item.text:
@@ -781,7 +785,7 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     for importer in importers:
         if importer is facts:
             continue
-        for path, tool, threads, _ in _members_listed(importer, project):
+        for path, tool, threads, *_ in _members_listed(importer, project):
             if tool.kind == "function" and tool.options is None and path == own:
                 threaded = found.get(tool.key, (tool, False))[1] or threads
                 found[tool.key] = (tool, threaded)
@@ -791,11 +795,13 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------
 class _Listing(NamedTuple):
     """A member of a module's group: its tool's absolute path, the tool, whether the group moves
-    sync tools into threads, whether the group runs under a run deadline (`Group.deadline`)."""
+    sync tools into threads, whether the group runs under a run deadline (`Group.deadline`), the
+    group's framework."""
     path: str
     tool: Tool
     threads: bool
     deadline: bool
+    framework: Framework
 
 
 def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[_Listing, ...]:
@@ -803,7 +809,8 @@ def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[_Listing
     and run."""
 
     def compute() -> tuple[_Listing, ...]:
-        return tuple(_Listing(os.path.abspath(m.tool.path), m.tool, group.sync_threads, group.deadline is not None)
+        return tuple(_Listing(os.path.abspath(m.tool.path), m.tool, group.sync_threads, group.deadline is not None,
+                              group.framework)
                      for group in groups_in(facts, project) for m in group.members())
 
     return project.remembered(("groups.members_listed", os.path.abspath(facts.path)), compute)
@@ -825,6 +832,13 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
 def run_under_deadline(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
     """Does a group with a run deadline (a caller's abort signal or time limit) run `tool`?"""
     return any(listing.deadline for listing in _listings_of(tool, facts, project))
+
+
+def running_framework(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Framework | None:
+    """The framework whose groups run `tool`, where every group found running it is of one framework
+    (a LangChain `@tool` in a crewAI `Agent` runs as crewAI runs its tools); None where none or several."""
+    found = {listing.framework.name: listing.framework for listing in _listings_of(tool, facts, project)}
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[_Listing]:

@@ -741,6 +741,10 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             out.append(found)
     if out:
         return out
+    named = project_class(facts, func.name.rpartition(".")[0], project) if "." in func.name else None
+    if named is not None:  # `Tools.search(q)`: a function read off the class itself (a static method)
+        found = method_of(named, method, project)
+        return [found] if found is not None else []
     head = text.partition(".")[0]
     if head in facts.imports and not _library(func.name):
         found = resolve_function(func.name, project, facts.path)

@@ -460,8 +460,10 @@ def _tools_by_call(facts: ModuleFacts) -> dict[Loc, Tool]:
 def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
                depth: int = 0) -> tuple[Tool, ModuleFacts] | None:
     """The tool `name` refers to in `scope`: bound in this module, or imported from another one."""
-    if depth > MAX_DEPTH or not name or "." in name:
+    if depth > MAX_DEPTH or not name:
         return None
+    if "." in name:
+        return _class_attribute_tool(facts, name, scope, project, depth)
     for tool, bound_in in _tools_by_name(facts).get(name, ()):
         if visible(facts, name, bound_in, scope):
             return tool, facts
@@ -479,6 +481,33 @@ def tool_named(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
         if resolved is not None and resolved[0] is not facts:
             other, attr = resolved
             return tool_named(other, attr, "", project, depth + 1)
+    return None
+
+
+def _class_attribute_tool(facts: ModuleFacts, name: str, scope: str, project: ProjectIndex,
+                          depth: int) -> tuple[Tool, ModuleFacts] | None:
+    """`Tools.search`, where the body of class `Tools` binds `search` to a tool: a method decorated
+    with a tool decorator is a class attribute holding the tool (crewAI's examples list tools so:
+    `tools=[SearchTools.search_internet]`). The class is defined here (in `scope` or around it) or
+    imported."""
+    owner, attr = name.rsplit(".", 1)
+    if "." in owner:
+        return None
+    outer = scope
+    while True:
+        cls = f"{outer}.{owner}" if outer else owner
+        if cls in facts.classes:
+            found = [tool for tool, bound_in in _tools_by_name(facts).get(attr, ()) if bound_in == cls]
+            return (found[0], facts) if found else None
+        if not outer:
+            break
+        outer = outer.rpartition(".")[0]
+    target = facts.imports.get(owner)
+    if target is not None:
+        resolved = project.resolve(target, facts.path)
+        if resolved is not None and resolved[0] is not facts:
+            other, cls = resolved
+            return tool_named(other, f"{cls}.{attr}", "", project, depth + 1)
     return None
 
 

@@ -222,6 +222,77 @@ def test_tools_appended_later(codes):
     assert only(codes(text), "SIB301") == [text.count("\n")]
 
 
+PAY_TOOLS = '''
+import requests
+from crewai.tools import tool
+
+
+class PayTools:
+    @tool("charge_card")
+    def charge_card(amount: int) -> str:
+        """A method made a tool: `PayTools.charge_card` is the tool, a class attribute."""
+        requests.post("https://payments.example.com/charges", json={"amount": amount})
+        return "charged"
+
+    def helper(amount: int) -> str:
+        return str(amount)
+
+    def tools():
+        return [PayTools.charge_card]
+'''
+
+
+@pytest.mark.parametrize("where,listed", [
+    ("here", "[lookup_rate, PayTools.charge_card]"),
+    ("imported", "[lookup_rate, PayTools.charge_card]"),
+    ("in_a_function", "[lookup_rate, PayTools.charge_card]"),
+    ("here", "[lookup_rate, PayTools().charge_card]"),  # read off an instance: the same class attribute
+    ("imported", "[lookup_rate, *PayTools.tools()]"),  # a static method returning the class's tools
+    ("here", "PayTools.tools() + [lookup_rate]"),
+])
+def test_a_tool_method_listed_through_its_class(codes, lint, tmp_path, where, listed):
+    # crewAI's examples write tools so: `tools=[SearchTools.search_internet]`.
+    agent = f"shop = Agent(role='r', goal='g', backstory='b', tools={listed}, tool_failure_policy='raise')\n"
+    if where == "here":
+        text, files = HEAD + PAY_TOOLS.split("\n", 3)[3] + agent, None
+    elif where == "imported":
+        text, files = HEAD + "from .pay import PayTools\n\n" + agent, {"pay.py": PAY_TOOLS, "__init__.py": ""}
+    else:
+        body = "".join(f"    {line}\n" if line else "\n" for line in (PAY_TOOLS.split("\n", 3)[3] + agent).splitlines())
+        text, files = HEAD + "\ndef build():\n" + body, None
+    last = text.rstrip().count("\n") + 1
+    assert only(codes(text, files), "SIB301") == [last]
+    # The tool's own finding knows its agent: the message names crewai's runner, not "no agent found".
+    found = lint(text, files, Config(root=str(tmp_path)))
+    found += lint(PAY_TOOLS, {**(files or {}), "main.py": text}, Config(root=str(tmp_path)), "pay.py") if files else []
+    (method,) = [d for d in found if d.code == "SIB101" and d.loc.line == line_of(
+        PAY_TOOLS if files else text, "def charge_card(amount: int) -> str:\n        ")]
+    assert "no agent of this project" not in method.message, method.message
+
+
+def test_a_class_attribute_that_is_no_tool_is_no_member(codes):
+    text = HEAD + PAY_TOOLS.split("\n", 3)[3] + (
+        "class Other:\n    charge_card = None\n\n"
+        "shop = Agent(role='r', goal='g', backstory='b', tools=[lookup_rate, PayTools.helper, Other.charge_card], "
+        "tool_failure_policy='raise')\n")
+    assert only(codes(text), "SIB301") == []
+
+
+def test_a_langchain_tool_in_a_crewai_agent_gets_crewai_advice(lint, tmp_path):
+    # crewai runs it in its pool thread and cancels nothing in flight: `async def` would not help there.
+    text = ("import requests\nfrom crewai import Agent\nfrom langchain.tools import tool\n\n\n"
+            "@tool(\"charge_card\")\ndef charge_card(amount: int) -> str:\n    \"\"\"Charge.\"\"\"\n"
+            "    requests.post('https://p.example.com', json={})\n    return 'ok'\n\n\n"
+            "shop = Agent(role='r', goal='g', backstory='b', tools=[charge_card])\n")
+    (found,) = [d for d in lint(text, None, Config(root=str(tmp_path))) if d.code == "SIB101"]
+    assert "crewai cancels nothing in flight" in found.message and "make it `async def`" not in found.message
+    # Run by LangGraph instead, it keeps LangChain's advice.
+    alone = text.replace("from crewai import Agent", "from langgraph.prebuilt import create_react_agent").replace(
+        "shop = Agent(role='r', goal='g', backstory='b', tools=[charge_card])", "shop = create_react_agent('m', [charge_card])")
+    (found,) = [d for d in lint(alone, None, Config(root=str(tmp_path))) if d.code == "SIB101"]
+    assert "make it `async def`" in found.message, found.message
+
+
 def test_crew_base_class_with_self_agents(codes):
     text = HEAD + ('''
 class Shop:

@@ -242,3 +242,36 @@ def test_a_store_the_tool_is_about_is_not_bookkeeping(sib101):
     found = sib101(RUN_RECORD.replace("{store}", "Note"), SELF_IMPORTING_MODELS)
     assert [line for line, _ in found] == [9]
     assert "an ORM write (Fact.create) in NoteRepository.create" in found[0][1]
+
+
+# A helper called through its class (`Client.post_message(...)`: a static method, or a function read
+# off the class), here or imported: the tool runs that function.
+CLASS_HELPER = """\
+    import requests
+
+    class Chat:
+        def post_message(text):
+            return requests.{verb}("https://chat.example/messages", json={{"text": text}})
+"""
+CLASS_HELPER_TOOL = """\
+    from langchain_core.tools import tool
+    {where}
+
+    @tool
+    def say(text: str) -> str:
+        \"\"\"Say it.\"\"\"
+        return str(Chat.post_message(text))
+"""
+
+
+@pytest.mark.parametrize("where", ["here", "imported"])
+def test_a_helper_called_through_its_class_is_followed(sib101, where):
+    files = {"app/__init__.py": "", "app/chat.py": CLASS_HELPER.format(verb="post")} if where == "imported" else None
+    text = CLASS_HELPER_TOOL.format(where="from app.chat import Chat" if files else "")
+    if not files:
+        text += CLASS_HELPER.format(verb="post")
+    found = sib101(text, files)
+    assert [line for line, _ in found] == [5] and "in Chat.post_message" in found[0][1], found
+    # The read-only twin is quiet.
+    quiet = {k: v.replace("requests.post", "requests.get") for k, v in files.items()} if files else None
+    assert sib101(text.replace("requests.post", "requests.get"), quiet) == []

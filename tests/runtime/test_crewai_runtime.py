@@ -101,6 +101,22 @@ async def charge_card(x: int) -> str:
     return "charged"
 '''
 
+# The charge as a method of a class: `PayTools.charge_card` (a class attribute) is the tool, as crewAI's
+# examples list their tools.
+CLASS_CHARGE = '''
+
+class PayTools:
+    @tool("charge_card")
+    def charge_card(x: int) -> str:
+        """Charge the card."""
+        time.sleep(0.3)
+        try:
+            requests.post(PAYMENTS, json={"amount": x}, timeout=5)
+        except Exception as exc:
+            return f"charge failed: {exc}"
+        return "charged"
+'''
+
 STRICT_TAX = '''
 
 class StrictTax(BaseTool):
@@ -160,6 +176,9 @@ SCENARIOS: dict[str, str] = {
     # Fatal: a BaseTool subclass with the class attribute.
     "class_raise": HEAD + STRICT_TAX + SYNC_CHARGE.format(options='("charge_card")')
     + crew(tools="[StrictTax(), charge_card]"),
+    # Fatal: Agent(tool_failure_policy="raise") with the charge listed through its class.
+    "class_method_raise": HEAD + LOOKUP_TAX + CLASS_CHARGE
+    + crew(tools="[lookup_tax, PayTools.charge_card]", agent=', tool_failure_policy="raise"'),
     # Fatal: the policy assigned to a @tool tool after creation.
     "assigned_raise": HEAD + LOOKUP_TAX + '\nlookup_tax.tool_failure_policy = "raise"\n'
     + SYNC_CHARGE.format(options='("charge_card")') + crew(),
@@ -265,6 +284,7 @@ def assert_landed_unrecorded(r: dict) -> None:
     ("task_raise", "ToolExecutionFailedError"),
     ("crew_raise_async", "ToolExecutionFailedError"),
     ("class_raise", "ToolExecutionFailedError"),
+    ("class_method_raise", "ToolExecutionFailedError"),
     ("assigned_raise", "ToolExecutionFailedError"),
 ])
 def test_raise_policy_lands_the_charge_unrecorded(results, codes, name, setting):
