@@ -162,6 +162,8 @@ class SyncToolSideEffect(_SideEffectRule):
     crewai runs every call of a turn in a pool thread and cancels nothing in flight, so an
     `async def` tool would land all the same: there the advice is to keep the agent's tools from
     failing fatally (SIB201, SIB202), and SIB301 names the pair (tests/runtime/test_crewai_runtime.py).
+    The advice follows the framework whose agents run the tool: a LangChain `@tool` in a crewai
+    `Agent` gets crewai's.
 
     In TypeScript (`@openai/agents`), the SDK aborts the sibling's `details.signal` instead: a
     side-effecting `execute` that never takes `details`, or never checks, listens to or passes on
