@@ -38,6 +38,7 @@ from ..syntax.facts import (
     Call,
     Comp,
     Const,
+    Either,
     FunctionFacts,
     Item,
     Mapping,
@@ -835,10 +836,14 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
         return
     if isinstance(value, Seq):
         for item in value.items:
-            yield from elements(scope, item, project, depth + 1) if isinstance(item, Starred) else ((scope, item),)
+            yield from elements(scope, item, project, depth + 1) if isinstance(item, (Starred, Either)) else ((scope, item),)
         return
     if isinstance(value, Starred):
         yield from elements(scope, value.value, project, depth + 1)
+        return
+    if isinstance(value, Either):  # `[a] if c else [b]`, `tools or [default]`: whichever runs
+        for option in value.options:
+            yield from elements(scope, option, project, depth + 1)
         return
     if isinstance(value, Comp):
         if isinstance(value.elt, Ref) and value.elt.text == value.target:

@@ -190,6 +190,9 @@ class Collector(Walker):
             sides = (self.value(expr.left), self.value(expr.right))
             return Either(loc, "BooleanOperation",
                           tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
+        if kind is cst.IfExp:  # `a if c else b`: one of the two (a tools list chosen by a setting)
+            arms = (self.value(expr.body), self.value(expr.orelse))
+            return Either(loc, "IfExp", tuple(o for arm in arms for o in (arm.options if isinstance(arm, Either) else (arm,))))
         if kind is cst.BinaryOperation and type(expr.operator) is cst.Add:
             left, right = self.value(expr.left), self.value(expr.right)
             parts: list[Value] = []

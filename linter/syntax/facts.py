@@ -142,8 +142,10 @@ class FString(Other):
 @by_constructor
 @dataclass(frozen=True, slots=True)
 class Either(Other):
-    """`a or b or ...`: whichever option is truthy first. Still an `Other` (kind "BooleanOperation"):
-    a program found as `shutil.which("aplay") or shutil.which("paplay")` is one of the two."""
+    """`a or b or ...` (kind "BooleanOperation"), whichever option is truthy first, or `a if c else b`
+    (kind "IfExp"): one of the options. Still an `Other`: a program found as
+    `shutil.which("aplay") or shutil.which("paplay")` is one of the two, and so is a tool listed as
+    `tools=[search if online else cached_search]`."""
 
     options: tuple["Value", ...] = ()
 

@@ -53,6 +53,20 @@ def test_list_constant_and_spread(groups):
     assert [d.loc.line for d in groups(text)] == [FIRST + 1]
 
 
+@pytest.mark.parametrize("tools", [
+    "[charge_card if ONLINE else lookup_rate, lookup_tax]",  # a member chosen by a setting
+    "[charge_card, lookup_tax] if ONLINE else []",
+    "[lookup_tax, *([charge_card] if ONLINE else [])]",
+    "EXTRA or [charge_card, lookup_tax]",
+])
+def test_a_conditional_tools_list_holds_either_arm(groups, tools):
+    text = HEAD + f"ONLINE = EXTRA = None\nagent = Agent(name='a', tools={tools})\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 1]
+    # The arm not taken alone holds no mix.
+    quiet = tools.replace("charge_card", "lookup_rate")
+    assert groups(HEAD + f"ONLINE = EXTRA = None\nagent = Agent(name='a', tools={quiet})\n") == []
+
+
 @pytest.mark.parametrize(
     "mutation",
     [
