@@ -124,7 +124,10 @@ def resolve_members(facts: ModuleFacts, value: Value | None, scope: str, project
     return out
 
 
-def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) -> list[Member]:
+MAX_ALIASES = 8  # `a = b` hops followed from a tools-list item
+
+
+def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, depth: int = 0) -> list[Member]:
     facts = where.facts
     if isinstance(item, Call):
         tool = tool_for_call(facts, item, project)
@@ -164,6 +167,10 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str) 
             listed = method_toolset_members(facts, bound, where.name, project)
             if listed is not None:
                 return [Member(*t) for t in listed]
+        aliased = _item_members(where, bound, project, plain, depth + 1) \
+            if isinstance(bound, Ref) and bound.text != item.text and depth < MAX_ALIASES else []
+        if aliased:  # `write_file_tool = FileTools.write_file; Agent(tools=[write_file_tool])`: what the alias names
+            return aliased
         if plain:
             fn = where.function(item)
             if fn is not None and not fn.class_name:

@@ -249,10 +249,13 @@ class PayTools:
     ("here", "[lookup_rate, PayTools().charge_card]"),  # read off an instance: the same class attribute
     ("imported", "[lookup_rate, *PayTools.tools()]"),  # a static method returning the class's tools
     ("here", "PayTools.tools() + [lookup_rate]"),
+    ("here", "[lookup_rate, pay]"),  # through a name bound to it (`pay = PayTools.charge_card`)
 ])
 def test_a_tool_method_listed_through_its_class(codes, lint, tmp_path, where, listed):
     # crewAI's examples write tools so: `tools=[SearchTools.search_internet]`.
     agent = f"shop = Agent(role='r', goal='g', backstory='b', tools={listed}, tool_failure_policy='raise')\n"
+    if "pay]" in listed:
+        agent = "pay = PayTools.charge_card\n" + agent
     if where == "here":
         text, files = HEAD + PAY_TOOLS.split("\n", 3)[3] + agent, None
     elif where == "imported":

@@ -53,6 +53,17 @@ def test_list_constant_and_spread(groups):
     assert [d.loc.line for d in groups(text)] == [FIRST + 1]
 
 
+def test_a_member_listed_through_an_alias(groups):
+    text = HEAD + "pay = charge_card\nalso = pay\nagent = Agent(name='a', tools=[also, lookup_tax])\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 2]
+    # An alias bound in a function, the list built there too.
+    text = HEAD + "def build():\n    pay = charge_card\n    return Agent(name='a', tools=[pay, lookup_tax])\n"
+    assert [d.loc.line for d in groups(text)] == [FIRST + 2]
+    # Aliases that only name each other end without a member.
+    text = HEAD + "a = b\nb = a\nagent = Agent(name='a', tools=[a, lookup_tax])\n"
+    assert groups(text) == []
+
+
 @pytest.mark.parametrize("tools", [
     "[charge_card if ONLINE else lookup_rate, lookup_tax]",  # a member chosen by a setting
     "[charge_card, lookup_tax] if ONLINE else []",
