@@ -294,7 +294,11 @@ def _busy_pool(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     """A `-j2` run over enough work to keep two workers busy for a while, once both are up."""
     tools = "".join(f"C{i} = httpx.Client()\n@function_tool\ndef t{i}(a: int) -> str:\n    C{i}.post('https://x/{i}')\n"
                     f"    return ''\n" for i in range(150))
-    for n in range(40):  # each file takes about a second
+    # Each file takes about 0.3 s (2026-12): 160 of them keep two workers busy for ~25 s, wide enough
+    # for a loaded CI machine to see both workers and signal the run before it ends (40 files took
+    # ~6 s, and a busy run once ended before its SIGINT: exit 1, not 130). An interrupted run never
+    # does the rest, so the size costs only the writing.
+    for n in range(160):
         (tmp_path / f"m{n}.py").write_text("import httpx\nfrom agents import Agent, function_tool\n" + tools +
                                            "agent = Agent(name='a', tools=[" + ", ".join(f"t{i}" for i in range(150)) + "])\n")
     proc = subprocess.Popen([script("siblint"), "check", "--no-cache", "-j", "2", "--format", "json", "."], cwd=tmp_path,
