@@ -339,16 +339,27 @@ def _sync_in_thread(tool: Tool, project: ProjectIndex) -> bool:
 
 
 def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:
-    """The call is in an `if method == "GET":` arm (or its `else:`) that this call path does not
-    take: the caller passed the parameter a literal the arm's test rejects (`_call_api("/slots",
-    "GET")` never runs the POST of the `else:` arm)."""
+    """The call is in an `if` arm that this call path does not take: the caller passed (or left at
+    its literal default) the parameter the arm tests a value the test rejects (`_call_api("/slots",
+    "GET")` never runs the POST of the `else:` arm; `folder_id(path)` never runs the `if create:`
+    arm of `create=False`)."""
     for branch in site.branches:
         if branch.name not in scope.arguments:
             continue
-        literal = scope.text(Ref(branch.name, branch.name, site.call.loc))
-        if literal is not None and not branch.allows(literal):
+        known, literal = _literal(scope, branch.name, site.call.loc)
+        if known and not branch.allows(literal):
             return True
     return False
+
+
+def _literal(scope: ReceiverScope, name: str, loc: Loc) -> tuple[bool, object]:
+    """(True, value) when `name` holds a literal on this call path: a string (through bindings and
+    f-strings), a number, a bool or None; else (False, None)."""
+    text = scope.text(Ref(name, name, loc))
+    if text is not None:
+        return True, text
+    value = scope.value(name)
+    return (True, value.value) if isinstance(value, Const) else (False, None)
 
 
 def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler],

@@ -1,6 +1,8 @@
-"""Which arm of an `if` a call is in, when the test compares a name with string literals: on a
-call path that passes that name a literal (`_call_api("/slots", "GET")`), the other arm is not
-run (`if method == "GET": requests.get(...) else: requests.post(...)`)."""
+"""Which arm of an `if` a call is in, when the test reads one name: on a call path that passes
+that name a literal, the other arm is not run. The test compares the name with string literals
+(`_call_api("/slots", "GET")` never runs the `requests.post` of `if method == "GET": ... else:`),
+tests its truth (`folder_id(path)` never runs `if create: make_folder(...)` of a parameter
+defaulting to False) or compares it with None (`if download_path is not None: open(...)`)."""
 
 from __future__ import annotations
 
@@ -39,10 +41,19 @@ def _name(node: cst.BaseExpression) -> tuple[str, bool] | None:
 
 def branch_of(test: cst.BaseExpression) -> Branch | None:
     """The `Branch` of an `if` body whose test is `name == "x"`, `name != "x"`, `name in (...)` or
-    `name not in (...)` (the name possibly folded with `.upper()`), else None."""
+    `name not in (...)` (the name possibly folded with `.upper()`), `name`, `not name`,
+    `name is None` or `name is not None`, else None."""
+    if isinstance(test, cst.Name) and test.value not in ("True", "False", "None"):
+        return Branch(test.value, (), True, test="truthy")
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = branch_of(test.expression)
+        return negated(inner) if inner is not None else None
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     target = test.comparisons[0]
+    if isinstance(target.operator, (cst.Is, cst.IsNot)) and isinstance(test.left, cst.Name) \
+            and isinstance(target.comparator, cst.Name) and target.comparator.value == "None":
+        return Branch(test.left.value, (), isinstance(target.operator, cst.Is), test="none")
     equals = {cst.Equal: True, cst.In: True, cst.NotEqual: False, cst.NotIn: False}.get(type(target.operator))
     if equals is None:
         return None
@@ -56,4 +67,4 @@ def branch_of(test: cst.BaseExpression) -> Branch | None:
 
 def negated(branch: Branch) -> Branch:
     """The `else:` arm of `branch`."""
-    return Branch(branch.name, branch.values, not branch.equals, branch.folded)
+    return Branch(branch.name, branch.values, not branch.equals, branch.folded, branch.test)

@@ -280,12 +280,12 @@ class Collector(Walker):
         self.classes.pop()
 
     def literal_defaults(self, params: cst.Parameters) -> tuple[tuple[str, Value], ...]:
-        """`(name, value)` of each parameter whose default is a literal string or number."""
+        """`(name, value)` of each parameter whose default is a literal: a string, number, bool or None."""
         out = []
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
             if p.default is not None:
                 value = self.value(p.default)
-                if isinstance(value, Const) and value.value is not None:
+                if isinstance(value, Const):
                     out.append((p.name.value, value))
         return tuple(out)
 

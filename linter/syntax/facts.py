@@ -199,17 +199,29 @@ class Handler:
 @by_constructor
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """An `if` arm around a call that compares a name with string literals (`if method == "GET":`,
-    `elif kind in ("a", "b"):`): the call runs only when the name `equals` one of `values` (or, in
-    the other arm, none of them). `folded`: the name was compared through `.upper()`/`.lower()`."""
+    """An `if` arm around a call whose test reads one name, so a caller that passes that name a
+    literal decides whether the call runs. `test` says how the name is tested:
+
+    * "in": compared with string literals (`if method == "GET":`, `elif kind in ("a", "b"):`): the
+      arm runs when the name `equals` one of `values` (or, in the other arm, none of them);
+      `folded`: compared through `.upper()`/`.lower()`;
+    * "truthy": `if create:` (`equals`) or `if not create:`;
+    * "none": `if path is None:` (`equals`) or `if path is not None:`."""
 
     name: str
     values: tuple[str, ...]
     equals: bool
     folded: bool = False
+    test: str = "in"
 
-    def allows(self, literal: str) -> bool:
-        """Whether the arm runs when the name holds `literal`."""
+    def allows(self, literal: object) -> bool:
+        """Whether the arm runs when the name holds `literal` (a string, number, bool or None)."""
+        if self.test == "truthy":
+            return bool(literal) == self.equals
+        if self.test == "none":
+            return (literal is None) == self.equals
+        if not isinstance(literal, str):
+            return True  # a non-string never equals a string literal, but `==` may be overloaded: unknown
         if self.folded:
             return (literal.casefold() in {v.casefold() for v in self.values}) == self.equals
         return (literal in self.values) == self.equals

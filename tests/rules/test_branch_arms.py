@@ -66,3 +66,71 @@ def test_arms_of_a_method_switch_follow_the_literal_passed(lint, tmp_path):
     assert "PUT via requests" in sib101[38]
     assert "DELETE via requests" in sib101[42]
     assert "requests" in sib101[46]  # a method chosen at run time: every arm may run
+
+
+FLAGS = """\
+    import requests
+    from agents import function_tool
+
+    class Drive:
+        def folder_id(self, path: str, create_if_missing: bool = False):
+            found = requests.get("https://drive.example/files", params={"q": path}).json()
+            if found:
+                return found[0]
+            if create_if_missing:
+                return requests.post("https://drive.example/files", json={"name": path}).json()
+            return None
+
+        def download(self, file_id: str, download_path: str | None = None):
+            data = requests.get(f"https://drive.example/files/{file_id}").content
+            if download_path is not None:
+                with open(download_path, "wb") as f:
+                    f.write(data)
+            return data
+
+        def publish(self, text: str, dry_run: bool = False):
+            if not dry_run:
+                requests.post("https://drive.example/publish", json={"t": text})
+
+    drive = Drive()
+
+    @function_tool
+    def find_folder(path: str) -> str:
+        return drive.folder_id(path)
+
+    @function_tool
+    def make_folder(path: str) -> str:
+        return drive.folder_id(path, create_if_missing=True)
+
+    @function_tool
+    def read_file(file_id: str) -> bytes:
+        return drive.download(file_id)
+
+    @function_tool
+    def save_file(file_id: str) -> bytes:
+        return drive.download(file_id, "/tmp/out.bin")
+
+    @function_tool
+    def preview(text: str) -> None:
+        drive.publish(text, dry_run=True)
+
+    @function_tool
+    def publish(text: str) -> None:
+        drive.publish(text)
+
+    @function_tool
+    def chosen(path: str, create: bool = False) -> str:
+        return drive.folder_id(path, create)
+"""
+
+
+def test_arms_guarded_by_a_flag_or_none_follow_the_value_passed_or_defaulted(lint, tmp_path):
+    # `if create_if_missing:`, `if download_path is not None:` and `if not dry_run:` arms run on a
+    # call path only when the argument given (or the literal default left) lets them.
+    found = lint(textwrap.dedent(FLAGS), {}, Config(root=str(tmp_path)))
+    sib101 = {d.loc.line: d.message for d in found if d.code == "SIB101"}
+    assert sorted(sib101) == [31, 39, 47, 51]
+    assert "POST to https://drive.example/files" in sib101[31]
+    assert "file write" in sib101[39]
+    assert "POST to https://drive.example/publish" in sib101[47]
+    assert "POST to https://drive.example/files" in sib101[51]  # the model picks `create`
