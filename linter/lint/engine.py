@@ -17,6 +17,7 @@ from ..js import is_js
 from ..model.callgraph import forget_walks
 from ..model.groups import groups_in
 from ..model.project import ProjectIndex, module_name_for, project_root
+from ..model.versions import PIN_STORE
 from ..rule_api.registry import all_rules, by_code
 from ..rule_api.rule import Context
 from ..settings.config import Config, is_test_module
@@ -131,9 +132,18 @@ def _written_module(path: str, module: notebook.Written, config: Config, project
     there is checked as itself instead), its findings moved to the notebook."""
     written = os.path.join(os.path.dirname(path), module.target)
     forget_walks(project)  # walks are keyed by position: another cell may have written this path
-    part = _analyse(written, module.code.encode("utf-8", "surrogatepass"), config, project)
-    project.forget(written)  # not on disk: no other module may find it
-    forget_walks(project)
+    # So are the run's answers (`project.memo`: by path, class and attribute names), and another
+    # notebook of this folder, or another cell, may have written other code to this path: an answer
+    # kept from that module would decide this one's findings, and then which notebooks a process
+    # analysed before (-j) would. The module gets answers of its own, dropped with it.
+    run_memo = project.memo
+    project.memo = {key: value for key, value in run_memo.items() if key == PIN_STORE}
+    try:
+        part = _analyse(written, module.code.encode("utf-8", "surrogatepass"), config, project)
+    finally:
+        project.memo = run_memo
+        project.forget(written)  # not on disk: no other module may find it
+        forget_walks(project)
     part.diagnostics = [notebook.moved(d, written, path) for d in part.diagnostics]
     part.path, part.cells = path, module.cells
     return part

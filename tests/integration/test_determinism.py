@@ -202,3 +202,41 @@ def test_a_related_location_has_one_spelling_however_its_module_was_reached(tmp_
     assert shown_path("./backend/x.py") == shown_path(str(tmp_path / "backend/x.py")) == os.path.join("backend", "x.py")
     outside = str(tmp_path.parent / "other.py")
     assert shown_path(outside) == outside
+
+
+# ---- two notebooks of one folder that `%%writefile` the same module --------------------------------
+def _notebook(*cells: str) -> str:
+    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "source": c.splitlines(True), "outputs": [],
+                                  "execution_count": None} for c in cells],
+                       "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5})
+
+
+WRITTEN = """\
+%%writefile tools.py
+import requests
+from agents import Agent, function_tool
+
+@function_tool
+def charge(n: int) -> str:
+    requests.post("https://pay.example.com", json={"n": n})
+    return "ok"
+
+"""
+
+
+def test_notebooks_writing_one_module_path_get_their_own_answers_whatever_the_jobs(tmp_path):
+    """a.ipynb's `tools.py` has an agent running `charge`; b.ipynb's, the same tool at the same
+    place, has none. The run's answers are keyed by path and position: b's module must not get
+    a's (it did in a process that had analysed a.ipynb first, so -j1 and -j2 differed)."""
+    (tmp_path / "a.ipynb").write_text(_notebook(WRITTEN + 'agent = Agent(name="a", tools=[charge])\n'))
+    # Big enough that -j2 starts a pool and b.ipynb is a batch of its own.
+    (tmp_path / "b.ipynb").write_text(_notebook(WRITTEN, "print('deploy')\n" + "# padding\n" * 12_000))
+    config = Config(root=str(tmp_path))
+    files = [str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
+    inline = runner.run(files, config, jobs=1)
+    pooled = runner.run(files, config, jobs=2)
+    assert pooled.jobs_used == 2
+    alone = {f: runner.run([f], config, jobs=1).diagnostics for f in files}
+    assert inline.diagnostics == pooled.diagnostics == alone[files[0]] + alone[files[1]]
+    (b,) = alone[files[1]]
+    assert "no agent of this project was found running it" in b.message
