@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from .rows import Row, calls
+import re
+
+from .rows import Row, calls, methods
 
 _ARGV = ("subprocess.run subprocess.call subprocess.check_call subprocess.check_output subprocess.Popen "
          "subprocess.getoutput subprocess.getstatusoutput os.system os.popen")
@@ -14,6 +16,13 @@ ROWS: tuple[Row, ...] = (
            "pexpect.spawn pexpect.run", "a subprocess", True, "subprocess"),
     *calls("asyncio.create_subprocess_exec asyncio.create_subprocess_shell", "a subprocess", False, "subprocess",
            "process"),
+    # GitPython runs git: cloning, committing, pushing or switching branches changes a repository
+    # (`Repo(p).remotes.origin.push()`, `repo.index.commit(m)`, `repo.git.checkout(b)`); `status`,
+    # `log` and `diff` read.
+    *calls("git.Repo.clone_from git.Repo.init git.Git.clone", "{name} (git)", True, "subprocess"),
+    *methods("git.Repo git.Git", "clone clone_from push pull fetch commit checkout switch merge rebase reset revert "
+             "cherry_pick add rm remove mv stash tag create_head create_tag create_remote delete_head delete_tag "
+             "delete_remote apply am init", "{name} (git)", True, "subprocess"),
     # Python code the model wrote, run in-process: it can do whatever a subprocess can.
     *calls("exec builtins.exec", "code executed at run time (exec)", True, "exec", "dynamic_code"),
 )
@@ -31,6 +40,14 @@ READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
     # Programs that play a sound leave nothing behind.
     "afplay": frozenset(), "aplay": frozenset(), "paplay": frozenset(), "say": frozenset({"-o", "--output-file"}),
     "find": frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}),
+    # System inspection: users, hardware, sockets, logs, files by name, hosts on a network.
+    "id": frozenset(), "groups": frozenset(), "who": frozenset(), "w": frozenset(), "last": frozenset(),
+    "getent": frozenset(), "lsblk": frozenset(), "lscpu": frozenset(), "lsusb": frozenset(), "lspci": frozenset(),
+    "lsof": frozenset(), "netstat": frozenset(), "ss": frozenset({"-K", "--kill"}), "locate": frozenset(),
+    "top": frozenset(),
+    "journalctl": frozenset({"--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync",
+                             "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"}),
+    "nmap": frozenset({"-oN", "-oX", "-oG", "-oA", "-oS", "--resume", "--script"}),
 }
 # Programs whose first subcommand decides: the subcommands that only read, and the program's own
 # options that take a value before it (`git -C repo status`, `kubectl -n ns get pods`), and the
@@ -47,6 +64,20 @@ READ_ONLY_SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str
                frozenset({"-H", "--host", "--context", "--config", "-c", "--log-level"}), ()),
     "helm": (frozenset({"list", "ls", "status", "history", "get", "show", "search", "version", "env"}),
              frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}), ()),
+    "systemctl": (frozenset({"status", "show", "cat", "list-units", "list-unit-files", "list-timers", "list-sockets",
+                             "list-dependencies", "list-jobs", "is-active", "is-enabled", "is-failed", "is-system-running"}),
+                  frozenset({"-H", "--host", "-M", "--machine", "-t", "--type", "--state", "-p", "--property"}), ()),
+    "apt": (frozenset({"list", "search", "show", "policy", "depends", "rdepends"}), frozenset({"-o", "-c"}), ()),
+    "apt-cache": (frozenset({"search", "show", "showpkg", "policy", "depends", "rdepends", "pkgnames", "stats"}),
+                  frozenset({"-o", "-c"}), ()),
+    "ip": (frozenset(), frozenset({"-n", "-netns", "-b", "-batch", "-f", "-family"}), ()),
+    "nmcli": (frozenset(), frozenset({"-f", "--fields", "-m", "--mode", "-e", "--escape", "-w", "--wait"}), ()),
+}
+# Package managers whose operation is their first option: the operations that only query.
+READ_ONLY_OPERATIONS: dict[str, re.Pattern[str]] = {
+    "pacman": re.compile(r"-Q[a-zA-Z]*|-S[silgyq]*[silg][silgq]*|--query"),
+    "dpkg": re.compile(r"-[lLsSp]|--list|--listfiles|--status|--search|--print-avail|--get-selections"),
+    "rpm": re.compile(r"-q[a-zA-Z]*|--query"),
 }
 # Subcommands that only list when every argument after them is one of these options: `git branch
 # --show-current` reads, `git branch new` and `git branch --unset-upstream` write.
@@ -57,6 +88,13 @@ READ_ONLY_LISTINGS: dict[str, dict[str, frozenset[str]]] = {
         "tag": frozenset({"-l", "--list", "-n"}),
         "remote": frozenset({"-v", "--verbose"}),
     },
+    # `ip a`, `ip link show`; `ip link set dev eth0 down` writes.
+    "ip": {sub: frozenset({"show", "list", "ls"}) for sub in ("a", "addr", "address", "l", "link", "r", "route",
+                                                            "n", "neigh", "neighbour")},
+    # `nmcli device wifi list`, `nmcli connection show`; `nmcli device wifi connect ...` writes.
+    "nmcli": {**{sub: frozenset({"status", "show", "wifi", "list"}) for sub in ("d", "dev", "device")},
+              **{sub: frozenset({"show"}) for sub in ("c", "con", "connection")},
+              "general": frozenset({"status"}), "g": frozenset({"status"})},
 }
 # A command string with these runs more than one program or redirects output.
 SHELL_OPERATORS = frozenset(">|;&`$<\n")

@@ -92,6 +92,9 @@ def _reads(program: str, args: list[Arg]) -> bool:
         listings = processes.READ_ONLY_LISTINGS.get(program, {})
         return _subcommand_reads(texts, reads, value_options, listings) and not any(
             a.startswith(writing) for a in literals if writing)
+    if program in processes.READ_ONLY_OPERATIONS:  # `pacman -Ss NAME`: a literal first option decides
+        first = texts[0] if texts else None
+        return first is not None and processes.READ_ONLY_OPERATIONS[program].fullmatch(first) is not None
     if program in LOOKUPS:
         return _lookup_reads(LOOKUPS[program], args)
     if program in SCRIPT_SHELLS:

@@ -12,7 +12,9 @@ ROWS: tuple[Row, ...] = (
     *methods("atlassian.Confluence", "create_page update_page update_or_create delete_page append_page",
              "{name} (ticketing)", True, "ticket"),
     *methods("github.Github", "create_issue create_pull create_comment create_issue_comment create_file update_file "
-             "delete_file merge edit", "{name} (ticketing)", True, "ticket"),
+             "delete_file merge edit create_repo create_fork create_git_ref create_git_tag create_release create_hook "
+             "add_to_collaborators remove_from_collaborators add_to_labels remove_from_labels delete",
+             "{name} (ticketing)", True, "ticket"),
     *methods("gitlab.Gitlab", "create update delete save merge", "{name} (ticketing)", True, "ticket"),
     *methods("ghapi.all.GhApi ghapi.core.GhApi", "create create_* update update_* delete delete_* merge add_*",
              "{name} (ticketing)", True, "ticket"),

@@ -993,3 +993,27 @@ def test_pywhatkit_drives_the_browser_but_info_reads():
         (4, "pywhatkit.playonyt (desktop automation)", "desktop", "playonyt", ""),
         (5, "pywhatkit.sendwhatmsg_instantly (messaging)", "message", "sendwhatmsg_instantly", ""),
     ]
+
+
+def test_gitpython_and_pygithub_changes_beside_their_reads():
+    # GitPython runs git: clone, commit, push and checkout change a repository; status, log read.
+    # PyGithub: creating or deleting a repository beside listing them.
+    found = effects("""\
+        from git import Repo
+        from github import Github
+
+        def f(url, path, name):
+            Repo.clone_from(url, path)
+            repo = Repo(path)
+            repo.git.status()
+            repo.iter_commits()
+            repo.index.commit("msg")
+            repo.remotes.origin.push()
+            repo.git.checkout("main")
+            user = Github("token").get_user()
+            user.get_repos()
+            user.create_repo(name)
+            user.get_repo(name).delete()
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [
+        (5, "subprocess"), (9, "subprocess"), (10, "subprocess"), (11, "subprocess"), (14, "ticket"), (15, "ticket")]

@@ -44,6 +44,10 @@ def sib101_tools(lint, text: str) -> list[int]:
 ], ids=["subfinder", "httpx", "sherlock-no-txt", "maigret-no-report", "dnsx", "curl-get", "curl-clustered-flags",
         "curl-shell-string", "curl-long-flag"])
 def test_lookup_clis_and_their_report_writing_twins(read, write):
+    assert_only_the_twin_writes(read, write)
+
+
+def assert_only_the_twin_writes(read: str, write: str) -> None:
     code = f"""\
         import subprocess
 
@@ -174,3 +178,23 @@ def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
             return "saved"
     """) == [20]
 
+
+
+@pytest.mark.parametrize("read, write", [
+    ('subprocess.run(["pacman", "-Qe"], capture_output=True)', 'subprocess.run(["pacman", "-S", "--noconfirm", p])'),
+    ('subprocess.run(["pacman", "-Ss", p], capture_output=True)', 'subprocess.run(["pacman", "-Syu"])'),
+    ('subprocess.run(["dpkg", "-l"], capture_output=True)', 'subprocess.run(["dpkg", "-i", p])'),
+    ('subprocess.run(["apt", "search", p], capture_output=True)', 'subprocess.run(["apt", "install", "-y", p])'),
+    ('subprocess.run(["systemctl", "status", p], capture_output=True)', 'subprocess.run(["systemctl", "restart", p])'),
+    ('subprocess.run(["journalctl", "-u", p, "-n", "30"], capture_output=True)',
+     'subprocess.run(["journalctl", "--vacuum-time=2d"])'),
+    ('subprocess.run(["ip", "link", "show"], capture_output=True)', 'subprocess.run(["ip", "link", "set", p, "down"])'),
+    ('subprocess.run("ip a", shell=True, capture_output=True)', 'subprocess.run(f"ip link set {p} up", shell=True)'),
+    ('subprocess.run(["nmcli", "device", "wifi", "list"], capture_output=True)',
+     'subprocess.run(["nmcli", "device", "wifi", "connect", p])'),
+    ('subprocess.run(["nmap", "-sn", p], capture_output=True)', 'subprocess.run(["nmap", "-sn", p, "-oN", "hosts.txt"])'),
+    ('subprocess.run(["lsof", "-i", ":8080"], capture_output=True)', 'subprocess.run(["kill", "-9", p])'),
+], ids=["pacman-query", "pacman-search", "dpkg-list", "apt-search", "systemctl-status", "journalctl", "ip-show",
+        "ip-shell-string", "nmcli-list", "nmap", "lsof"])
+def test_system_inspection_and_its_changing_twins(read, write):
+    assert_only_the_twin_writes(read, write)
