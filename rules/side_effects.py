@@ -60,13 +60,13 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
 
     def compute() -> list[tuple["Tool", list["Hazard"]]]:
         from siblint.model.groups import listed_by_importers
-        from siblint.model.semantic import canonical
 
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
         tools = [(t, t.key in threaded) for t in tools_in(ctx.facts)]
-        if not any(canonical(target)[0] is not None for target in ctx.facts.imports.values()):
-            # A module that names no framework: its plain functions are tools where importers list them.
-            tools += listed_by_importers(ctx.facts, ctx.project)
+        # Plain functions are tools where importers list them, whatever this module imports (a
+        # `ToolContext` annotation names a framework but makes no tool).
+        made = {t.loc for t, _ in tools}
+        tools += [(t, pooled) for t, pooled in listed_by_importers(ctx.facts, ctx.project) if t.loc not in made]
         return [(t, _under_run_stop(ctx, t, unstoppable(t, ctx.project, ctx.config, pooled))) for t, pooled in tools]
 
     return ctx.once("hazards", compute)

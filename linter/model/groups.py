@@ -144,7 +144,11 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
             return [Member(packaged, facts)]
         # A group or toolset given as a member (`create_react_agent(m, ToolNode([...]))`): its tools.
         inner = _collection(item)
-        return _collection_members(facts, item, inner, where.name, project) if inner is not None else []
+        if inner is not None:
+            return _collection_members(facts, item, inner, where.name, project)
+        # A project factory's product (`tools=[make_lookup(url), post_order]`): what it returns.
+        made_by = [(s, v) for s, v in elements(where, item, project) if v is not item] if depth < MAX_ALIASES else []
+        return [m for s, v in made_by for m in _item_members(s, v, project, plain, depth + 1)]
     if isinstance(item, Attr) and isinstance(item.receiver, Call) and isinstance(item.receiver.func, Ref):
         # `SearchTools().search`: a tool method read off an instance is the class attribute.
         named = tool_named(facts, f"{item.receiver.func.text}.{item.attr}", where.name, project)
@@ -775,19 +779,23 @@ def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project:
     param = where.param(tools.text)
     if param is None:
         return []
-    return [Snapshot(arg.loc, resolve_members(caller.facts, arg, caller.name, project, plain))
+    # A call from another module is anchored at this module's tools argument: findings stay in the
+    # file being checked.
+    return [Snapshot(arg.loc if caller.facts is facts else tools.loc,
+                     resolve_members(caller.facts, arg, caller.name, project, plain))
             for caller, arg in argument_values(where, param[0], param[1], project)]
 
 
 def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, bool]]:
     """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
-    after `from .tools import f`), each with whether a run of such a group moves sync tools into
-    worker threads: a module that names no framework still defines those tools."""
+    after `from .tools import f`, or through a package re-exporting it), each with whether a run of
+    such a group moves sync tools into worker threads: whatever the module imports, those functions
+    are tools there."""
     if not facts.module:
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    importers = [f for p in project.importer_paths(facts.path)
+    importers = [f for p in project.agent_code_near(facts.path)
                  if _may_make_groups(p, project) and (f := project.facts_for_path(p)) is not None]
     for importer in importers:
         if importer is facts:
@@ -853,7 +861,8 @@ def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Itera
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
     keep = partial(_may_make_groups, project=project)
-    candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name, keep=keep))]
+    candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name, keep=keep)),
+                  *(m for p in project.agent_code_near(facts.path) if keep(p) and (m := project.facts_for_path(p)))]
     own = (os.path.abspath(tool.path), tool.loc)
     seen: set[str] = set()
     for where in candidates:

@@ -189,15 +189,20 @@ def calls_by_text(facts: ModuleFacts) -> dict[str, list[tuple[str, Call]]]:
     return facts.derived("semantic.calls_by_text", compute)
 
 
-def _aug_assignments(facts: ModuleFacts) -> dict[tuple[str, str], list[Assignment]]:
+def _assignments_by(facts: ModuleFacts, op: str) -> dict[tuple[str, str], list[Assignment]]:
+    """(target, scope) -> its assignments with `op` ("=" or "+="), in source order."""
     def compute() -> dict[tuple[str, str], list[Assignment]]:
         table: dict[tuple[str, str], list[Assignment]] = {}
         for a in facts.assignments:
-            if a.op == "+=":
+            if a.op == op:
                 table.setdefault((a.target, a.scope), []).append(a)
         return table
 
-    return facts.derived("semantic.aug_assignments", compute)
+    return facts.derived(f"semantic.assignments {op}", compute)
+
+
+def _aug_assignments(facts: ModuleFacts) -> dict[tuple[str, str], list[Assignment]]:
+    return _assignments_by(facts, "+=")
 
 
 def result_names(facts: ModuleFacts) -> dict[object, list[tuple[str, str]]]:
@@ -807,25 +812,43 @@ def dispatch_table(scope: Scope, value: Value) -> list[tuple[Scope, Value]] | No
 
 
 def argument_values(scope: Scope, fn: FunctionFacts, index: int, project: ProjectIndex) -> list[tuple[Scope, Value]]:
-    """What the call sites of `fn` in its module pass for its parameter at `index` (keyword or
-    position; methods skip `self`)."""
+    """What the call sites of `fn` pass for its parameter at `index` (keyword or position; methods
+    skip `self`): in its module, and in the modules that import it. A class's `__init__` is called
+    by calling the class (`ReactAgent(model, tools)`)."""
     facts = scope.facts
     name = fn.params[index]
     position = index - 1 if fn.class_name and fn.params and fn.params[0] in ("self", "cls") else index
     out: list[tuple[Scope, Value]] = []
-    for _, sites in _call_sites_of(facts, fn):
-        for caller_scope, call in sites:
-            arg = call.arg(position if position >= 0 else None, name)
-            if arg is not None and caller_scope != fn.name:
-                out.append((Scope(facts, caller_scope), arg))
+    for where, caller_scope, call in _call_sites_of(facts, fn, project):
+        arg = call.arg(position if position >= 0 else None, name)
+        if arg is not None and (where is not facts or caller_scope != fn.name):
+            out.append((Scope(where, caller_scope), arg))
     return out if len(out) <= 64 else out[:64]
 
 
-def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts) -> list[tuple[str, list[tuple[str, Call]]]]:
-    table = calls_by_text(facts)
+def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex) -> list[tuple[ModuleFacts, str, Call]]:
     short = fn.name.rpartition(".")[2]
+    constructor = bool(fn.class_name) and short == "__init__"
     texts = [short] if not fn.class_name else [f"self.{short}", f"cls.{short}", f"{fn.class_name}.{short}"]
-    return [(t, table.get(t, [])) for t in texts]
+    if constructor:
+        texts.append(fn.class_name)
+    table = calls_by_text(facts)
+    found = [(facts, caller, call) for text in texts for caller, call in table.get(text, ())]
+    # Another module calls it by the name it imports it under (`from .react import build`).
+    public = fn.class_name if constructor else ("" if fn.class_name else fn.name)
+    if not public or not facts.module:
+        return found
+    for path in project.importer_paths(facts.path):
+        other = project.facts_for_path(path)
+        if other is None or other is facts:
+            continue
+        called = calls_by_text(other)
+        for local, dotted in other.imports.items():
+            if dotted.rpartition(".")[2] != public or local not in called:
+                continue
+            if project.resolve(dotted, other.path) == (facts, public):
+                found.extend((other, caller, call) for caller, call in called[local])
+    return found
 
 
 # ---- lists -----------------------------------------------------------------------------------
@@ -869,6 +892,8 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
         return
     if isinstance(value, Ref):
         bound = scope.value(value.text)
+        for where, alternative in _rebound(scope, value.text, bound):
+            yield from elements(where, alternative, project, depth + 1)
         if isinstance(bound, (Seq, Starred, Comp)) or (isinstance(bound, Call) and _is_list_call(bound)):
             yield from elements(scope, bound, project, depth + 1)
             yield from _grown(scope, value.text, project, depth)
@@ -900,6 +925,20 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                     yield from elements(inner, ret, project, depth + 1)
                 return
         yield scope, value
+
+
+def _rebound(scope: Scope, text: str, last: Value | None) -> list[tuple[Scope, Value]]:
+    """The other lists a plain `=` gives the name `text` in the scope that binds it, besides the
+    last one (`last`): `toolkit = get_package_toolkit()` in one `if` arm and `toolkit =
+    get_network_toolkit()` in another; whichever ran, its tools are members."""
+    if last is None or "." in text:
+        return []
+    found = scope.binding(text)
+    if found is None:
+        return []
+    where = found[0]
+    return [(where, a.value) for a in _assignments_by(scope.facts, "=").get((text, where.name), ())
+            if a.value is not last and isinstance(a.value, (Seq, Starred, Comp, Call, Either))]
 
 
 def _group_tools(scope: Scope, text: str) -> Value | None:

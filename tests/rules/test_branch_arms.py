@@ -58,9 +58,14 @@ HELPER = """\
 """
 
 
+def sib101_of(lint, tmp_path, code: str) -> dict[int, str]:
+    """tool line -> its SIB101 message."""
+    found = lint(textwrap.dedent(code), {}, Config(root=str(tmp_path)))
+    return {d.loc.line: d.message for d in found if d.code == "SIB101"}
+
+
 def test_arms_of_a_method_switch_follow_the_literal_passed(lint, tmp_path):
-    found = lint(textwrap.dedent(HELPER), {}, Config(root=str(tmp_path)))
-    sib101 = {d.loc.line: d.message for d in found if d.code == "SIB101"}
+    sib101 = sib101_of(lint, tmp_path, HELPER)
     assert sorted(sib101) == [30, 38, 42, 46]
     assert "POST to https://clinic.example/book via requests" in sib101[30]
     assert "PUT via requests" in sib101[38]
@@ -127,8 +132,7 @@ FLAGS = """\
 def test_arms_guarded_by_a_flag_or_none_follow_the_value_passed_or_defaulted(lint, tmp_path):
     # `if create_if_missing:`, `if download_path is not None:` and `if not dry_run:` arms run on a
     # call path only when the argument given (or the literal default left) lets them.
-    found = lint(textwrap.dedent(FLAGS), {}, Config(root=str(tmp_path)))
-    sib101 = {d.loc.line: d.message for d in found if d.code == "SIB101"}
+    sib101 = sib101_of(lint, tmp_path, FLAGS)
     assert sorted(sib101) == [31, 39, 47, 51]
     assert "POST to https://drive.example/files" in sib101[31]
     assert "file write" in sib101[39]

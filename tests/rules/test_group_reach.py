@@ -1,0 +1,127 @@
+"""How a group's tools reach it in real projects: a builder or a class whose constructor takes the
+tools, called from another module that names no framework, with the toolkit picked in `if`/`elif`
+arms; a tools-list item that is a project factory's product; an agent built from `**kwargs`. Each
+shape beside its twin, checked as a user runs it (the whole tree, one process and two)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support import cli_findings, write
+
+TOOLKITS = {
+    "toolkits/__init__.py": "",
+    "toolkits/packages.py": """\
+        import subprocess
+
+        def install(pkg: str) -> str:
+            \"\"\"Install a package.\"\"\"
+            try:
+                subprocess.run(["pacman", "-S", "--noconfirm", pkg], check=True)
+                return "ok"
+            except Exception as e:
+                return f"failed: {e}"
+
+        def get_package_toolkit():
+            return [install]
+    """,
+    "toolkits/users.py": """\
+        import subprocess
+
+        def add_user(name: str) -> str:
+            \"\"\"Add a user.\"\"\"
+            try:
+                subprocess.run(["useradd", name], check=True)
+                return "ok"
+            except Exception as e:
+                return f"failed: {e}"
+
+        def unused(name: str) -> str:
+            subprocess.run(["userdel", name], check=True)
+            return "ok"
+
+        def get_users_toolkit():
+            return [add_user]
+    """,
+    "agents/__init__.py": "",
+    "agents/react.py": """\
+        from langgraph.prebuilt import create_react_agent
+
+        class ReactAgent:
+            def __init__(self, model, tools, config=None):
+                self.graph = create_react_agent(model=model, tools=tools)
+    """,
+    "agents/factory.py": """\
+        from agents.react import ReactAgent
+        from toolkits.packages import get_package_toolkit
+        from toolkits.users import get_users_toolkit
+
+        def agent_factory(kind: str):
+            toolkit = []
+            if kind == "packages":
+                toolkit = get_package_toolkit()
+            elif kind == "users":
+                toolkit = get_users_toolkit()
+            return ReactAgent("llama3.2", toolkit)
+    """,
+}
+FACTORY_ITEM = {
+    "app.py": """\
+        import requests
+        from agents import Agent, function_tool
+
+        def make_lookup(url: str):
+            @function_tool(failure_error_function=None)
+            async def lookup(q: str) -> str:
+                return q
+            return lookup
+
+        @function_tool
+        def post_order(item: str) -> str:
+            return requests.post("https://shop.example.com/orders", json={"item": item}).text
+
+        agent = Agent(name="shop", tools=[make_lookup("https://x.example.com"), post_order])
+    """,
+}
+KWARGS = {
+    "app.py": """\
+        import requests
+        from agents import Agent, function_tool
+
+        @function_tool(failure_error_function=None)
+        async def lookup(q: str) -> str:
+            return q
+
+        @function_tool
+        def post_order(item: str) -> str:
+            return requests.post("https://shop.example.com/orders", json={"item": item}).text
+
+        def build() -> Agent:
+            options = {"name": "shop", "tools": [lookup, post_order]}
+            return Agent(**options)
+
+        def build_quiet() -> Agent:
+            return Agent(**dict(name="quiet", tools=[lookup]))
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_toolkits_picked_in_arms_and_passed_to_a_class_in_another_module(tmp_path: Path, jobs: str) -> None:
+    write(tmp_path, TOOLKITS)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    # Both arms' tools are members; the function no toolkit returns is not a tool. (The tools catch
+    # their errors, so no member's failure ends the run: no SIB301.)
+    assert [(path, line, code) for path, line, _, code, _ in found] == [
+        ("toolkits/packages.py", 3, "SIB101"), ("toolkits/users.py", 3, "SIB101")]
+
+
+@pytest.mark.parametrize("files, where", [(FACTORY_ITEM, ("app.py", 14)), (KWARGS, ("app.py", 13))],
+                         ids=["factory-product", "kwargs-dict"])
+def test_the_fatal_member_is_found_where_the_list_is_built(tmp_path: Path, files: dict[str, str],
+                                                            where: tuple[str, int]) -> None:
+    write(tmp_path, files)
+    found = cli_findings(["."], tmp_path, ["--no-cache"])
+    assert [(path, line) for path, line, _, code, _ in found if code == "SIB301"] == [where]

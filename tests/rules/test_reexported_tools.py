@@ -1,0 +1,104 @@
+"""A plain function is a tool where agent code lists it, however it gets there: through a package
+that re-exports it (`tools/__init__.py`: `from .mail import send_email`, one or two packages deep),
+through a module gathering other modules' functions into a list, and whatever the defining module
+imports itself (a `ToolContext` annotation names a framework but makes no tool). Each shape beside
+its twin that no agent lists. Checked as a user runs it: the whole tree, one process and two."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support import cli_findings, write
+
+MAIL = """\
+    import smtplib
+
+    def send_email(to: str, body: str) -> str:
+        with smtplib.SMTP("smtp.example.com", 587) as s:
+            s.sendmail("me@example.com", to, body)
+        return "sent"
+
+    def draft_email(to: str, body: str) -> str:
+        with smtplib.SMTP("smtp.example.com", 587) as s:
+            s.sendmail("me@example.com", to, body)
+        return "sent"
+"""
+REEXPORTED = {
+    "app/__init__.py": "",
+    "app/tools/__init__.py": "from .mail import send_email, draft_email\n",
+    "app/tools/mail.py": MAIL,
+    "app/agent.py": """\
+        from llama_index.core.agent.workflow import FunctionAgent
+        from .tools import send_email
+
+        agent = FunctionAgent(name="mailer", llm=None, tools=[send_email])
+    """,
+}
+TWO_PACKAGES = {
+    "app/__init__.py": "",
+    "app/tools/__init__.py": "from .outbox import send_email, draft_email\n",
+    "app/tools/outbox/__init__.py": "from ._mail import send_email, draft_email\n",
+    "app/tools/outbox/_mail.py": MAIL,
+    "app/agent.py": """\
+        from llama_index.core.agent.workflow import FunctionAgent
+        from app.tools import send_email
+
+        agent = FunctionAgent(name="mailer", llm=None, tools=[send_email])
+    """,
+}
+GATHERED = {
+    "app/__init__.py": "",
+    "app/mail.py": MAIL,
+    "app/registry.py": """\
+        from app.mail import send_email
+
+        ALL_TOOLS = [send_email]
+    """,
+    "app/agent.py": """\
+        from langgraph.prebuilt import create_react_agent
+        from app.registry import ALL_TOOLS
+
+        agent = create_react_agent("openai:gpt-4o", tools=ALL_TOOLS)
+    """,
+}
+ANNOTATED = {
+    "pkg/__init__.py": "",
+    "pkg/tools.py": """\
+        import smtplib
+        from google.adk.tools import ToolContext
+
+        def send_digest(tool_context: ToolContext) -> dict:
+            with smtplib.SMTP_SSL("smtp.example.com", 465) as server:
+                server.sendmail("me@example.com", "you@example.com", "digest")
+            return {}
+
+        def draft_digest(tool_context: ToolContext) -> dict:
+            with smtplib.SMTP_SSL("smtp.example.com", 465) as server:
+                server.sendmail("me@example.com", "you@example.com", "digest")
+            return {}
+    """,
+    "pkg/agent.py": """\
+        from google.adk.agents import Agent
+        from .tools import send_digest
+
+        root_agent = Agent(name="digest", model="gemini-2.0-flash", tools=[send_digest])
+    """,
+}
+
+
+@pytest.mark.parametrize("files, where, code", [
+    (REEXPORTED, "app/tools/mail.py", "SIB101"),
+    (TWO_PACKAGES, "app/tools/outbox/_mail.py", "SIB101"),
+    (GATHERED, "app/mail.py", "SIB101"),
+    (ANNOTATED, "pkg/tools.py", "SIB103"),  # ADK runs a sync tool on the event loop
+], ids=["package-reexport", "two-packages", "gathered-list", "framework-annotation"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_listed_function_is_a_tool_however_it_reaches_the_agent(tmp_path: Path, files: dict[str, str],
+                                                                     where: str, code: str, jobs: str) -> None:
+    write(tmp_path, files)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    # The listed function is reported at its `def`; its unlisted twin in the same module is not.
+    assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
+        (where, 4 if code == "SIB103" else 3, code)]
