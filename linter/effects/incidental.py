@@ -21,7 +21,8 @@ import re
 from .classify import Effect
 
 BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "creds", "cookie", "cookies",
-                               "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "login", "signin",
+                               "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "authenticate",
+                               "authentication", "authorize", "authorization", "authorise", "login", "signin",
                                "lock", "lockfile", "flock"})
 # Words of a helper that sends whatever its caller asks for: its requests are the tool's own.
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",

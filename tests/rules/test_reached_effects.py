@@ -275,3 +275,27 @@ def test_a_helper_called_through_its_class_is_followed(sib101, where):
     # The read-only twin is quiet.
     quiet = {k: v.replace("requests.post", "requests.get") for k, v in files.items()} if files else None
     assert sib101(text.replace("requests.post", "requests.get"), quiet) == []
+
+
+# A read tool whose credentials helper saves the refreshed token (`authenticate_gmail`), beside one
+# whose helper is named for the write it makes.
+CREDENTIALS = """\
+    import os
+    from agents import function_tool
+
+    def {helper}():
+        path = os.path.join(os.path.dirname(__file__), "state.json")
+        with open(path, "w") as f:
+            f.write("{{}}")
+        return path
+
+    @function_tool
+    def read_inbox() -> str:
+        {helper}()
+        return "ok"
+"""
+
+
+def test_a_credentials_helper_that_saves_its_token_is_bookkeeping(sib101):
+    assert sib101(CREDENTIALS.format(helper="authenticate_gmail")) == []
+    assert [line for line, _ in sib101(CREDENTIALS.format(helper="export_inbox"))] == [11]
