@@ -32,7 +32,9 @@ from ..model.semantic import (
     canonical,
     classes_of,
     constructed_by,
+    dereferenced,
     elements,
+    given,
     method_of,
     resolve_function,
 )
@@ -354,28 +356,19 @@ def _shared_options(call: Call, spec: FatalArg) -> Ref | None:
     return None
 
 
-def _mapping(scope: Scope, value: Value | None) -> Value | None:
-    """A dict written inline or bound to a name (`OPTS = {...}; function_tool(**OPTS)`)."""
-    for _ in range(4):
-        if not isinstance(value, Ref):
-            break
-        value = scope.value(value.text)
-    return value
-
-
 def argument(call: Call, arg: FatalArg, facts: ModuleFacts | None = None, scope: str = "") -> Value | None:
     """The value `call` passes for `arg`, including through a `**{...}` literal (inline or, given the
     facts, bound to a name); for keyed args the value under the key of a dict literal or a
     `dict(...)` / TypedDict call (`MCPConfig(failure_error_function=None)`)."""
     where = Scope(facts, scope) if facts is not None else None
-    found = call.arg(arg.param.position, arg.param.keyword)
-    if found is None:
-        for key, value in call.kwargs:
-            mapping = _mapping(where, value) if key is None and where is not None else (value if key is None else None)
-            if isinstance(mapping, Mapping):
-                found = mapping.get(arg.param.keyword) or found
+    if where is not None:
+        found = given(where, call, arg.param.position, arg.param.keyword)
+    else:  # no facts: only a `**{...}` written inline
+        found = call.arg(arg.param.position, arg.param.keyword) or next(
+            (v.get(arg.param.keyword) for k, v in call.kwargs if k is None and isinstance(v, Mapping)
+             and v.get(arg.param.keyword) is not None), None)
     if found is not None and arg.key is not None:
-        found = _mapping(where, found) if where is not None else found
+        found = dereferenced(where, found) if where is not None else found
         if isinstance(found, Mapping):
             found = found.get(arg.key)
         elif isinstance(found, Call):

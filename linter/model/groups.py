@@ -35,6 +35,7 @@ from .semantic import (
     constructed_by,
     elements,
     framework_bases,
+    given,
     imports_framework,
     project_class,
     resolve_function,
@@ -314,7 +315,7 @@ def members_made_by(facts: ModuleFacts, call: Call, scope: str, project: Project
     fw, maker, _ = made
     if maker.tools is None:
         return None
-    tools_value = call.arg(maker.tools.position, maker.tools.keyword)
+    tools_value = given(Scope(facts, scope), call, maker.tools.position, maker.tools.keyword)
     return resolve_members(facts, tools_value, scope, project, plain=fw.name if maker.plain_functions_are_tools else "")
 
 
@@ -622,7 +623,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         fw, maker, receiver = made
         if maker.nested_in_groups and _nested(call.loc, outer_calls):
             continue  # `create_react_agent(model, ToolNode([...]))`: a member list, not a group of its own
-        tools_value = call.arg(maker.tools.position, maker.tools.keyword) if maker.tools else None
+        tools_value = given(Scope(facts, scope), call, maker.tools.position, maker.tools.keyword) if maker.tools else None
         if maker.tools_by_name:
             tools_value = _named_values(Scope(facts, scope), tools_value)
         servers_value = call.arg(maker.servers.position, maker.servers.keyword) if maker.servers else None
@@ -786,16 +787,19 @@ def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project:
             for caller, arg in argument_values(where, param[0], param[1], project)]
 
 
-def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, bool]]:
+def listed_by_importers(facts: ModuleFacts, project: ProjectIndex, every_importer: bool = True) -> list[tuple[Tool, bool]]:
     """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
     after `from .tools import f`, or through a package re-exporting it), each with whether a run of
     such a group moves sync tools into worker threads: whatever the module imports, those functions
-    are tools there."""
+    are tools there. Asked of the agent code near it (`ProjectIndex.agent_code_near`) and, with
+    `every_importer`, of every importer naming a framework."""
     if not facts.module:
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    importers = [f for p in project.agent_code_near(facts.path)
+    direct = project.importer_paths(facts.path) if every_importer else []
+    candidates = dict.fromkeys([*direct, *project.agent_code_near(facts.path)])
+    importers = [f for p in candidates
                  if _may_make_groups(p, project) and (f := project.facts_for_path(p)) is not None]
     for importer in importers:
         if importer is facts:
@@ -805,6 +809,14 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
                 threaded = found.get(tool.key, (tool, False))[1] or threads
                 found[tool.key] = (tool, threaded)
     return list(found.values())
+
+
+def framework_module(module: str) -> bool:
+    """Is `module` part of a framework's own package (`agents.tool`, `pydantic_ai._utils` in their
+    repositories)?"""
+    from ..frameworks import import_roots
+
+    return any(module == root or module.startswith(root + ".") for root in import_roots() if "/" not in root)
 
 
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------

@@ -51,7 +51,8 @@ _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+(
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 # How far "who imports this module" looks for the agent code that lists a module's plain functions:
 # through importers of importers (a package's `__init__` re-exporting `from .mail import send`, a
-# `tools.py` gathering other modules' functions into a list), this many hops and this many files.
+# `tools.py` gathering other modules' functions into a list), this many hops and, per hop, this many
+# modules that are not agent code followed further.
 MAX_IMPORT_HOPS = 3
 MAX_IMPORTERS_FOLLOWED = 64
 # How many folders without `__init__.py` may stand between a package and a module (PEP 420 portions).
@@ -604,24 +605,31 @@ class ProjectIndex:
 
     def imported_by_agent_code(self, path: str) -> bool:
         """Does a project module importing a framework that lists plain functions as tools import
-        the module at `path`? Then its plain functions may be tools, whatever the file imports."""
-        agents = self.scan.agent_files
-        return any(p in agents for p in self.agent_code_near(path))
+        the module at `path` (directly or as `agent_code_near` says)? Then its plain functions may
+        be tools, whatever the file imports."""
+        return bool(self.agent_code_near(path))
 
     def agent_code_near(self, path: str) -> tuple[str, ...]:
-        """Where a group may list the plain functions of the module at `path`: its importers within
-        reach (`importers_within`), then the modules those importers import (`agents/factory.py`
-        imports the toolkit and passes it to `react.py`'s builder, which makes the agent)."""
+        """The agent code (`ProjectScan.agent_files`: only a group of a framework that makes tools
+        of plain functions can list one) that may list the plain functions of the module at `path`:
+        among its importers, its importers' importers through modules that are not agent code (a
+        package re-exporting it, a registry gathering its functions; `MAX_IMPORT_HOPS`, at most
+        `MAX_IMPORTERS_FOLLOWED` files), and what those other modules import (`factory.py` imports
+        the toolkit and passes it to `react.py`'s builder, which makes the agent). Nearest first."""
         path = os.path.abspath(path)
+        agents = self.scan.agent_files
 
         def compute() -> tuple[str, ...]:
-            near = self.importers_within(path)
-            found = dict.fromkeys(near)
-            for importer in near:
-                for name in self._imported_by().get(importer, ()):
-                    found.update(dict.fromkeys(self.scan.names.get(name, ())))
-            found.pop(path, None)
-            return tuple(found)[:2 * MAX_IMPORTERS_FOLLOWED]
+            seen, found, frontier = {path}, [], [path]
+            for _ in range(MAX_IMPORT_HOPS):
+                hop = sorted({p for module in frontier for p in self.importer_paths(module)} - seen)
+                seen.update(hop)
+                frontier = [p for p in hop if p not in agents][:MAX_IMPORTERS_FOLLOWED]
+                found.extend(p for p in hop if p in agents)
+                for glue in frontier:  # what a module that is not agent code hands its imports to
+                    found.extend(p for name in self._imported_by().get(glue, ())
+                                 for p in self.scan.names.get(name, ()) if p in agents)
+            return tuple(p for p in dict.fromkeys(found) if p != path)
 
         return self.remembered(("project.agent_code_near", path), compute)
 
@@ -635,25 +643,6 @@ class ProjectIndex:
                     lists.setdefault(importer, []).append(name)
             table = self.memo["project.imported_by"] = {k: tuple(sorted(v)) for k, v in lists.items()}
         return table
-
-    def importers_within(self, path: str) -> tuple[str, ...]:
-        """The project files that import the module at `path`, directly or through importers of
-        importers (`MAX_IMPORT_HOPS`, at most `MAX_IMPORTERS_FOLLOWED` files), nearest first, then
-        by path: where agent code may list its plain functions as tools through re-exports."""
-        path = os.path.abspath(path)
-
-        def compute() -> tuple[str, ...]:
-            seen, found, frontier = {path}, [], [path]
-            for _ in range(MAX_IMPORT_HOPS):
-                hop = sorted({p for module in frontier for p in self.importer_paths(module)} - seen)
-                seen.update(hop)
-                found.extend(hop)
-                if len(found) >= MAX_IMPORTERS_FOLLOWED:
-                    return tuple(found[:MAX_IMPORTERS_FOLLOWED])
-                frontier = hop
-            return tuple(found)
-
-        return self.remembered(("project.importers_within", path), compute)
 
     def importer_paths(self, path: str) -> list[str]:
         """The project files that import the module at `path`, by any name a process of the project

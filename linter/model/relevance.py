@@ -4,8 +4,8 @@ A finding is reported in the file being analysed, at something of a framework th
 there: a tool, a group, a fatal setting, a hook, a retry setting. It finds each by a framework's
 name the file spells (`frameworks.vocabulary`: `function_tool`, `Agent`, `BaseTool`, ...), or, for
 a plain function, in a group of a module that imports the file (`groups.listed_by_importers`:
-importers, their importers, and the modules those import: `ProjectIndex.agent_code_near`). So a
-file can report only when it uses such a name, or one of those modules does. The engine does not follow project wrappers to find these (an alias of a tool maker, a
+direct importers, and the agent code `ProjectIndex.agent_code_near` finds further off). So a file can
+report only when it uses such a name, or one of those modules does. The engine does not follow project wrappers to find these (an alias of a tool maker, a
 decorator around one, a project base class of `BaseTool`: `tests/engine/test_relevance.py` pins
 each), and this stage must learn any such path the engine learns. The engine asks the same of
 importers when it looks for the groups that list a module's functions: one naming no framework
@@ -67,12 +67,14 @@ def _uses_a_framework(data: bytes, tree: ast.AST) -> bool:
 
 def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex") -> bool:
     """False only when the file (`data`, its guarded `tree`) cannot yield a finding: it uses no
-    framework's name, and no module near it in the import graph does (`ProjectIndex.agent_code_near`)."""
+    framework's name, no direct importer does, and no agent code near it in the import graph may list
+    its functions (`ProjectIndex.agent_code_near`)."""
     uses = _uses_a_framework(data, tree)
     _answers(project)[os.path.abspath(path)] = uses  # what `names_a_framework` asks of it later
     if uses:
         return True
-    return any(names_a_framework(near, project) for near in project.agent_code_near(path))
+    return any(names_a_framework(importer, project) for importer in project.importer_paths(path)) \
+        or bool(project.agent_code_near(path))
 
 
 def names_a_framework(path: str, project: "ProjectIndex") -> bool:

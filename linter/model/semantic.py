@@ -851,6 +851,40 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
     return found
 
 
+def given(scope: Scope, call: Call, position: int | None, keyword: str | None) -> Value | None:
+    """The argument `call` gives at `position` or as `keyword`, also inside a `**` spread of a dict
+    display or `dict(...)`, inline or bound to a name (`options = {"tools": [...]}; Agent(**options)`)."""
+    found = call.arg(position, keyword)
+    if found is not None or keyword is None:
+        return found
+    for key, value in call.kwargs:
+        if key is None:
+            spread = spread_mapping(scope, value)
+            found = spread.get(keyword) if isinstance(spread, Mapping) else (
+                spread.kwarg(keyword) if isinstance(spread, Call) else None)
+            if found is not None:
+                return found
+    return None
+
+
+def spread_mapping(scope: Scope, value: Value | None) -> Value | None:
+    """What a `**value` spread holds: a dict display or a `dict(...)` call, written inline or bound to
+    a name (`OPTS = {...}; function_tool(**OPTS)`); else None."""
+    value = dereferenced(scope, value)
+    if isinstance(value, Mapping) or (isinstance(value, Call) and value.callee in ("dict", "builtins.dict")):
+        return value
+    return None
+
+
+def dereferenced(scope: Scope, value: Value | None) -> Value | None:
+    """`value`, through the names it is bound to (a few hops)."""
+    for _ in range(4):
+        if not isinstance(value, Ref):
+            break
+        value = scope.value(value.text)
+    return value
+
+
 # ---- lists -----------------------------------------------------------------------------------
 def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: int = 0) -> Iterator[tuple[Scope, Value]]:
     """The items a list expression holds, each with the scope it is read in. An item that is not a

@@ -32,6 +32,7 @@ from .semantic import (
     constructed_by,
     elements,
     first_result_name,
+    given,
     imports_framework,
     resolve_function,
     result_names,
@@ -350,8 +351,8 @@ def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
         where = maker.tools if maker is not None and maker.plain_functions_are_tools else fw.tools.toolsets.get(canon)
         if where is None:
             continue
-        value = call.arg(where.position, where.keyword)
-        # `TOOLS = [a, b]; ToolNode(TOOLS)`, `list(TOOLS)`, ...: items of this module only.
+        value = given(Scope(facts, scope), call, where.position, where.keyword)
+        # `TOOLS = [a, b]; ToolNode(TOOLS)`, `list(TOOLS)`, `Agent(**options)`, ...: items of this module only.
         for item_scope, item in elements(Scope(facts, scope), value, _NO_PROJECT):
             if item_scope.facts is not facts:
                 continue

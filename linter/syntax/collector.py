@@ -234,29 +234,12 @@ class Collector(Walker):
             if a.keyword is not None:
                 kwargs.append((a.keyword.value, self.value(a.value)))
             elif a.star == "**":
-                kwargs.extend(self._spread(self.value(a.value)))
+                kwargs.append((None, self.value(a.value)))
             else:
                 if a.star == "*":
                     starred.append(len(args))
                 args.append(self.value(a.value))
         return Call(func, tuple(args), tuple(kwargs), self.loc(node), tuple(starred))
-
-    def _spread(self, value: Value) -> list[tuple[str | None, Value]]:
-        """`**options`: the keyword arguments it gives when it is a dict display or `dict(...)`,
-        inline or bound to a name earlier in this scope (`kwargs = {"tools": [...]}; Agent(**kwargs)`),
-        then the spread itself (it may hold other keys)."""
-        found: Value | None = value
-        if isinstance(value, Ref) and "." not in value.text:
-            scope = self._scope(value.text)
-            found = next((a.value for a in reversed(self.facts.assignments)
-                          if a.target == value.text and a.scope == scope and a.op == "="), None)
-        named: list[tuple[str | None, Value]] = []
-        if isinstance(found, Mapping):
-            named = [(k.value, v) for k, v in found.items
-                     if isinstance(k, Const) and isinstance(k.value, str) and k.value.isidentifier()]
-        elif isinstance(found, Call) and found.callee in ("dict", "builtins.dict"):
-            named = [(k, v) for k, v in found.kwargs if k is not None]
-        return [*named, (None, value)]
 
     # ---- imports ----------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> None:
