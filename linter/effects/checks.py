@@ -107,8 +107,9 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
     """A file change, unless every path it changes lies in a scratch area."""
     if row.match == "call":
         paths = [call.arg(i, None) for i in files.PATH_ARGS.get(row.name, (0,))]
-    else:
-        paths = [receiver_of(call.func)]
+    else:  # `tmp.replace(dest)`, `p.rename(dest)`: the receiver and where it lands
+        moved = method_name(call.func) in files.MOVES
+        paths = [receiver_of(call.func), *([call.arg(0, "target")] if moved else [])]
     if paths and all(in_scratch(p, r) for p in paths):
         return None
     return describe(row, call, target=_path_text(paths[-1], r) if paths else "")

@@ -28,6 +28,9 @@ PATH_ARGS: dict[str, tuple[int, ...]] = {
     "shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,),
     "shutil.move": (0, 1), "os.rename": (0, 1), "os.replace": (0, 1),
 }
+# Path methods that move the receiver to their first argument: a scratch file moved out of the
+# scratch area (`Path(tmp.name).replace(dest)`, an atomic write) lands for good.
+MOVES = frozenset({"rename", "replace"})
 # Calls that make a scratch area, and the ones that build a path from their first argument.
 SCRATCH_MAKERS = frozenset({"tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile", "tempfile.mkdtemp",
                             "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp"})

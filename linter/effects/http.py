@@ -54,6 +54,9 @@ TOKEN_GRANT_WORDS = (frozenset({"oauth2", "token"}), frozenset({"oauth", "token"
 SEARCH_HOSTS = frozenset({"api.tavily.com", "google.serper.dev", "api.search.brave.com", "serpapi.com", "api.exa.ai",
                           "s.jina.ai", "r.jina.ai", "api.perplexity.ai", "api.bing.microsoft.com", "api.you.com", "html.duckduckgo.com",
                           "lite.duckduckgo.com", "scrapeninja.p.rapidapi.com"})
+# Hosted model inference: every endpoint runs a model on the input and returns its output
+# (`api-inference.huggingface.co/models/<model>`).
+INFERENCE_HOSTS = frozenset({"api-inference.huggingface.co", "router.huggingface.co"})
 # Page-rendering services (a headless browser behind an API): rendering a page reads it.
 RENDER_HOST_SUFFIXES = ("browserless.io",)
 RENDER_PATH_WORDS = frozenset({"content", "scrape", "screenshot", "pdf", "unblock"})

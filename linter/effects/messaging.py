@@ -1,4 +1,5 @@
-"""Chat and SMS messages: Slack, Twilio, Telegram, Discord webhooks, WhatsApp via pywhatkit."""
+"""Chat and SMS messages and social posts: Slack, Twilio, Telegram, Discord webhooks, WhatsApp via
+pywhatkit, X/Twitter via tweepy."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ ROWS: tuple[Row, ...] = (
              _SLACK_VERBS, "{name} (messaging)", False, "message"),
     *methods("slack_sdk.webhook.WebhookClient", "send send_dict", "{name} (messaging)", True, "message"),
     *methods("telegram.Bot", "send_*", "{name} (messaging)", False, "message"),
+    # tweepy: posting, deleting, liking, following, messaging; `get_*` and `search_*` read.
+    *methods("tweepy.Client", "create_tweet delete_tweet like unlike retweet unretweet follow_user unfollow_user "
+             "create_direct_message bookmark remove_bookmark", "{name} (social post)", True, "message"),
+    *methods("tweepy.API", "update_status update_status_with_media destroy_status create_favorite retweet "
+             "send_direct_message create_friendship destroy_friendship", "{name} (social post)", True, "message"),
     *methods("discord_webhook.DiscordWebhook", "execute", "{name} (messaging)", True, "message"),
     *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
            "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail",

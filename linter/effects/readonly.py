@@ -37,7 +37,7 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):
         return True
     host = host.partition(":")[0]
-    if host in http.SEARCH_HOSTS:
+    if host in http.SEARCH_HOSTS or host in http.INFERENCE_HOSTS:
         return True
     if host.endswith(http.RENDER_HOST_SUFFIXES):
         return bool(words & http.RENDER_PATH_WORDS)

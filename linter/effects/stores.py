@@ -33,6 +33,11 @@ ROWS: tuple[Row, ...] = (
     *methods("chromadb.AsyncHttpClient", "add upsert update delete create_collection delete_collection reset",
              "{name} (vector store)", False, "vector"),
     *methods("aerospike.client", _AEROSPIKE_VERBS, "{name} (key-value store)", True, "kv"),
+    # LangChain's local vector stores keep their index in memory until saved to a folder.
+    *methods(" ".join(f"{cls}{made}" for cls in ("langchain_community.vectorstores.FAISS",
+                                                 "langchain_community.vectorstores.faiss.FAISS")
+                      for made in ("", ".load_local", ".from_texts", ".from_documents", ".from_embeddings")),
+             "save_local", "{name} (vector store saved to disk)", True, "vector"),
 )
 
 # Cypher clauses that write. A prompt that starts with "Create ..." is no Cypher: each needs the

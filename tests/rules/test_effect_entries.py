@@ -1017,3 +1017,35 @@ def test_gitpython_and_pygithub_changes_beside_their_reads():
     """)
     assert [(line, kind) for line, _, kind, _, _ in found] == [
         (5, "subprocess"), (9, "subprocess"), (10, "subprocess"), (11, "subprocess"), (14, "ticket"), (15, "ticket")]
+
+
+def test_social_posts_saved_vector_stores_and_their_reads():
+    found = effects("""\
+        import tweepy
+        from langchain_community.vectorstores import FAISS
+
+        def f(text, path, emb):
+            client = tweepy.Client(bearer_token="t")
+            client.create_tweet(text=text)
+            client.search_recent_tweets(query=text)
+            db = FAISS.load_local(path, emb)
+            db.similarity_search(text)
+            db.save_local(path)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(6, "message"), (10, "vector")]
+
+
+def test_hosted_inference_posts_read_and_an_atomic_write_lands():
+    found = effects("""\
+        import requests, tempfile
+        from pathlib import Path
+
+        def f(data, dest):
+            requests.post("https://api-inference.huggingface.co/models/facebook/dinov2-base", data=data)
+            tmp = tempfile.NamedTemporaryFile(delete=False)
+            Path(tmp.name).write_text("x")
+            Path(tmp.name).replace(dest)
+            Path(tmp.name).unlink()
+    """)
+    # The scratch file's own write and removal stay scratch; moved to `dest`, it lands.
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "file")]
