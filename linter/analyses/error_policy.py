@@ -315,6 +315,8 @@ def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framewo
         if isinstance(event, Visit):
             for rs in event.fn.raise_sites:
                 exc = _raised(event.facts, rs, visible, policy, tool)
+                if exc is not None and _short(exc) in event.ctx.caught:
+                    continue  # a caller on this path catches it (`except ValueError:` around the call)
                 if exc is not None and (event.facts.path, rs.loc) not in seen:
                     seen.add((event.facts.path, rs.loc))
                     out.append(FatalReason("default_fatal", f"raises {_short(exc) or 'an exception'}", event.facts.path, rs.loc))

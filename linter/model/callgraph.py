@@ -102,6 +102,9 @@ class Context:
     # A function on the path awaits again after the call that leads here: a cancellation that
     # arrives while a blocking call holds the loop is delivered there, after the effect landed.
     awaits_later: bool = False
+    # The exceptions (last dotted part) that a `try` around the call path catches, narrower than
+    # `guarded`'s `except Exception`: a helper's `raise ValueError` under `except ValueError` ends nothing.
+    caught: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -371,9 +374,11 @@ def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: li
         protected = "in finally"
     swallowed = ctx.swallowed or _swallowed(site, swallowers)
     guarded = ctx.guarded or any(any(c in BROAD for c in h.catches) for h in site.guarded_by)
+    caught = ctx.caught.union(c.rpartition(".")[2] for h in site.guarded_by for c in h.catches) \
+        if site.guarded_by else ctx.caught
     later = ctx.awaits_later or fn.awaits - site.awaits_before - (1 if site.awaited else 0) > 0
     return replace(ctx, awaits=ctx.awaits + site.awaits_before, swallowed=swallowed, protected=protected,
-                   guarded=guarded, awaits_later=later)
+                   guarded=guarded, awaits_later=later, caught=caught)
 
 
 def _threaded(ctx: Context) -> Context:

@@ -184,6 +184,32 @@ def test_pure_and_guarded_tools_cannot_fail(codes):
     assert sib301(codes(HEAD + "agent = create_agent('m', tools=[charge_card, add])\n")) == []
 
 
+NARROW = '''
+def _add_row(key: str) -> None:
+    if not key:
+        raise ValueError("empty key")
+
+
+@tool
+def add_row(key: str) -> str:
+    """Add a row; the helper's ValueError is {caught}."""
+    try:
+        _add_row(key)
+    except {handler}:
+        return "refused"
+    return "added"
+
+agent = create_agent('m', tools=[charge_card, add_row])
+'''
+
+
+@pytest.mark.parametrize("handler, reported", [("ValueError", False), ("(KeyError, ValueError)", False),
+                                               ("KeyError", True)])
+def test_a_raise_caught_by_name_on_the_call_path_cannot_fail(codes, handler, reported):
+    text = HEAD + NARROW.format(caught="caught" if not reported else "not caught", handler=handler)
+    assert bool(sib301(codes(text))) is reported
+
+
 def test_a_sync_tool_whose_own_io_can_raise_is_its_own_sibling(codes, lint, tmp_path):
     text = HEAD + "agent = create_agent('m', tools=[charge_unguarded, add])\n"
     assert sib301(codes(text)) == [FIRST]
