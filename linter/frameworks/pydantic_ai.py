@@ -26,6 +26,7 @@ from .spec import (
 AGENT = "pydantic_ai.Agent"
 TOOL = "pydantic_ai.Tool"
 FUNCTION_TOOLSET = "pydantic_ai.FunctionToolset"
+ABSTRACT_TOOLSET = "pydantic_ai.toolsets.AbstractToolset"
 VISIBLE = ("ModelRetry", "ToolFailed", "CallDeferred", "ApprovalRequired")
 
 # @agent.tool / @agent.tool_plain (func=None, /, *, name=None, ..., sequential=False, timeout=None)
@@ -40,6 +41,8 @@ FRAMEWORK = Framework(
         "pydantic_ai.tools.RunContext": "pydantic_ai.RunContext",
         "pydantic_ai.toolsets.FunctionToolset": FUNCTION_TOOLSET,
         "pydantic_ai.toolsets.function.FunctionToolset": FUNCTION_TOOLSET,
+        "pydantic_ai.AbstractToolset": ABSTRACT_TOOLSET,
+        "pydantic_ai.toolsets.abstract.AbstractToolset": ABSTRACT_TOOLSET,
         **{f"pydantic_ai.exceptions.{e}": f"pydantic_ai.{e}" for e in VISIBLE},
         "pydantic_ai.agent.Agent.parallel_tool_call_execution_mode": f"{AGENT}.parallel_tool_call_execution_mode",
     },
@@ -54,6 +57,9 @@ FRAMEWORK = Framework(
         },
         # FunctionToolset(tools=[], *, ..., sequential=False, timeout=None) joins Agent(toolsets=[...]).
         toolsets={FUNCTION_TOOLSET: Param("tools", 0)},
+        # A toolset of its own (`class Files(AbstractToolset)` in `Agent(toolsets=[Files()])`): the
+        # agent awaits its `call_tool` for each of its tools' calls.
+        base_classes={ABSTRACT_TOOLSET: ("", "call_tool")},
         # A sync tool runs in an anyio worker thread.
         sync_runs_in="thread",
         context_attrs={"pydantic_ai.RunContext": "deps"},

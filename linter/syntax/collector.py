@@ -271,7 +271,9 @@ class Collector(Walker):
         return f"{outer}.{name}" if outer else name
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        bases = tuple(self.qualify(d) for d in (dotted(a.value) for a in node.bases) if d)
+        # A generic base (`AbstractToolset[Deps]`, `BaseTool[Input]`) is its class.
+        bases = tuple(self.qualify(d) for d in (dotted(a.value.value if isinstance(a.value, cst.Subscript) else a.value)
+                                                for a in node.bases) if d)
         qual = self.qualname(node.name.value)
         self.classes.append((qual, bases))
         self.facts.classes[qual] = bases

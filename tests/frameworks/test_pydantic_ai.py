@@ -106,6 +106,31 @@ def test_function_toolset_joins_the_agent_group(codes):
     assert sib301(codes(text)) == [FIRST]
 
 
+TOOLSET_CLASS = """\
+from pathlib import Path
+from typing import Any
+from pydantic_ai import Agent
+from pydantic_ai.toolsets import {base}
+
+
+class Files({base}{generic}):
+    async def call_tool(self, name: str, tool_args: dict, ctx: Any, tool: Any) -> Any:
+        Path(tool_args["path"]).write_text(tool_args["content"])
+        return "written"
+
+
+agent = Agent("test", toolsets=[Files()])
+"""
+
+
+@pytest.mark.parametrize("base, generic, found", [("AbstractToolset", "[Any]", [("SIB103", 8)]),
+                                                  ("AbstractToolset", "", [("SIB103", 8)]),
+                                                  ("FunctionToolset", "", [])])
+def test_a_toolset_class_of_its_own_runs_call_tool(codes, base, generic, found):
+    # The agent awaits `call_tool` for each call of the toolset's tools: a blocking write there holds the loop.
+    assert codes(TOOLSET_CLASS.format(base=base, generic=generic)) == found
+
+
 def test_toolset_and_tools_from_other_modules(codes):
     tools = HEAD + "\nts = FunctionToolset()\n\n@ts.tool_plain\nasync def boom() -> str:\n    raise ValueError('x')\n"
     main = ("from pydantic_ai import Agent\nfrom .tools import charge_card, ts\n\n"
