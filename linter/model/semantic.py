@@ -345,9 +345,16 @@ class Scope:
             while text:
                 bound = self.value(text)
                 types = _unwrap(self.types(text))
+                if isinstance(bound, Ref) and text != value.text:  # `cfg = _config`: `cfg.client` is `_config.client`
+                    rest = value.text[len(text):]
+                    return self.constructor(Ref(bound.name + rest, bound.text + rest, value.loc), depth + 1)
                 if bound is not None:
+                    # `cfg = Settings(client=boto3.client("s3"))`: `cfg.client` is what was passed.
+                    held = bound.kwarg(value.text[len(text) + 1:].partition(".")[0]) \
+                        if text != value.text and isinstance(bound, Call) else None
+                    found = self.constructor(held, depth + 1) if held is not None else ""
                     # `self.book = None` says nothing; its annotation (`Book | None`) does.
-                    return self.constructor(bound, depth + 1) or (types[0] if types else "")
+                    return found or self.constructor(bound, depth + 1) or (types[0] if types else "")
                 if types and text == value.text:
                     return types[0]
                 text = text.rpartition(".")[0]

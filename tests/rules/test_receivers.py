@@ -398,3 +398,36 @@ LOCKED_STORE = """\
 def test_a_lock_file_opened_by_a_helper_is_bookkeeping(sib101):
     found = sib101(LOCKED_STORE)
     assert [line for line, _ in found] == [23]
+
+
+HOLDER = """\
+    import asyncio
+    from dataclasses import dataclass
+    import requests
+    from agents import function_tool
+
+    @dataclass
+    class Config:
+        http: requests.Session
+        name: str
+
+    _config = Config(http=requests.{maker}(), name="x")
+
+    @function_tool
+    def save(value: str) -> str:
+        _config.http.post("https://api.example.com/items", json={{"v": value}})
+        return "ok"
+
+    @function_tool
+    async def save_later(value: str) -> str:
+        cfg = _config
+        await asyncio.to_thread(cfg.http.post, "https://api.example.com/items", json={{"v": value}})
+        return "ok"
+"""
+
+
+def test_a_client_held_by_a_settings_object_is_the_one_passed_to_it(sib101, lint, tmp_path):
+    # `Config(http=requests.Session())`: `_config.http` (and `cfg.http` through an alias) is that session.
+    assert [line for line, _ in sib101(HOLDER.format(maker="Session"))] == [14]
+    found = lint(textwrap.dedent(HOLDER.format(maker="Session")), None, Config(root=str(tmp_path), select=("SIB102",)))
+    assert [d.loc.line for d in found] == [19]
