@@ -467,7 +467,9 @@ class ProjectIndex:
 
     def _file_for(self, module: str, importer_folder: str = "") -> str | None:
         """From an importer's folder: its import root, then the folder itself (a script's
-        `sys.path[0]`), then as without one: the roots, then the one file bearing the name."""
+        `sys.path[0]`), then as without one: the roots, then the one file bearing the name; last,
+        the nearest folder above the importer that holds it (`src/` put on PYTHONPATH by a
+        Dockerfile or a launcher, with no packaging file to say so)."""
         key = (module, importer_folder)
         if key not in self._located:  # the tree does not change during a run
             found = None
@@ -475,8 +477,20 @@ class ProjectIndex:
                 found = self._under(self._import_root(importer_folder), module) or self._under(importer_folder, module)
             if found is None:
                 found = self._file_for(module) if importer_folder else self._search(module)
+            if found is None and importer_folder:
+                found = self._above(importer_folder, module)
             self._located[key] = found
         return self._located[key]
+
+    def _above(self, folder: str, module: str) -> str | None:
+        """`module` under the nearest folder above `folder`, within the project root holding it."""
+        root = next((r for r in self.roots if _within(folder, r)), None)
+        while root is not None and _within(folder, root):
+            folder = os.path.dirname(folder)
+            found = self._under(folder, module)
+            if found is not None:
+                return found
+        return None
 
     def _search(self, module: str) -> str | None:
         if module.startswith(js_modules.PREFIX):  # a TS/JS module is named by its file (siblint.js.modules)

@@ -43,6 +43,7 @@ from ..syntax.facts import (
     Item,
     Mapping,
     ModuleFacts,
+    Other,
     Ref,
     Seq,
     Slash,
@@ -841,6 +842,8 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
         texts.append(fn.class_name)
     table = calls_by_text(facts)
     found = [(facts, caller, call) for text in texts for caller, call in table.get(text, ())]
+    if constructor:  # a subclass's `super().__init__(...)`
+        found += _super_inits(facts, {fn.class_name, f"{facts.module}.{fn.class_name}"})
     # Another module calls it by the name it imports it under (`from .react import build`).
     public = fn.class_name if constructor else ("" if fn.class_name else fn.name)
     if not public or not facts.module:
@@ -851,11 +854,20 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
             continue
         called = calls_by_text(other)
         for local, dotted in other.imports.items():
-            if dotted.rpartition(".")[2] != public or local not in called:
+            if dotted.rpartition(".")[2] != public or project.resolve(dotted, other.path) != (facts, public):
                 continue
-            if project.resolve(dotted, other.path) == (facts, public):
-                found.extend((other, caller, call) for caller, call in called[local])
+            found.extend((other, caller, call) for caller, call in called.get(local, ()))
+            if constructor:
+                found += _super_inits(other, {dotted})
     return found
+
+
+def _super_inits(facts: ModuleFacts, bases: set[str]) -> list[tuple[ModuleFacts, str, Call]]:
+    """The `super().__init__(...)` calls in the `__init__` of this module's subclasses of `bases`
+    (resolved names); the collector keeps their callee as Other("attr:__init__")."""
+    inits = {f.name for f in facts.functions.values() if f.name.endswith(".__init__") and bases.intersection(f.bases)}
+    return [(facts, caller, call) for caller, call in facts.all_calls()
+            if caller in inits and isinstance(call.func, Other) and call.func.kind == "attr:__init__"]
 
 
 def given(scope: Scope, call: Call, position: int | None, keyword: str | None) -> Value | None:

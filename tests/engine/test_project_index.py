@@ -59,3 +59,15 @@ def test_the_project_root_is_the_config_folder_else_the_repository(tmp_path):
     configured = Config(root=str(tmp_path / "repo/sub"), source=str(tmp_path / "repo/sub/siblint.toml"))
     assert project_root(configured) == str(tmp_path / "repo/sub")
     assert os.path.isabs(project_root(Config(root=".")))
+
+
+def test_a_folder_above_the_importer_holding_the_module_is_an_import_root(tmp_path):
+    # `back/src` is on PYTHONPATH in the Dockerfile only: `from data.store import Store` in
+    # `back/src/agents/order.py` is `back/src/data/store.py`.
+    write(tmp_path, {"back/requirements.txt": "langchain\n", "back/src/data/store.py": SAVE,
+                     "back/src/agents/order.py": "from data.store import save\n", "other/data/store.py": SAVE})
+    index = _index(tmp_path)
+    found = index.resolve("data.store.save", str(tmp_path / "back/src/agents/order.py"))
+    assert found is not None and found[0].path == str(tmp_path / "back/src/data/store.py")
+    # Nothing above a module's importer bears the name: still unknown.
+    assert index.resolve("data.missing.save", str(tmp_path / "back/src/agents/order.py")) is None

@@ -463,3 +463,23 @@ def test_exempt():
     strict = text.replace("ToolFailurePolicy.IGNORE", "ToolFailurePolicy.RAISE").replace("tools=[Chatty()]",
                                                                                         "tools=[Chatty(), notify]")
     assert only(codes(strict), "SIB301") == [strict.count("\n")]
+
+
+# A project base class builds the agent; each subclass passes its tools through `super().__init__`.
+BASE_AGENT = STRICT + '''
+
+class BaseAgent:
+    def __init__(self, role: str, tools: list | None = None):
+        self.agent = Agent(role=role, goal="g", backstory="b", tools=tools if tools else [])
+
+
+class Cashier(BaseAgent):
+    def __init__(self):
+        super().__init__(role="cashier", tools={tools})
+'''
+
+
+@pytest.mark.parametrize("tools, reported", [("[charge_card, StrictTax()]", True), ("[lookup_rate, StrictTax()]", False)])
+def test_tools_passed_through_super_init_to_a_base_class_agent(codes, tools, reported):
+    text = HEAD + BASE_AGENT.format(tools=tools)
+    assert bool(only(codes(text), "SIB301")) is reported

@@ -54,8 +54,17 @@ def test_app_folder_of_a_larger_repository_is_a_root(tmp_path, marker):
     assert _sib301(found) == [("support.py", 8)]
 
 
-def test_without_the_app_folder_marker_the_import_stays_unresolved(tmp_path):
-    assert _sib301(lint_files(tmp_path, _app_in_a_subfolder(""), "python-backend/app/agents/support.py")) == []
+def test_without_the_app_folder_marker_the_folder_above_holding_the_module_is_the_root(tmp_path):
+    # A launcher or Dockerfile puts `python-backend/` on the path; nothing in the tree says so, but
+    # it is the nearest folder above the importer that holds `app/tools/billing.py`.
+    found = lint_files(tmp_path, _app_in_a_subfolder(""), "python-backend/app/agents/support.py")
+    assert _sib301(found) == [("support.py", 8)]
+
+
+def test_a_module_only_another_subtree_holds_stays_unresolved(tmp_path):
+    files = _app_in_a_subfolder("")
+    files["other-service/app/tools/billing.py"] = files.pop("python-backend/app/tools/billing.py")
+    assert _sib301(lint_files(tmp_path, files, "python-backend/app/agents/support.py")) == []
 
 
 def _script_in_a_package(guard: str) -> dict[str, str]:
