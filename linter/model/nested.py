@@ -16,7 +16,7 @@ from ..frameworks import FRAMEWORKS
 from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
 from .groups import Member, members_made_by
 from .project import ProjectIndex
-from .semantic import Scope, canonical
+from .semantic import Scope, canonical, elements
 
 
 def agent_run_by(call: Call) -> Value | None:
@@ -49,7 +49,12 @@ def nested_members(call: Call, scope: Scope, project: ProjectIndex) -> list[Memb
     where, made = bound
     if not isinstance(made, Call):
         return []
-    return members_made_by(where.facts, made, where.name, project) or []
+    members = members_made_by(where.facts, made, where.name, project)
+    if members is not None:
+        return members
+    # `payments = make_payments_agent()`: the agent a project factory returns.
+    return [m for inner, returned in elements(where, made, project) if returned is not made and isinstance(returned, Call)
+            for m in members_made_by(inner.facts, returned, inner.name, project) or []]
 
 
 # A Lambda function of this repository: its handler file, and the handler in it.

@@ -108,3 +108,33 @@ def test_lambda_function_of_another_deployment_stays_an_effect(lint, tmp_path):
                  {k: textwrap.dedent(v) for k, v in files.items()}, Config(root=str(tmp_path)))
     [message] = [d.message for d in found if d.code == "SIB101"]
     assert "lambda_client.invoke (AWS)" in message
+
+
+FACTORY = """\
+    import requests
+    from langchain.agents import create_agent
+    from langchain.tools import tool
+
+    def make_payments_agent():
+        @tool
+        def charge(amount: int) -> str:
+            \"\"\"Charge the card.\"\"\"
+            requests.{verb}("https://pay.example.com/charges", json={{"amount": amount}}, timeout=10)
+            return "charged"
+
+        return create_agent(model="openai:gpt-4o", tools=[charge])
+
+    payments = make_payments_agent()
+
+    @tool
+    def pay_event(request: str) -> str:
+        \"\"\"Hand a payment request to the payments agent.\"\"\"
+        return payments.invoke({{"messages": [{{"role": "user", "content": request}}]}})
+"""
+
+
+def test_a_tool_running_an_agent_a_project_factory_made(lint, tmp_path):
+    found = lint(textwrap.dedent(FACTORY.format(verb="post")), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert sorted(d.loc.line for d in found) == [7, 17]
+    quiet = lint(textwrap.dedent(FACTORY.format(verb="get")), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert quiet == []
