@@ -23,6 +23,8 @@ def agent_run_by(call: Call) -> Value | None:
     """The agent object `call` runs, when its shape is a run: `agent(...)`, `agent.run_sync(...)`,
     `Runner.run(agent, ...)`. Whether that object is an agent is for `nested_members` to decide."""
     func = call.func
+    if isinstance(func, Call):  # `make_writer()(prompt)`: the object a call returns, called
+        return func
     if not isinstance(func, Ref):
         return None
     if "." not in func.text:
@@ -41,20 +43,33 @@ def agent_run_by(call: Call) -> Value | None:
 def nested_members(call: Call, scope: Scope, project: ProjectIndex) -> list[Member]:
     """The tools of the agent `call` runs, when the agent is made in this function, class or module."""
     agent = agent_run_by(call)
+    if isinstance(agent, Call):
+        return _members_of_agent(scope, agent, project)
     if not isinstance(agent, Ref):
         return []
     bound = scope.binding(agent.text)
+    if bound is None and agent.name != agent.text:  # `from .agents import writer`: bound in its module
+        target = project.resolve(agent.name, scope.facts.path)
+        bound = Scope(target[0]).binding(target[1]) if target is not None else None
     if bound is None:
         return []
     where, made = bound
-    if not isinstance(made, Call):
-        return []
+    return _members_of_agent(where, made, project) if isinstance(made, Call) else []
+
+
+def _members_of_agent(where: Scope, made: Call, project: ProjectIndex) -> list[Member]:
+    """The members of the agent `made` builds, or, for a project factory (`payments =
+    make_payments_agent()`), of the agent it returns, built in the return or bound to the name returned."""
     members = members_made_by(where.facts, made, where.name, project)
     if members is not None:
         return members
-    # `payments = make_payments_agent()`: the agent a project factory returns.
-    return [m for inner, returned in elements(where, made, project) if returned is not made and isinstance(returned, Call)
-            for m in members_made_by(inner.facts, returned, inner.name, project) or []]
+    out: list[Member] = []
+    for inner, returned in elements(where, made, project):
+        if isinstance(returned, Ref) and "." not in returned.text:  # `writer = Agent(...); return writer`
+            returned = inner.value(returned.text)
+        if returned is not made and isinstance(returned, Call):
+            out.extend(members_made_by(inner.facts, returned, inner.name, project) or [])
+    return out
 
 
 # A Lambda function of this repository: its handler file, and the handler in it.

@@ -10,6 +10,8 @@ installed; a file that cannot be read or parsed pins nothing.
 
 from __future__ import annotations
 
+import codecs
+
 import os
 import sys
 from dataclasses import dataclass
@@ -119,8 +121,16 @@ def _keep_first(known: dict[str, Pin], found: Iterator[Pin]) -> dict[str, Pin]:
 
 
 def _text(path: str) -> str | None:
+    """The file's text: UTF-8, or UTF-16/32 when a byte-order mark says so (PowerShell's
+    `pip freeze > requirements.txt` writes UTF-16)."""
     data = pin_bytes(path)
-    return None if data is None else data.decode("utf-8", "replace")
+    if data is None:
+        return None
+    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                       (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"), (codecs.BOM_UTF8, "utf-8-sig")):
+        if data.startswith(bom):
+            return data.decode(codec, "replace")
+    return data.decode("utf-8", "replace")
 
 
 def _toml(path: str) -> dict:

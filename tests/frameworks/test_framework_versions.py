@@ -166,3 +166,11 @@ def test_a_changed_pin_rechecks_cached_findings(tmp_path):
     assert codes() == ["SIB301", "SIB301"]
     write(tmp_path, {"uv.lock": 'version = 1\n[[package]]\nname = "langgraph-prebuilt"\nversion = "1.0.1"\n'})
     assert codes() == []
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-32"])
+def test_a_pin_file_with_a_byte_order_mark_is_read(tmp_path, encoding):
+    # PowerShell's `pip freeze > requirements.txt` writes UTF-16 with a byte-order mark.
+    (tmp_path / "requirements.txt").write_bytes("langgraph-prebuilt==0.5.2\r\n".encode(encoding))
+    pins = pins_for(str(tmp_path), str(tmp_path))
+    assert str(pins["langgraph-prebuilt"].specifier) == "==0.5.2"

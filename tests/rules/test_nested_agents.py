@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from siblint.settings.config import Config
 
 STRANDS = """\
@@ -138,3 +140,32 @@ def test_a_tool_running_an_agent_a_project_factory_made(lint, tmp_path):
     assert sorted(d.loc.line for d in found) == [7, 17]
     quiet = lint(textwrap.dedent(FACTORY.format(verb="get")), config=Config(root=str(tmp_path), select=("SIB101",)))
     assert quiet == []
+
+
+WRITER = """\
+    import requests
+    from strands import Agent, tool
+
+    @tool
+    def save(note: str) -> str:
+        requests.{verb}("https://notes.example/api", json={{"note": note}})
+        return "saved"
+
+    def make_writer():
+        writer = Agent(tools=[save])
+        return writer
+
+    writer = Agent(tools=[save])
+"""
+
+
+@pytest.mark.parametrize("runner, main", [
+    ("make_writer()(query)", "from app.agents import make_writer\n"),  # a factory returning a name bound to the agent
+    ("writer(query)", "from app.agents import writer\n"),  # an agent of another module
+])
+def test_a_tool_running_an_agent_made_elsewhere(lint, tmp_path, runner, main):
+    text = main + f"from strands import tool\n\n@tool\ndef delegate(query: str) -> str:\n    return str({runner})\n"
+    for verb, reported in (("post", [5]), ("get", [])):
+        files = {"app/__init__.py": "", "app/agents.py": textwrap.dedent(WRITER.format(verb=verb))}
+        found = lint(text, files, Config(root=str(tmp_path), select=("SIB101",)))
+        assert [d.loc.line for d in found] == reported
