@@ -641,6 +641,7 @@ class ProjectIndex:
                 frontier = [p for p in hop if p not in agents][:MAX_IMPORTERS_FOLLOWED]
                 found.extend(p for p in hop if p in agents)
                 for glue in frontier:  # what a module that is not agent code hands its imports to
+                    self.noted(glue)  # read by its imports: a cached answer is re-checked when they change
                     found.extend(p for name in self._imported_by().get(glue, ())
                                  for p in self.scan.names.get(name, ()) if p in agents)
             return tuple(p for p in dict.fromkeys(found) if p != path)

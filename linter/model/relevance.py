@@ -4,8 +4,9 @@ A finding is reported in the file being analysed, at something of a framework th
 there: a tool, a group, a fatal setting, a hook, a retry setting. It finds each by a framework's
 name the file spells (`frameworks.vocabulary`: `function_tool`, `Agent`, `BaseTool`, ...), or, for
 a plain function, in a group of a module that imports the file (`groups.listed_by_importers`:
-direct importers, and the agent code `ProjectIndex.agent_code_near` finds further off). So a file can
-report only when it uses such a name, or one of those modules does. The engine does not follow project wrappers to find these (an alias of a tool maker, a
+direct importers, and the agent code `ProjectIndex.agent_code_near` finds further off). So a file
+can report only when it uses such a name, or one of those modules does. The engine does not follow
+project wrappers to find these (an alias of a tool maker, a
 decorator around one, a project base class of `BaseTool`: `tests/engine/test_relevance.py` pins
 each), and this stage must learn any such path the engine learns. The engine asks the same of
 importers when it looks for the groups that list a module's functions: one naming no framework

@@ -158,3 +158,19 @@ def test_one_and_two_processes_agree(tmp_path: Path) -> None:
     one = findings(tmp_path, jobs=1)
     assert one == findings(tmp_path, jobs=2)
     assert one["tool.py"] == ["SIB101"] and not any(one[f"plain{i}.py"] for i in range(8))
+
+
+def test_a_cached_answer_is_rechecked_when_a_glue_module_starts_passing_the_toolkit(tmp_path: Path) -> None:
+    # `factory.py` names no framework; once it hands `pay.py`'s toolkit to the builder of
+    # `react.py` (agent code), `charge` is a tool: the cached quiet answer for `pay.py` is stale.
+    write(tmp_path, {"pay.py": EFFECT + PLAIN + "\ndef toolkit():\n    return [charge]\n",
+                     "react.py": "from langgraph.prebuilt import create_react_agent\n\n"
+                                 "def build(tools):\n    return create_react_agent('m', tools)\n",
+                     "factory.py": "from pay import toolkit\n\nprint(toolkit())\n"})
+
+    def new_cache() -> cache_mod.Cache:
+        return cache_mod.Cache(str(tmp_path / ".cache"), cache_mod.config_key(Config(root=str(tmp_path))))
+
+    assert findings(tmp_path, cache=new_cache()).get("pay.py", []) == []
+    (tmp_path / "factory.py").write_text("from pay import toolkit\nfrom react import build\n\nagent = build(toolkit())\n")
+    assert findings(tmp_path, cache=new_cache())["pay.py"] == ["SIB101"]
