@@ -23,6 +23,7 @@ from ..effects import can_fail
 from ..frameworks.spec import Framework, GroupMaker
 from ..model.callgraph import BROAD, Visit, walk
 from ..model.groups import Group
+from ..model.nested import agent_members
 from ..model.project import ProjectIndex
 from ..model.semantic import Scope, canonical, resolve_function
 from ..model.tools import Tool
@@ -321,11 +322,19 @@ def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framewo
                     seen.add((event.facts.path, rs.loc))
                     out.append(FatalReason("default_fatal", f"raises {_short(exc) or 'an exception'}", event.facts.path, rs.loc))
             continue
-        io = can_fail(event.call, event.scope)
+        io = can_fail(event.call, event.scope) or _runs_an_agent(event.call, event.scope, project)
         if io and not policy.covered(tool, "") and (event.facts.path, event.call.loc) not in seen:
             seen.add((event.facts.path, event.call.loc))
             out.append(FatalReason("default_fatal", f"{io} outside a try/except Exception", event.facts.path, event.call.loc))
     return out
+
+
+def _runs_an_agent(call: Call, scope: Scope, project: ProjectIndex) -> str:
+    """`sub.invoke(...)` of an agent the project makes: its model call can raise (a rate limit, a
+    timeout), as a chat model's does."""
+    if agent_members(call, scope, project) is None:
+        return ""
+    return f"{call.func.text}() (another agent's run)" if isinstance(call.func, Ref) else "another agent's run"
 
 
 def _is_visible(exc: str, facts: ModuleFacts, visible: tuple[str, ...]) -> bool:

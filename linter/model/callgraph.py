@@ -255,6 +255,7 @@ class _Walker:
                 self.follow(target, inner, _bind(target[1], call, scope), call.loc)
         elif eff is None and (members := nested_members(call, scope, self.project)):
             self.run_agent(facts, fn, scope, call, ctx, awaited, members)
+            self.events.append(Site(facts, fn, call, ctx, None, awaited, scope))  # the sub-run's own model call
         else:
             self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
 

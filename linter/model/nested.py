@@ -41,35 +41,43 @@ def agent_run_by(call: Call) -> Value | None:
 
 
 def nested_members(call: Call, scope: Scope, project: ProjectIndex) -> list[Member]:
-    """The tools of the agent `call` runs, when the agent is made in this function, class or module."""
+    """The tools of the agent `call` runs, when the project makes that agent."""
+    return agent_members(call, scope, project) or []
+
+
+def agent_members(call: Call, scope: Scope, project: ProjectIndex) -> list[Member] | None:
+    """The tools of the agent `call` runs (made in this function, class or module, imported from
+    another module, or returned by a project factory); None when `call` runs no agent the project makes."""
     agent = agent_run_by(call)
     if isinstance(agent, Call):
         return _members_of_agent(scope, agent, project)
     if not isinstance(agent, Ref):
-        return []
+        return None
     bound = scope.binding(agent.text)
     if bound is None and agent.name != agent.text:  # `from .agents import writer`: bound in its module
         target = project.resolve(agent.name, scope.facts.path)
         bound = Scope(target[0]).binding(target[1]) if target is not None else None
     if bound is None:
-        return []
+        return None
     where, made = bound
-    return _members_of_agent(where, made, project) if isinstance(made, Call) else []
+    return _members_of_agent(where, made, project) if isinstance(made, Call) else None
 
 
-def _members_of_agent(where: Scope, made: Call, project: ProjectIndex) -> list[Member]:
+def _members_of_agent(where: Scope, made: Call, project: ProjectIndex) -> list[Member] | None:
     """The members of the agent `made` builds, or, for a project factory (`payments =
     make_payments_agent()`), of the agent it returns, built in the return or bound to the name returned."""
     members = members_made_by(where.facts, made, where.name, project)
     if members is not None:
         return members
-    out: list[Member] = []
+    found: list[Member] | None = None
     for inner, returned in elements(where, made, project):
         if isinstance(returned, Ref) and "." not in returned.text:  # `writer = Agent(...); return writer`
             returned = inner.value(returned.text)
         if returned is not made and isinstance(returned, Call):
-            out.extend(members_made_by(inner.facts, returned, inner.name, project) or [])
-    return out
+            more = members_made_by(inner.facts, returned, inner.name, project)
+            if more is not None:
+                found = (found or []) + more
+    return found
 
 
 # A Lambda function of this repository: its handler file, and the handler in it.

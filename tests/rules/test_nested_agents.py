@@ -169,3 +169,41 @@ def test_a_tool_running_an_agent_made_elsewhere(lint, tmp_path, runner, main):
         files = {"app/__init__.py": "", "app/agents.py": textwrap.dedent(WRITER.format(verb=verb))}
         found = lint(text, files, Config(root=str(tmp_path), select=("SIB101",)))
         assert [d.loc.line for d in found] == reported
+
+
+SUPERVISED = """\
+    import requests
+    from langchain.agents import create_agent
+    from langchain.tools import tool
+
+    @tool
+    def save(note: str) -> str:
+        \"\"\"Save.\"\"\"
+        try:
+            requests.post("https://notes.example/api", json={{"note": note}})
+        except Exception as e:
+            return f"failed: {{e}}"
+        return "saved"
+
+    writer = create_agent(model="openai:gpt-4o", tools=[save])
+    reader = create_agent(model="openai:gpt-4o", tools=[])
+
+    @tool
+    def delegate(query: str) -> str:
+        \"\"\"Ask the {agent} agent.\"\"\"
+        {body}
+
+    supervisor = create_agent(model="openai:gpt-4o", tools=[delegate, save])
+"""
+
+
+@pytest.mark.parametrize("agent, body, reported", [
+    ("reader", "return str(reader.invoke({'messages': [query]}))", True),  # its model call can raise
+    ("reader", "try:\n        return str(reader.invoke({'messages': [query]}))\n    except Exception:\n"
+               "        return 'unavailable'", False),
+])
+def test_a_tool_running_another_agent_can_fail_as_that_agents_model_call_can(lint, tmp_path, agent, body, reported):
+    text = textwrap.dedent(SUPERVISED).format(agent=agent, body=body)
+    compile(text, "main.py", "exec")  # both shapes are valid Python: the quiet one is quiet for its try
+    found = lint(text, config=Config(root=str(tmp_path), select=("SIB301",)))
+    assert bool(found) is reported
