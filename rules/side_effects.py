@@ -59,19 +59,18 @@ def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
     from siblint.model.tools import tools_in
 
     def compute() -> list[tuple["Tool", list["Hazard"]]]:
-        from siblint.model.groups import framework_module, listed_by_importers
+        from siblint.frameworks import tool_parameter_types
+        from siblint.model.groups import listed_by_importers
         from siblint.model.semantic import canonical
 
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
         tools = [(t, t.key in threaded) for t in tools_in(ctx.facts)]
-        # Plain functions are tools where importers list them, whatever this module imports (a
-        # `ToolContext` annotation names a framework but makes no tool); a framework's own modules
-        # are used by their importers, never listed (and asking costs a parse of each importer).
-        made = {t.loc for t, _ in tools}
-        plain = not any(canonical(target)[0] is not None for target in ctx.facts.imports.values())
-        if plain or not framework_module(ctx.facts.module):
-            listed = listed_by_importers(ctx.facts, ctx.project, every_importer=plain)
-            tools += [(t, pooled) for t, pooled in listed if t.loc not in made]
+        # A module that names no framework, or only what a framework hands a tool (a `ToolContext`
+        # annotation): its plain functions are tools where importers list them.
+        named = {name for fw, name in map(canonical, ctx.facts.imports.values()) if fw is not None}
+        if named <= tool_parameter_types():
+            made = {t.loc for t, _ in tools}
+            tools += [(t, pooled) for t, pooled in listed_by_importers(ctx.facts, ctx.project) if t.loc not in made]
         return [(t, _under_run_stop(ctx, t, unstoppable(t, ctx.project, ctx.config, pooled))) for t, pooled in tools]
 
     return ctx.once("hazards", compute)

@@ -52,6 +52,13 @@ def plain_function_roots() -> tuple[str, ...]:
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
+@lru_cache(maxsize=1)
+def tool_parameter_types() -> frozenset[str]:
+    """What a framework hands a tool function as a parameter (ADK's `ToolContext`, pydantic-ai's
+    `RunContext`, LangChain's `ToolRuntime`): a module importing only these makes no tool or group."""
+    return frozenset(name for fw in FRAMEWORKS for name in (*fw.tools.context_attrs, *fw.tools.call_ids))
+
+
 def _strings(value: object) -> Iterator[str]:
     """Every string in a piece of framework data: dataclass fields, dict keys and values, sequences."""
     if isinstance(value, str):

@@ -787,18 +787,17 @@ def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project:
             for caller, arg in argument_values(where, param[0], param[1], project)]
 
 
-def listed_by_importers(facts: ModuleFacts, project: ProjectIndex, every_importer: bool = True) -> list[tuple[Tool, bool]]:
+def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, bool]]:
     """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
     after `from .tools import f`, or through a package re-exporting it), each with whether a run of
-    such a group moves sync tools into worker threads: whatever the module imports, those functions
-    are tools there. Asked of the agent code near it (`ProjectIndex.agent_code_near`) and, with
-    `every_importer`, of every importer naming a framework."""
+    such a group moves sync tools into worker threads: a module that makes no tool of its own still
+    defines those tools. Asked of its importers that name a framework and of the agent code near it
+    (`ProjectIndex.agent_code_near`)."""
     if not facts.module:
         return []
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}
-    direct = project.importer_paths(facts.path) if every_importer else []
-    candidates = dict.fromkeys([*direct, *project.agent_code_near(facts.path)])
+    candidates = dict.fromkeys([*project.importer_paths(facts.path), *project.agent_code_near(facts.path)])
     importers = [f for p in candidates
                  if _may_make_groups(p, project) and (f := project.facts_for_path(p)) is not None]
     for importer in importers:
@@ -809,14 +808,6 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex, every_importe
                 threaded = found.get(tool.key, (tool, False))[1] or threads
                 found[tool.key] = (tool, threaded)
     return list(found.values())
-
-
-def framework_module(module: str) -> bool:
-    """Is `module` part of a framework's own package (`agents.tool`, `pydantic_ai._utils` in their
-    repositories)?"""
-    from ..frameworks import import_roots
-
-    return any(module == root or module.startswith(root + ".") for root in import_roots() if "/" not in root)
 
 
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------

@@ -49,6 +49,7 @@ PINS = "<pins>"
 # quadratic on `from ` + dots (issue 22 N4).
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+_TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 # How far "who imports this module" looks for the agent code that lists a module's plain functions:
 # through importers of importers (a package's `__init__` re-exporting `from .mail import send`, a
 # `tools.py` gathering other modules' functions into a list), this many hops and, per hop, this many
@@ -239,6 +240,14 @@ def line_matches(pattern: re.Pattern[bytes], data: bytes, literal: bytes) -> Ite
         if newline == -1:
             return
         pos = data.find(literal, max(end, newline + 1))
+
+
+def framework_module(module: str) -> bool:
+    """Is `module` part of a framework's own package (`agents.tool`, `pydantic_ai._utils` in their
+    repositories)?"""
+    from ..frameworks import import_roots
+
+    return any(module == root or module.startswith(root + ".") for root in import_roots() if "/" not in root)
 
 
 def _within(path: str, root: str) -> bool:
@@ -627,26 +636,44 @@ class ProjectIndex:
         """The agent code (`ProjectScan.agent_files`: only a group of a framework that makes tools
         of plain functions can list one) that may list the plain functions of the module at `path`:
         among its importers, its importers' importers through modules that are not agent code (a
-        package re-exporting it, a registry gathering its functions; `MAX_IMPORT_HOPS`, at most
-        `MAX_IMPORTERS_FOLLOWED` files), and what those other modules import (`factory.py` imports
-        the toolkit and passes it to `react.py`'s builder, which makes the agent). Nearest first."""
+        package re-exporting it, a registry gathering its functions; `MAX_IMPORT_HOPS`), and what
+        those other modules import (`factory.py` imports the toolkit and passes it to `react.py`'s
+        builder, which makes the agent). Nearest first, at most `MAX_IMPORTERS_FOLLOWED`. A
+        framework's own module is used by its importers, never listed: only they are asked."""
         path = os.path.abspath(path)
         agents = self.scan.agent_files
 
         def compute() -> tuple[str, ...]:
             seen, found, frontier = {path}, [], [path]
-            for _ in range(MAX_IMPORT_HOPS):
+            hops = 1 if framework_module(module_name_for(path)[0]) else MAX_IMPORT_HOPS
+            names = self._defined_functions(path)
+            for _ in range(hops):
                 hop = sorted({p for module in frontier for p in self.importer_paths(module)} - seen)
                 seen.update(hop)
-                frontier = [p for p in hop if p not in agents][:MAX_IMPORTERS_FOLLOWED]
+                # Followed further only through a module that names one of its functions (re-exports,
+                # lists or calls it): one that imports its constants hands no tool on.
+                frontier = [p for p in hop if p not in agents and self._names_any(p, names)][:MAX_IMPORTERS_FOLLOWED]
                 found.extend(p for p in hop if p in agents)
-                for glue in frontier:  # what a module that is not agent code hands its imports to
+                for glue in frontier if hops > 1 else ():  # what a module that is not agent code hands its imports to
                     self.noted(glue)  # read by its imports: a cached answer is re-checked when they change
                     found.extend(p for name in self._imported_by().get(glue, ())
                                  for p in self.scan.names.get(name, ()) if p in agents)
-            return tuple(p for p in dict.fromkeys(found) if p != path)
+            return tuple(p for p in dict.fromkeys(found) if p != path)[:MAX_IMPORTERS_FOLLOWED]
 
         return self.remembered(("project.agent_code_near", path), compute)
+
+    def _defined_functions(self, path: str) -> frozenset[bytes]:
+        """The names of the module-level functions the file at `path` defines (a byte scan)."""
+        self.noted(path)
+        return frozenset(m.group(1) for m in _TOP_DEF.finditer(_read(path)))
+
+    def _names_any(self, path: str, names: frozenset[bytes]) -> bool:
+        """Does the file at `path` spell one of `names` as a word (a byte scan)?"""
+        if not names:
+            return False
+        self.noted(path)  # the answer read its bytes: a cached one is re-checked when they change
+        data = _read(path)
+        return any(name in data for name in names) and not names.isdisjoint(re.findall(rb"\w+", data))
 
     def _imported_by(self) -> dict[str, tuple[str, ...]]:
         """file -> the module names it imports (the import index read the other way), for the run."""
@@ -735,9 +762,13 @@ def _mentions(path: str, roots: tuple[str, ...]) -> bool:
     """The file imports one of `roots` (the pre-filter's byte check)."""
     from ..syntax.prefilter import may_matter
 
+    return may_matter(_read(path), roots)
+
+
+def _read(path: str) -> bytes:
+    """The file's first `MAX_INDEXED_BYTES` (what the scan reads of it), or nothing."""
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_INDEXED_BYTES)
+            return fh.read(MAX_INDEXED_BYTES)
     except OSError:
-        return False
-    return may_matter(data, roots)
+        return b""

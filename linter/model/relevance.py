@@ -74,8 +74,8 @@ def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex"
     _answers(project)[os.path.abspath(path)] = uses  # what `names_a_framework` asks of it later
     if uses:
         return True
-    return any(names_a_framework(importer, project) for importer in project.importer_paths(path)) \
-        or bool(project.agent_code_near(path))
+    near = dict.fromkeys([*project.importer_paths(path), *project.agent_code_near(path)])
+    return any(names_a_framework(module, project) for module in near)
 
 
 def names_a_framework(path: str, project: "ProjectIndex") -> bool:
