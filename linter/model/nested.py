@@ -70,9 +70,9 @@ def _members_of_agent(where: Scope, made: Call, project: ProjectIndex) -> list[M
     if members is not None:
         return members
     found: list[Member] | None = None
-    for inner, returned in elements(where, made, project):
-        if isinstance(returned, Ref) and "." not in returned.text:  # `writer = Agent(...); return writer`
-            returned = inner.value(returned.text)
+    for inner, value in elements(where, made, project):
+        # `writer = Agent(...); return writer`: what the name returned is bound to
+        returned = inner.value(value.text) if isinstance(value, Ref) and "." not in value.text else value
         if returned is not made and isinstance(returned, Call):
             more = members_made_by(inner.facts, returned, inner.name, project)
             if more is not None:

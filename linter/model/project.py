@@ -644,7 +644,8 @@ class ProjectIndex:
         agents = self.scan.agent_files
 
         def compute() -> tuple[str, ...]:
-            seen, found, frontier = {path}, [], [path]
+            seen, frontier = {path}, [path]
+            found: list[str] = []
             hops = 1 if framework_module(module_name_for(path)[0]) else MAX_IMPORT_HOPS
             names = self._defined_functions(path)
             for _ in range(hops):
