@@ -656,7 +656,6 @@ class ProjectIndex:
                 frontier = [p for p in hop if p not in agents and self._names_any(p, names)][:MAX_IMPORTERS_FOLLOWED]
                 found.extend(p for p in hop if p in agents)
                 for glue in frontier if hops > 1 else ():  # what a module that is not agent code hands its imports to
-                    self.noted(glue)  # read by its imports: a cached answer is re-checked when they change
                     found.extend(p for name in self._imported_by().get(glue, ())
                                  for p in self.scan.names.get(name, ()) if p in agents)
             return tuple(p for p in dict.fromkeys(found) if p != path)[:MAX_IMPORTERS_FOLLOWED]
@@ -673,8 +672,10 @@ class ProjectIndex:
         if not names:
             return False
         self.noted(path)  # the answer read its bytes: a cached one is re-checked when they change
-        data = _read(path)
-        return any(name in data for name in names) and not names.isdisjoint(re.findall(rb"\w+", data))
+        words: dict[str, frozenset[bytes]] = self.memo.setdefault("project.words", {})
+        if path not in words:  # one read per file and run, however many modules' look-ups pass it
+            words[path] = frozenset(re.findall(rb"\w+", _read(path)))
+        return not names.isdisjoint(words[path])
 
     def _imported_by(self) -> dict[str, tuple[str, ...]]:
         """file -> the module names it imports (the import index read the other way), for the run."""
