@@ -38,6 +38,7 @@ from ..syntax.facts import (
     Call,
     Comp,
     Const,
+    Each,
     Either,
     FunctionFacts,
     Item,
@@ -601,7 +602,35 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             # `repo_var.get()` of `repo_var: ContextVar[Repo]`.
             out = classes_for_types(facts, scope.types(value.func.text.rpartition(".")[0]), project)
         return out
+    if isinstance(value, Each):
+        return _element_classes(scope, value.iter, project, depth + 1)
     return []
+
+
+def _element_classes(scope: Scope, iterable: Value | None, project: ProjectIndex,
+                     depth: int) -> list[tuple[ModuleFacts, str]]:
+    """The project classes of what iterating `iterable` yields: the items of a list display or
+    comprehension (through a name bound to one), or what the container's annotation names
+    (`graphs: list[Graph]`, also read with `.values()`), or what a function returns."""
+    if iterable is None or depth > MAX_DEPTH:
+        return []
+    if isinstance(iterable, Seq):
+        out: list[tuple[ModuleFacts, str]] = []
+        for item in iterable.items:
+            out.extend(c for c in classes_of(scope, item, project, depth + 1) if c not in out)
+        return out
+    if isinstance(iterable, Comp):
+        return classes_of(scope, iterable.elt, project, depth + 1)
+    if isinstance(iterable, Call) and isinstance(iterable.func, Ref) and iterable.func.text.endswith(".values"):
+        iterable = Ref(iterable.func.name.rpartition(".")[0], iterable.func.text.rpartition(".")[0], iterable.loc)
+    if isinstance(iterable, Ref):
+        bound = scope.binding(iterable.text)
+        if bound is not None and isinstance(bound[1], (Seq, Comp)):
+            found = _element_classes(bound[0], bound[1], project, depth + 1)
+            # `self.graphs: list[Graph] = []` holds what its annotation names.
+            return found or classes_for_types(scope.facts, scope.types(iterable.text), project)
+    # An annotation lists its element type (`list[Graph]` names Graph); a function returns one.
+    return classes_of(scope, iterable, project, depth + 1) if isinstance(iterable, (Ref, Call)) else []
 
 
 def _attribute_chain(scope: Scope, value: Ref, project: ProjectIndex, depth: int) -> list[tuple[ModuleFacts, str]]:

@@ -29,6 +29,7 @@ from .facts import (
     Call,
     CallSite,
     Comp,
+    Each,
     Const,
     Either,
     FString,
@@ -373,10 +374,14 @@ class Collector(Walker):
                     self.frames[-1].facts.with_bindings[item.asname.name.value] = value
 
     def visit_For(self, node: cst.For) -> None:
-        # Only a loop over a call matters (a retry iterator); its `else:` suite is not retried.
         value = self.value(node.iter)
+        # A loop over a call may be a retry iterator; its `else:` suite is not retried.
         if isinstance(value, Call):
             self.loop_bodies[id(node.body)] = value
+        if type(node.target) is cst.Name:
+            name = node.target.value
+            self.facts.assignments.append(Assignment(name, Each(self.loc(node.target), "For", value),
+                                                     self.loc(node.target), self._scope(name)))
 
     def visit_If(self, node: cst.If) -> None:
         # An `elif` inherits the negation of the tests before it.

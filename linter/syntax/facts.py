@@ -163,6 +163,16 @@ class Comp(Other):
 
 @by_constructor
 @dataclass(frozen=True, slots=True)
+class Each(Other):
+    """What `for target in iter:` binds its target to: one element of `iter`. Still an `Other`
+    (kind "For"): a method called on the loop variable (`for g in self.graphs: g.save()`) is a
+    method of the element class that `iter`'s items or annotation (`graphs: list[Graph]`) name."""
+
+    iter: "Value | None" = None
+
+
+@by_constructor
+@dataclass(frozen=True, slots=True)
 class Item(Other):
     """`<container>[<key>]`. Still an `Other` (kind "Subscript"): a dispatch table read by key
     (`_ACTIONS[action](**kw)`) calls one of the container's values."""

@@ -283,3 +283,39 @@ def test_effect_behind_a_context_var(tmp_path: Path) -> None:
     files = {"app/repo.py": repo, "app/agent.py": tools}
     assert _codes(tmp_path, files, "app/agent.py", ("SIB101",)) == [("SIB101", 8)]
 
+
+
+# ---- a method called on a loop variable --------------------------------------------------------
+GRAPH = ("class Graph:\n    def __init__(self, name: str) -> None:\n        self.name = name\n\n"
+         "    def save(self, path: str) -> None:\n        with open(path, 'w') as f:\n            f.write(self.name)\n\n"
+         "    def size(self) -> int:\n        return len(self.name)\n")
+LOOPS = {
+    "annotated_attribute": ("class Store:\n    def __init__(self) -> None:\n        self.graphs: list[Graph] = []\n\n"
+                            "STORE = Store()\n\n@function_tool\ndef save_all() -> str:\n"
+                            "    for g in STORE.graphs:\n        g.{method}('/data/' + g.name)\n    return 'ok'\n"),
+    "method_over_typed_attribute": ("from typing import List\n\nclass Store:\n    graphs: List[Graph]\n\n"
+                                    "    def save_all(self) -> None:\n        for g in self.graphs:\n"
+                                    "            g.{method}('/data/' + g.name)\n\nSTORE = Store()\n\n"
+                                    "@function_tool\ndef save_all() -> str:\n    STORE.save_all()\n    return 'ok'\n"),
+    "annotated_local": ("@function_tool\ndef save_all(names: list[str]) -> str:\n"
+                        "    graphs: list[Graph] = [Graph(n) for n in names]\n"
+                        "    for g in graphs:\n        g.{method}('/data/' + g.name)\n    return 'ok'\n"),
+    "comprehension": ("@function_tool\ndef save_all(names: list[str]) -> str:\n"
+                      "    for g in [Graph(n) for n in names]:\n        g.{method}('/data/' + g.name)\n    return 'ok'\n"),
+    "list_display": ("@function_tool\ndef save_all() -> str:\n"
+                     "    for g in [Graph('a'), Graph('b')]:\n        g.{method}('/data/' + g.name)\n    return 'ok'\n"),
+    "dict_values": ("GRAPHS: dict[str, Graph] = {}\n\n@function_tool\ndef save_all() -> str:\n"
+                    "    for g in GRAPHS.values():\n        g.{method}('/data/' + g.name)\n    return 'ok'\n"),
+    "returned_list": ("def load() -> list[Graph]:\n    return []\n\n@function_tool\ndef save_all() -> str:\n"
+                      "    for g in load():\n        g.{method}('/data/' + g.name)\n    return 'ok'\n"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(LOOPS))
+def test_a_method_called_on_a_loop_variable_is_the_element_class_method(tmp_path: Path, shape: str) -> None:
+    """`for g in self.graphs: g.save(...)`: the element class is what the container's items or its
+    annotation name; its read-only twin (`g.size()`) stays silent."""
+    head = "from agents import function_tool\nfrom app.graph import Graph\n\n"
+    for method, expected in (("save", ["SIB101"]), ("size", [])):
+        files = {"app/graph.py": GRAPH, "app/agent.py": head + LOOPS[shape].replace("{method}", method)}
+        assert [code for code, _ in _codes(tmp_path, files, "app/agent.py", ("SIB101",))] == expected, method
