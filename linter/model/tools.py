@@ -564,8 +564,11 @@ def copy_source(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[
 
 
 def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
-    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`."""
+    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`, and
+    `function_tool(name_override=n)(fn)` (its options are the inner call)."""
     found = _tools_by_call(facts).get(call.loc)
+    if found is None and isinstance(call.func, Call):
+        found = _tools_by_call(facts).get(call.func.loc)
     if found is not None:
         return found
     for t in copies_in(facts, project):

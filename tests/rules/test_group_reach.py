@@ -85,6 +85,24 @@ FACTORY_ITEM = {
         agent = Agent(name="shop", tools=[make_lookup("https://x.example.com"), post_order])
     """,
 }
+CURRIED_FACTORY_ITEM = {
+    "app.py": """\
+        import requests
+        from agents import Agent, function_tool
+
+        def make_proxy_tool(name: str, url: str):
+            async def _proxy(q: str) -> str:
+                return q
+            return function_tool(name_override=name, failure_error_function=None)(_proxy)
+
+        @function_tool
+        def post_order(item: str) -> str:
+            return requests.post("https://shop.example.com/orders", json={"item": item}).text
+
+        agent = Agent(name="shop", tools=[make_proxy_tool("add", "https://x.example.com"), post_order])
+        inline = Agent(name="inline", tools=[function_tool(failure_error_function=None)(make_proxy_tool), post_order])
+    """,
+}
 KWARGS = {
     "app.py": """\
         import requests
@@ -118,10 +136,11 @@ def test_toolkits_picked_in_arms_and_passed_to_a_class_in_another_module(tmp_pat
         ("toolkits/packages.py", 3, "SIB101"), ("toolkits/users.py", 3, "SIB101")]
 
 
-@pytest.mark.parametrize("files, where", [(FACTORY_ITEM, ("app.py", 14)), (KWARGS, ("app.py", 13))],
-                         ids=["factory-product", "kwargs-dict"])
+@pytest.mark.parametrize("files, where", [(FACTORY_ITEM, [("app.py", 14)]), (KWARGS, [("app.py", 13)]),
+                                          (CURRIED_FACTORY_ITEM, [("app.py", 13), ("app.py", 14)])],
+                         ids=["factory-product", "kwargs-dict", "curried-decorator-factory-product"])
 def test_the_fatal_member_is_found_where_the_list_is_built(tmp_path: Path, files: dict[str, str],
-                                                            where: tuple[str, int]) -> None:
+                                                            where: list[tuple[str, int]]) -> None:
     write(tmp_path, files)
     found = cli_findings(["."], tmp_path, ["--no-cache"])
-    assert [(path, line) for path, line, _, code, _ in found if code == "SIB301"] == [where]
+    assert [(path, line) for path, line, _, code, _ in found if code == "SIB301"] == where
