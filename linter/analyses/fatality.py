@@ -20,7 +20,7 @@ project)` is every cause written in one module, which the failure-policy rules r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Literal
 
 from ..common.diagnostics import Loc
@@ -29,6 +29,7 @@ from ..frameworks.spec import Cause, FatalArg, Param
 from ..model.project import ProjectIndex
 from ..model.semantic import (
     Scope,
+    annotation_names,
     canonical,
     classes_of,
     constructed_by,
@@ -36,9 +37,10 @@ from ..model.semantic import (
     elements,
     given,
     method_of,
+    project_class,
     resolve_function,
 )
-from ..model.tools import Tool, copier, copy_source, names_of, tool_named, visible
+from ..model.tools import Tool, copier, copy_source, names_of, tool_for_call, tool_named, visible
 from ..syntax.facts import (
     Call,
     Const,
@@ -87,6 +89,10 @@ class _Behaviour:
     raises: bool
     guarded: bool  # nothing it does can escape: its body is guarded, or it cannot raise at all
     origin: tuple[str, Loc]
+    # It raises only errors of these classes (resolved names): every `raise` it lets out stands in an
+    # `if isinstance(error, Signal):` arm on one of its parameters. A tool raising none of them is safe.
+    only_for: tuple[str, ...] = ()
+    facts: ModuleFacts | None = field(default=None, compare=False)
 
 
 # Calls that only build a result from values the invoker already has: an invoker whose body is
@@ -99,7 +105,24 @@ def _function_behaviour(facts: ModuleFacts, fn: FunctionFacts) -> _Behaviour:
     returns_none = fn.can_return_none or fn.returns_annotation.strip() == "None"
     origin = (facts.path, fn.raises[0] if fn.raises else fn.loc)
     cannot_fail = not fn.raises and all(site.call.callee in _CANNOT_FAIL for site in fn.calls)
-    return _Behaviour(returns_none, bool(fn.raises), fn.guarded_body or cannot_fail, origin)
+    return _Behaviour(returns_none, bool(fn.raises), fn.guarded_body or cannot_fail, origin,
+                      _raised_only_for(facts, fn), facts)
+
+
+def _raised_only_for(facts: ModuleFacts, fn: FunctionFacts) -> tuple[str, ...]:
+    """The classes every `raise` the function lets out is tested for (`if isinstance(error,
+    ControlSignal): raise error`, a handler passing control signals on); () when any is not."""
+    escaping = set(fn.raises)
+    tested: list[str] = []
+    for site in fn.raise_sites:
+        if site.loc not in escaping:
+            continue
+        arm = next((b for b in reversed(site.branches)
+                    if b.test == "isinstance" and b.equals and b.name in fn.params), None)
+        if arm is None:
+            return ()
+        tested.extend(annotation_names(facts, " ".join(arm.values)))
+    return tuple(dict.fromkeys(tested))
 
 
 def _behaviour(facts: ModuleFacts, value: Value, scope: str, project: ProjectIndex, depth: int = 0) -> _Behaviour | None:
@@ -176,8 +199,10 @@ def _judge_methods(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str,
     return None
 
 
-def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex) -> FatalReason | None:
-    """Whether `value` given for `spec` is fatal, as a reason located at the value."""
+def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex,
+           tool: Tool | None = None) -> FatalReason | None:
+    """Whether `value` given for `spec` is fatal, as a reason located at the value (for `tool`, when
+    known: a handler that raises only some errors is fatal for a tool that can raise them)."""
     if spec.method:
         return _judge_methods(spec, value, facts, scope, project)
     if spec.present:
@@ -196,11 +221,23 @@ def _judge(spec: FatalArg, value: Value, facts: ModuleFacts, scope: str, project
         # An unknown handler gets the benefit of the doubt; an unknown invoker has no handler.
         return FatalReason(spec.cause, spec.label.format(fault=""), facts.path, value.loc) if unguarded_counts else None
     faults = [f for f, hit in (("returns None", "returns_none" in spec.when and found.returns_none),
-                               ("raises", "raises" in spec.when and found.raises),
+                               ("raises", "raises" in spec.when and found.raises and _raises_for(found, tool, project)),
                                ("", unguarded_counts and not found.guarded)) if hit]
     if not faults:
         return None
     return FatalReason(spec.cause, spec.label.format(fault=faults[0]), facts.path, value.loc, origin=found.origin)
+
+
+def _raises_for(found: _Behaviour, tool: Tool | None, project: ProjectIndex) -> bool:
+    """Does the handler raise when `tool` fails? One that raises only errors of some project classes
+    does so only for a tool whose call graph lets one of them out; a library class, or a tool not
+    known here, may always be raised."""
+    if not found.only_for or tool is None or found.facts is None:
+        return True
+    from .fatal_raises import may_raise
+
+    classes = [project_class(found.facts, name, project) for name in found.only_for]
+    return any(c is None for c in classes) or may_raise(tool, [c for c in classes if c is not None], project)
 
 
 def _borrowed_invoker(value: Value) -> bool:
@@ -235,7 +272,7 @@ def _applies(spec: FatalArg, others: dict[str, Value]) -> bool:
 
 # ---- calls -----------------------------------------------------------------------------------
 def _call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIndex,
-                  specs: Iterable[FatalArg] | None = None) -> list[FatalReason]:
+                  specs: Iterable[FatalArg] | None = None, tool: Tool | None = None) -> list[FatalReason]:
     out: list[FatalReason] = []
     others = {k: v for k, v in call.kwargs if k is not None}
     for spec in specs_for_call(facts, call, scope) if specs is None else specs:
@@ -247,7 +284,7 @@ def _call_reasons(call: Call, facts: ModuleFacts, scope: str, project: ProjectIn
                 # `FunctionTool(**kw)` without a visible invoker: still built without a handler.
                 out.append(FatalReason(spec.cause, spec.label.format(fault=""), facts.path, call.loc))
             continue
-        reason = _judge(spec, value, facts, scope, project)
+        reason = _judge(spec, value, facts, scope, project, tool)
         if reason is not None:
             shared = _shared_options(call, spec)
             if shared is not None:
@@ -465,7 +502,7 @@ def fatal_reasons(tool: Tool, facts: ModuleFacts, project: ProjectIndex, *, agen
         if how is not None and how[1]:
             settings.extend(_Setting(k, v, tool.scope) for k, v in tool.options.kwargs if k is not None)
     elif tool.options is not None:
-        out.extend(_call_reasons(tool.options, facts, tool.scope, project))
+        out.extend(_call_reasons(tool.options, facts, tool.scope, project, tool=tool))
     if tool.kind == "server":
         if agent is not None and tool.options is not None:
             a_facts = agent_facts or facts
@@ -502,7 +539,7 @@ def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReaso
     out: list[FatalReason] = [*policy_levels.module_reasons(facts, project), *fatal_hooks.module_reasons(facts, project),
                               *fatal_raises.module_reasons(facts, project)]
     for scope, call in facts.all_calls():
-        out.extend(_call_reasons(call, facts, scope, project))  # includes tool setters
+        out.extend(_call_reasons(call, facts, scope, project, tool=tool_for_call(facts, call, project)))  # and setters
         how = copier(call)
         if how is not None and how[1]:
             source = call.arg(how[0].position, how[0].keyword)

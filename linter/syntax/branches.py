@@ -42,9 +42,11 @@ def _name(node: cst.BaseExpression) -> tuple[str, bool] | None:
 def branch_of(test: cst.BaseExpression) -> Branch | None:
     """The `Branch` of an `if` body whose test is `name == "x"`, `name != "x"`, `name in (...)` or
     `name not in (...)` (the name possibly folded with `.upper()`), `name`, `not name`,
-    `name is None` or `name is not None`, else None."""
+    `name is None`, `name is not None` or `isinstance(name, C)`, else None."""
     if isinstance(test, cst.Name) and test.value not in ("True", "False", "None"):
         return Branch(test.value, (), True, test="truthy")
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance":
+        return _isinstance(test)
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = branch_of(test.expression)
         return negated(inner) if inner is not None else None
@@ -63,6 +65,27 @@ def branch_of(test: cst.BaseExpression) -> Branch | None:
     if named is None or not values:
         return None
     return Branch(named[0], values, equals, named[1])
+
+
+def _isinstance(test: cst.Call) -> Branch | None:
+    """`isinstance(error, Signal)` / `isinstance(error, (A, B))`: the classes as written (dotted)."""
+    if len(test.args) != 2 or not isinstance(test.args[0].value, cst.Name):
+        return None
+    classes = test.args[1].value
+    items = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+    names = [_dotted(item) for item in items]
+    if not names or any(n is None for n in names):
+        return None
+    return Branch(test.args[0].value.value, tuple(n for n in names if n), True, test="isinstance")
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else None
+    return None
 
 
 def negated(branch: Branch) -> Branch:

@@ -535,7 +535,7 @@ class Collector(Walker):
             frame.facts.raises.append(self.loc(node))
             frame.facts.raise_sites.append(RaiseSite(
                 self.value(node.exc) if node.exc is not None else None, self.loc(node),
-                tuple(reversed(frame.guards)), frame.handler[-1] if frame.handler else None))
+                tuple(reversed(frame.guards)), frame.handler[-1] if frame.handler else None, tuple(frame.branches)))
 
     def visit_Global(self, node: cst.Global) -> None:
         if self.frames:

@@ -216,7 +216,9 @@ class Branch:
       arm runs when the name `equals` one of `values` (or, in the other arm, none of them);
       `folded`: compared through `.upper()`/`.lower()`;
     * "truthy": `if create:` (`equals`) or `if not create:`;
-    * "none": `if path is None:` (`equals`) or `if path is not None:`."""
+    * "none": `if path is None:` (`equals`) or `if path is not None:`;
+    * "isinstance": `if isinstance(error, Signal):` (`equals`; `values` are the classes as written,
+      resolved through the module's imports by the reader) or `if not isinstance(...)`."""
 
     name: str
     values: tuple[str, ...]
@@ -230,6 +232,8 @@ class Branch:
             return bool(literal) == self.equals
         if self.test == "none":
             return (literal is None) == self.equals
+        if self.test == "isinstance":
+            return True  # whether a literal is an instance of a class as written: unknown
         if not isinstance(literal, str):
             return True  # a non-string never equals a string literal, but `==` may be overloaded: unknown
         if self.folded:
@@ -263,6 +267,7 @@ class RaiseSite:
     loc: Loc
     guarded_by: tuple[Handler, ...] = ()  # try blocks around it, innermost first
     in_handler: Handler | None = None  # it is inside this except clause
+    branches: tuple[Branch, ...] = ()  # the `if` arms around it (as for a call, `CallSite.branches`)
 
 
 @by_constructor

@@ -392,6 +392,73 @@ def test_handler_defined_in_the_enclosing_function(check):
         """)
 
 
+SIGNALS = {"pkg/__init__.py": "", "pkg/errors.py": """\
+    class ControlSignal(Exception):
+        pass
+
+    class SuspendRun(ControlSignal):
+        pass
+
+    def suspend():
+        raise SuspendRun("ask the user")
+    """}
+
+
+def test_a_handler_passing_on_only_some_errors_is_fatal_only_for_tools_raising_them(check, tmp_path):
+    """`if isinstance(error, ControlSignal): raise error` (Clause-Craft's shape): the handler raises
+    only control signals. A tool that can let one out (directly, through a helper, a subclass or an
+    unknown raised value) ends the run; a tool raising only other errors gets its message."""
+    text = """\
+        from agents import function_tool
+        from pkg.errors import ControlSignal, SuspendRun, suspend
+
+        def format_error(ctx, error):
+            if isinstance(error, ControlSignal):
+                raise error
+            return f"failed: {error}"
+
+        def format_library(ctx, error):
+            if isinstance(error, (KeyError, ControlSignal)):
+                raise error
+            return "failed"
+
+        @function_tool(failure_error_function=format_error)
+        async def lookup(q: str) -> str:
+            if not q:
+                raise ValueError("empty query")
+            return q
+
+        @function_tool(failure_error_function=format_error)  # SIB202
+        async def ask(q: str) -> str:
+            suspend()
+            return q
+
+        @function_tool(failure_error_function=format_error)  # SIB202
+        async def pause(q: str) -> str:
+            raise SuspendRun(q)
+
+        @function_tool(failure_error_function=format_error)  # SIB202
+        async def passes_on(q: str, error: Exception) -> str:
+            raise error
+
+        @function_tool(failure_error_function=format_error)
+        async def caught(q: str) -> str:
+            try:
+                suspend()
+            except Exception:
+                return "no"
+            return q
+
+        @function_tool(failure_error_function=format_library)  # SIB202
+        async def lookup_library(q: str) -> str:
+            return q
+        """
+    check(text, files=SIGNALS)
+    facts, project = _project(tmp_path, {**SIGNALS, "main.py": text})
+    assert {t.binding: bool(fatal_reasons(t, facts, project)) for t in tools_in(facts)} == {
+        "lookup": False, "ask": True, "pause": True, "passes_on": True, "caught": False, "lookup_library": True}
+
+
 def test_sib202_points_at_the_handler(lint, tmp_path):
     text = "from agents import function_tool\n\ndef h(ctx, e):\n    raise e\n\nT = function_tool(f, failure_error_function=h)\n"
     found = [d for d in lint(text, None, Config(root=str(tmp_path), select=("SIB202",)))]
