@@ -57,7 +57,7 @@ from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
 
-MAX_DEPTH = 3  # project functions followed below the tool
+MAX_DEPTH = 4  # project functions followed below the tool
 
 # Calls that run a function in another thread: callee or method name -> position of the function.
 THREAD_HANDOFFS: dict[str, int] = {
@@ -252,7 +252,7 @@ class _Walker:
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
             for target in targets:
-                self.follow(target, inner, _bind(target[1], call, scope), call.loc)
+                self.follow(target, inner, _bind(target[1], call, scope, args), call.loc)
         elif eff is None and (members := nested_members(call, scope, self.project)):
             self.run_agent(facts, fn, scope, call, ctx, awaited, members)
             self.events.append(Site(facts, fn, call, ctx, None, awaited, scope))  # the sub-run's own model call
@@ -311,19 +311,27 @@ _BOUND = (Ref, Lambda, Call, Const, FString, Seq, Mapping)
 
 
 
-def _bind(fn: FunctionFacts, call: Call, scope: Scope) -> Arguments:
+def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None = None) -> Arguments:
     """The callee's parameters bound to the caller's argument values (`_BOUND`), and the literal
-    defaults of those the call leaves out (`_api("/events")` of `def _api(path, method="GET")`)."""
+    defaults of those the call leaves out (`_api("/events")` of `def _api(path, method="GET")`).
+    A caller's parameter passed on is what the caller's own caller bound it to (`outer`): a callable
+    handed down through helpers (`execute(name, func)` calling `with_retry(func)`) is the one given."""
     params = list(fn.params)
     if fn.class_name and params and params[0] in ("self", "cls"):
         params = params[1:]
     out: Arguments = {}
+
+    def bound(value: Value) -> tuple[Scope, Value]:
+        if outer and isinstance(value, Ref) and value.text in outer and scope.param(value.text) is not None:
+            return outer[value.text]
+        return scope, value
+
     for i, value in enumerate(call.args):
         if i < len(params) and i not in call.starred and isinstance(value, _BOUND):
-            out[params[i]] = (scope, value)
+            out[params[i]] = bound(value)
     for key, value in call.kwargs:
         if key in fn.params and isinstance(value, _BOUND):
-            out[key] = (scope, value)
+            out[key] = bound(value)
     if call.starred or any(key is None for key, _ in call.kwargs):
         return out  # `*args` / `**kwargs` may pass any parameter
     given = set(params[: len(call.args)]) | {key for key, _ in call.kwargs}

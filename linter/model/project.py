@@ -49,7 +49,9 @@ PINS = "<pins>"
 # quadratic on `from ` + dots (issue 22 N4).
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
-_TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+# What a module hands on to agent code: its top-level functions, and the lists it gathers them in
+# (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent).
+_TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]", re.M)
 # How far "who imports this module" looks for the agent code that lists a module's plain functions:
 # through importers of importers (a package's `__init__` re-exporting `from .mail import send`, a
 # `tools.py` gathering other modules' functions into a list), this many hops and, per hop, this many
@@ -665,7 +667,7 @@ class ProjectIndex:
     def _defined_functions(self, path: str) -> frozenset[bytes]:
         """The names of the module-level functions the file at `path` defines (a byte scan)."""
         self.noted(path)
-        return frozenset(m.group(1) for m in _TOP_DEF.finditer(_read(path)))
+        return frozenset(m.group(1) or m.group(2) for m in _TOP_DEF.finditer(_read(path)))
 
     def _names_any(self, path: str, names: frozenset[bytes]) -> bool:
         """Does the file at `path` spell one of `names` as a word (a byte scan)?"""

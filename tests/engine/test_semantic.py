@@ -319,3 +319,18 @@ def test_a_method_called_on_a_loop_variable_is_the_element_class_method(tmp_path
     for method, expected in (("save", ["SIB101"]), ("size", [])):
         files = {"app/graph.py": GRAPH, "app/agent.py": head + LOOPS[shape].replace("{method}", method)}
         assert [code for code, _ in _codes(tmp_path, files, "app/agent.py", ("SIB101",))] == expected, method
+
+
+def test_a_callable_handed_down_through_helpers_is_the_one_given(tmp_path: Path) -> None:
+    """DefectDojo's shape: the tool's nested `_post` goes through `execute(name, func)` to
+    `with_retry(func)`, which calls it: four functions below the tool."""
+    retry = ("def with_retry(func, *args, attempts=3, **kwargs):\n    for _ in range(attempts):\n"
+             "        try:\n            return func(*args, **kwargs)\n        except Exception:\n            pass\n\n\n"
+             "def execute(name, func, *args, retryable=None, **kwargs):\n    return with_retry(func, *args, **kwargs)\n")
+    tools = ("import httpx\nfrom agents import function_tool\nfrom app.retry import execute\n\n\n"
+             "def post_order(url: str):\n    def _post():\n        return httpx.{verb}(url)\n"
+             "    return execute('orders', _post, retryable=(ValueError,))\n\n\n"
+             "@function_tool\ndef order(url: str) -> str:\n    post_order(url)\n    return 'ok'\n")
+    for verb, expected in (("post", [("SIB101", 13)]), ("get", [])):
+        files = {"app/retry.py": retry, "app/agent.py": tools.replace("{verb}", verb)}
+        assert _codes(tmp_path, files, "app/agent.py", ("SIB101",)) == expected, verb

@@ -63,6 +63,17 @@ GATHERED = {
         agent = create_react_agent("openai:gpt-4o", tools=ALL_TOOLS)
     """,
 }
+LIST_REEXPORTED = {  # aibro's shape: the module's own list, re-exported by its package
+    "app/__init__.py": "",
+    "app/tools/__init__.py": "from app.tools.mail import MAIL_TOOLS\n",
+    "app/tools/mail.py": MAIL + "\n\n    MAIL_TOOLS: list = [\n        send_email,\n    ]\n",
+    "app/graph.py": """\
+        from langchain.agents import create_agent
+        from app.tools import MAIL_TOOLS
+
+        agent = create_agent(model="openai:gpt-4o", tools=MAIL_TOOLS)
+    """,
+}
 ANNOTATED = {
     "pkg/__init__.py": "",
     "pkg/tools.py": """\
@@ -92,8 +103,9 @@ ANNOTATED = {
     (REEXPORTED, "app/tools/mail.py", "SIB101"),
     (TWO_PACKAGES, "app/tools/outbox/_mail.py", "SIB101"),
     (GATHERED, "app/mail.py", "SIB101"),
+    (LIST_REEXPORTED, "app/tools/mail.py", "SIB101"),
     (ANNOTATED, "pkg/tools.py", "SIB103"),  # ADK runs a sync tool on the event loop
-], ids=["package-reexport", "two-packages", "gathered-list", "framework-annotation"])
+], ids=["package-reexport", "two-packages", "gathered-list", "reexported-list", "framework-annotation"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_listed_function_is_a_tool_however_it_reaches_the_agent(tmp_path: Path, files: dict[str, str],
                                                                      where: str, code: str, jobs: str) -> None:

@@ -463,11 +463,13 @@ def test_depth_is_bounded_and_cycles_terminate(sib1):
 
         def f1(): f2()
         def f2(): f3()
-        def f3(): requests.post("https://x.example.com")  # depth 3: followed
+        def f3(): f4()
+        def f4(): requests.post("https://x.example.com")  # depth 4: followed
         def g1(): g2()
         def g2(): g3()
         def g3(): g4()
-        def g4(): requests.post("https://x.example.com")  # depth 4: beyond the bound
+        def g4(): g5()
+        def g5(): requests.post("https://x.example.com")  # depth 5: beyond the bound
         def ping(): pong()
         def pong(): ping()
 
@@ -482,7 +484,7 @@ def test_depth_is_bounded_and_cycles_terminate(sib1):
             ping()
             return "ok"
     """
-    assert sib1(chain) == [("SIB101", 15)]
+    assert sib1(chain) == [("SIB101", 17)]
 
 
 def test_methods_of_self_and_of_project_objects(sib1):
