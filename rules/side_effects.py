@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from siblint.common.diagnostics import Diagnostic, Related
+from siblint.common.diagnostics import Diagnostic, Loc, Related
 from siblint.frameworks import FRAMEWORKS
 from siblint.rule_api.fixes import DISPLAY_ONLY, FixSpec
 from siblint.rule_api.rule import Context, Invalid, Rule, Valid
@@ -26,6 +26,7 @@ from siblint.rules import examples_js, examples_langchain_js, examples_vercel
 if TYPE_CHECKING:
     from siblint.analyses.cancellation import Hazard
     from siblint.model.tools import Tool
+    from siblint.syntax.facts import ModuleFacts
 
 
 def in_every_framework(examples: list) -> list:
@@ -51,37 +52,64 @@ def _spelled(code: str, header: str, decorator: str, group: str) -> str:
     return f"{spelled.rstrip()}\n\n{group.format(tools=', '.join(tools))}\n" if tools else spelled
 
 
-def _hazards(ctx: Context) -> list[tuple["Tool", list["Hazard"]]]:
-    """Hazards of every tool this module makes, computed once per file for the five rules. A tool of
+class _Made(NamedTuple):
+    """A tool this module reports, with its hazards: `at` its `def` here, `maker` the module making
+    it (its own, or an importer wrapping a function defined here: `FunctionTool(func=mod.f)`), from
+    where the groups running it are looked for."""
+
+    tool: "Tool"
+    hazards: list["Hazard"]
+    at: Loc
+    maker: ModuleFacts
+
+
+def _hazards(ctx: Context) -> list[_Made]:
+    """Hazards of every tool this module defines, computed once per file for the five rules. A tool of
     a group this module runs with sync tools in worker threads (`RunConfig(tool_thread_pool_config=...)`)
     is judged as running in one."""
     from siblint.analyses.cancellation import unstoppable
     from siblint.model.tools import tools_in
 
-    def compute() -> list[tuple["Tool", list["Hazard"]]]:
+    def compute() -> list[_Made]:
         from siblint.frameworks import tool_parameter_types
-        from siblint.model.groups import listed_by_importers
+        from siblint.model.groups import groups_in, listed_by_importers, reported_at_def, wrapped_by_importers
         from siblint.model.semantic import canonical
+        from siblint.model.tools import defined_elsewhere
 
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
-        tools = [(t, t.key in threaded) for t in tools_in(ctx.facts)]
+        # A tool made of a function another module defines is reported at that `def`, by that module.
+        made = [_Made(t, [], t.loc, ctx.facts) for t in tools_in(ctx.facts) if not reported_at_def(t, ctx.project)]
+        pooled = {t.key for t in (m.tool for m in made) if t.key in threaded}
+        for tool, maker in wrapped_by_importers(ctx.facts, ctx.project):
+            found = defined_elsewhere(tool, ctx.project)
+            if found is not None:
+                made.append(_Made(tool, [], found[1].loc, maker))
+                if any(g.sync_threads and any(m.tool.key == tool.key for m in g.members())
+                       for g in groups_in(maker, ctx.project)):
+                    pooled.add(tool.key)
         # A module that names no framework, or only what a framework hands a tool (a `ToolContext`
         # annotation): its plain functions are tools where importers list them.
         named = {name for fw, name in map(canonical, ctx.facts.imports.values()) if fw is not None}
         if named <= tool_parameter_types():
-            made = {t.loc for t, _ in tools}
-            tools += [(t, pooled) for t, pooled in listed_by_importers(ctx.facts, ctx.project) if t.loc not in made]
-        return [(t, _under_run_stop(ctx, t, unstoppable(t, ctx.project, ctx.config, pooled))) for t, pooled in tools]
+            seen = {m.at for m in made}
+            for t, threads in listed_by_importers(ctx.facts, ctx.project):
+                if t.loc not in seen:
+                    made.append(_Made(t, [], t.loc, ctx.facts))
+                    if threads:
+                        pooled.add(t.key)
+        return [m._replace(hazards=_under_run_stop(m, ctx, unstoppable(m.tool, ctx.project, ctx.config,
+                                                                       m.tool.key in pooled)))
+                for m in made]
 
     return ctx.once("hazards", compute)
 
 
-def _under_run_stop(ctx: Context, tool: "Tool", hazards: list["Hazard"]) -> list["Hazard"]:
+def _under_run_stop(made: _Made, ctx: Context, hazards: list["Hazard"]) -> list["Hazard"]:
     """A tool whose signal only the caller's abort or a run deadline aborts (the Vercel AI SDK) is a
     hazard only where a group with such a stop runs it: a sibling's failure never stops it."""
     from siblint.model.groups import run_under_deadline
 
-    if not any(h.reason == "ignores_run_signal" for h in hazards) or run_under_deadline(tool, ctx.facts, ctx.project):
+    if not any(h.reason == "ignores_run_signal" for h in hazards) or run_under_deadline(made.tool, made.maker, ctx.project):
         return hazards
     return [h for h in hazards if h.reason != "ignores_run_signal"]
 
@@ -95,7 +123,7 @@ class _SideEffectRule(Rule):
     also: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def check(self, ctx: Context) -> Iterator[Diagnostic]:
-        for tool, hazards in _hazards(ctx):
+        for tool, hazards, at, maker in _hazards(ctx):
             mine = [h for h in hazards if h.reason == self.reason or h.reason in self.also]
             if not mine:
                 continue
@@ -107,22 +135,22 @@ class _SideEffectRule(Rule):
                 Related(h.path, h.loc, f"{tool.name}: {h.description}" + (f" (via {' -> '.join(h.via)})" if h.via else ""))
                 for h in mine
             )
-            fix = self.framework_fix(ctx, tool)
+            fix = self.framework_fix(ctx, tool, maker)
             if template is None:
-                unrun = self.unrun(ctx, tool)  # no group was found running it: claim no runner
+                unrun = self.unrun(ctx, tool, maker)  # no group was found running it: claim no runner
                 if fix:  # the framework's own advice replaces the rule's
                     template = concise = (unrun[0] if unrun else self.message).rpartition(";")[0] + "; {fix}"
                 elif unrun:
                     template, concise = unrun
-            yield self.finding(ctx, tool.loc, related, template=template, concise=concise,
+            yield self.finding(ctx, at, related, template=template, concise=concise,
                                tool=tool.name, effect=first.effect + via + more,
                                context=first.description.split(",", 1)[0], fix=fix)
 
-    def framework_fix(self, ctx: Context, tool: "Tool") -> str:
+    def framework_fix(self, ctx: Context, tool: "Tool", maker: ModuleFacts) -> str:
         """The framework's own advice, where the rule's would not help there ("" keeps the rule's)."""
         return ""
 
-    def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:
+    def unrun(self, ctx: Context, tool: "Tool", maker: ModuleFacts) -> tuple[str, str] | None:
         """(message, concise) templates for a tool no framework's group was found running, where the
         rule's message would claim how the framework runs it; None keeps the rule's."""
         return None
@@ -267,19 +295,19 @@ class SyncToolSideEffect(_SideEffectRule):
         "await an async client"
     )
 
-    def framework_fix(self, ctx: Context, tool: "Tool") -> str:
+    def framework_fix(self, ctx: Context, tool: "Tool", maker: ModuleFacts) -> str:
         from siblint.model.groups import running_framework
         from siblint.model.tools import framework_of
 
         # The framework that runs the tool decides what would help: a LangChain `@tool` in a crewAI agent
         # runs in crewAI's pool thread, where an async tool lands all the same.
-        fw = running_framework(tool, ctx.facts, ctx.project) or framework_of(tool)
+        fw = running_framework(tool, maker, ctx.project) or framework_of(tool)
         return fw.tools.sync_fix if fw is not None else ""
 
-    def unrun(self, ctx: Context, tool: "Tool") -> tuple[str, str] | None:
+    def unrun(self, ctx: Context, tool: "Tool", maker: ModuleFacts) -> tuple[str, str] | None:
         from siblint.model.groups import run_by_a_group
 
-        return None if run_by_a_group(tool, ctx.facts, ctx.project) else (self.unrun_message, self.concise)
+        return None if run_by_a_group(tool, maker, ctx.project) else (self.unrun_message, self.concise)
 
     no_fix = (
         'the tool must become `async def` around an async client for its effect (httpx, aiohttp, the '

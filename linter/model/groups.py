@@ -20,6 +20,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ..common.diagnostics import Loc
+from ..common.reading import read_bounded
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Attr, Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
@@ -45,6 +46,7 @@ from .semantic import (
 from .tools import (
     Tool,
     class_tool,
+    defined_elsewhere,
     method_toolset_members,
     plain_tool,
     tool_for_call,
@@ -808,6 +810,48 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
                 threaded = found.get(tool.key, (tool, False))[1] or threads
                 found[tool.key] = (tool, threaded)
     return list(found.values())
+
+
+def wrapped_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]]:
+    """Tools other project modules make of this module's functions (`FunctionTool(func=tickets.create)`,
+    `function_tool(send)` after `from .mail import send`), each with the module making it: their
+    findings go to the `def` here, as a decorated tool's do (`reported_at_def`)."""
+    own = os.path.abspath(facts.path)
+    out: list[tuple[Tool, ModuleFacts]] = []
+    for path in _wrapper_candidates(facts.path, project):
+        maker = project.facts_for_path(path)
+        if maker is None or maker is facts:
+            continue
+        for tool in tools_in(maker):
+            found = defined_elsewhere(tool, project)
+            if found is not None and os.path.abspath(found[0].path) == own:
+                out.append((tool, maker))
+    return out
+
+
+def reported_at_def(tool: Tool, project: ProjectIndex) -> bool:
+    """Is this call-form tool's function defined in another project file that is analysed and finds
+    the tool (`wrapped_by_importers`)? Then that file reports it at the `def`, and the module making it
+    does not. A file the run does not analyse leaves the finding where the tool is made."""
+    found = defined_elsewhere(tool, project)
+    if found is None:
+        return False
+    path = os.path.abspath(found[0].path)
+    if not project.scanned(path):
+        return False  # excluded from the run, or outside its roots
+    project.noted(path)  # the answer reads it: a cached one is re-checked when it changes
+    try:
+        data = read_bounded(path, project.max_bytes)
+    except OSError:
+        return False
+    return os.path.abspath(tool.path) in _wrapper_candidates(path, project) and project.wants(path, data)
+
+
+def _wrapper_candidates(path: str, project: ProjectIndex) -> list[str]:
+    """The modules that may wrap the functions of the file at `path` into tools: its importers and
+    the agent code near it, those that name a framework."""
+    near = dict.fromkeys(os.path.abspath(p) for p in [*project.importer_paths(path), *project.agent_code_near(path)])
+    return [p for p in near if p != os.path.abspath(path) and _may_make_groups(p, project)]
 
 
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------

@@ -623,6 +623,13 @@ class ProjectIndex:
         # Nothing imports a notebook: only its own imports can make it matter.
         return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)
 
+    def scanned(self, path: str) -> bool:
+        """Is the file at `path` one the run may analyse: under the roots, not excluded (the scan's)?"""
+        files: frozenset[str] | None = self.memo.get("project.scanned")
+        if files is None:
+            files = self.memo["project.scanned"] = frozenset(p for paths in self.scan.names.values() for p in paths)
+        return os.path.abspath(path) in files
+
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the
         cache re-checks its content, `siblint.model.relevance`)."""

@@ -8,6 +8,7 @@ servers are tools too: every tool they serve joins the group of the agent they a
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
@@ -626,6 +627,17 @@ def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
     prefix = f"{facts.module}." if facts.module else ""
     return Tool(fn.name.rsplit(".", 1)[-1], framework, "function", facts.path, facts.module, fn.loc, prefix + fn.name,
                 None, fn.name if "." not in fn.name else "", fn.name.rpartition(".")[0])
+
+
+def defined_elsewhere(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The function a call-form tool wraps, when another project file defines it
+    (`FunctionTool(func=tickets.create_ticket)`, `function_tool(send)` after `from .mail import send`)."""
+    if tool.kind != "function" or tool.options is None or not tool.function:
+        return None
+    found = tool_function(tool, project)
+    if found is None or not found[0].path or os.path.abspath(found[0].path) == os.path.abspath(tool.path):
+        return None
+    return found
 
 
 def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:

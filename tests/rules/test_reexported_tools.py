@@ -114,3 +114,48 @@ def test_a_listed_function_is_a_tool_however_it_reaches_the_agent(tmp_path: Path
     # The listed function is reported at its `def`; its unlisted twin in the same module is not.
     assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
         (where, 4 if code == "SIB103" else 3, code)]
+
+
+TICKETS = """\
+    import sqlite3
+
+    def create_ticket(title: str) -> int:
+        conn = sqlite3.connect("tickets.db")
+        cur = conn.execute("INSERT INTO tickets (title) VALUES (?)", (title,))
+        conn.commit()
+        return cur.lastrowid
+
+    def count_tickets() -> int:
+        return sqlite3.connect("tickets.db").execute("SELECT COUNT(*) FROM tickets").fetchone()[0]
+"""
+WRAPPED = {  # officer_side_agent's shape: tools made in one module of functions defined in another
+    "app/__init__.py": "",
+    "app/tickets.py": TICKETS,
+    "app/tools.py": """\
+        from google.adk.tools import FunctionTool
+        import app.tickets as tickets
+
+        CREATE_TICKET = FunctionTool(func=tickets.create_ticket)
+        COUNT_TICKETS = FunctionTool(func=tickets.count_tickets)
+    """,
+    "app/agent.py": """\
+        from google.adk.agents import LlmAgent
+        from app.tools import CREATE_TICKET, COUNT_TICKETS
+
+        root_agent = LlmAgent(name="tickets", model="gemini-2.0-flash", tools=[CREATE_TICKET, COUNT_TICKETS])
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_tool_made_of_another_modules_function_is_reported_at_its_def(tmp_path: Path, jobs: str) -> None:
+    """`FunctionTool(func=tickets.create_ticket)`: the finding goes to the `def`, as a decorated tool's
+    does; where the run does not analyse the defining module, it stays where the tool is made."""
+    write(tmp_path, WRAPPED)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
+        ("app/tickets.py", 3, "SIB103")]
+    (tmp_path / "pyproject.toml").write_text('[tool.siblint]\nextend-exclude = ["app/tickets.py"]\n')
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
+        ("app/tools.py", 4, "SIB103")]
