@@ -39,11 +39,13 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     """`effect` happens in the helper function `helper` (`CacheManager.set`, `_load_token`) and is
     credential or cache upkeep, or it writes a file named as such (`token.json`, `cookies.pkl`)."""
     words = {w.lower() for w in _WORD.findall(helper)}
+    # A request helper is named so itself; its class's name does not make one (`GoogleAPI.save_credentials`).
+    own = {w.lower() for w in _WORD.findall(helper.rpartition(".")[2])}
     if effect.kind == "file" and is_upkeep_file(effect.target):
         return True
     if effect.kind in RUN_RECORD_KINDS and words & RUN_RECORD_WORDS:
         return True
-    return effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS
+    return effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS) and not own & REQUEST_WORDS
 
 
 def is_upkeep_file(path: str) -> bool:

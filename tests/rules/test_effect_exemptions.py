@@ -404,6 +404,36 @@ def test_a_generic_request_helper_that_carries_a_token_is_still_the_tools_effect
     """) == [(8, 5)]
 
 
+def test_a_credentials_method_of_an_api_class_is_bookkeeping(lint, tmp_path):
+    """sa-assistant's shape: `GoogleAPI.save_credentials` rewrites the token file on a read; the
+    class's name (`...API`) does not make its credential upkeep a request of the tool's."""
+    assert sib101_lines(lint, tmp_path, """\
+        import json
+        from agents import function_tool
+
+        class GoogleAPI:
+            def save_credentials(self, creds: dict) -> None:
+                with open(self.credentials_file, "w") as f:
+                    json.dump(creds, f)
+
+            def post_event(self, event: dict) -> None:
+                with open("events.json", "w") as f:
+                    json.dump(event, f)
+
+        api = GoogleAPI()
+
+        @function_tool
+        def list_events() -> str:
+            api.save_credentials({"token": "t"})
+            return "[]"
+
+        @function_tool
+        def add_event(summary: str) -> str:
+            api.post_event({"summary": summary})
+            return "added"
+    """) == [(21, 10)]
+
+
 @pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
 def test_url_concatenated_with_plus_is_read(path, reported):
     code = f"""\
