@@ -43,3 +43,6 @@ MEMORY_BUFFERS = frozenset({"io.BytesIO", "io.StringIO"})
 PATH_VALUES = frozenset({*_PATHS.split(), "pathlib.PosixPath", "pathlib.WindowsPath",
                          "os.path.join", "os.path.abspath", "os.path.realpath", "os.path.expanduser"})
 PATH_AS_TEXT = frozenset({"str", "builtins.str", "os.fspath"})
+# Path methods that return text or bytes, not a path (`p.relative_to(root).as_posix()` is a str,
+# whose `.replace("\\", "/")` moves no file).
+TEXT_OF_PATH = frozenset({"as_posix", "as_uri", "read_text", "read_bytes"})

@@ -338,7 +338,8 @@ class Scope:
     def constructor(self, value: Value | None, depth: int = 0) -> str:
         """The dotted name of the constructor that built `value` ("" if unknown), through bindings
         and call chains (`repo = Github(t).get_repo(n)` is a `github.Github` object)."""
-        from ..effects import CONSTRUCTORS, receiver_of
+        from ..effects import CONSTRUCTORS, method_name, receiver_of
+        from ..effects.files import TEXT_OF_PATH
 
         if value is None or depth > MAX_DEPTH:
             return ""
@@ -365,6 +366,8 @@ class Scope:
             name = value.callee
             if name in CONSTRUCTORS:
                 return name
+            if method_name(value.func) in TEXT_OF_PATH:
+                return ""  # text made of a path, not the path
             return self.constructor(receiver_of(value.func), depth + 1) or name
         if isinstance(value, Slash):
             # `base / "out.png"` is an object of its operands' kind (a pathlib path joined with `/`).

@@ -434,6 +434,30 @@ def test_a_credentials_method_of_an_api_class_is_bookkeeping(lint, tmp_path):
     """) == [(21, 10)]
 
 
+def test_text_made_of_a_path_is_not_a_path(lint, tmp_path):
+    """deer-flow's shape: `path.relative_to(root).as_posix()` is a str, and the helper it is passed
+    to calls `str.replace`; a path's own `.replace(dest)` still moves the file."""
+    assert sib101_lines(lint, tmp_path, """\
+        from pathlib import Path
+        from agents import function_tool
+
+        def normalize(path: str) -> str:
+            return path.replace("\\\\", "/").strip()
+
+        def relative(path: Path, root: Path) -> str:
+            return normalize(path.relative_to(root).as_posix())
+
+        @function_tool
+        def list_package(root: str) -> str:
+            return ",".join(relative(p, Path(root)) for p in Path(root).iterdir())
+
+        @function_tool
+        def archive(src: str, dest: str) -> str:
+            Path(src).relative_to("/data").replace(dest)
+            return "moved"
+    """) == [(15, 16)]
+
+
 @pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
 def test_url_concatenated_with_plus_is_read(path, reported):
     code = f"""\
