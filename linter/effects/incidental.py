@@ -53,3 +53,15 @@ def is_upkeep_file(path: str) -> bool:
     name = path.replace("\\", "/").rpartition("/")[2].partition(".")[0]
     words = {w.lower() for w in _WORD.findall(name)}
     return bool(words) and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS
+
+
+# A unit-of-work helper (`with get_db_session() as db:`) commits whatever its body wrote: the commit
+# itself changes nothing a read left, and the body's writes are effects of their own.
+TRANSACTION_SCOPES = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+
+
+def is_scope_commit(effect: Effect, helper: str, decorators: tuple[str, ...]) -> bool:
+    """`effect` is the commit of a transaction scope: in a `@contextmanager` helper or an `__exit__`."""
+    return effect.method == "commit" and (
+        bool(TRANSACTION_SCOPES.intersection(decorators)) or helper.rpartition(".")[2] in ("__exit__", "__aexit__"))
+

@@ -30,6 +30,7 @@ from ..effects import (
     Effect,
     effect_of,
     is_bookkeeping,
+    is_scope_commit,
     is_pure,
     method_name,
     receiver_of,
@@ -241,8 +242,9 @@ class _Walker:
              args: Arguments) -> None:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure) \
             or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
-        if eff is not None and ctx.depth and not eff.configured and is_bookkeeping(eff, fn.name):
-            eff = None  # a helper's credential or cache upkeep (`siblint.effects.incidental`)
+        if eff is not None and ctx.depth and not eff.configured and (
+                is_bookkeeping(eff, fn.name) or is_scope_commit(eff, fn.name, _decorator_names(fn))):
+            eff = None  # a helper's credential or cache upkeep, a unit of work's commit (`siblint.effects.incidental`)
         handler = invoked_handler(eff.method, call, scope, self.project) \
             if eff is not None and eff.kind == "cloud" and not eff.configured else None
         if handler is not None:  # a Lambda of this repository: its handler's effects, not "invoke"
@@ -309,6 +311,10 @@ class _Walker:
 _BOUND = (Ref, Lambda, Call, Const, FString, Seq, Mapping)
 
 
+
+
+def _decorator_names(fn: FunctionFacts) -> tuple[str, ...]:
+    return tuple(d.name for d in fn.decorators if isinstance(d, Ref))
 
 
 def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None = None) -> Arguments:

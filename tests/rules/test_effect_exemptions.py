@@ -458,6 +458,49 @@ def test_text_made_of_a_path_is_not_a_path(lint, tmp_path):
     """) == [(15, 16)]
 
 
+def test_a_unit_of_work_commit_is_not_the_tools_effect(lint, tmp_path):
+    """solvait-ai's shape: `with get_db_session() as db:` commits when its body ends, read or write;
+    the commit of a `@contextmanager` helper or an `__exit__` is no effect, the body's writes are."""
+    assert sib101_lines(lint, tmp_path, """\
+        import sqlite3
+        from contextlib import contextmanager
+        from agents import function_tool
+
+        @contextmanager
+        def get_db_session():
+            db = sqlite3.connect("hr.db")
+            try:
+                yield db
+                db.commit()
+            finally:
+                db.close()
+
+        class Scope:
+            def __enter__(self):
+                self.db = sqlite3.connect("hr.db")
+                return self.db
+
+            def __exit__(self, *exc):
+                self.db.commit()
+
+        @function_tool
+        def leave_balance(employee: str) -> str:
+            with get_db_session() as db:
+                return str(db.execute("SELECT days FROM leave WHERE e = ?", (employee,)).fetchone())
+
+        @function_tool
+        def payslip(employee: str) -> str:
+            with Scope() as db:
+                return str(db.execute("SELECT * FROM payslips WHERE e = ?", (employee,)).fetchone())
+
+        @function_tool
+        def apply_leave(employee: str, days: int) -> str:
+            with get_db_session() as db:
+                db.execute("INSERT INTO leave_requests VALUES (?, ?)", (employee, days))
+            return "applied"
+    """) == [(33, 35)]
+
+
 @pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
 def test_url_concatenated_with_plus_is_read(path, reported):
     code = f"""\
