@@ -96,8 +96,15 @@ def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Frame
 
 
 def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> FunctionFacts | None:
-    """The function of this module a name refers to from `scope`, innermost scope first."""
-    return Scope(facts, scope).function(value)
+    """The function of this module a name refers to from `scope`, innermost scope first; in a method,
+    `self.create_event` is the method of its class (`agent.tool_plain(self.create_event)`)."""
+    where = Scope(facts, scope)
+    found = where.function(value)
+    if found is None and isinstance(value, Ref) and value.text.count(".") == 1 and where.class_name:
+        head, _, attr = value.text.partition(".")
+        if head in ("self", "cls"):
+            found = facts.functions.get(f"{where.class_name}.{attr}")
+    return found
 
 
 def function_name(facts: ModuleFacts, value: Value | None, scope: str = "") -> str:

@@ -334,3 +334,15 @@ def test_a_callable_handed_down_through_helpers_is_the_one_given(tmp_path: Path)
     for verb, expected in (("post", [("SIB101", 13)]), ("get", [])):
         files = {"app/retry.py": retry, "app/agent.py": tools.replace("{verb}", verb)}
         assert _codes(tmp_path, files, "app/agent.py", ("SIB101",)) == expected, verb
+
+
+def test_a_bound_method_registered_as_a_tool_is_that_method(tmp_path: Path) -> None:
+    """ksinistr's plugins: `agent.tool_plain(self.create_event)` in a plugin's `register` makes the
+    class's method a tool; its read-only sibling stays silent."""
+    plugin = ("import requests\nfrom pydantic_ai import Agent\n\n\nclass CalendarPlugin:\n"
+              "    def register(self, agent: Agent[None, str]) -> None:\n"
+              "        agent.tool_plain(self.list_events)\n        agent.tool_plain(self.create_event)\n\n"
+              "    def list_events(self) -> str:\n        return requests.get('https://cal.example.com/events').text\n\n"
+              "    def create_event(self, title: str) -> str:\n"
+              "        return requests.post('https://cal.example.com/events', json={'title': title}).text\n")
+    assert _codes(tmp_path, {"app/plugin.py": plugin}, "app/plugin.py", ("SIB101",)) == [("SIB101", 13)]
