@@ -49,6 +49,7 @@ PINS = "<pins>"
 # quadratic on `from ` + dots (issue 22 N4).
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+_NAME_LIST = re.compile(rb"\b([A-Za-z_]\w*)\b(?:\s+as\s+\w+)?")
 # What a module hands on to agent code: its top-level functions, and the lists it gathers them in
 # (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent).
 _TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]", re.M)
@@ -766,7 +767,19 @@ def imported_modules(path: str, data: bytes, package: str | None = None) -> set[
             name = ".".join([*base, name.lstrip(".")]).strip(".")
         if name:
             out.add(name)
+            if m.group(1):  # `from tools import mail`: `mail` may be a module of the package
+                out.update(f"{name}.{n.decode('ascii', 'replace')}" for n in _imported_names(data, m.end()))
     return out
+
+
+def _imported_names(data: bytes, start: int) -> list[bytes]:
+    """The names after `from X import` (one line, or the parenthesised list), aliases dropped."""
+    end = data.find(b"\n", start)
+    rest = data[start:end if end != -1 else len(data)]
+    if rest.lstrip().startswith(b"("):
+        close = data.find(b")", start)
+        rest = data[start:close if close != -1 else len(data)]
+    return _NAME_LIST.findall(rest.partition(b"#")[0] if b"(" not in rest else rest)
 
 
 def _mentions(path: str, roots: tuple[str, ...]) -> bool:

@@ -636,6 +636,45 @@ def plain_tool(facts: ModuleFacts, fn: FunctionFacts, framework: str) -> Tool:
                 None, fn.name if "." not in fn.name else "", fn.name.rpartition(".")[0])
 
 
+def decorated_by_project_makers(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
+    """Functions of this module decorated by a project function or method that makes a framework
+    tool of the function it decorates (`@tool_registry.register`, whose body calls `tool(func)`):
+    each is a tool of that framework, its `def` the tool's."""
+    from .semantic import callees
+
+    out: list[Tool] = []
+    for fn in facts.functions.values():
+        for deco in fn.decorators:
+            if not isinstance(deco, Ref) or _maker(deco.name) is not None or _method_maker_of(facts, deco, fn.name.rpartition(".")[0]):
+                continue  # a framework's own decorator is read by `tools_in`
+            scope = Scope(facts, fn.name.rpartition(".")[0])
+            for wrapper_facts, wrapper in callees(scope, Call(deco, (), (), deco.loc), project):
+                fw = _maker_of_parameter(wrapper)
+                if fw is not None:
+                    out.append(plain_tool(facts, fn, fw.name))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _maker_of_parameter(wrapper: FunctionFacts) -> Framework | None:
+    """The framework whose tool maker the function calls on its first parameter (`tool(func)`)."""
+    params = [p for p in wrapper.params if p not in ("self", "cls")]
+    if not params:
+        return None
+    for site in wrapper.calls:
+        call = site.call
+        made = _maker(call.func.name) if isinstance(call.func, Ref) else None
+        if made is None or made[1].function is None:
+            continue
+        given = call.arg(made[1].function.position, made[1].function.keyword)
+        if isinstance(given, Ref) and given.text == params[0]:
+            return made[0]
+    return None
+
+
 def defined_elsewhere(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
     """The function a call-form tool wraps, when another project file defines it
     (`FunctionTool(func=tickets.create_ticket)`, `function_tool(send)` after `from .mail import send`)."""

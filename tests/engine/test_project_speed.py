@@ -53,7 +53,10 @@ def test_the_scan_records_imports_classes_and_entry_scripts(tmp_path):
     assert [(bases, defs) for path, bases, defs in scan.classes if path == tools] == [
         (frozenset({"Base", "Other"}), frozenset({"run"}))]
     assert scan.app_roots == (str(tmp_path / "app"),)
-    assert imported_modules(tools, b"from . import x\nimport a.b\n", "pkg") == {"pkg", "a.b"}
+    # `from . import x`: `x` may be a module of the package (`pkg.x`), so it is recorded too.
+    assert imported_modules(tools, b"from . import x\nimport a.b\n", "pkg") == {"pkg", "pkg.x", "a.b"}
+    assert imported_modules(tools, b"from pkg import (\n    mail as m,  # the mailer\n    sms,\n)\n", "pkg") >= {
+        "pkg", "pkg.mail", "pkg.sms"}
 
 
 def test_module_names_are_remembered_only_while_the_tree_is_held_still(tmp_path):

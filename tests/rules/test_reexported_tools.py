@@ -159,3 +159,61 @@ def test_a_tool_made_of_another_modules_function_is_reported_at_its_def(tmp_path
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
         ("app/tools.py", 4, "SIB103")]
+
+
+REGISTRY = {  # HRMS's shape: a project decorator that makes a LangChain tool of the function it decorates
+    "app/__init__.py": "",
+    "app/registry.py": """\
+        from langchain_core.tools import tool
+
+        class ToolRegistry:
+            def __init__(self):
+                self._tools = []
+
+            def register(self, func):
+                self._tools.append(tool(func))
+                return func
+
+            def remember(self, func):
+                self._tools.append(func)
+                return func
+
+        def as_tool(fn):
+            return tool(fn)
+
+        registry = ToolRegistry()
+    """,
+    "app/leave.py": """\
+        import requests
+        from app.registry import as_tool, registry
+
+        @registry.register
+        def apply_leave(days: int) -> str:
+            return requests.post("https://hr.example.com/leave", json={"days": days}).text
+
+        @registry.remember
+        def draft_leave(days: int) -> str:
+            return requests.post("https://hr.example.com/leave", json={"days": days}).text
+
+        @as_tool
+        def cancel_leave(request_id: int) -> str:
+            return requests.delete(f"https://hr.example.com/leave/{request_id}").text
+    """,
+    "app/agent.py": """\
+        from langgraph.prebuilt import create_react_agent
+        from app import leave  # registers its tools
+        from app.registry import registry
+
+        agent = create_react_agent("openai:gpt-4o", tools=registry._tools)
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_project_decorator_that_makes_a_tool_makes_one(tmp_path: Path, jobs: str) -> None:
+    """`@registry.register` whose body calls `tool(func)`, and a function decorator returning
+    `tool(fn)`: the decorated function is a tool; one only kept in a list is not."""
+    write(tmp_path, REGISTRY)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
+        ("app/leave.py", 5, "SIB101"), ("app/leave.py", 13, "SIB101")]
