@@ -26,7 +26,7 @@ from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..syntax.facts import Attr, Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from . import relevance
 from .prebuilt_tools import prebuilt_member
-from .project import ProjectIndex, names_from_roots
+from .project import ProjectIndex, framework_module, module_name_for, names_from_roots
 from .semantic import (
     UNBOUNDED,
     Scope,
@@ -849,9 +849,14 @@ def reported_at_def(tool: Tool, project: ProjectIndex) -> bool:
 
 def _wrapper_candidates(path: str, project: ProjectIndex) -> list[str]:
     """The modules that may wrap the functions of the file at `path` into tools: its importers and
-    the agent code near it, those that name a framework."""
+    the agent code near it that name a framework and one of its functions (a byte check, so that
+    no other importer is parsed to ask). A framework's own module is used by its importers, not
+    wrapped into their tools."""
+    if framework_module(module_name_for(path)[0]):
+        return []
     near = dict.fromkeys(os.path.abspath(p) for p in [*project.importer_paths(path), *project.agent_code_near(path)])
-    return [p for p in near if p != os.path.abspath(path) and _may_make_groups(p, project)]
+    return [p for p in near if p != os.path.abspath(path) and project.names_a_function_of(p, path)
+            and _may_make_groups(p, project)]
 
 
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------

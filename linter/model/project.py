@@ -672,6 +672,11 @@ class ProjectIndex:
 
         return self.remembered(("project.agent_code_near", path), compute)
 
+    def names_a_function_of(self, path: str, other: str) -> bool:
+        """Does the file at `path` spell one of the top-level functions (or lists of them) of the file
+        at `other` as a word? A byte check, recorded in the trace."""
+        return self._names_any(path, self._defined_functions(other))
+
     def _defined_functions(self, path: str) -> frozenset[bytes]:
         """The names of the module-level functions the file at `path` defines (a byte scan)."""
         self.noted(path)
