@@ -64,4 +64,3 @@ def is_scope_commit(effect: Effect, helper: str, decorators: tuple[str, ...]) ->
     """`effect` is the commit of a transaction scope: in a `@contextmanager` helper or an `__exit__`."""
     return effect.method == "commit" and (
         bool(TRANSACTION_SCOPES.intersection(decorators)) or helper.rpartition(".")[2] in ("__exit__", "__aexit__"))
-

@@ -30,8 +30,8 @@ from ..effects import (
     Effect,
     effect_of,
     is_bookkeeping,
-    is_scope_commit,
     is_pure,
+    is_scope_commit,
     method_name,
     receiver_of,
 )

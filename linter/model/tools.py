@@ -640,23 +640,24 @@ def decorated_by_project_makers(facts: ModuleFacts, project: ProjectIndex) -> li
     """Functions of this module decorated by a project function or method that makes a framework
     tool of the function it decorates (`@tool_registry.register`, whose body calls `tool(func)`):
     each is a tool of that framework, its `def` the tool's."""
-    from .semantic import callees
-
     out: list[Tool] = []
     for fn in facts.functions.values():
-        for deco in fn.decorators:
-            if not isinstance(deco, Ref) or _maker(deco.name) is not None or _method_maker_of(facts, deco, fn.name.rpartition(".")[0]):
-                continue  # a framework's own decorator is read by `tools_in`
-            scope = Scope(facts, fn.name.rpartition(".")[0])
-            for wrapper_facts, wrapper in callees(scope, Call(deco, (), (), deco.loc), project):
-                fw = _maker_of_parameter(wrapper)
-                if fw is not None:
-                    out.append(plain_tool(facts, fn, fw.name))
-                    break
-            else:
-                continue
-            break
+        fw = next((f for deco in fn.decorators if (f := _project_maker(facts, fn, deco, project)) is not None), None)
+        if fw is not None:
+            out.append(plain_tool(facts, fn, fw.name))
     return out
+
+
+def _project_maker(facts: ModuleFacts, fn: FunctionFacts, deco: Value, project: ProjectIndex) -> Framework | None:
+    """The framework a project decorator makes a tool of `fn` for (None for a framework's own one,
+    read by `tools_in`, and for any other)."""
+    from .semantic import callees
+
+    scope = fn.name.rpartition(".")[0]
+    if not isinstance(deco, Ref) or _maker(deco.name) is not None or _method_maker_of(facts, deco, scope) is not None:
+        return None
+    return next((fw for _, wrapper in callees(Scope(facts, scope), Call(deco, (), (), deco.loc), project)
+                 if (fw := _maker_of_parameter(wrapper)) is not None), None)
 
 
 def _maker_of_parameter(wrapper: FunctionFacts) -> Framework | None:
