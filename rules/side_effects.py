@@ -71,9 +71,13 @@ def _hazards(ctx: Context) -> list[_Made]:
     from siblint.model.tools import tools_in
 
     def compute() -> list[_Made]:
-        from siblint.frameworks import tool_parameter_types
-        from siblint.model.groups import groups_in, listed_by_importers, reported_at_def, wrapped_by_importers
-        from siblint.model.semantic import canonical
+        from siblint.model.groups import (
+            groups_in,
+            hands_out_plain_functions,
+            listed_by_importers,
+            reported_at_def,
+            wrapped_by_importers,
+        )
         from siblint.model.tools import decorated_by_project_makers, defined_elsewhere
 
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
@@ -90,8 +94,7 @@ def _hazards(ctx: Context) -> list[_Made]:
                     pooled.add(tool.key)
         # A module that names no framework, or only what a framework hands a tool (a `ToolContext`
         # annotation): its plain functions are tools where importers list them.
-        named = {name for fw, name in map(canonical, ctx.facts.imports.values()) if fw is not None}
-        if named <= tool_parameter_types():
+        if hands_out_plain_functions(ctx.facts):
             seen = {m.at for m in made}
             for t, threads in listed_by_importers(ctx.facts, ctx.project):
                 if t.loc not in seen:

@@ -812,12 +812,23 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     return list(found.values())
 
 
+def hands_out_plain_functions(facts: ModuleFacts) -> bool:
+    """Does the module name no framework, or only what a framework hands a tool (a `ToolContext`
+    annotation)? Its plain functions are tools where other modules list or wrap them; a module that
+    uses a framework makes its own tools."""
+    from ..frameworks import tool_parameter_types
+
+    return {name for fw, name in map(canonical, facts.imports.values()) if fw is not None} <= tool_parameter_types()
+
+
 def wrapped_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]]:
     """Tools other project modules make of this module's functions (`FunctionTool(func=tickets.create)`,
     `function_tool(send)` after `from .mail import send`), each with the module making it: their
     findings go to the `def` here, as a decorated tool's do (`reported_at_def`)."""
     own = os.path.abspath(facts.path)
     out: list[tuple[Tool, ModuleFacts]] = []
+    if not hands_out_plain_functions(facts):
+        return out
     for path in _wrapper_candidates(facts.path, project):
         maker = project.facts_for_path(path)
         if maker is None or maker is facts:
@@ -834,7 +845,7 @@ def reported_at_def(tool: Tool, project: ProjectIndex) -> bool:
     the tool (`wrapped_by_importers`)? Then that file reports it at the `def`, and the module making it
     does not. A file the run does not analyse leaves the finding where the tool is made."""
     found = defined_elsewhere(tool, project)
-    if found is None:
+    if found is None or not hands_out_plain_functions(found[0]):
         return False
     path = os.path.abspath(found[0].path)
     if not project.scanned(path):
