@@ -5,7 +5,8 @@ A tool that reads a calendar still refreshes its OAuth token and writes it back 
 in a cache folder (`CacheManager.set`), or opens the lock file that serialises writers
 (`_process_file_lock`). None of these is what the tool does to the world: the credential, the
 cache and the lock are rebuilt on the next call. A file write or an HTTP request counts as
-bookkeeping when it happens in a helper (not in the tool's own body) whose name says so; an email,
+bookkeeping when it happens in a helper (not in the tool's own body) whose name says so, or in a
+function such a helper calls (`_get_token()` encrypting the password with a POST); an email,
 a payment or SQL never does, whatever the helper is called, and neither does anything in a generic
 request helper that merely carries a token (`_request_with_token`, `_auth_request`).
 

@@ -242,9 +242,11 @@ class _Walker:
              args: Arguments) -> None:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure) \
             or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
+        # A helper's credential or cache upkeep, also what it delegates (`_get_token()` calling
+        # `_encrypt(password)`), and a unit of work's commit (`siblint.effects.incidental`).
         if eff is not None and ctx.depth and not eff.configured and (
-                is_bookkeeping(eff, fn.name) or is_scope_commit(eff, fn.name, _decorator_names(fn))):
-            eff = None  # a helper's credential or cache upkeep, a unit of work's commit (`siblint.effects.incidental`)
+                any(is_bookkeeping(eff, helper) for helper in ctx.via) or is_scope_commit(eff, fn.name, _decorator_names(fn))):
+            eff = None
         handler = invoked_handler(eff.method, call, scope, self.project) \
             if eff is not None and eff.kind == "cloud" and not eff.configured else None
         if handler is not None:  # a Lambda of this repository: its handler's effects, not "invoke"

@@ -514,3 +514,27 @@ def test_url_concatenated_with_plus_is_read(path, reported):
     assert (5 in found) is reported
     if reported:
         assert "POST to https://api.kraken.com/0/private/AddOrder via requests" in found[5]
+
+
+def test_what_a_credential_helper_delegates_is_bookkeeping_too(lint, tmp_path):
+    """HRMS's shape: `_get_token()` has `_encrypt(value)` POST the password before it logs in; the
+    read tool's only request of its own is the GET. A tool calling `_encrypt` itself still sends it."""
+    assert sib101_lines(lint, tmp_path, """\
+        import httpx
+        from agents import function_tool
+
+        def _encrypt(value: str) -> str:
+            return httpx.post("https://hr.example.com/encrypt", json=value).text
+
+        def _get_token() -> str:
+            user = _encrypt("me")
+            return httpx.post("https://hr.example.com/login", json={"u": user}).json()["token"]
+
+        @function_tool
+        def leave_balance() -> str:
+            return httpx.get("https://hr.example.com/balance", headers={"token": _get_token()}).text
+
+        @function_tool
+        def encrypt_note(note: str) -> str:
+            return _encrypt(note)
+    """) == [(16, 5)]
