@@ -40,7 +40,7 @@ from ..model.semantic import (
     project_class,
     resolve_function,
 )
-from ..model.tools import Tool, copier, copy_source, names_of, tool_for_call, tool_named, visible
+from ..model.tools import Tool, copier, copy_source, names_of, tool_configured_by, tool_named, visible
 from ..syntax.facts import (
     Call,
     Const,
@@ -539,7 +539,7 @@ def module_reasons(facts: ModuleFacts, project: ProjectIndex) -> list[FatalReaso
     out: list[FatalReason] = [*policy_levels.module_reasons(facts, project), *fatal_hooks.module_reasons(facts, project),
                               *fatal_raises.module_reasons(facts, project)]
     for scope, call in facts.all_calls():
-        out.extend(_call_reasons(call, facts, scope, project, tool=tool_for_call(facts, call, project)))  # and setters
+        out.extend(_call_reasons(call, facts, scope, project, tool=tool_configured_by(facts, call)))  # and setters
         how = copier(call)
         if how is not None and how[1]:
             source = call.arg(how[0].position, how[0].keyword)

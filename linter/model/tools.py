@@ -571,12 +571,18 @@ def copy_source(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[
     return tool_named(facts, source.text, tool.scope, project)
 
 
-def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
-    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`, and
-    `function_tool(name_override=n)(fn)` (its options are the inner call)."""
+def tool_configured_by(facts: ModuleFacts, call: Call) -> Tool | None:
+    """The tool whose options `call` is (a decorator call, the call form, `function_tool(...)(fn)`)."""
     found = _tools_by_call(facts).get(call.loc)
     if found is None and isinstance(call.func, Call):
         found = _tools_by_call(facts).get(call.func.loc)
+    return found
+
+
+def tool_for_call(facts: ModuleFacts, call: Call, project: ProjectIndex) -> Tool | None:
+    """The tool an inline call makes: `function_tool(fn)`, `FunctionTool(...)`, `copy.copy(t)`, and
+    `function_tool(name_override=n)(fn)` (its options are the inner call)."""
+    found = tool_configured_by(facts, call)
     if found is not None:
         return found
     for t in copies_in(facts, project):
@@ -654,7 +660,12 @@ def _project_maker(facts: ModuleFacts, fn: FunctionFacts, deco: Value, project: 
     from .semantic import callees
 
     scope = fn.name.rpartition(".")[0]
-    if not isinstance(deco, Ref) or _maker(deco.name) is not None or _method_maker_of(facts, deco, scope) is not None:
+    if not isinstance(deco, Ref) or _maker(deco.name) is not None:
+        return None
+    where = Scope(facts, scope)
+    if deco.name == deco.text and where.function(deco) is None and where.value(deco.text.partition(".")[0]) is None:
+        return None  # neither imported nor defined here: a builtin (`property`) or an imported module's (`pytest.fixture`)
+    if _method_maker_of(facts, deco, scope) is not None:
         return None
     return next((fw for _, wrapper in callees(Scope(facts, scope), Call(deco, (), (), deco.loc), project)
                  if (fw := _maker_of_parameter(wrapper)) is not None), None)
