@@ -23,7 +23,7 @@ from ..common.diagnostics import Loc
 from ..common.reading import read_bounded
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
-from ..syntax.facts import Attr, Call, Const, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
+from ..syntax.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from . import relevance
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, framework_module, module_name_for, names_from_roots
@@ -33,11 +33,13 @@ from .semantic import (
     argument_values,
     calls_by_text,
     canonical,
+    classes_of,
     constructed_by,
     elements,
     framework_bases,
     given,
     imports_framework,
+    method_of,
     project_class,
     resolve_function,
     result_names,
@@ -185,10 +187,23 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
             found = resolve_function(item.name, project, facts.path) if item.name != item.text else None
             if found is not None and not found[1].class_name:
                 return [Member(plain_tool(found[0], found[1], plain), found[0])]
+            bound_method = _bound_method(where, item, project) if "." in item.text else None
+            if bound_method is not None:  # `tools=[git_ops.clone_repository]` of `git_ops = GitOps()`
+                return [Member(plain_tool(bound_method[0], bound_method[1], plain), bound_method[0])]
         packaged = prebuilt_member(where, item)
         if packaged is not None:
             return [Member(packaged, facts)]
     return []
+
+
+def _bound_method(where: Scope, item: Ref, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """The method a bound method of a project object names (`git_ops.clone_repository`)."""
+    receiver, _, attr = item.text.rpartition(".")
+    for cls in classes_of(where, Ref(item.name.rpartition(".")[0], receiver, item.loc), project):
+        found = method_of(cls, attr, project)
+        if found is not None:
+            return found
+    return None
 
 
 def _collection(call: Call) -> tuple[Framework, Param, str] | None:

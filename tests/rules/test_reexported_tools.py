@@ -217,3 +217,34 @@ def test_a_project_decorator_that_makes_a_tool_makes_one(tmp_path: Path, jobs: s
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
         ("app/leave.py", 5, "SIB101"), ("app/leave.py", 13, "SIB101")]
+
+
+BOUND_METHODS = {  # adk-seq-webagent's shape: an agent lists bound methods of a module-level instance
+    "app/__init__.py": "",
+    "app/git_ops.py": """\
+        import subprocess
+
+        class GitOps:
+            def push(self, branch: str) -> str:
+                return subprocess.run(["git", "push", "origin", branch], capture_output=True).stdout.decode()
+
+            def status(self) -> str:
+                return "clean"
+    """,
+    "app/agent.py": """\
+        from google.adk.agents import Agent
+        from app.git_ops import GitOps
+
+        git_ops = GitOps()
+
+        root_agent = Agent(name="coder", model="gemini-2.0-flash", tools=[git_ops.push, git_ops.status])
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bound_method_of_a_project_object_listed_as_a_tool_is_that_method(tmp_path: Path, jobs: str) -> None:
+    write(tmp_path, BOUND_METHODS)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
+        ("app/git_ops.py", 4, "SIB103")]
