@@ -863,7 +863,7 @@ def reported_at_def(tool: Tool, project: ProjectIndex) -> bool:
     if found is None or not hands_out_plain_functions(found[0]):
         return False
     path = os.path.abspath(found[0].path)
-    if not project.scanned(path):
+    if not project.scans(path):
         return False  # excluded from the run, or outside its roots
     project.noted(path)  # the answer reads it: a cached one is re-checked when it changes
     try:

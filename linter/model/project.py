@@ -624,13 +624,6 @@ class ProjectIndex:
         # Nothing imports a notebook: only its own imports can make it matter.
         return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)
 
-    def scanned(self, path: str) -> bool:
-        """Is the file at `path` one the run may analyse: under the roots, not excluded (the scan's)?"""
-        files: frozenset[str] | None = self.memo.get("project.scanned")
-        if files is None:
-            files = self.memo["project.scanned"] = frozenset(p for paths in self.scan.names.values() for p in paths)
-        return os.path.abspath(path) in files
-
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the
         cache re-checks its content, `siblint.model.relevance`)."""
@@ -678,9 +671,13 @@ class ProjectIndex:
         return self._names_any(path, self._defined_functions(other))
 
     def _defined_functions(self, path: str) -> frozenset[bytes]:
-        """The names of the module-level functions the file at `path` defines (a byte scan)."""
+        """The names of the module-level functions (and lists of them) the file at `path` defines (a
+        byte scan, once per file and run: `_wrapper_candidates` asks it for each importer)."""
         self.noted(path)
-        return frozenset(m.group(1) or m.group(2) for m in _TOP_DEF.finditer(_read(path)))
+        defined: dict[str, frozenset[bytes]] = self.memo.setdefault("project.defined", {})
+        if path not in defined:
+            defined[path] = frozenset(m.group(1) or m.group(2) for m in _TOP_DEF.finditer(_read(path)))
+        return defined[path]
 
     def _names_any(self, path: str, names: frozenset[bytes]) -> bool:
         """Does the file at `path` spell one of `names` as a word (a byte scan)?"""
