@@ -601,6 +601,21 @@ def test_ticketing_and_code_hosts():
     ]
 
 
+def test_pygithub_assignees_and_reviews_change_a_pull_request():
+    # H5's misses: assigning and requesting reviewers write to GitHub; listing them reads.
+    found = effects("""\
+        from github import Github
+
+        def f(n, who):
+            pr = Github("t").get_repo("o/r").get_pull(n)
+            pr.get_review_requests()
+            pr.create_review_request(reviewers=[who])
+            pr.as_issue().add_to_assignees(who)
+            pr.get_reviews()
+    """)
+    assert [(line, name) for line, _, _, name, _ in found] == [(6, "create_review_request"), (7, "add_to_assignees")]
+
+
 def test_jira_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os
