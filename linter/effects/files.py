@@ -1,6 +1,7 @@
 """File writes and changes. Reading is not a side effect; directory creation is left out as
 idempotent. Writes inside a scratch area the tool made (`tempfile.TemporaryDirectory()`,
-`NamedTemporaryFile`, `mkdtemp()`) vanish with it and are not side effects either."""
+`NamedTemporaryFile`, `mkdtemp()`) vanish with it and are not side effects either, nor are files
+under the system's temporary folder (`tempfile.gettempdir()`: a download cache)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ PATH_ARGS: dict[str, tuple[int, ...]] = {
 # Path methods that move the receiver to their first argument: a scratch file moved out of the
 # scratch area (`Path(tmp.name).replace(dest)`, an atomic write) lands for good.
 MOVES = frozenset({"rename", "replace"})
-# Calls that make a scratch area, and the ones that build a path from their first argument.
+# Calls that make (or name) a scratch area, and the ones that build a path from their first argument.
 SCRATCH_MAKERS = frozenset({"tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile", "tempfile.mkdtemp",
-                            "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp"})
+                            "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp",
+                            "tempfile.gettempdir"})
 PATH_BUILDERS = frozenset({"pathlib.Path", "pathlib.PurePath", "os.path.join", "os.path.abspath", "os.path.realpath",
                            "os.fspath", "str"})
 # In-memory buffers: saving an image or a workbook into one writes no file.

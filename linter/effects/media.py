@@ -1,5 +1,5 @@
-"""PDFs, audio and images a tool renders to disk: PyMuPDF, weasyprint, pydub, qrcode, the
-standard library's `wave`. Saved into a path (`check="save"`, `"save_to"` when a call without
+"""PDFs, audio, images and arrays a tool renders to disk: PyMuPDF, weasyprint, pydub, soundfile,
+qrcode, imageio, OpenCV, numpy, the standard library's `wave`. Saved into a path (`check="save"`, `"save_to"` when a call without
 one returns the bytes), not into an in-memory buffer or a scratch folder."""
 
 from __future__ import annotations
@@ -16,6 +16,12 @@ ROWS: tuple[Row, ...] = (
     *methods(_PYDUB, "export", "{name} (audio file)", True, "file", "save_to"),
     *methods("qrcode.make qrcode.QRCode", "save", "{name} (image file)", True, "file", "save"),
     *calls("wave.open", "a file write", True, "file", "open"),
+    # Module functions whose first argument is the file they write: `sf.write(path, audio, rate)`.
+    *calls("soundfile.write scipy.io.wavfile.write", "{name} (audio file)", True, "file", "save_to"),
+    *calls("imageio.imwrite imageio.v2.imwrite imageio.v3.imwrite cv2.imwrite", "{name} (image file)", True, "file",
+           "save_to"),
+    *calls("numpy.save numpy.savez numpy.savez_compressed numpy.savetxt",
+           "{name} (data file)", True, "file", "save_to"),
     # Any library's object saved into a file the source names (`image.save(out_dir / "hero.png")` of
     # an image an SDK returned): the receiver need not be known when the target is a path.
     anys("save", "{name} (file)", True, "file", "save_path"),

@@ -918,6 +918,30 @@ def test_pdf_audio_qr_and_wave_files_not_in_memory_renders():
     ]
 
 
+def test_audio_images_and_arrays_written_by_module_functions():
+    # H7's recorder tool: `sf.write(wav_file, audio, rate)` saves a recording; no path, no file.
+    assert effects("""\
+        import cv2, imageio, io, numpy as np, soundfile as sf
+        from scipy.io import wavfile
+
+        def f(audio, frame, arr, out):
+            sf.write("rec.wav", audio, 44100)
+            wavfile.write(out, 44100, audio)
+            cv2.imwrite("frame.png", frame)
+            imageio.imwrite("frame.jpg", frame)
+            np.save("arr.npy", arr)
+            np.save(io.BytesIO(), arr)
+            sf.read("rec.wav")
+            np.load("arr.npy")
+    """) == [
+        (5, "soundfile.write (audio file)", "file", "write", "rec.wav"),
+        (6, "scipy.io.wavfile.write (audio file)", "file", "write", ""),
+        (7, "cv2.imwrite (image file)", "file", "imwrite", "frame.png"),
+        (8, "imageio.imwrite (image file)", "file", "imwrite", "frame.jpg"),
+        (9, "numpy.save (data file)", "file", "save", "arr.npy"),
+    ]
+
+
 def test_notion_box_hue_and_s3_compatible_clients():
     assert effects("""\
         import ibm_boto3

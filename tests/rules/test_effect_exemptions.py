@@ -208,6 +208,21 @@ def test_writes_inside_a_temporary_directory_and_their_twins():
     }
 
 
+def test_a_download_cached_in_the_system_temp_folder():
+    # H7's PDF tools download a URL into `tempfile.gettempdir()` before reading it.
+    assert described("""\
+        import os, tempfile
+        from pathlib import Path
+
+        def f(url, data, out):
+            tmp_path = os.path.join(tempfile.gettempdir(), os.path.basename(url))
+            with open(tmp_path, "wb") as fh:
+                fh.write(data)
+            Path(tempfile.gettempdir(), "cache.json").write_bytes(data)
+            Path(out, "cache.json").write_bytes(data)
+    """) == {9: "a file write"}
+
+
 def test_code_runner_tool_with_a_scratch_dir(lint, tmp_path):
     assert sib101_lines(lint, tmp_path, """\
         import subprocess

@@ -107,7 +107,9 @@ def test_a_path_joined_with_slash_and_only_read_is_quiet(sib101):
 def test_a_path_joined_with_slash_inside_a_scratch_folder_is_quiet(sib101):
     scratch = SAVED_IMAGE.replace("Path(__file__).parent", "Path(tempfile.mkdtemp())").replace("import io", "import tempfile")
     assert sib101(scratch.replace("{target}", "output_path")) == []
-    assert sib101(scratch.replace("{target}", "output_path").replace("mkdtemp()", "gettempdir()"))  # not made here
+    # The system's temporary folder is scratch too (a download cache); the home folder is not.
+    assert sib101(scratch.replace("{target}", "output_path").replace("mkdtemp()", "gettempdir()")) == []
+    assert sib101(scratch.replace("{target}", "output_path").replace("tempfile.mkdtemp()", "Path.home()"))
 
 
 # A run-context object whose attribute the class itself leaves untyped (`= None` from an `Any`
