@@ -53,6 +53,7 @@ _NAME_LIST = re.compile(rb"\b([A-Za-z_]\w*)\b(?:\s+as\s+\w+)?")
 # What a module hands on to agent code: its top-level functions, and the lists it gathers them in
 # (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent).
 _TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]", re.M)
+_STAR_IMPORT = re.compile(rb"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+\*", re.M)  # `from .tools import *`
 # How far "who imports this module" looks for the agent code that lists a module's plain functions:
 # through importers of importers (a package's `__init__` re-exporting `from .mail import send`, a
 # `tools.py` gathering other modules' functions into a list), this many hops and, per hop, this many
@@ -655,8 +656,10 @@ class ProjectIndex:
                 hop = sorted({p for module in frontier for p in self.importer_paths(module)} - seen)
                 seen.update(hop)
                 # Followed further only through a module that names one of its functions (re-exports,
-                # lists or calls it): one that imports its constants hands no tool on.
-                frontier = [p for p in hop if p not in agents and self._names_any(p, names)][:MAX_IMPORTERS_FOLLOWED]
+                # lists or calls it) or re-exports all of them (`from .user_tools import *`): one that
+                # imports its constants hands no tool on.
+                frontier = [p for p in hop if p not in agents and (self._names_any(p, names) or self._star_imports(p))
+                            ][:MAX_IMPORTERS_FOLLOWED]
                 found.extend(p for p in hop if p in agents)
                 for glue in frontier if hops > 1 else ():  # what a module that is not agent code hands its imports to
                     found.extend(p for name in self._imported_by().get(glue, ())
@@ -688,6 +691,14 @@ class ProjectIndex:
         if path not in words:  # one read per file and run, however many modules' look-ups pass it
             words[path] = frozenset(re.findall(rb"\w+", _read(path)))
         return not names.isdisjoint(words[path])
+
+    def _star_imports(self, path: str) -> bool:
+        """Does the file at `path` star-import a module (a byte scan)?"""
+        self.noted(path)
+        stars: dict[str, bool] = self.memo.setdefault("project.stars", {})
+        if path not in stars:
+            stars[path] = _STAR_IMPORT.search(_read(path)) is not None
+        return stars[path]
 
     def _imported_by(self) -> dict[str, tuple[str, ...]]:
         """file -> the module names it imports (the import index read the other way), for the run."""

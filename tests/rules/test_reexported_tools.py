@@ -1,7 +1,7 @@
 """A plain function is a tool where agent code lists it, however it gets there: through a package
-that re-exports it (`tools/__init__.py`: `from .mail import send_email`, one or two packages deep),
-through a module gathering other modules' functions into a list, and whatever the defining module
-imports itself (a `ToolContext` annotation names a framework but makes no tool). Each shape beside
+that re-exports it (`tools/__init__.py`: `from .mail import send_email` or `import *`, one or two
+packages deep), through a module gathering other modules' functions into a list, and whatever the
+defining module imports itself (a `ToolContext` annotation names a framework but makes no tool). Each shape beside
 its twin that no agent lists. Checked as a user runs it: the whole tree, one process and two."""
 
 from __future__ import annotations
@@ -41,6 +41,17 @@ TWO_PACKAGES = {
     "app/tools/__init__.py": "from .outbox import send_email, draft_email\n",
     "app/tools/outbox/__init__.py": "from ._mail import send_email, draft_email\n",
     "app/tools/outbox/_mail.py": MAIL,
+    "app/agent.py": """\
+        from llama_index.core.agent.workflow import FunctionAgent
+        from app.tools import send_email
+
+        agent = FunctionAgent(name="mailer", llm=None, tools=[send_email])
+    """,
+}
+STAR_REEXPORTED = {  # Finova's shape: `from .mail import *` in the package, the agent imports the package
+    "app/__init__.py": "",
+    "app/tools/__init__.py": "from .mail import *\n",
+    "app/tools/mail.py": MAIL,
     "app/agent.py": """\
         from llama_index.core.agent.workflow import FunctionAgent
         from app.tools import send_email
@@ -102,10 +113,11 @@ ANNOTATED = {
 @pytest.mark.parametrize("files, where, code", [
     (REEXPORTED, "app/tools/mail.py", "SIB101"),
     (TWO_PACKAGES, "app/tools/outbox/_mail.py", "SIB101"),
+    (STAR_REEXPORTED, "app/tools/mail.py", "SIB101"),
     (GATHERED, "app/mail.py", "SIB101"),
     (LIST_REEXPORTED, "app/tools/mail.py", "SIB101"),
     (ANNOTATED, "pkg/tools.py", "SIB103"),  # ADK runs a sync tool on the event loop
-], ids=["package-reexport", "two-packages", "gathered-list", "reexported-list", "framework-annotation"])
+], ids=["package-reexport", "two-packages", "star-reexport", "gathered-list", "reexported-list", "framework-annotation"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_listed_function_is_a_tool_however_it_reaches_the_agent(tmp_path: Path, files: dict[str, str],
                                                                      where: str, code: str, jobs: str) -> None:
