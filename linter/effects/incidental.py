@@ -59,6 +59,10 @@ def is_upkeep_file(path: str) -> bool:
 # A unit-of-work helper (`with get_db_session() as db:`) commits whatever its body wrote: the commit
 # itself changes nothing a read left, and the body's writes are effects of their own.
 TRANSACTION_SCOPES = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+# ... except an ORM session's staged changes, which only the scope's commit makes land: a body that
+# calls one of these on what the scope yields (`db.add(row)`) writes through that commit.
+STAGED_WRITES = frozenset({"add", "add_all", "delete", "merge", "flush", "bulk_save_objects",
+                           "bulk_insert_mappings", "bulk_update_mappings"})
 
 
 def is_scope_commit(effect: Effect, helper: str, decorators: tuple[str, ...]) -> bool:

@@ -27,6 +27,7 @@ from typing import Literal
 
 from ..common.diagnostics import Loc
 from ..effects import (
+    STAGED_WRITES,
     Effect,
     effect_of,
     is_bookkeeping,
@@ -106,6 +107,9 @@ class Context:
     # The exceptions (last dotted part) that a `try` around the call path catches, narrower than
     # `guarded`'s `except Exception`: a helper's `raise ValueError` under `except ValueError` ends nothing.
     caught: frozenset[str] = frozenset()
+    # The `with` body around the call leading here stages ORM writes on what it yields (`db.add(row)`):
+    # the unit of work's commit makes them land (`siblint.effects.incidental.STAGED_WRITES`).
+    staged: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,8 @@ class _Walker:
         # A helper's credential or cache upkeep, also what it delegates (`_get_token()` calling
         # `_encrypt(password)`), and a unit of work's commit (`siblint.effects.incidental`).
         if eff is not None and ctx.depth and not eff.configured and (
-                any(is_bookkeeping(eff, helper) for helper in ctx.via) or is_scope_commit(eff, fn.name, _decorator_names(fn))):
+                any(is_bookkeeping(eff, helper) for helper in ctx.via)
+                or (not ctx.staged and is_scope_commit(eff, fn.name, _decorator_names(fn)))):
             eff = None
         handler = invoked_handler(eff.method, call, scope, self.project) \
             if eff is not None and eff.kind == "cloud" and not eff.configured else None
@@ -255,6 +260,8 @@ class _Walker:
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
+            if not inner.staged and _stages_writes(fn, call):
+                inner = replace(inner, staged=True)
             for target in targets:
                 self.follow(target, inner, _bind(target[1], call, scope, args), call.loc)
         elif eff is None and (members := nested_members(call, scope, self.project)):
@@ -478,6 +485,16 @@ def _swallowed(site: CallSite, swallowers: list[Handler]) -> bool:
     if any(_suppresses_cancellation(cm) for cm in site.with_items):
         return True
     return any(site.call.loc.line > h.loc.end_line for h in swallowers)
+
+
+def _stages_writes(fn: FunctionFacts, cm: Call) -> bool:
+    """Is `cm` a `with` item of `fn` whose body stages an ORM write on the name it binds
+    (`with get_db_session() as db: db.add(row)`)?"""
+    names = {name for name, value in fn.with_bindings.items() if isinstance(value, Call) and value.loc == cm.loc}
+    return bool(names) and any(
+        method_name(site.call.func) in STAGED_WRITES and any(item.loc == cm.loc for item in site.with_items)
+        and isinstance(receiver := receiver_of(site.call.func), Ref) and receiver.text in names
+        for site in fn.calls)
 
 
 def _with_items(fn: FunctionFacts) -> list[Call]:

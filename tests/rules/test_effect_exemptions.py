@@ -475,7 +475,8 @@ def test_text_made_of_a_path_is_not_a_path(lint, tmp_path):
 
 def test_a_unit_of_work_commit_is_not_the_tools_effect(lint, tmp_path):
     """solvait-ai's shape: `with get_db_session() as db:` commits when its body ends, read or write;
-    the commit of a `@contextmanager` helper or an `__exit__` is no effect, the body's writes are."""
+    the commit of a `@contextmanager` helper or an `__exit__` is no effect, the body's writes are.
+    An ORM session's staged rows (`db.add(row)`, H8's shape) land only through that commit."""
     assert sib101_lines(lint, tmp_path, """\
         import sqlite3
         from contextlib import contextmanager
@@ -513,7 +514,20 @@ def test_a_unit_of_work_commit_is_not_the_tools_effect(lint, tmp_path):
             with get_db_session() as db:
                 db.execute("INSERT INTO leave_requests VALUES (?, ?)", (employee, days))
             return "applied"
-    """) == [(33, 35)]
+
+        @function_tool
+        def add_event(title: str) -> str:
+            with get_db_session() as db:
+                db.add(Event(title=title))
+                db.flush()
+            return "added"
+
+        @function_tool
+        def count_events(tags: set) -> str:
+            with get_db_session() as db:
+                tags.add("all")
+                return str(db.query(Event).count())
+    """) == [(33, 35), (39, 10)]  # add_event's ORM session stages the row; the scope's commit writes it
 
 
 @pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
