@@ -401,7 +401,7 @@ def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: li
     caught = ctx.caught.union(c.rpartition(".")[2] for h in site.guarded_by for c in h.catches) \
         if site.guarded_by else ctx.caught
     later = ctx.awaits_later or fn.awaits - site.awaits_before - (1 if site.awaited else 0) > 0
-    return replace(ctx, awaits=ctx.awaits + site.awaits_before, swallowed=swallowed, protected=protected,
+    return replace(ctx, awaits=ctx.awaits + site.surely_awaited_before, swallowed=swallowed, protected=protected,
                    guarded=guarded, awaits_later=later, caught=caught)
 
 

@@ -107,6 +107,9 @@ class _Frame:
         self.withs: list[Call] = []
         self.loops: list[Call] = []
         self.branches: list[Branch] = []  # `if name == "x"` arms around the position, outermost first
+        # Awaits so far in each block around the position that may not run before what follows it
+        # (an `if` arm, a loop body, a `try` body): what leaving one forgets (`awaits_on_every_path`).
+        self.block_awaits: list[int] = [0]
         self.globals: set[str] = set()  # names a `global` statement made module-level here
 
 
@@ -426,6 +429,8 @@ class Collector(Walker):
         if frame is None:
             self.active_suites.append(("plain", None))
             return
+        if key not in self.with_bodies and key not in self.finally_bodies:  # those run whenever they are reached
+            frame.block_awaits.append(0)
         if key in self.try_bodies:
             frame.guards.extend(self.try_bodies[key])
             self.active_suites.append(("try", len(self.try_bodies[key])))
@@ -456,9 +461,11 @@ class Collector(Walker):
         if kind == "function":
             _share_empties(self.frames.pop().facts)
             return
-        if kind == "plain":
+        frame = self.frames[-1] if self.frames else None
+        if frame is not None and kind not in ("with", "finally"):
+            frame.block_awaits.pop()
+        if kind == "plain" or frame is None:
             return
-        frame = self.frames[-1]
         if kind == "try":
             del frame.guards[len(frame.guards) - n :]  # type: ignore[operator]
         elif kind == "handler":
@@ -506,6 +513,7 @@ class Collector(Walker):
     def visit_Await(self, node: cst.Await) -> None:
         if self.frames:
             self.frames[-1].facts.awaits += 1
+            self.frames[-1].block_awaits[-1] += 1
         self.awaited.add(id(node.expression))
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -520,6 +528,7 @@ class Collector(Walker):
                 call=call,
                 awaited=awaited,
                 awaits_before=frame.facts.awaits - (1 if awaited else 0),
+                awaits_on_every_path=sum(frame.block_awaits) - (1 if awaited else 0),
                 in_finally=frame.finally_depth > 0,
                 in_handler=frame.handler[-1] if frame.handler else None,
                 guarded_by=tuple(reversed(frame.guards)),

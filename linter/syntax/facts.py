@@ -256,6 +256,13 @@ class CallSite:
     # `for` / `async for` loops over a call around this call (`for attempt in Retrying(...)`), outermost first.
     loops: tuple[Call, ...] = ()
     branches: tuple[Branch, ...] = ()  # `if name == "literal"` arms around the call, outermost first
+    # Awaits before this call on every path to it: not those in an `if` arm, loop body, `try` body or
+    # handler the call is outside of (-1: not known, as `awaits_before`).
+    awaits_on_every_path: int = -1
+
+    @property
+    def surely_awaited_before(self) -> int:
+        return self.awaits_before if self.awaits_on_every_path < 0 else self.awaits_on_every_path
 
 
 @by_constructor

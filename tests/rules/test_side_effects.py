@@ -138,6 +138,34 @@ def test_sib103_not_after_an_await(sib1):
     """) == []
 
 
+@pytest.mark.parametrize("before, flagged", [
+    ("if slot is None:\n        slot = await free_slot()", True),  # SalesShortcut: the other arm never awaits
+    ("for _ in range(retries):\n        await asyncio.sleep(0)", True),  # the loop may not run
+    ("try:\n        slot = await free_slot()\n    except ValueError:\n        slot = None", True),
+    ("async with lock:\n        await asyncio.sleep(0)", False),  # a with body runs whenever it is reached
+    ("try:\n        pass\n    finally:\n        await asyncio.sleep(0)", False),
+])
+def test_sib103_only_an_await_on_every_path_comes_first(sib1, before, flagged):
+    # Cancellation is delivered at an await only when the path taken has one before the blocking call.
+    code = """\
+        import asyncio, requests
+        from agents import function_tool
+
+        lock = asyncio.Lock()
+
+        async def free_slot() -> str:
+            return "9:00"
+
+        @function_tool
+        async def book(slot: str | None = None, retries: int = 0) -> str:
+            BEFORE
+            requests.post("https://calendar.example.com/events", json={"slot": slot})
+            return "booked"
+    """
+    indented = before.replace("\n", "\n        ")
+    assert sib1(code.replace("BEFORE", indented)) == ([("SIB103", 10)] if flagged else [])
+
+
 @pytest.mark.parametrize("handler", [
     "except asyncio.CancelledError:",
     "except asyncio.exceptions.CancelledError:",
