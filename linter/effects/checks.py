@@ -162,6 +162,17 @@ def check_save_to(row: Row, call: Call, r: Resolver) -> Found | None:
     return _save(row, call, r, needs_target=True)
 
 
+def check_built(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`doc.build(story)` of `doc = SimpleDocTemplate(target)`: the file the document was made on,
+    unless that is an in-memory buffer or lies in a scratch area."""
+    receiver = receiver_of(call.func)
+    made = r.value(receiver.text) if isinstance(receiver, Ref) else receiver
+    target = made.arg(0, "filename") if isinstance(made, Call) else None
+    if target is not None and (in_memory(target, r) or in_scratch(target, r)):
+        return None
+    return describe(row, call, target=_path_text(target, r) if target is not None else "")
+
+
 def check_process(row: Row, call: Call, r: Resolver) -> Found | None:
     return None if read_only_command(call, r) else describe(row, call)
 
@@ -407,6 +418,6 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save, "save_path": check_save_path,
-    "save_to": check_save_to, "process": check_process, "dynamic_code": check_dynamic_code,
+    "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3,
 }

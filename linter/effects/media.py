@@ -1,4 +1,4 @@
-"""PDFs, audio, images and arrays a tool renders to disk: PyMuPDF, weasyprint, pydub, soundfile,
+"""PDFs, audio, images and arrays a tool renders to disk: PyMuPDF, weasyprint, ReportLab, pydub, soundfile,
 qrcode, imageio, OpenCV, numpy, the standard library's `wave`. Saved into a path (`check="save"`, `"save_to"` when a call without
 one returns the bytes), not into an in-memory buffer or a scratch folder."""
 
@@ -13,6 +13,11 @@ ROWS: tuple[Row, ...] = (
     *methods("fitz.open fitz.Document pymupdf.open pymupdf.Document", "save ez_save saveIncr", "{name} (PDF file)",
              True, "file", "save"),
     *methods("weasyprint.HTML", "write_pdf write_png", "{name} (PDF file)", True, "file", "save_to"),
+    # ReportLab writes the file its document or canvas was made on (`check="built"`).
+    *methods("reportlab.platypus.SimpleDocTemplate reportlab.platypus.BaseDocTemplate "
+             "reportlab.platypus.doctemplate.SimpleDocTemplate reportlab.platypus.doctemplate.BaseDocTemplate",
+             "build multiBuild", "{name} (PDF file)", True, "file", "built"),
+    *methods("reportlab.pdfgen.canvas.Canvas", "save", "{name} (PDF file)", True, "file", "built"),
     *methods(_PYDUB, "export", "{name} (audio file)", True, "file", "save_to"),
     *methods("qrcode.make qrcode.QRCode", "save", "{name} (image file)", True, "file", "save"),
     *calls("wave.open", "a file write", True, "file", "open"),

@@ -942,6 +942,26 @@ def test_audio_images_and_arrays_written_by_module_functions():
     ]
 
 
+def test_reportlab_documents_write_the_file_they_were_made_on():
+    # SalesShortcut's proposal tool: `SimpleDocTemplate(path).build(story)`; a buffer is no file.
+    assert effects("""\
+        import io
+        from reportlab.pdfgen import canvas
+        from reportlab.platypus import SimpleDocTemplate
+
+        def f(story, path):
+            doc = SimpleDocTemplate(path, pagesize=(600, 800))
+            doc.build(story)
+            buf = io.BytesIO()
+            SimpleDocTemplate(buf).build(story)
+            c = canvas.Canvas("invoice.pdf")
+            c.save()
+    """) == [
+        (7, "doc.build (PDF file)", "file", "build", ""),
+        (11, "c.save (PDF file)", "file", "save", "invoice.pdf"),
+    ]
+
+
 def test_notion_box_hue_and_s3_compatible_clients():
     assert effects("""\
         import ibm_boto3
