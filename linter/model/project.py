@@ -622,8 +622,10 @@ class ProjectIndex:
 
         if self.prefilter(path, data) if self.prefilter is not None else may_matter(data, path=path):
             return True
-        # Nothing imports a notebook: only its own imports can make it matter.
-        return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) and self.imported_by_agent_code(path)
+        # Nothing imports a notebook: only its own imports can make it matter. A module defining no
+        # function (prompts, constants) holds no tool however agent code imports it.
+        return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) \
+            and next(line_matches(_DEF, data, b"def"), None) is not None and self.imported_by_agent_code(path)
 
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the

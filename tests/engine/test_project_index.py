@@ -52,6 +52,17 @@ def test_the_scan_says_which_plain_modules_agent_code_imports(tmp_path):
     assert not index.imported_by_agent_code(str(tmp_path / "a/agent.py"))
 
 
+def test_a_module_agent_code_imports_is_analysed_only_when_it_defines_a_function(tmp_path):
+    # adk-samples: every agent does `from . import prompt`; a prompts module holds no tool.
+    agent = AGENT.replace("from tools import save", "from tools import save\nimport prompt")
+    write(tmp_path, {"a/tools.py": SAVE, "a/agent.py": agent, "a/prompt.py": "INSTRUCTION = 'Be brief.'\n"})
+    index = _index(tmp_path)
+    for name, wanted in (("tools.py", True), ("prompt.py", False)):
+        path = tmp_path / "a" / name
+        assert index.imported_by_agent_code(str(path))
+        assert index.wants(str(path), path.read_bytes()) is wanted, name
+
+
 def test_the_project_root_is_the_config_folder_else_the_repository(tmp_path):
     write(tmp_path, {"repo/sub/x.py": "", "repo/.git/HEAD": "", "lone/x.py": ""})
     assert project_root(Config(root=str(tmp_path / "repo/sub"))) == str(tmp_path / "repo")
