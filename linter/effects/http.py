@@ -41,12 +41,17 @@ ROWS: tuple[Row, ...] = (
 )
 
 # ---- POSTs that only read -----------------------------------------------------------------------
-# A URL path word (split at / . _ - ?) that names a read: search and retrieval endpoints, vector
-# queries, model inference. A path that also names a write (`_update_by_query`) is not exempt.
+# A URL path word (split at / . _ - ? and between camelCase words) that names a read: search and
+# retrieval endpoints, vector queries, model inference, and the verbs of RPC-style read endpoints
+# (`/api/searchPrice`, `/api/order/pageOrders`, `/api/track`). A path that also names a write
+# (`_update_by_query`, `/api/order/createForecast`) is not exempt.
 READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "completions", "rerank",
-                             "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance"})
+                             "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance",
+                             "get", "list", "find", "lookup", "track", "page", "estimate", "quote"})
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
-                              "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate"})
+                              "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
+                              "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",
+                              "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive"})
 # An OAuth token grant (`/oauth2/v2.0/token`, `/oauth/token`) exchanges credentials: the URL's
 # words hold one of these sets.
 TOKEN_GRANT_WORDS = (frozenset({"oauth2", "token"}), frozenset({"oauth", "token"}))

@@ -18,6 +18,7 @@ from .readonly_programs import INERT_STATEMENTS, LOOKUPS, PROGRAM_FINDERS, SCRIP
 from .resolve import Resolver, method_name, receiver_of
 
 _URL_WORD = re.compile(r"[/._:\-]+")  # `models/gemini-pro:generateContent`
+_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # `searchChannelPrice`: search, channel, price
 
 
 def reads_only(url: str, call: Call, r: Resolver) -> bool:
@@ -31,7 +32,8 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     if "://" in url:
         host, _, path = url.split("://", 1)[1].partition("/")
         host = host.lower()
-    words = {w for w in _URL_WORD.split(path.partition("?")[0].lower()) if w}
+    words = {w.lower() for w in _URL_WORD.split(path.partition("?")[0]) if w}
+    words.update(w.lower() for w in _CAMEL_WORD.findall(path.partition("?")[0]))
     if words & http.WRITE_PATH_WORDS:
         return False
     if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):

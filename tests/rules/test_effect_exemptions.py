@@ -52,8 +52,15 @@ def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
      'requests.post("https://api.github.com/graphql", json={"query": "mutation { addStar(input: {}) { clientMutationId } }"})'),
     ('requests.post(GRAPHQL, json={"query": VIEWER})',
      'requests.post(GRAPHQL, json={"query": q})'),
+    # RPC-style endpoints named by a camelCase verb (H9's logistics API).
+    ('httpx.post(f"{BASE}/api/searchChannelPrice", json={})',
+     'httpx.post(f"{BASE}/api/order/createForecast", json={})'),
+    ('httpx.post(f"{BASE}/api/order/pageOrders", json={})',
+     'httpx.post(f"{BASE}/api/order/updateOrders", json={})'),
+    ('httpx.post(f"{BASE}/api/track", json={})',
+     'httpx.post(f"{BASE}/api/trackAndCancel", json={})'),
 ], ids=["search-path", "search-host", "llm-completions", "llm-messages", "oauth2-token", "oauth-token", "embeddings", "es-search",
-        "relative-query", "graphql-query", "graphql-bound"])
+        "relative-query", "graphql-query", "graphql-bound", "camel-search", "camel-page", "track"])
 def test_read_only_posts_and_their_twins(read, write):
     code = f"""\
         import httpx, requests
