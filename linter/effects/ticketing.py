@@ -5,8 +5,10 @@ from __future__ import annotations
 from .rows import Row, methods
 
 ROWS: tuple[Row, ...] = (
-    *methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link",
-             "{name} (ticketing)", True, "ticket"),
+    # ... and what its resources do: `jira.issue(key).update(fields=...)`, `.delete()`, `.add_field_value(...)`.
+    *methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link "
+             "add_watcher remove_watcher add_attachment add_worklog create_version create_project delete_project "
+             "update delete add_field_value", "{name} (ticketing)", True, "ticket"),
     *methods("atlassian.Jira", "create_issue issue_create issue_create_or_update issue_add_comment issue_transition "
              "set_issue_status update_issue_field issue_update delete_issue", "{name} (ticketing)", True, "ticket"),
     *methods("atlassian.Confluence", "create_page update_page update_or_create delete_page append_page",

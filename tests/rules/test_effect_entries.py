@@ -616,6 +616,22 @@ def test_pygithub_assignees_and_reviews_change_a_pull_request():
     assert [(line, name) for line, _, _, name, _ in found] == [(6, "create_review_request"), (7, "add_to_assignees")]
 
 
+def test_a_jira_issue_changed_through_its_resource():
+    # H9's Jira agent: `jira.issue(key).update(...)` writes; reading its fields does not.
+    found = effects("""\
+        from jira import JIRA
+
+        def f(key, label, who):
+            jira = JIRA(server="https://x.atlassian.net")
+            issue = jira.issue(key)
+            issue.fields.labels.append(label)
+            issue.update(fields={"labels": issue.fields.labels})
+            jira.add_watcher(issue, who)
+            jira.search_issues("project = X")
+    """)
+    assert [(line, name) for line, _, _, name, _ in found] == [(7, "update"), (8, "add_watcher")]
+
+
 def test_jira_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os
