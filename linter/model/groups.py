@@ -828,12 +828,12 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 
 
 def hands_out_plain_functions(facts: ModuleFacts) -> bool:
-    """Does the module name no framework, or only what a framework hands a tool (a `ToolContext`
-    annotation)? Its plain functions are tools where other modules list or wrap them; a module that
-    uses a framework makes its own tools."""
-    from ..frameworks import tool_parameter_types
+    """Does the module name no framework, or only what a tool body uses of one (a `ToolContext`
+    annotation, `raise ModelRetry(...)`)? Its plain functions are tools where other modules list or
+    wrap them; a module that uses a framework otherwise makes its own tools."""
+    from ..frameworks import tool_body_names
 
-    return {name for fw, name in map(canonical, facts.imports.values()) if fw is not None} <= tool_parameter_types()
+    return {name for fw, name in map(canonical, facts.imports.values()) if fw is not None} <= tool_body_names()
 
 
 def wrapped_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]]:

@@ -173,6 +173,37 @@ def test_a_tool_made_of_another_modules_function_is_reported_at_its_def(tmp_path
         ("app/tools.py", 4, "SIB103")]
 
 
+REGISTERED = {  # co-cli's shape: `agent.tool(fn)` of a function whose module raises ModelRetry
+    "app/__init__.py": "",
+    "app/slack.py": """\
+        import requests
+        from pydantic_ai import ModelRetry, RunContext
+
+        def send_message(ctx: RunContext[None], text: str) -> str:
+            if not text:
+                raise ModelRetry("text is required")
+            return requests.post("https://slack.example.com/post", json={"text": text}).text
+    """,
+    "app/agent.py": """\
+        from pydantic_ai import Agent
+        from app.slack import send_message
+
+        agent = Agent("openai:gpt-4o")
+        agent.tool(send_message)
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_function_raising_the_frameworks_retry_is_reported_at_its_def(tmp_path: Path, jobs: str) -> None:
+    """Raising `ModelRetry` (or `ToolException`) is what a tool body does: its module makes no tool of
+    its own, so the function registered elsewhere is reported at its `def`."""
+    write(tmp_path, REGISTERED)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
+        ("app/slack.py", 4, "SIB101")]
+
+
 REGISTRY = {  # HRMS's shape: a project decorator that makes a LangChain tool of the function it decorates
     "app/__init__.py": "",
     "app/registry.py": """\
