@@ -3,7 +3,7 @@ pywhatkit, X/Twitter via tweepy."""
 
 from __future__ import annotations
 
-from .rows import Row, calls, methods
+from .rows import Row, anys, calls, methods
 
 _SLACK_VERBS = ("chat_postMessage chat_postEphemeral chat_update chat_delete chat_scheduleMessage files_upload "
                 "files_upload_v2 conversations_create conversations_invite reactions_add")
@@ -15,6 +15,10 @@ ROWS: tuple[Row, ...] = (
     *methods("slack_sdk.web.async_client.AsyncWebClient slack_sdk.web.AsyncWebClient slack_bolt.async_app.AsyncApp",
              _SLACK_VERBS, "{name} (messaging)", False, "message"),
     *methods("slack_sdk.webhook.WebhookClient", "send send_dict", "{name} (messaging)", True, "message"),
+    # Slack's own spellings, on a client the source does not type (`ctx.deps.slack_client: Any`):
+    # blocking unless awaited.
+    anys("chat_postMessage chat_postEphemeral chat_scheduleMessage files_upload_v2", "{name} (messaging)", None,
+         "message"),
     *methods("telegram.Bot", "send_*", "{name} (messaging)", False, "message"),
     # tweepy: posting, deleting, liking, following, messaging; `get_*` and `search_*` read.
     *methods("tweepy.Client", "create_tweet delete_tweet like unlike retweet unretweet follow_user unfollow_user "

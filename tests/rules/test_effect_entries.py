@@ -632,6 +632,20 @@ def test_a_jira_issue_changed_through_its_resource():
     assert [(line, name) for line, _, _, name, _ in found] == [(7, "update"), (8, "add_watcher")]
 
 
+def test_slack_posts_on_a_client_the_source_does_not_type():
+    # H9's co-cli: `ctx.deps.slack_client` is `Any`; Slack's method names say what it is.
+    found = effects("""\
+        def f(ctx, channel, text):
+            client = ctx.deps.slack_client
+            client.chat_postMessage(channel=channel, text=text)
+            client.conversations_list()
+
+        async def g(ctx, channel, text):
+            await ctx.deps.slack_client.chat_postMessage(channel=channel, text=text)
+    """)
+    assert [(line, name) for line, _, _, name, _ in found] == [(3, "chat_postMessage"), (7, "chat_postMessage")]
+
+
 def test_jira_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os
