@@ -70,6 +70,11 @@ READ_ONLY_SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str
     "apt": (frozenset({"list", "search", "show", "policy", "depends", "rdepends"}), frozenset({"-o", "-c"}), ()),
     "apt-cache": (frozenset({"search", "show", "showpkg", "policy", "depends", "rdepends", "pkgnames", "stats"}),
                   frozenset({"-o", "-c"}), ()),
+    # Credential logins: they leave only the user's own credential cache (upkeep, as `incidental`
+    # counts a token file), whatever follows (`gcloud auth application-default login --scopes=...`).
+    "gcloud": (frozenset({"auth"}), frozenset({"--project", "--account", "--configuration", "--verbosity"}), ()),
+    "gh": (frozenset({"auth"}), frozenset({"-R", "--repo", "--hostname"}), ()),
+    "az": (frozenset({"login"}), frozenset(), ()),
     "ip": (frozenset(), frozenset({"-n", "-netns", "-b", "-batch", "-f", "-family"}), ()),
     "nmcli": (frozenset(), frozenset({"-f", "--fields", "-m", "--mode", "-e", "--escape", "-w", "--wait"}), ()),
 }

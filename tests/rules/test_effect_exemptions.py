@@ -140,10 +140,14 @@ def test_web_search_tool_beside_a_webhook(lint, tmp_path):
     ('subprocess.run(["dig", "+short", p])', 'subprocess.run(["date", "-s", p])'),
     ('subprocess.run(["git", "branch", "--show-current"])', 'subprocess.run(["git", "branch", "--unset-upstream"])'),
     ('subprocess.run(["git", "tag", "-l"])', 'subprocess.run(["git", "tag", p])'),
+    # Credential logins (H9's co-cli) leave only the user's credential cache.
+    ('subprocess.run(["gcloud", "auth", "application-default", "login", f"--scopes={p}"])',
+     'subprocess.run(["gcloud", "run", "deploy", sub])'),
+    ('subprocess.run(["gh", "auth", "token"], capture_output=True)', 'subprocess.run(["gh", "pr", "merge", sub])'),
 ], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
         "shell-string", "os-system", "os-popen", "kubectl-n-get", "kubectl-logs", "kubectl-describe-string",
         "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig", "git-branch-listing",
-        "git-tag-listing"])
+        "git-tag-listing", "gcloud-auth", "gh-auth"])
 def test_read_only_commands_and_their_twins(read, write):
     code = f"""\
         import os, subprocess
