@@ -45,9 +45,16 @@ NOTEBOOK_SUFFIX = ".ipynb"  # siblint.syntax.notebook.SUFFIX, for the same reaso
 
 
 def may_matter_js(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
-    """A TS/JS file matters when it names a JS framework's package anywhere (the engine decides)."""
-    roots = roots or _default_roots("js")
-    return any(r.encode() in data for r in roots)
+    """A TS/JS file matters when it names a JS framework's package as a module specifier anywhere
+    (`'ai'`, `"@openai/agents"`, `'langchain/tools'`, in an import, `require` or `import()`; the
+    engine decides): the bare word `ai` is in nearly every file."""
+    return _js_specifier(roots or _default_roots("js")).search(data) is not None
+
+
+@lru_cache(maxsize=None)
+def _js_specifier(roots: tuple[str, ...]) -> re.Pattern[bytes]:
+    names = b"|".join(re.escape(r.encode()) for r in sorted(roots, key=len, reverse=True))
+    return re.compile(rb"[\'\"`](?:" + names + rb")[\'\"`/]")
 
 
 @lru_cache(maxsize=None)

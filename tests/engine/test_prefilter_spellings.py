@@ -145,6 +145,19 @@ def test_ts_spellings(spelling: str, ending: str, tmp_path: Path) -> None:
     assert sorted(d.code for d in with_filter) == sorted(d.code for d in without)
 
 
+@pytest.mark.parametrize("text, matters", [
+    (b"import { generateText, tool } from 'ai';", True),
+    (b'const { tool } = require("@openai/agents-core");', True),
+    (b"const tools = await import(`langchain/tools`);", True),
+    (b"import { createReactAgent } from '@langchain/langgraph/prebuilt';", True),
+    # The word `ai` is in nearly every file: only a module specifier naming a framework counts.
+    (b'import Link from "next/link";\nexport const tagline = "ai chat, maintained";', False),
+    (b"import { z } from 'zod'; // see docs/ai/tools.md", False),
+])
+def test_a_js_file_matters_when_a_specifier_names_a_framework(text: bytes, matters: bool) -> None:
+    assert prefilter.may_matter(text, path="x.tsx") is matters
+
+
 def _random_spelling(rng: random.Random) -> str:
     """`from agents import Agent` with random legal whitespace, continuations, comments and blocks."""
     def gap() -> str:
