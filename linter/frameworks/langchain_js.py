@@ -63,10 +63,12 @@ _FIX = ("let {fatal}'s errors reach the model (a wrapToolCall that catches handl
 FRAMEWORK = Framework(
     name="langchain-js",
     language="js",
-    import_roots=(LC, CORE_TOOLS, PREBUILT),
+    import_roots=(LC, f"{LC}/tools", CORE_TOOLS, PREBUILT),
     aliases={
         **{name: name for name in _LC_NAMES},
         **{f"{CORE_TOOLS}.{n.rpartition('.')[2]}": n for n in _CORE_NAMES},
+        # langchain 0.x's legacy entry point re-exports the core tools (`from "langchain/tools"`).
+        **{f"{LC}/tools.{n.rpartition('.')[2]}": n for n in _CORE_NAMES},
         TOOL_NODE: TOOL_NODE,
         CREATE_REACT_AGENT: CREATE_REACT_AGENT,
     },

@@ -59,7 +59,9 @@ CORE_HEAD = "import { tool, DynamicStructuredTool, DynamicTool, StructuredTool }
 
 
 @pytest.mark.parametrize("head", [CORE_HEAD, HEAD.replace("createAgent,", "createAgent, DynamicStructuredTool, DynamicTool, "
-                                                           "StructuredTool,")], ids=["@langchain/core/tools", "langchain"])
+                                                           "StructuredTool,"),
+                                  CORE_HEAD.replace("'@langchain/core/tools'", '"langchain/tools"')],
+                         ids=["@langchain/core/tools", "langchain", "langchain/tools"])  # langchain 0.x's entry point
 @pytest.mark.parametrize("spelling", list(TOOL_SPELLINGS))
 def test_sib101_every_tool_spelling(spelling, head, tmp_path):
     src = head + TOOL_SPELLINGS[spelling]
