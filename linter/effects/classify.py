@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..syntax.facts import Call
+from ..syntax.facts import Call, Ref
 from .checks import CHECKS, describe
 from .resolve import Resolver, method_name, no_names, receiver_of
 from .rows import Row, verb_matches
-from .table import ANY, CALLS, FAMILIES, METHODS
+from .table import ANY, CALLS, FAMILIES, METHODS, SAME_CALL_WRAPPERS
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,23 @@ def effect_of(
         name = next(n for n in names if n and _matches(extend, (n,)))
         return Effect(f"{name} (configured side effect)", not awaited, call, configured=True, kind="configured",
                       method=method_name(call.func))
-    for row in rows_for(call, names):
+    rows = rows_for(call, names)
+    for row in rows:
         found = CHECKS[row.check](row, call, r) if row.check else describe(row, call, row.method)
         if found is not None:
             blocking = (not awaited) if row.blocking is None else row.blocking
             return Effect(found.description, blocking, call, kind=found.kind or row.kind, method=found.method,
                           target=found.target)
+    wrapped = None if rows else _wrapped(call, r)
+    return effect_of(wrapped, r, awaited=awaited, extend=extend, pure=pure) if wrapped is not None else None
+
+
+def _wrapped(call: Call, r: Resolver) -> Call | None:
+    """`execFileAsync(...)` of `const execFileAsync = promisify(execFile)`: the same call of the
+    function a wrapper that keeps its arguments was made of."""
+    if not isinstance(call.func, Ref) or "." in call.func.text:
+        return None
+    bound = r.value(call.func.text)
+    if isinstance(bound, Call) and bound.callee in SAME_CALL_WRAPPERS and bound.args and isinstance(bound.args[0], Ref):
+        return replace(call, func=bound.args[0])
     return None

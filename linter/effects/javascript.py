@@ -15,6 +15,9 @@ _FS_WRITES = ("writeFile writeFileSync appendFile appendFileSync rm rmSync rmdir
               "renameSync mkdir mkdirSync copyFile copyFileSync cp cpSync truncate truncateSync createWriteStream "
               "outputFile outputJson writeJson remove move")
 _PROCESSES = "exec execSync execFile execFileSync spawn spawnSync fork"
+# Wrappers whose result takes the wrapped function's arguments: `promisify(execFile)(cmd, args)`
+# runs what `execFile(cmd, args)` runs.
+SAME_CALL_WRAPPERS = frozenset({"util.promisify"})
 
 
 def _http(lib: str) -> list[Row]:
@@ -39,6 +42,9 @@ ROWS: tuple[Row, ...] = (
     # ORMs and drivers
     *methods("@prisma/client.PrismaClient", "create createMany update updateMany upsert delete deleteMany "
              "$executeRaw $executeRawUnsafe", "{name} (Prisma write)", False, "orm"),
+    # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
+    *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
+             "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
     # payments, mail, messages, tickets, cloud

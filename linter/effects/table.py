@@ -58,3 +58,4 @@ def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str,
 
 CALLS, FAMILIES, METHODS, ANY = _index()
 CONSTRUCTORS = frozenset(METHODS)
+SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS

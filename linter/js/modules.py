@@ -8,12 +8,18 @@ path with `%` and `.` escaped (`js:/app/tools%2Ets`): the name holds no dot of i
 
 Relative specifiers resolve the way TypeScript's bundler/node16 resolution finds project files:
 the path as written, `./x.js` that is really `x.ts` (TypeScript's own convention), `./x` with
-each extension tried, and `./dir` as `dir/index.*`.
+each extension tried, and `./dir` as `dir/index.*`. A bare specifier that the nearest
+`tsconfig.json` (or `jsconfig.json`) maps in `compilerOptions.paths` (`"@/*": ["./src/*"]`, a
+Next.js app's `@/lib/db`) is the project file it maps to, when one exists.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
+from functools import lru_cache
 
 PREFIX = "js:"
 _TRY = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -38,9 +44,134 @@ def locate(module: str) -> str | None:
 def resolve_specifier(spec: str, importer: str) -> str:
     """The module name an import specifier in file `importer` refers to."""
     if not spec.startswith((".", "/")):
-        return spec[5:] if spec.startswith("node:") else spec
+        if spec.startswith("node:"):
+            return spec[5:]
+        aliased = _aliased(spec, os.path.dirname(os.path.abspath(importer)))
+        return module_name(aliased) if aliased is not None else spec
     base = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(importer)), spec))
     return module_name(find_file(base) or base)
+
+
+# ---- tsconfig `paths` ---------------------------------------------------------------------------
+_CONFIGS = ("tsconfig.json", "jsconfig.json")
+_PROJECT_MARKERS = ("package.json", ".git")  # the search for a config stops at the folder holding one
+_MAX_EXTENDS = 3
+_MAX_CONFIG_BYTES = 1 << 20
+# JSON with comments and trailing commas, as TypeScript reads it: strings kept, comments dropped.
+_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.S)
+
+
+def resolution_context(path: str) -> str:
+    """What resolving `path`'s imports depends on beyond its own bytes: a digest of the config files
+    whose `paths` it reads ("" for other files). Part of the cache key of its facts."""
+    if not path.lower().endswith(_TRY):
+        return ""
+    chain = _config_chain(os.path.dirname(os.path.abspath(path)))
+    return hashlib.sha256(b"\0".join(data for _, data in chain)).hexdigest()[:16] if chain else ""
+
+
+def _aliased(spec: str, folder: str) -> str | None:
+    """The project file `spec` names through the nearest config's `paths`, if any."""
+    for pattern, targets, base in _paths(folder):
+        head, star, tail = pattern.partition("*")
+        if not (spec == pattern if not star else spec.startswith(head) and spec.endswith(tail)
+                and len(spec) >= len(head) + len(tail)):
+            continue
+        middle = spec[len(head):len(spec) - len(tail)] if star else ""
+        for target in targets:
+            found = find_file(os.path.normpath(os.path.join(base, target.replace("*", middle, 1))))
+            if found is not None:
+                return found
+    return None
+
+
+def _paths(folder: str) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """(pattern, targets, folder the targets are relative to) of the config governing `folder`."""
+    return _paths_of(_config_chain(folder))
+
+
+@lru_cache(maxsize=64)
+def _paths_of(chain: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """`paths` and `baseUrl` through the `extends` chain, the nearest setting winning."""
+    paths: dict | None = None
+    base = ""
+    base_url: str | None = None
+    for config_path, data in chain:
+        options = _options(data)
+        if base_url is None and isinstance(options.get("baseUrl"), str):
+            base_url = os.path.join(os.path.dirname(config_path), options["baseUrl"])
+        if paths is None and isinstance(options.get("paths"), dict):
+            paths, base = options["paths"], os.path.dirname(config_path)
+    if not paths:
+        return ()
+    root = base_url or base
+    return tuple((p, tuple(t for t in ts if isinstance(t, str)), root) for p, ts in paths.items()
+                 if isinstance(p, str) and p.count("*") <= 1 and isinstance(ts, list))
+
+
+def _config_chain(folder: str) -> tuple[tuple[str, bytes], ...]:
+    """The nearest tsconfig/jsconfig at or above `folder` (not above the folder holding a
+    package.json or .git), then the relative files it `extends`: (path, bytes) each. Read again
+    when a file of it changes (the language server lives through edits)."""
+    found = _nearest_config(folder)
+    if found is None or not os.path.isfile(found):
+        return ()
+    return _extended(found, _stamp(found))
+
+
+@lru_cache(maxsize=1024)
+def _nearest_config(folder: str) -> str | None:
+    while True:
+        for name in _CONFIGS:
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder or any(os.path.exists(os.path.join(folder, m)) for m in _PROJECT_MARKERS):
+            return None
+        folder = parent
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (0, 0)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=256)
+def _extended(config_path: str, stamp: tuple[int, int]) -> tuple[tuple[str, bytes], ...]:
+    """`stamp` (the first file's mtime and size) keys the memo; a file it extends is read with it."""
+    chain: list[tuple[str, bytes]] = []
+    while config_path and len(chain) <= _MAX_EXTENDS:
+        try:
+            with open(config_path, "rb") as fh:
+                data = fh.read(_MAX_CONFIG_BYTES)
+        except OSError:
+            break
+        chain.append((config_path, data))
+        parent = _load(data).get("extends")
+        if not isinstance(parent, str) or not parent.startswith("."):
+            break  # a package's config (`@tsconfig/next`) sets no paths of this project
+        config_path = os.path.normpath(os.path.join(os.path.dirname(config_path), parent))
+        if not config_path.endswith(".json"):
+            config_path += ".json"
+    return tuple(chain)
+
+
+def _load(data: bytes) -> dict:
+    try:
+        text = _JSONC.sub(lambda m: m.group(1) or "", data.decode("utf-8-sig", "replace"))
+        loaded = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _options(data: bytes) -> dict:
+    options = _load(data).get("compilerOptions")
+    return options if isinstance(options, dict) else {}
 
 
 def find_file(base: str) -> str | None:

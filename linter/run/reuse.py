@@ -25,20 +25,27 @@ ShaOf = Callable[[str], "str | None"]
 
 
 def still_valid(entry: Entry, path: str, project: "ProjectIndex", sha_of: ShaOf) -> bool:
-    """`entry`'s findings of `path` hold: the same module name, every lookup answered as before."""
+    """`entry`'s findings of `path` hold: the same module name and import aliases, every lookup
+    answered as before."""
+    return entry.module == _identity(path) and all(
+        project.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
+
+
+def _identity(path: str) -> str:
+    """The file's module name, and for a JS file the digest of the tsconfig `paths` its imports
+    resolve through: an edited alias outdates its findings as a rename would."""
+    from ..js.modules import resolution_context
     from ..model.project import module_name_for
 
-    return entry.module == module_name_for(path)[0] and all(
-        project.locate(d.module) == d.path and (d.path is None or sha_of(d.path) == d.sha) for d in entry.deps)
+    context = resolution_context(path)
+    return f"{module_name_for(path)[0]}\0{context}" if context else module_name_for(path)[0]
 
 
 def entry_of(path: str, sha: str, diagnostics: list["Diagnostic"], trace: dict[str, str | None],
              sha_of: ShaOf) -> Entry:
     """What to record: every lookup the rules made, found or not, and the file's own name."""
-    from ..model.project import module_name_for
-
     deps = [Dep(m, p, sha_of(p) if p else None) for m, p in sorted(trace.items())]
-    return Entry(sha, diagnostics, deps, module_name_for(path)[0])
+    return Entry(sha, diagnostics, deps, _identity(path))
 
 
 @contextmanager

@@ -175,11 +175,12 @@ class _Analyser:
         keep_pins(self.project, cache)
 
     def _facts_key(self, path: str, sha: str) -> str:
+        from ..js.modules import resolution_context
         from ..model.project import module_name_for
         from .cache import Cache
 
         name, is_package, _ = module_name_for(path)
-        return Cache.facts_key(path, name, is_package, sha)
+        return Cache.facts_key(path, name, is_package, sha, resolution_context(path))
 
     def _load(self, path: str) -> "ModuleFacts | None":
         """The project index's loader: facts of an imported module, from the cache or parsed."""

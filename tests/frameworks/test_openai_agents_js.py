@@ -88,6 +88,11 @@ EFFECTS = {
     "aws s3 put": ("import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n",
                    "await s3.send(new PutObjectCommand({ Bucket: 'b', Key: 'k' }));"),
     "commonjs require": ("const axios = require('axios');\n", "await axios.delete('https://x.example.com/1');"),
+    # H10's shapes: a promisified child_process function, a supabase-js write.
+    "promisify(execFile)": ("import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
+                            "const execFileAsync = promisify(execFile);\n", "await execFileAsync('git', ['add', '.']);"),
+    "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
+                        "await db.from('orders').update({ status: 'SHIPPED' }).eq('id', 1);"),
 }
 
 
@@ -105,6 +110,7 @@ READ_ONLY = {
     "pg select": "await pool.query('SELECT * FROM orders');",
     "fs read": "await readFile('/tmp/in');",
     "s3 get": "await s3.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }));",
+    "supabase select": "await db.from('orders').select('id').eq('id', 1);",
 }
 
 
@@ -112,7 +118,8 @@ READ_ONLY = {
 def test_sib101_read_only_negatives(read, tmp_path):
     imports = ("import axios from 'axios';\nimport { Pool } from 'pg';\nconst pool = new Pool();\n"
                "import { readFile } from 'fs/promises';\n"
-               "import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n")
+               "import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n"
+               "import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src
@@ -127,6 +134,30 @@ def test_sib101_helper_in_another_file_js_extension_is_ts(tmp_path):
                    "  execute: async (input) => { await sendMail('a@b.c'); return 'sent'; },\n});\n",
     }
     assert _codes(tmp_path, files) == [("SIB101", 4)]
+
+
+@pytest.mark.parametrize("config, found", [
+    ('{\n  // Next.js\n  "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./src/*"], }, },\n}\n', True),
+    ('{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }', True),  # relative to the config without baseUrl
+    ('{ "extends": "./tsconfig.base.json" }', True),  # `paths` from the config it extends
+    ('{ "compilerOptions": { "paths": { "@/*": ["./lib/*"] } } }', False),  # maps elsewhere: a package name
+    ("", False),
+], ids=["jsonc-baseurl", "no-baseurl", "extends", "elsewhere", "none"])
+def test_sib101_helper_imported_through_a_tsconfig_path_alias(config, found, tmp_path):
+    """booksite's and GAI_P2's shape: `import { updateOrder } from '@/lib/orders'` (Next.js)."""
+    files = {
+        "src/lib/orders.ts": "import { createClient } from '@supabase/supabase-js';\n"
+                             "export async function updateOrder(id: string) {\n"
+                             "  await createClient('u', 'k').from('orders').update({ status: 'x' }).eq('id', id);\n}\n",
+        "src/main.ts": HEAD + "import { updateOrder } from '@/lib/orders';\n"
+                       "export const update = tool({\n  name: 'update_order',\n  parameters: z.object({}),\n"
+                       "  execute: async () => { await updateOrder('1'); return 'ok'; },\n});\n",
+        "package.json": "{}",
+        "tsconfig.base.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] } } }',
+    }
+    if config:
+        files["tsconfig.json"] = config
+    assert _codes(tmp_path, files, "src/main.ts") == ([("SIB101", 4)] if found else [])
 
 
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
