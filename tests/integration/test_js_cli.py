@@ -76,3 +76,21 @@ def test_reporters_and_exit_codes(tmp_path):
     assert text.returncode == 1 and "app/agent.ts:5:" in text.stdout and "SIB101" in text.stdout
     clean = siblint(["check", "--no-cache", "--select", "SIB203", "app"], tmp_path)
     assert clean.returncode == 0, clean.stdout + clean.stderr
+
+
+def test_an_edited_tsconfig_alias_outdates_the_cached_findings(tmp_path):
+    """`import { sendReceipt } from '@/mail'` resolves through tsconfig `paths`; a warm run after the
+    alias changes answers as a cold one, not from the cache."""
+    write(tmp_path, {"app/agent.ts": AGENT.replace("'./mail.js'", "'@/mail'"), "app/mail.ts": MAIL,
+                     "package.json": "{}"})
+    only_mail = AGENT.replace("    await fetch('https://pay.example.com/charges', { method: 'POST', body: JSON.stringify({ amount }) });\n", "")
+    (tmp_path / "app/agent.ts").write_text(only_mail.replace("'./mail.js'", "'@/mail'"))
+    cache = ["--cache-dir", str(tmp_path / ".cache"), "--select", "SIB101"]
+    config = tmp_path / "tsconfig.json"
+    for paths, expected in (('["./app/*"]', [("app/agent.ts", 5, "SIB101")]), ('["./lib/*"]', []),
+                            ('["./app/*"]', [("app/agent.ts", 5, "SIB101")])):
+        config.write_text('{ "compilerOptions": { "paths": { "@/*": %s } } }' % paths)
+        for _ in range(2):  # cold for this config, then warm
+            proc = siblint(["check", "--format", "json", *cache, "."], tmp_path)
+            found = json.loads(proc.stdout) if proc.returncode == 1 else []
+            assert [(d["path"], d["line"], d["code"]) for d in found] == expected, (paths, proc.stderr)
