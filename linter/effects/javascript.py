@@ -15,6 +15,10 @@ _FS_WRITES = ("writeFile writeFileSync appendFile appendFileSync rm rmSync rmdir
               "renameSync mkdir mkdirSync copyFile copyFileSync cp cpSync truncate truncateSync createWriteStream "
               "outputFile outputJson writeJson remove move")
 _PROCESSES = "exec execSync execFile execFileSync spawn spawnSync fork"
+# Calls that take the program and its arguments apart (`execFile('git', ['status'])`); `exec` and
+# `execSync` take one command line.
+ARGV_CALLS = frozenset({"child_process.execFile", "child_process.execFileSync", "child_process.spawn",
+                        "child_process.spawnSync", "execa", "execa.execa"})
 # Wrappers whose result takes the wrapped function's arguments: `promisify(execFile)(cmd, args)`
 # runs what `execFile(cmd, args)` runs.
 SAME_CALL_WRAPPERS = frozenset({"util.promisify"})
@@ -37,8 +41,9 @@ ROWS: tuple[Row, ...] = (
     *(Row("method", "axios.create", (m.lower(),), "{method} via axios", False, "js_http", m, "http") for m in sorted(MUTATING_HTTP)),
     *(Row("method", "axios.create", ("delete",), "DELETE via axios", False, "js_http", "DELETE", "http"),),
     *(r for m in _FS_MODULES for r in calls(" ".join(f"{m}.{v}" for v in _FS_WRITES.split()), "{name} (file write)", False, "file")),
-    *calls(" ".join(f"child_process.{v}" for v in _PROCESSES.split()), "{name} (subprocess)", False, "subprocess"),
-    *calls("execa execa.execa execa.execaCommand execa.$", "{name} (subprocess)", False, "subprocess"),
+    *calls(" ".join(f"child_process.{v}" for v in _PROCESSES.split()), "{name} (subprocess)", False, "subprocess",
+           "process"),
+    *calls("execa execa.execa execa.execaCommand execa.$", "{name} (subprocess)", False, "subprocess", "process"),
     # ORMs and drivers
     *methods("@prisma/client.PrismaClient", "create createMany update updateMany upsert delete deleteMany "
              "$executeRaw $executeRawUnsafe", "{name} (Prisma write)", False, "orm"),

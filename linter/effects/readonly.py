@@ -13,7 +13,7 @@ import shlex
 from typing import NamedTuple
 
 from ..syntax.facts import Call, Either, Mapping, Ref, Seq, Slash, Starred, Value
-from . import files, http, processes
+from . import files, http, javascript, processes
 from .readonly_programs import INERT_STATEMENTS, LOOKUPS, PROGRAM_FINDERS, SCRIPT_SHELLS, SHELL_SETUP_OPTIONS, Lookup
 from .resolve import Resolver, method_name, receiver_of
 
@@ -75,6 +75,13 @@ def read_only_command(call: Call, r: Resolver) -> bool:
     shutil.which("b")` is either: both must only read."""
     if call.callee == "asyncio.create_subprocess_exec":
         argv = _items(call.args, r)
+    elif call.callee in javascript.ARGV_CALLS:  # `execFile('git', ['status'])`
+        rest = call.arg(1, None)
+        if isinstance(rest, Ref) and isinstance(r.value(rest.text), Seq):
+            rest = r.value(rest.text)
+        if not call.args or (rest is not None and not isinstance(rest, Seq)):
+            return False  # arguments chosen at run time
+        argv = _items([call.args[0], *(rest.items if isinstance(rest, Seq) else ())], r)
     else:
         first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
         if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):

@@ -91,6 +91,7 @@ EFFECTS = {
     # H10's shapes: a promisified child_process function, a supabase-js write.
     "promisify(execFile)": ("import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
                             "const execFileAsync = promisify(execFile);\n", "await execFileAsync('git', ['add', '.']);"),
+    "execFile with run-time args": ("import { execFile } from 'node:child_process';\n", "execFile('git', argv);"),
     "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
                         "await db.from('orders').update({ status: 'SHIPPED' }).eq('id', 1);"),
 }
@@ -111,6 +112,10 @@ READ_ONLY = {
     "fs read": "await readFile('/tmp/in');",
     "s3 get": "await s3.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }));",
     "supabase select": "await db.from('orders').select('id').eq('id', 1);",
+    # H10's harper: read-only programs, as the Python side judges them.
+    "execFile git status": "const args = ['status'];\n    await execFileAsync('git', args);",
+    "execFile grep": "await execFileAsync('grep', ['-Eir', 'x', '.']);",
+    "execSync ls": "execSync('ls -la');",
 }
 
 
@@ -119,7 +124,9 @@ def test_sib101_read_only_negatives(read, tmp_path):
     imports = ("import axios from 'axios';\nimport { Pool } from 'pg';\nconst pool = new Pool();\n"
                "import { readFile } from 'fs/promises';\n"
                "import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n"
-               "import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n")
+               "import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n"
+               "import { execFile, execSync } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
+               "const execFileAsync = promisify(execFile);\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src
