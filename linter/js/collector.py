@@ -50,6 +50,18 @@ from . import modules
 _FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
                         "arrow_function", "generator_function", "method_definition"})
 _CALLS = frozenset({"call_expression", "new_expression"})
+def _split_type_argument(node: ts.Node) -> ts.Node | None:
+    """`x as Promise<import('m').Client<Db>>`: tree-sitter ends the type at a `<` it cannot read as
+    one and makes the rest a comparison (its left side the `as` expression, or an instantiation of
+    it). The value is the `as` expression's: that node, else None."""
+    left, op = node.child_by_field_name("left"), node.child_by_field_name("operator")
+    if op is None or op.type not in ("<", ">", ">>", ">>>"):
+        return None
+    while left is not None and left.type == "instantiation_expression" and left.named_child_count:
+        left = left.named_children[0]
+    return left if left is not None and left.type in ("as_expression", "satisfies_expression") else None
+
+
 # Wrappers that do not change a value: `x as const`, `x!`, `(x)`, `x satisfies T`, `<T>x`.
 _TRANSPARENT = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                           "type_assertion"})
@@ -203,6 +215,8 @@ class _Collector:
         if kind in _FUNCTIONS or kind == "class":
             name = self._local_name(node)
             return Ref(name, name, loc)
+        if kind == "binary_expression" and (typed := _split_type_argument(node)) is not None:
+            return self.value(typed)
         return Other(loc, kind)
 
     def _item(self, node: ts.Node) -> Value:
@@ -348,14 +362,16 @@ class _Collector:
         return False
 
     def _require(self, node: ts.Node | None) -> str | None:
-        """The module of `require('m')`, else None."""
-        while node is not None and node.type in _TRANSPARENT and node.named_child_count:
+        """The module of `require('m')` or `await import('m')` (a dynamic import that binds it the
+        same way: `const { createServerClient } = await import('@supabase/ssr')`), else None."""
+        while node is not None and (node.type in _TRANSPARENT or node.type == "await_expression") \
+                and node.named_child_count:
             node = node.named_children[0]
         if node is None or node.type != "call_expression":
             return None
         func = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
-        if func is None or self.text(func) != "require" or args is None or args.named_child_count != 1:
+        if func is None or self.text(func) not in ("require", "import") or args is None or args.named_child_count != 1:
             return None
         arg = args.named_children[0]
         if arg.type != "string":
