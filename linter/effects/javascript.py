@@ -52,6 +52,12 @@ ROWS: tuple[Row, ...] = (
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
+    # Puppeteer and Playwright: a click on a live page may submit or delete (as `effects.browser` says
+    # of the Python drivers); typing, navigation and reading a page do not.
+    *methods("puppeteer.launch puppeteer.default.launch puppeteer.connect puppeteer.Page puppeteer.Browser "
+             "puppeteer.ElementHandle playwright.chromium.launch playwright.firefox.launch playwright.webkit.launch "
+             "playwright.Page playwright.Locator @playwright/test.Page @playwright/test.Locator",
+             "click dblclick tap", "{name} (browser action)", False, "browser"),
     # payments, mail, messages, tickets, cloud
     *methods("stripe stripe.Stripe", "create update del cancel capture confirm pay refund", "{name} (payments)", False,
              "payment"),

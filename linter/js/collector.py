@@ -393,9 +393,14 @@ class _Collector:
                 for local, key in self._pattern_names(target):
                     self.imports[local] = f"{required}.{key}"
             return False
+        annotation = self._annotation(node.child_by_field_name("type"))
+        if init is None and annotation and target.type == "identifier":  # `let page: Page;`
+            self.facts.assignments.append(Assignment(self.text(target), Other(self.loc(target)), self.loc(target),
+                                                     self.scope(), ":", annotation))
         if init is not None:
             if target.type == "identifier":
-                self.facts.assignments.append(Assignment(self.text(target), self.value(init), self.loc(target), self.scope()))
+                self.facts.assignments.append(Assignment(self.text(target), self.value(init), self.loc(target), self.scope(),
+                                                         annotation=annotation))
             elif target.type == "object_pattern":
                 source = self.dotted(init)
                 if source is not None and self.qualify(source) != source:
@@ -408,6 +413,18 @@ class _Collector:
                                                                             self.loc(target)), self.loc(target), self.scope()))
             self.visit(init)
         return False
+
+    def _annotation(self, node: ts.Node | None) -> tuple[str, ...]:
+        """The resolved type names a variable's annotation lists (`Page | null` -> puppeteer.Page)."""
+        names: list[str] = []
+        stack = [node] if node is not None else []
+        while stack and len(names) < 8:
+            n = stack.pop()
+            if n.type in ("type_identifier", "nested_type_identifier"):
+                names.append(self.qualify(self.text(n)))
+            elif n.type not in ("type_arguments", "literal_type", "predefined_type"):
+                stack.extend(reversed(n.named_children))
+        return tuple(names)
 
     def _pattern_names(self, pattern: ts.Node) -> list[tuple[str, str]]:
         """(local name, property) for each name an object pattern binds: `{ a, b: c }`."""

@@ -356,8 +356,13 @@ class Scope:
                     held = bound.kwarg(value.text[len(text) + 1:].partition(".")[0]) \
                         if text != value.text and isinstance(bound, Call) else None
                     found = self.constructor(held, depth + 1) if held is not None else ""
-                    # `self.book = None` says nothing; its annotation (`Book | None`) does.
-                    return found or self.constructor(bound, depth + 1) or (types[0] if types else "")
+                    built = found or self.constructor(bound, depth + 1)
+                    # `self.book = None` says nothing; its annotation (`Book | None`) does, and an
+                    # annotation naming a library class beats a call the table does not know
+                    # (`page = await b.newPage()` of `let page: Page | null`).
+                    if types and types[0] in CONSTRUCTORS and built not in CONSTRUCTORS:
+                        return types[0]
+                    return built or (types[0] if types else "")
                 if types and text == value.text:
                     return types[0]
                 text = text.rpartition(".")[0]

@@ -92,6 +92,11 @@ EFFECTS = {
     "promisify(execFile)": ("import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
                             "const execFileAsync = promisify(execFile);\n", "await execFileAsync('git', ['add', '.']);"),
     "execFile with run-time args": ("import { execFile } from 'node:child_process';\n", "execFile('git', argv);"),
+    # H10's harper: a page the module keeps, known by its annotation, not by the call that made it.
+    "puppeteer click on a typed page": ("import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n",
+                                        "await page!.click('#place-order');"),
+    "playwright click": ("import { chromium } from 'playwright';\n",
+                         "const page = await (await chromium.launch()).newPage();\n    await page.click('#buy');"),
     "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
                         "await db.from('orders').update({ status: 'SHIPPED' }).eq('id', 1);"),
 }
@@ -116,6 +121,7 @@ READ_ONLY = {
     "execFile git status": "const args = ['status'];\n    await execFileAsync('git', args);",
     "execFile grep": "await execFileAsync('grep', ['-Eir', 'x', '.']);",
     "execSync ls": "execSync('ls -la');",
+    "puppeteer typing": "await page.type('#q', 'shoes');",
 }
 
 
@@ -126,7 +132,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n"
                "import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n"
                "import { execFile, execSync } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
-               "const execFileAsync = promisify(execFile);\n")
+               "const execFileAsync = promisify(execFile);\n"
+               "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src
