@@ -406,7 +406,9 @@ class BlockingSideEffect(_SideEffectRule):
     ## What it does
     Flags an async tool that performs a side effect through a blocking call before any await:
     `requests`, `smtplib`, sync database drivers (`cursor.execute("INSERT ...")`),
-    `subprocess.run`, a file write, directly or in a sync helper it calls.
+    `subprocess.run`, a file write, directly or in a sync helper it calls. "Before any await"
+    means on some path: an await in an `if` arm, a loop body or a `try` body that the blocking call
+    comes after, not inside, may not have run (`if slot is None: slot = await free_slot()`).
 
     ## Why is this bad?
     Cancellation reaches a coroutine only at an await. A blocking call holds the event loop, so the
