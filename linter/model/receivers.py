@@ -88,8 +88,23 @@ class ReceiverScope(Scope):
             head = Ref(value.name.rpartition(".")[0], receiver, value.loc)
             getters = [m for cls in classes_of(self, head, self.project)
                        if (m := method_of(cls, attr, self.project)) is not None and _is_property(m[1])]
-            return self._returned_client(getters, depth)
+            found = self._returned_client(getters, depth)
+            if found:
+                return found
+        if isinstance(value, Ref) and super().value(value.text.partition(".")[0]) is None:
+            return self._module_variable(value, depth)
         return ""
+
+    def _module_variable(self, value: Ref, depth: int) -> str:
+        """`client.post(...)` of `from app.db import client` (`client = httpx.Client()` there): what
+        the other module's top-level assignment built."""
+        found = self.project.resolve(value.name, self.facts.path)
+        if found is None or found[0] is self.facts:
+            return ""
+        facts, attr = found
+        if not any(a.target == attr and not a.scope for a in facts.assignments):
+            return ""
+        return ReceiverScope(facts, "", self.project).constructor(Ref(attr, attr, value.loc), depth + 1)
 
     def _returned_client(self, functions: list[tuple[ModuleFacts, FunctionFacts]], depth: int) -> str:
         """The known client constructor a project function returns ("" if none)."""

@@ -374,6 +374,9 @@ class Scope:
             if method_name(value.func) in TEXT_OF_PATH:
                 return ""  # text made of a path, not the path
             return self.constructor(receiver_of(value.func), depth + 1) or name
+        if isinstance(value, Either):  # `global.pool || new Pool(...)`: the option a known class builds
+            return next((built for option in value.options
+                         if (built := self.constructor(option, depth + 1)) in CONSTRUCTORS), "")
         if isinstance(value, Slash):
             # `base / "out.png"` is an object of its operands' kind (a pathlib path joined with `/`).
             return self.constructor(value.left, depth + 1) or self.constructor(value.right, depth + 1)

@@ -150,6 +150,22 @@ METHOD_AND_PROPERTY = """\
 """
 
 
+@pytest.mark.parametrize("made", ["httpx.Client()", "_shared or httpx.Client()"])
+def test_client_another_module_made_at_its_top_level(sib101, made):
+    # `from app.db import client`: what `client = httpx.Client()` built there (H12's pool, in Python).
+    files = {"db.py": f"import httpx\n\n_shared = None\nclient = {made}\n"}
+    text = """\
+        from strands import tool
+        from db import client
+
+        @tool
+        def save(x: str) -> str:
+            return client.{verb}("https://x.example.com/notes", json={{"x": x}}).text
+    """
+    assert [line for line, _ in sib101(text.format(verb="post"), files)] == [5]
+    assert sib101(text.format(verb="get"), files) == []
+
+
 def test_client_from_a_method_and_a_property(sib101):
     assert [line for line, _ in sib101(METHOD_AND_PROPERTY.format(op="send_message"))] == [13, 17]
 
