@@ -15,6 +15,9 @@ _FS_WRITES = ("writeFile writeFileSync appendFile appendFileSync rm rmSync rmdir
               "renameSync mkdir mkdirSync copyFile copyFileSync cp cpSync truncate truncateSync createWriteStream "
               "outputFile outputJson writeJson remove move")
 _PROCESSES = "exec execSync execFile execFileSync spawn spawnSync fork"
+_GOOGLE_APIS = "gmail calendar drive sheets docs slides tasks people forms admin youtube"
+_GOOGLE_WRITES = ("insert update patch delete send create modify trash untrash move copy import batchUpdate batchModify "
+                  "batchDelete append clear quickAdd batchCreate emptyTrash")
 # Calls that take the program and its arguments apart (`execFile('git', ['status'])`); `exec` and
 # `execSync` take one command line.
 ARGV_CALLS = frozenset({"child_process.execFile", "child_process.execFileSync", "child_process.spawn",
@@ -58,6 +61,13 @@ ROWS: tuple[Row, ...] = (
              "puppeteer.ElementHandle playwright.chromium.launch playwright.firefox.launch playwright.webkit.launch "
              "playwright.Page playwright.Locator @playwright/test.Page @playwright/test.Locator",
              "click dblclick tap", "{name} (browser action)", False, "browser"),
+    # googleapis for Node: `google.gmail({...}).users.messages.send({...})`; `get` and `list` read.
+    *methods(" ".join(f"googleapis.google.{api}" for api in _GOOGLE_APIS.split()), _GOOGLE_WRITES,
+             "{name} (Google API)", False, "google_api"),
+    # E2B cloud sandboxes: files written and commands run there outlive the call.
+    *methods("@e2b/code-interpreter.Sandbox.create @e2b/code-interpreter.Sandbox.connect e2b.Sandbox.create "
+             "e2b.Sandbox.connect", "write makeDir remove rename run runCode", "{name} (E2B sandbox)", False,
+             "subprocess"),
     # payments, mail, messages, tickets, cloud
     *methods("stripe stripe.Stripe", "create update del cancel capture confirm pay refund", "{name} (payments)", False,
              "payment"),

@@ -32,6 +32,7 @@ from ..syntax.facts import (
     Call,
     CallSite,
     Const,
+    Either,
     FString,
     FunctionFacts,
     Handler,
@@ -217,6 +218,14 @@ class _Collector:
             return Ref(name, name, loc)
         if kind == "binary_expression" and (typed := _split_type_argument(node)) is not None:
             return self.value(typed)
+        if kind == "binary_expression" and (op := node.child_by_field_name("operator")) is not None \
+                and op.type in ("||", "??"):  # `global.pool || new Pool(...)`: either side, as Python's `or`
+            sides = [self.value(node.child_by_field_name(f)) for f in ("left", "right")]
+            return Either(loc, "BooleanOperation",
+                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
+        if kind == "ternary_expression":
+            arms = [self.value(node.child_by_field_name(f)) for f in ("consequence", "alternative")]
+            return Either(loc, "IfExp", tuple(o for arm in arms for o in (arm.options if isinstance(arm, Either) else (arm,))))
         return Other(loc, kind)
 
     def _item(self, node: ts.Node) -> Value:

@@ -95,6 +95,10 @@ EFFECTS = {
     # H10's harper: a page the module keeps, known by its annotation, not by the call that made it.
     "puppeteer click on a typed page": ("import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n",
                                         "await page!.click('#place-order');"),
+    "googleapis gmail send": ("import { google } from 'googleapis';\n",
+                              "await google.gmail({ version: 'v1' }).users.messages.send({ userId: 'me' });"),
+    "e2b sandbox write": ("import { Sandbox } from '@e2b/code-interpreter';\n",
+                          "const sbx = await Sandbox.connect('id');\n    await sbx.files.write('/app/x.ts', 'x');"),
     "playwright click": ("import { chromium } from 'playwright';\n",
                          "const page = await (await chromium.launch()).newPage();\n    await page.click('#buy');"),
     "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
@@ -122,6 +126,7 @@ READ_ONLY = {
     "execFile grep": "await execFileAsync('grep', ['-Eir', 'x', '.']);",
     "execSync ls": "execSync('ls -la');",
     "puppeteer typing": "await page.type('#q', 'shoes');",
+    "googleapis list": "await google.gmail({ version: 'v1' }).users.messages.list({ userId: 'me' });",
 }
 
 
@@ -133,7 +138,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n"
                "import { execFile, execSync } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
                "const execFileAsync = promisify(execFile);\n"
-               "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n")
+               "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n"
+               "import { google } from 'googleapis';\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src
@@ -172,6 +178,18 @@ def test_sib101_helper_imported_through_a_tsconfig_path_alias(config, found, tmp
     if config:
         files["tsconfig.json"] = config
     assert _codes(tmp_path, files, "src/main.ts") == ([("SIB101", 4)] if found else [])
+
+
+def test_sib101_client_another_module_made_at_its_top_level(tmp_path):
+    """jump-agent's `pool` from `@/lib/db`: `global.pool || new Pool(...)` there."""
+    files = {
+        "lib/db.ts": "import { Pool } from 'pg';\nconst g = global as unknown as { pool: Pool };\n"
+                     "export const pool = g.pool || new Pool({ connectionString: 'x' });\n",
+        "main.ts": HEAD + "import { pool } from './lib/db';\n"
+                   "export const save = tool({\n  name: 'save',\n  parameters: z.object({}),\n"
+                   "  execute: async () => { await pool.query('INSERT INTO notes VALUES (1)'); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == [("SIB101", 4)]
 
 
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
