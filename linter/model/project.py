@@ -50,9 +50,11 @@ PINS = "<pins>"
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 _NAME_LIST = re.compile(rb"\b([A-Za-z_]\w*)\b(?:\s+as\s+\w+)?")
-# What a module hands on to agent code: its top-level functions, and the lists it gathers them in
-# (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent).
-_TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]", re.M)
+# What a module hands on to agent code: its top-level functions, the lists it gathers them in
+# (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent),
+# and its plain aliases of them (`create_ticket_tool = create_ticket`).
+_TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]"
+                      rb"|^(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*[ \t]*$", re.M)
 _STAR_IMPORT = re.compile(rb"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+\*", re.M)  # `from .tools import *`
 # How far "who imports this module" looks for the agent code that lists a module's plain functions:
 # through importers of importers (a package's `__init__` re-exporting `from .mail import send`, a
@@ -681,7 +683,7 @@ class ProjectIndex:
         self.noted(path)
         defined: dict[str, frozenset[bytes]] = self.memo.setdefault("project.defined", {})
         if path not in defined:
-            defined[path] = frozenset(m.group(1) or m.group(2) for m in _TOP_DEF.finditer(_read(path)))
+            defined[path] = frozenset(m.group(1) or m.group(2) or m.group(3) for m in _TOP_DEF.finditer(_read(path)))
         return defined[path]
 
     def _names_any(self, path: str, names: frozenset[bytes]) -> bool:

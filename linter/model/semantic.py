@@ -426,6 +426,10 @@ def resolve_function(dotted: str, project: ProjectIndex, importer: str = "") -> 
         fn = facts.functions.get(name)
         if fn is not None:
             return facts, fn
+        # `create_ticket_tool = create_ticket` at the module's top level: the function it aliases.
+        aliased = [a.value for a in facts.assignments if a.target == name and not a.scope]
+        if len(aliased) == 1 and isinstance(aliased[0], Ref) and aliased[0].text in facts.functions:
+            return facts, facts.functions[aliased[0].text]
     # `pkg.mod.Cls.method`: the module is `pkg.mod`, the name inside it `Cls.method`.
     head, _, method = dotted.rpartition(".")
     cls = project.resolve(head, importer) if head else None

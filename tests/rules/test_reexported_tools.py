@@ -59,6 +59,17 @@ STAR_REEXPORTED = {  # Finova's shape: `from .mail import *` in the package, the
         agent = FunctionAgent(name="mailer", llm=None, tools=[send_email])
     """,
 }
+ALIASED = {  # AI-Ticket-Agent's shape: `send_email_tool = send_email`, re-exported and listed by its alias
+    "app/__init__.py": "",
+    "app/tools/__init__.py": "from .mail import send_email_tool\n",
+    "app/tools/mail.py": MAIL + "\n\n    send_email_tool = send_email\n",
+    "app/agent.py": """\
+        from llama_index.core.agent.workflow import FunctionAgent
+        from app.tools import send_email_tool
+
+        agent = FunctionAgent(name="mailer", llm=None, tools=[send_email_tool])
+    """,
+}
 GATHERED = {
     "app/__init__.py": "",
     "app/mail.py": MAIL,
@@ -114,10 +125,11 @@ ANNOTATED = {
     (REEXPORTED, "app/tools/mail.py", "SIB101"),
     (TWO_PACKAGES, "app/tools/outbox/_mail.py", "SIB101"),
     (STAR_REEXPORTED, "app/tools/mail.py", "SIB101"),
+    (ALIASED, "app/tools/mail.py", "SIB101"),
     (GATHERED, "app/mail.py", "SIB101"),
     (LIST_REEXPORTED, "app/tools/mail.py", "SIB101"),
     (ANNOTATED, "pkg/tools.py", "SIB103"),  # ADK runs a sync tool on the event loop
-], ids=["package-reexport", "two-packages", "star-reexport", "gathered-list", "reexported-list", "framework-annotation"])
+], ids=["package-reexport", "two-packages", "star-reexport", "alias", "gathered-list", "reexported-list", "framework-annotation"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_listed_function_is_a_tool_however_it_reaches_the_agent(tmp_path: Path, files: dict[str, str],
                                                                      where: str, code: str, jobs: str) -> None:
