@@ -85,22 +85,26 @@ def effect_of(
         return Effect(f"{name} (configured side effect)", not awaited, call, configured=True, kind="configured",
                       method=method_name(call.func))
     rows = rows_for(call, names)
+    if not rows and (wrapped := _aliased(call, r)) is not None:
+        call, rows = wrapped, rows_for(wrapped, names_of(wrapped, r))
     for row in rows:
         found = CHECKS[row.check](row, call, r) if row.check else describe(row, call, row.method)
         if found is not None:
             blocking = (not awaited) if row.blocking is None else row.blocking
             return Effect(found.description, blocking, call, kind=found.kind or row.kind, method=found.method,
                           target=found.target)
-    wrapped = None if rows else _wrapped(call, r)
-    return effect_of(wrapped, r, awaited=awaited, extend=extend, pure=pure) if wrapped is not None else None
+    return None
 
 
-def _wrapped(call: Call, r: Resolver) -> Call | None:
-    """`execFileAsync(...)` of `const execFileAsync = promisify(execFile)`: the same call of the
-    function a wrapper that keeps its arguments was made of."""
+def _aliased(call: Call, r: Resolver) -> Call | None:
+    """The same call of the function a local name stands for: `fetchFn(url, {...})` of `const
+    fetchFn = globalThis.fetch`, `execFileAsync(...)` of `const execFileAsync = promisify(execFile)`
+    (a wrapper that keeps the arguments)."""
     if not isinstance(call.func, Ref) or "." in call.func.text:
         return None
     bound = r.value(call.func.text)
     if isinstance(bound, Call) and bound.callee in SAME_CALL_WRAPPERS and bound.args and isinstance(bound.args[0], Ref):
         return replace(call, func=bound.args[0])
+    if isinstance(bound, Ref) and bound.text != call.func.text:
+        return replace(call, func=bound)
     return None

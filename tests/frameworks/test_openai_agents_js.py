@@ -95,6 +95,8 @@ EFFECTS = {
     # H10's harper: a page the module keeps, known by its annotation, not by the call that made it.
     "puppeteer click on a typed page": ("import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n",
                                         "await page!.click('#place-order');"),
+    "fetch through an alias": ("const fetchFn: any = (globalThis as any).fetch;\n",
+                               "await fetchFn('https://x.example.com/orders', { method: 'POST' });"),
     "googleapis gmail send": ("import { google } from 'googleapis';\n",
                               "await google.gmail({ version: 'v1' }).users.messages.send({ userId: 'me' });"),
     "e2b sandbox write": ("import { Sandbox } from '@e2b/code-interpreter';\n",
@@ -127,6 +129,7 @@ READ_ONLY = {
     "execSync ls": "execSync('ls -la');",
     "puppeteer typing": "await page.type('#q', 'shoes');",
     "googleapis list": "await google.gmail({ version: 'v1' }).users.messages.list({ userId: 'me' });",
+    "fetch GET through an alias": "const get = fetch;\n    await get('https://x.example.com/items');",
 }
 
 

@@ -646,6 +646,20 @@ def test_slack_posts_on_a_client_the_source_does_not_type():
     assert [(line, name) for line, _, _, name, _ in found] == [(3, "chat_postMessage"), (7, "chat_postMessage")]
 
 
+def test_a_local_alias_of_a_library_function_is_that_function():
+    # HandyBook's `const fetchFn = globalThis.fetch`, in Python: `send = requests.post`.
+    found = effects("""\
+        import requests
+
+        def f(url):
+            send = requests.post
+            send(url, json={})
+            read = requests.get
+            read(url)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "http")]
+
+
 def test_jira_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os
