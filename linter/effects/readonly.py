@@ -81,7 +81,7 @@ def read_only_command(call: Call, r: Resolver) -> bool:
             rest = r.value(rest.text)
         if not call.args or (rest is not None and not isinstance(rest, Seq)):
             return False  # arguments chosen at run time
-        argv = _items([call.args[0], *(rest.items if isinstance(rest, Seq) else ())], r)
+        argv = _items((call.args[0], *(rest.items if isinstance(rest, Seq) else ())), r)
     else:
         first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
         if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):
