@@ -232,10 +232,10 @@ ENV = {"PATH": "/usr/bin:/bin", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "
        "PYTHONWARNINGS": "ignore"}
 
 
-def _run_worker(python: Path, workdir: Path, batch: list[tuple[str, str]]) -> list[dict]:
+def _run_worker(python: Path, workdir: Path, batch: list[tuple[str, str]], home: Path) -> list[dict]:
     driver = workdir / "driver.py"
     proc = subprocess.run([str(python), str(driver), json.dumps(batch)], cwd=workdir, capture_output=True,
-                          text=True, timeout=300, env={**ENV, "HOME": str(workdir)})
+                          text=True, timeout=300, env={**ENV, "HOME": str(home)})
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
     assert proc.returncode == 0 and lines, f"driver failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     return json.loads(lines[-1][len("RESULTS "):])
@@ -251,8 +251,13 @@ def results(fake_server, tmp_path_factory) -> dict[str, dict]:
         path.write_text(source, encoding="utf-8")
         batches[name in HOOKED].append((str(path), fake_server.urls(f"crewai-{name}")["FAKE_PAYMENTS_URL"]))
     python = CREWAI.python()
+    # A HOME each: crewai creates its credential key there on import, and two first imports racing on
+    # one HOME can each find the other's half-written key ("Failed to create or read encryption key").
+    homes = [workdir / f"home-{i}" for i in range(len(batches))]
+    for home in homes:
+        home.mkdir()
     with ThreadPoolExecutor(2) as pool:  # the two workers overlap: two cores
-        done = [r for rs in pool.map(lambda b: _run_worker(python, workdir, b), batches) for r in rs]
+        done = [r for rs in pool.map(lambda job: _run_worker(python, workdir, *job), zip(batches, homes)) for r in rs]
     for r in done:
         r["payments"] = [p["t"] for p in fake_server.log(f"crewai-{r['name']}")["payments"]]
     return {r["name"]: r for r in done}
