@@ -114,8 +114,8 @@ def _config_chain(folder: str) -> tuple[tuple[str, bytes], ...]:
     package.json or .git), then the relative files it `extends`: (path, bytes) each. Read again
     when a file of it changes (the language server lives through edits)."""
     found = _nearest_config(folder)
-    if found is None or not os.path.isfile(found):
-        return ()
+    if found is None or not os.path.isfile(found) or os.path.islink(found):
+        return ()  # a symlinked config may point anywhere on the machine: not read
     return _extended(found, _stamp(found))
 
 
@@ -144,7 +144,7 @@ def _stamp(path: str) -> tuple[int, int]:
 def _extended(config_path: str, stamp: tuple[int, int]) -> tuple[tuple[str, bytes], ...]:
     """`stamp` (the first file's mtime and size) keys the memo; a file it extends is read with it."""
     chain: list[tuple[str, bytes]] = []
-    while config_path and len(chain) <= _MAX_EXTENDS:
+    while config_path and len(chain) <= _MAX_EXTENDS and not os.path.islink(config_path):
         try:
             with open(config_path, "rb") as fh:
                 data = fh.read(_MAX_CONFIG_BYTES)
