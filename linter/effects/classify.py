@@ -85,7 +85,7 @@ def effect_of(
         return Effect(f"{name} (configured side effect)", not awaited, call, configured=True, kind="configured",
                       method=method_name(call.func))
     rows = rows_for(call, names)
-    if not rows and (wrapped := _aliased(call, r)) is not None:
+    if not rows and (wrapped := _same_call(call, r)) is not None:
         call, rows = wrapped, rows_for(wrapped, names_of(wrapped, r))
     for row in rows:
         found = CHECKS[row.check](row, call, r) if row.check else describe(row, call, row.method)
@@ -96,7 +96,7 @@ def effect_of(
     return None
 
 
-def _aliased(call: Call, r: Resolver) -> Call | None:
+def _same_call(call: Call, r: Resolver) -> Call | None:
     """The same call of the function a local name stands for: `fetchFn(url, {...})` of `const
     fetchFn = globalThis.fetch`, `execFileAsync(...)` of `const execFileAsync = promisify(execFile)`
     (a wrapper that keeps the arguments)."""

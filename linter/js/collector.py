@@ -32,7 +32,6 @@ from ..syntax.facts import (
     Call,
     CallSite,
     Const,
-    Either,
     FString,
     FunctionFacts,
     Handler,
@@ -45,6 +44,7 @@ from ..syntax.facts import (
     Seq,
     Starred,
     Value,
+    either,
 )
 from . import modules
 
@@ -220,12 +220,9 @@ class _Collector:
             return self.value(typed)
         if kind == "binary_expression" and (op := node.child_by_field_name("operator")) is not None \
                 and op.type in ("||", "??"):  # `global.pool || new Pool(...)`: either side, as Python's `or`
-            sides = [self.value(node.child_by_field_name(f)) for f in ("left", "right")]
-            return Either(loc, "BooleanOperation",
-                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
+            return either(loc, "BooleanOperation", [self.value(node.child_by_field_name(f)) for f in ("left", "right")])
         if kind == "ternary_expression":
-            arms = [self.value(node.child_by_field_name(f)) for f in ("consequence", "alternative")]
-            return Either(loc, "IfExp", tuple(o for arm in arms for o in (arm.options if isinstance(arm, Either) else (arm,))))
+            return either(loc, "IfExp", [self.value(node.child_by_field_name(f)) for f in ("consequence", "alternative")])
         return Other(loc, kind)
 
     def _item(self, node: ts.Node) -> Value:

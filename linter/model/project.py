@@ -54,7 +54,7 @@ _NAME_LIST = re.compile(rb"\b([A-Za-z_]\w*)\b(?:\s+as\s+\w+)?")
 # (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent),
 # and its plain aliases of them (`create_ticket_tool = create_ticket`).
 _TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]"
-                      rb"|^(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*[ \t]*$", re.M)
+                      rb"|^(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*[ \t]*\r?$", re.M)
 _STAR_IMPORT = re.compile(rb"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+\*", re.M)  # `from .tools import *`
 # How far "who imports this module" looks for the agent code that lists a module's plain functions:
 # through importers of importers (a package's `__init__` re-exporting `from .mail import send`, a

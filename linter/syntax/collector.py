@@ -31,7 +31,6 @@ from .facts import (
     Comp,
     Const,
     Each,
-    Either,
     FString,
     FunctionFacts,
     Handler,
@@ -48,6 +47,7 @@ from .facts import (
     Starred,
     TrySite,
     Value,
+    either,
     keyed_target,
 )
 from .inert import cannot_raise
@@ -94,6 +94,11 @@ def _ends_in_exit(body: cst.BaseSuite) -> bool:
     if isinstance(last, cst.SimpleStatementLine):
         last = last.body[-1] if last.body else None
     return isinstance(last, (cst.Return, cst.Raise))
+
+
+# Suites that run whenever the statement holding them is reached: an await in one comes before what
+# follows on every path (`CallSite.awaits_on_every_path`); any other suite's may not have run.
+_RUN_WHEN_REACHED = ("with", "finally")
 
 
 class _Frame:
@@ -191,12 +196,9 @@ class Collector(Walker):
                     pairs.append((self.value(entry.key), self.value(entry.value)))
             return Mapping(tuple(pairs), loc)
         if kind is cst.BooleanOperation and type(expr.operator) is cst.Or:
-            sides = (self.value(expr.left), self.value(expr.right))
-            return Either(loc, "BooleanOperation",
-                          tuple(o for side in sides for o in (side.options if isinstance(side, Either) else (side,))))
+            return either(loc, "BooleanOperation", (self.value(expr.left), self.value(expr.right)))
         if kind is cst.IfExp:  # `a if c else b`: one of the two (a tools list chosen by a setting)
-            arms = (self.value(expr.body), self.value(expr.orelse))
-            return Either(loc, "IfExp", tuple(o for arm in arms for o in (arm.options if isinstance(arm, Either) else (arm,))))
+            return either(loc, "IfExp", (self.value(expr.body), self.value(expr.orelse)))
         if kind is cst.BinaryOperation and type(expr.operator) is cst.Add:
             left, right = self.value(expr.left), self.value(expr.right)
             parts: list[Value] = []
@@ -429,8 +431,6 @@ class Collector(Walker):
         if frame is None:
             self.active_suites.append(("plain", None))
             return
-        if key not in self.with_bodies and key not in self.finally_bodies:  # those run whenever they are reached
-            frame.block_awaits.append(0)
         if key in self.try_bodies:
             frame.guards.extend(self.try_bodies[key])
             self.active_suites.append(("try", len(self.try_bodies[key])))
@@ -452,6 +452,8 @@ class Collector(Walker):
             self.active_suites.append(("branch", len(arm)))
         else:
             self.active_suites.append(("plain", None))
+        if self.active_suites[-1][0] not in _RUN_WHEN_REACHED:
+            frame.block_awaits.append(0)
 
     def _leave_suite(self) -> None:
         kind, n = self.active_suites.pop()
@@ -462,7 +464,7 @@ class Collector(Walker):
             _share_empties(self.frames.pop().facts)
             return
         frame = self.frames[-1] if self.frames else None
-        if frame is not None and kind not in ("with", "finally"):
+        if frame is not None and kind not in _RUN_WHEN_REACHED:
             frame.block_awaits.pop()
         if kind == "plain" or frame is None:
             return

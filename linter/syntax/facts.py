@@ -15,7 +15,7 @@ of empty lists and dicts per function. Facts are never mutated after collection.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar, Union
+from typing import Any, Callable, Iterable, TypeVar, Union
 
 from ..common.diagnostics import Loc
 from ..common.pickling import by_constructor
@@ -148,6 +148,11 @@ class Either(Other):
     `tools=[search if online else cached_search]`."""
 
     options: tuple["Value", ...] = ()
+
+
+def either(loc: Loc, kind: str, values: Iterable["Value"]) -> Either:
+    """One of `values`, a nested either-or flattened (`a or (b or c)` is one of three)."""
+    return Either(loc, kind, tuple(o for v in values for o in (v.options if isinstance(v, Either) else (v,))))
 
 
 @by_constructor
