@@ -484,6 +484,11 @@ class BlockingSideEffect(_SideEffectRule):
         Invalid("import sqlite3\nfrom agents import function_tool\n\n@function_tool\nasync def save(note: str) -> str:\n"
                 "    conn = sqlite3.connect('db')\n    conn.execute('INSERT INTO notes VALUES (?)', (note,))\n"
                 "    conn.commit()\n    return 'saved'\n", lines=(5,)),
+        # The await runs only when no slot is given: the other path reaches the POST first.
+        Invalid("import asyncio, requests\nfrom agents import function_tool\n\n@function_tool\n"
+                "async def book(slot: str = '') -> str:\n    if not slot:\n        await asyncio.sleep(0)\n"
+                "    requests.post('https://cal.example.com/events', json={'slot': slot})\n    return 'booked'\n",
+                lines=(5,)),
     ])
 
 
