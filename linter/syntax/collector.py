@@ -67,6 +67,9 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "builtins.ImportError", "builtins.ModuleNotFoundError"}
+
+
 def qualify(imports: dict[str, str], name: str) -> str:
     """`name` with its first part replaced by what it was imported as (`ft.x` -> `agents.function_tool.x`)."""
     head, _, rest = name.partition(".")
@@ -130,6 +133,8 @@ class Collector(Walker):
         self.try_bodies: dict[int, tuple[Handler, ...]] = {}
         self.handler_bodies: dict[int, Handler] = {}
         self.finally_bodies: set[int] = set()
+        # Module-level `def`s in an `except ImportError:` handler: fallbacks for what the `try` imports.
+        self.import_fallbacks: set[int] = set()
         self.with_bodies: dict[int, tuple[Call, ...]] = {}
         self.loop_bodies: dict[int, Call] = {}
         # Suites of an `if` arm -> the comparisons that decide it (this arm's, and the enclosing elif chain's).
@@ -322,7 +327,10 @@ class Collector(Walker):
         facts.can_return_none = _may_fall_off(body) or scan.none_return
         facts.returns_value = scan.value_return
         facts.guarded_body = _is_guarded(body, self.qualify)
-        self.facts.functions[qual] = facts
+        # `try: from .calendar import create_event` / `except ImportError: def create_event(...)`:
+        # the import is the name's binding wherever the dependency is installed; the stub is not.
+        if not (id(node) in self.import_fallbacks and qual in self.imports):
+            self.facts.functions[qual] = facts
         # The frame opens at the body: decorators and defaults belong to the enclosing scope.
         self.function_bodies[id(node.body)] = facts
 
@@ -348,6 +356,10 @@ class Collector(Walker):
             self.handler_bodies[id(h.body)] = fact  # type: ignore[attr-defined]
         if node.finalbody is not None:
             self.finally_bodies.add(id(node.finalbody.body))
+        if not self.frames and not self.classes:
+            self.import_fallbacks.update(
+                id(stmt) for h, fact in zip(node.handlers, handlers) if _IMPORT_ERRORS & set(fact.catches)
+                for stmt in _body_statements(h.body) if type(stmt) is cst.FunctionDef)
         if self.frames and handlers:
             success = _body_statements(node.body) if node.orelse is None else _body_statements(node.orelse.body)
             self.frames[-1].facts.try_sites.append(TrySite(

@@ -303,3 +303,50 @@ def test_a_bound_method_of_a_project_object_listed_as_a_tool_is_that_method(tmp_
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found if c.startswith("SIB1")] == [
         ("app/git_ops.py", 4, "SIB103")]
+
+
+FALLBACK_STUBS = {  # CuraAI's shape: a package imports the real function, with a stub if that fails
+    "app/__init__.py": "",
+    "app/google/__init__.py": """\
+        try:
+            from .calendar import create_event
+        except ImportError:
+            def create_event(*args, **kwargs):
+                raise ImportError("install google-api-python-client")
+
+            def delete_event(*args, **kwargs):
+                raise ImportError("install google-api-python-client")
+    """,
+    "app/google/calendar.py": """\
+        import requests
+
+        def create_event(title: str) -> None:
+            requests.post("https://calendar.example.com/events", json={"title": title})
+    """,
+    "app/tools.py": """\
+        from langchain_core.tools import tool
+        from app.google import create_event, delete_event
+
+        @tool
+        def create_event_tool(title: str) -> str:
+            \"\"\"Create a calendar event.\"\"\"
+            create_event(title)
+            return "created"
+
+        @tool
+        def delete_event_tool(title: str) -> str:
+            \"\"\"Delete a calendar event.\"\"\"
+            delete_event(title)
+            return "deleted"
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stub_in_an_import_error_handler_does_not_hide_what_the_try_imports(tmp_path: Path, jobs: str) -> None:
+    """`except ImportError: def create_event(...)` is the fallback where the dependency is missing;
+    where it is installed the name is the imported function, and its POST is the tool's effect. A
+    stub the `try` imports nothing for (`delete_event`) is the only definition, and it does nothing."""
+    write(tmp_path, FALLBACK_STUBS)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found] == [("app/tools.py", 5, "SIB101")]
