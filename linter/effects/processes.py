@@ -101,5 +101,16 @@ READ_ONLY_LISTINGS: dict[str, dict[str, frozenset[str]]] = {
               **{sub: frozenset({"show"}) for sub in ("c", "con", "connection")},
               "general": frozenset({"status"}), "g": frozenset({"status"})},
 }
+# Subcommands that read when given at most one operand and only these options: `git symbolic-ref
+# refs/remotes/origin/HEAD` and `git config user.email` read; with a second operand (the value to
+# set) or `-d`/`--unset` they write.
+READ_ONLY_QUERIES: dict[str, dict[str, frozenset[str]]] = {
+    "git": {
+        "symbolic-ref": frozenset({"-q", "--quiet", "--short", "--no-recurse"}),
+        "config": frozenset({"--get", "--get-all", "--get-regexp", "-l", "--list", "--global", "--local", "--system",
+                             "--show-origin", "--show-scope", "--bool", "--int", "--path", "-z", "--null",
+                             "--name-only"}),
+    },
+}
 # A command string with these runs more than one program or redirects output.
 SHELL_OPERATORS = frozenset(">|;&`$<\n")

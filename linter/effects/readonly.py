@@ -99,7 +99,8 @@ def _reads(program: str, args: list[Arg]) -> bool:
     if program in processes.READ_ONLY_SUBCOMMANDS:
         reads, value_options, writing = processes.READ_ONLY_SUBCOMMANDS[program]
         listings = processes.READ_ONLY_LISTINGS.get(program, {})
-        return _subcommand_reads(texts, reads, value_options, listings) and not any(
+        queries = processes.READ_ONLY_QUERIES.get(program, {})
+        return _subcommand_reads(texts, reads, value_options, listings, queries) and not any(
             a.startswith(writing) for a in literals if writing)
     if program in processes.READ_ONLY_OPERATIONS:  # `pacman -Ss NAME`: a literal first option decides
         first = texts[0] if texts else None
@@ -216,9 +217,10 @@ def _split(command: str | None, r: Resolver) -> list[Arg] | None:
 
 
 def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_options: frozenset[str],
-                      listings: dict[str, frozenset[str]]) -> bool:
+                      listings: dict[str, frozenset[str]], queries: dict[str, frozenset[str]]) -> bool:
     """The first argument that is not an option of the program itself is a read-only subcommand,
-    or a listing one followed only by its listing options (`git branch --show-current`)."""
+    a listing one followed only by its listing options (`git branch --show-current`), or a query
+    given one operand at most (`git symbolic-ref HEAD`)."""
     skip = False
     for i, a in enumerate(args):
         if skip:
@@ -229,8 +231,12 @@ def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_optio
         if a in value_options:
             skip = True
         elif not a.startswith("-"):
+            rest = args[i + 1:]
             if a in listings:
-                return all(rest is not None and rest in listings[a] for rest in args[i + 1:])
+                return all(r is not None and r in listings[a] for r in rest)
+            if a in queries:
+                return None not in rest and sum(not r.startswith("-") for r in rest if r is not None) <= 1 \
+                    and all(r in queries[a] for r in rest if r is not None and r.startswith("-"))
             return a in reads
     return False
 

@@ -63,6 +63,12 @@ def tool_body_names() -> frozenset[str]:
         *(e for names in fw.failure.visible_when.values() for e in names)))
 
 
+@lru_cache(maxsize=1)
+def tool_runners() -> frozenset[str]:
+    """Attributes of a tool object that run the function it was made of (`tool.invoke`, `tool.func`)."""
+    return frozenset(name for fw in FRAMEWORKS for name in fw.tools.runners)
+
+
 def _strings(value: object) -> Iterator[str]:
     """Every string in a piece of framework data: dataclass fields, dict keys and values, sequences."""
     if isinstance(value, str):

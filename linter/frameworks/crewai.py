@@ -77,6 +77,7 @@ FRAMEWORK = Framework(
         # BaseTool.run calls `_run` in the pool thread (a coroutine it returns is `asyncio.run` there).
         base_classes={BASE_TOOL: ("_run", "_arun")},
         sync_runs_in="thread",
+        runners=("run", "func"),  # `Tool.run(*args)` calls `func` (base_tool.py)
         sync_fix=("crewai cancels nothing in flight, so an async tool would land all the same: make sure no tool "
                   "of its agent can fail fatally (tool_failure_policy \"warn\", no HookAborted after a tool call)"),
     ),

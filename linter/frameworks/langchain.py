@@ -41,6 +41,9 @@ BASE_TOOL = "langchain_core.tools.BaseTool"
 TOOL_EXCEPTION = "langchain_core.tools.ToolException"
 TOOL_NODE = "langgraph.prebuilt.ToolNode"
 CREATE_AGENT = "langchain.agents.create_agent"
+# deepagents builds its agent with create_agent, and none of its middleware catches a tool's error
+# (FilesystemMiddleware.wrap_tool_call: "Tool-execution exceptions ... propagate ... by design").
+CREATE_DEEP_AGENT = "deepagents.create_deep_agent"
 CREATE_REACT_AGENT = "langgraph.prebuilt.create_react_agent"
 TOOL_RETRY = "langchain.agents.middleware.ToolRetryMiddleware"
 TOOL_ERROR = "langchain.agents.middleware.ToolErrorMiddleware"
@@ -91,7 +94,7 @@ _FIX_TOOL_NODE = (
 
 FRAMEWORK = Framework(
     name="langgraph",
-    import_roots=("langchain", "langchain_core", "langgraph"),
+    import_roots=("langchain", "langchain_core", "langgraph", "deepagents"),
     aliases={
         **_spellings(TOOL, "langchain.tools", "langchain_core.tools.convert"),
         **_spellings(TOOL_CLASS, "langchain_core.tools.simple", "langchain.tools"),
@@ -104,6 +107,7 @@ FRAMEWORK = Framework(
         # ToolNode is re-exported from langchain.tools (and its tool_node module) as well.
         **_spellings(TOOL_NODE, "langgraph.prebuilt.tool_node", "langchain.tools", "langchain.tools.tool_node"),
         **_spellings(CREATE_AGENT, "langchain.agents.factory"),
+        **_spellings(CREATE_DEEP_AGENT, "deepagents.graph"),
         **_spellings(CREATE_REACT_AGENT, "langgraph.prebuilt.chat_agent_executor"),
         **_spellings(TOOL_RETRY, "langchain.agents.middleware.tool_retry"),
         **_spellings(TOOL_ERROR, "langchain.agents.middleware.tool_error"),
@@ -128,6 +132,7 @@ FRAMEWORK = Framework(
         # `_run` runs in a worker thread; `_arun` when overridden runs on the loop under ainvoke.
         base_classes={BASE_TOOL: ("_run", "_arun")},
         sync_runs_in="thread",
+        runners=("invoke", "ainvoke", "run", "arun", "func", "coroutine"),
         # `runtime: ToolRuntime` carries the call's id; `tool_call_id: Annotated[str, InjectedToolCallId]` is it.
         call_ids={TOOL_RUNTIME: "tool_call_id", INJECTED_CALL_ID: ""},
     ),
@@ -144,6 +149,9 @@ FRAMEWORK = Framework(
             # create_agent(model, tools=None, *, middleware=(), name=None, ...): one Pregel task per call.
             CREATE_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
                                      policy=_AGENT_POLICY, fix=_FIX_AGENT),
+            # create_deep_agent(model=None, tools=None, *, system_prompt=None, middleware=(), ..., name=None)
+            CREATE_DEEP_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
+                                          policy=_AGENT_POLICY, fix=_FIX_AGENT),
             # create_react_agent(model, tools, *, version="v2", name=None): v1 runs one ToolNode task.
             CREATE_REACT_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
                                            policy=_REACT_POLICY, no_cancel_when=(("version", "v1"),), fix=_FIX_AGENT),

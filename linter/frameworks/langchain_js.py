@@ -37,6 +37,7 @@ from .spec import (
 LC = "langchain"
 CORE_TOOLS = "@langchain/core/tools"
 PREBUILT = "@langchain/langgraph/prebuilt"
+COMMUNITY_DYNAMIC = "@langchain/community/tools/dynamic"  # 0.0.x's home of the dynamic tools
 
 TOOL = f"{LC}.tool"
 DYNAMIC_STRUCTURED = f"{LC}.DynamicStructuredTool"
@@ -63,12 +64,13 @@ _FIX = ("let {fatal}'s errors reach the model (a wrapToolCall that catches handl
 FRAMEWORK = Framework(
     name="langchain-js",
     language="js",
-    import_roots=(LC, f"{LC}/tools", CORE_TOOLS, PREBUILT),
+    import_roots=(LC, f"{LC}/tools", CORE_TOOLS, COMMUNITY_DYNAMIC, PREBUILT),
     aliases={
         **{name: name for name in _LC_NAMES},
         **{f"{CORE_TOOLS}.{n.rpartition('.')[2]}": n for n in _CORE_NAMES},
         # langchain 0.x's legacy entry point re-exports the core tools (`from "langchain/tools"`).
         **{f"{LC}/tools.{n.rpartition('.')[2]}": n for n in _CORE_NAMES},
+        **{f"{COMMUNITY_DYNAMIC}.{n.rpartition('.')[2]}": n for n in (DYNAMIC_STRUCTURED, DYNAMIC)},
         TOOL_NODE: TOOL_NODE,
         CREATE_REACT_AGENT: CREATE_REACT_AGENT,
     },

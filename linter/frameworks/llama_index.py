@@ -84,6 +84,7 @@ FRAMEWORK = Framework(
         method_toolsets={TOOL_SPEC: ("spec_functions", "to_tool_list")},
         # A plain sync function runs in loop.run_in_executor (function_tool.sync_to_async).
         sync_runs_in="thread",
+        runners=("call", "acall", "fn", "async_fn"),
     ),
     groups=GroupSpec(
         makers={

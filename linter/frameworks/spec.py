@@ -289,6 +289,9 @@ class ToolSpec:
     # An instance of any class with tool methods brings them (semantic-kernel plugins are plain classes
     # whose methods carry `@kernel_function`), whatever its bases.
     any_class_members: bool = False
+    # Attributes of a tool made of a function that run that function, or hand it out: another tool
+    # calling `send_email.invoke({...})` or `send_email.func(to)` runs `send_email`'s body.
+    runners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

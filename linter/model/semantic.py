@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ..frameworks import FRAMEWORKS
+from ..frameworks import FRAMEWORKS, tool_runners
 from ..frameworks.spec import Framework
 from ..syntax.facts import (
     Assignment,
@@ -808,6 +808,9 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
         found = resolve_function(func.name, project, facts.path)
         if found is not None:
             return [found]
+    if method in tool_runners():
+        # `send_email.invoke({...})` in another tool: the tool made of `send_email` runs its function.
+        return target_functions(scope, Ref(func.name.rpartition(".")[0], receiver, func.loc), project, depth + 1, arguments)
     return []
 
 
@@ -828,6 +831,9 @@ def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: i
         return target_functions(scope, value, project, depth)
     if isinstance(value, Call) and value.callee == "functools.partial" and value.args:
         return _function_values(scope, value.args[0], project, depth + 1)
+    made = _made_of(value) if isinstance(value, Call) else None
+    if made is not None:  # `StructuredTool.from_function(func=send)`: what the tool runs is `send`
+        return _function_values(scope, made, project, depth + 1)
     table = dispatch_table(scope, value)
     if table is not None:
         out: list[tuple[ModuleFacts, FunctionFacts]] = []
@@ -835,6 +841,15 @@ def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: i
             out.extend(f for f in _function_values(inner, item, project, depth + 1) if f not in out)
         return out
     return []
+
+
+def _made_of(call: Call) -> Value | None:
+    """The function a framework's tool maker is given (`tool(send)`, `FunctionTool.from_defaults(fn=send)`)."""
+    fw, canon = canonical(call.callee)
+    maker = fw.tools.makers.get(canon) if fw is not None else None
+    if maker is None or maker.function is None:
+        return None
+    return call.arg(maker.function.position, maker.function.keyword)
 
 
 def dispatch_table(scope: Scope, value: Value) -> list[tuple[Scope, Value]] | None:

@@ -56,6 +56,8 @@ TOOL_SPELLINGS = {
                                 + WAIT + POST % "" + "    return 'charged';\n  }\n}\nexport const chargeCard = new ChargeCard();\n"),
 }
 CORE_HEAD = "import { tool, DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';\n"
+# @langchain/community 0.0.x: the dynamic tools' own module (Hustle's HubSpot tools).
+COMMUNITY_HEAD = "import { DynamicStructuredTool, DynamicTool } from '@langchain/community/tools/dynamic';\nimport { z } from 'zod';\n"
 
 
 @pytest.mark.parametrize("head", [CORE_HEAD, HEAD.replace("createAgent,", "createAgent, DynamicStructuredTool, DynamicTool, "
@@ -66,6 +68,14 @@ CORE_HEAD = "import { tool, DynamicStructuredTool, DynamicTool, StructuredTool }
 def test_sib101_every_tool_spelling(spelling, head, tmp_path):
     src = head + TOOL_SPELLINGS[spelling]
     assert "SIB101" in _codes(tmp_path, src), src
+
+
+@pytest.mark.parametrize("spelling", ["DynamicStructuredTool", "DynamicTool"])
+def test_sib101_dynamic_tools_from_the_community_package(spelling, tmp_path):
+    """@langchain/community 0.0.x exports the dynamic tools from its own module (Hustle's HubSpot tools)."""
+    assert "SIB101" in _codes(tmp_path, COMMUNITY_HEAD + TOOL_SPELLINGS[spelling])
+    assert "SIB101" not in _codes(tmp_path, COMMUNITY_HEAD.replace("community/tools/dynamic", "community/tools/other")
+                                  + TOOL_SPELLINGS[spelling])
 
 
 # Each spelling's signal, passed to fetch: the fixed twin of the case above.

@@ -58,6 +58,7 @@ def add(a: int, b: int) -> int:
     return a + b
 '''
 HEAD = TOOLS + '''
+from deepagents import create_deep_agent
 from langchain.agents import create_agent
 from langchain.agents.middleware import ToolErrorMiddleware, ToolRetryMiddleware
 from langgraph.graph import START, MessagesState, StateGraph
@@ -116,6 +117,36 @@ T4 = Tool.from_function(void, "void", "Void.")
     assert codes(text) == [("SIB101", 4), ("SIB101", 11), ("SIB101", 15)]
 
 
+@pytest.mark.parametrize("call", ["send.invoke({'to': to})", "send.func(to)", "send.run(to)", "SEND.invoke({'to': to})",
+                                  "await send.ainvoke({'to': to})"])
+def test_a_tool_running_another_tool_does_its_effect(codes, call):
+    """`send.invoke(...)` in another tool runs `send`'s function: its POST is that tool's effect too.
+    `.invoke` of something that is no project tool (`chain.invoke`) is not followed."""
+    text = f'''\
+import requests
+from langchain_core.tools import StructuredTool, tool
+
+def _send(to: str) -> str:
+    requests.post("https://mail.example.com/send", json={{"to": to}})
+    return "sent"
+
+@tool
+def send(to: str) -> str:
+    """Send."""
+    return _send(to)
+
+SEND = StructuredTool.from_function(func=_send, name="send_mail")
+
+@tool
+async def notify_all(to: str, chain) -> str:
+    """Notify."""
+    chain.invoke({{"to": to}})
+    return str({call})
+'''
+    assert codes(text, select=("SIB103",)) == [("SIB103", 16)]
+    assert codes(text.replace(call, "chain.invoke({'to': to})"), select=("SIB103",)) == []
+
+
 def test_base_tool_subclass_sync_run_is_sib101_and_arun_is_async(codes):
     text = '''\
 import requests
@@ -162,6 +193,9 @@ def test_look_alikes_are_not_tools(codes):
     "create_agent('m', [charge_card, lookup_tax])",
     "create_react_agent('m', [charge_card, lookup_tax])",
     "create_react_agent('m', tools=[charge_card, lookup_tax], version='v2')",
+    # deepagents: create_agent under it, and none of its middleware catches a tool's error.
+    "create_deep_agent('m', [charge_card, lookup_tax])",
+    "create_deep_agent(tools=[charge_card, lookup_tax], system_prompt='...')",
 ])
 def test_agent_with_sync_victim_and_raising_sibling(codes, call):
     assert sib301(codes(HEAD + f"agent = {call}\n")) == [FIRST]
@@ -178,6 +212,11 @@ def test_message_names_both_tools_and_the_framework_fix(lint, tmp_path):
 
 def test_agent_cancels_an_awaiting_async_victim(codes):
     assert sib301(codes(HEAD + "agent = create_agent('m', tools=[notify, lookup_tax])\n")) == []
+
+
+def test_deep_agent_middleware_makes_failures_model_visible(codes):
+    text = HEAD + "agent = create_deep_agent(tools=[charge_card, lookup_tax], middleware=[ToolErrorMiddleware()])\n"
+    assert sib301(codes(text)) == []
 
 
 def test_pure_and_guarded_tools_cannot_fail(codes):

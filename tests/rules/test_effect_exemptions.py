@@ -144,10 +144,15 @@ def test_web_search_tool_beside_a_webhook(lint, tmp_path):
     ('subprocess.run(["gcloud", "auth", "application-default", "login", f"--scopes={p}"])',
      'subprocess.run(["gcloud", "run", "deploy", sub])'),
     ('subprocess.run(["gh", "auth", "token"], capture_output=True)', 'subprocess.run(["gh", "pr", "merge", sub])'),
+    # A query with one operand reads; a second operand is the value it sets (evalI3's weitzer).
+    ('subprocess.run(["git", "symbolic-ref", "refs/remotes/origin/HEAD"], check=True)',
+     'subprocess.run(["git", "symbolic-ref", "HEAD", "refs/heads/main"])'),
+    ('subprocess.run(["git", "config", "--get", "user.email"])', 'subprocess.run(["git", "config", "user.email", p])'),
+    ('subprocess.run(["git", "config", "user.email"])', 'subprocess.run(["git", "config", "--unset", "user.email"])'),
 ], ids=["git-ls-files", "git-C-status", "git-log", "git-diff", "find", "find-exec", "rg", "grep-path", "ls",
         "shell-string", "os-system", "os-popen", "kubectl-n-get", "kubectl-logs", "kubectl-describe-string",
         "docker-ps", "docker-logs", "helm-list", "subcommand-variable", "dig", "git-branch-listing",
-        "git-tag-listing", "gcloud-auth", "gh-auth"])
+        "git-tag-listing", "gcloud-auth", "gh-auth", "git-symbolic-ref", "git-config-get", "git-config-unset"])
 def test_read_only_commands_and_their_twins(read, write):
     code = f"""\
         import os, subprocess
