@@ -51,6 +51,13 @@ ROWS: tuple[Row, ...] = (
     Row("call", "google.cloud.aiplatform.Model.upload", (), "{name} (cloud deploy)", True, kind="cloud"),
     Row("call", "google.cloud.aiplatform.Endpoint.create", (), "{name} (cloud deploy)", True, kind="cloud"),
     Row("call", "vertexai.agent_engines.create", (), "{name} (cloud deploy)", True, kind="cloud"),
+    # The Kubernetes client: `BatchV1Api().create_namespaced_job(...)`, on any receiver (the API
+    # objects are often built lazily and handed around); `read_*` and `list_*` read.
+    anys("create_namespaced_* delete_namespaced_* patch_namespaced_* replace_namespaced_* delete_collection_namespaced_*",
+         "{name} (Kubernetes)", True, "cloud"),
+    *methods("kubernetes.client.BatchV1Api kubernetes.client.CoreV1Api kubernetes.client.AppsV1Api "
+             "kubernetes.client.CustomObjectsApi", "create_* delete_* patch_* replace_*", "{name} (Kubernetes)", True,
+             "cloud"),
     # Docker SDK: `docker.from_env().containers.run(...)`.
     *methods("docker.from_env docker.DockerClient docker.client.DockerClient",
              "run create exec_run remove kill stop restart build push", "{name} (container)", True, "container"),

@@ -30,6 +30,9 @@ ROWS: tuple[Row, ...] = (
              True, "orm"),
     *methods(_ORM_ASYNC_MODELS, "create insert insert_one insert_many save replace delete update set upsert "
              "bulk_create bulk_update get_or_create update_or_create", "an ORM write ({name})", None, "orm"),
+    # PocketBase: `pb.collection("chores").create({...})`; get_list, get_one and the auth calls read.
+    *methods("pocketbase.PocketBase pocketbase.Client pocketbase.client.Client", "create update delete",
+             "{name} (PocketBase write)", True, "nosql"),
     # BigQuery: a DML or DDL query job (or one whose SQL cannot be read), and the table writes of its client.
     *methods(_BIGQUERY, "query", "SQL {method}", True, "sql", "sql_job"),
     *methods(_BIGQUERY, "insert_rows insert_rows_json insert_rows_from_dataframe load_table_from_file "

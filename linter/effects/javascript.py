@@ -53,6 +53,9 @@ ROWS: tuple[Row, ...] = (
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
+    # PocketBase: `pb.collection('orders').create({...})`; getList, getOne and the auth calls read.
+    *methods("pocketbase pocketbase.default pocketbase.PocketBase", "create update delete", "{name} (PocketBase write)",
+             False, "sql"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
     # Puppeteer and Playwright: a click on a live page may submit or delete (as `effects.browser` says

@@ -181,6 +181,7 @@ def forget_walks(project: ProjectIndex) -> None:
     """Drop `project`'s walks: they are keyed by a tool's position, not by the text they walked,
     so a project that outlives an edit (the language server's) must not reuse them."""
     _CACHE.pop(project, None)
+    _HOLLOW.pop(project, None)
 
 Arguments = dict[str, tuple[Scope, Value]]
 
@@ -222,11 +223,12 @@ class _Walker:
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
         thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
+        hollow = tuple(s.awaits_before for s in fn.calls if s.awaited and _never_suspends(scope, s.call, self.project))
         for site in fn.calls:
             call = site.call
             if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
                 continue
-            here = _context_at(site, ctx, shielded, swallowers, fn)
+            here = _context_at(site, ctx, shielded, swallowers, fn, hollow)
             if any(_inside(call.loc, r) for r in thread_lambdas):
                 here = _threaded(here)
             target = _handoff_target(call, scope)
@@ -390,7 +392,9 @@ def _literal(scope: ReceiverScope, name: str, loc: Loc) -> tuple[bool, object]:
 
 
 def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler],
-                fn: FunctionFacts) -> Context:
+                fn: FunctionFacts, hollow: tuple[int, ...] = ()) -> Context:
+    """The context `site` runs in. `hollow`: the awaits of `fn` (by their index) of project coroutines
+    that never yield to the event loop: no cancellation can be delivered there."""
     protected = ctx.protected
     if not protected and site.call.loc in shielded:
         protected = "shielded"
@@ -400,9 +404,34 @@ def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: li
     guarded = ctx.guarded or any(any(c in BROAD for c in h.catches) for h in site.guarded_by)
     caught = ctx.caught.union(c.rpartition(".")[2] for h in site.guarded_by for c in h.catches) \
         if site.guarded_by else ctx.caught
-    later = ctx.awaits_later or fn.awaits - site.awaits_before - (1 if site.awaited else 0) > 0
-    return replace(ctx, awaits=ctx.awaits + site.surely_awaited_before, swallowed=swallowed, protected=protected,
+    own = site.awaits_before + (1 if site.awaited else 0)
+    later = ctx.awaits_later or fn.awaits - own - sum(1 for h in hollow if h >= own) > 0
+    before = max(0, site.surely_awaited_before - sum(1 for h in hollow if h < site.awaits_before))
+    return replace(ctx, awaits=ctx.awaits + before, swallowed=swallowed, protected=protected,
                    guarded=guarded, awaits_later=later, caught=caught)
+
+
+def _never_suspends(scope: Scope, call: Call, project: ProjectIndex, depth: int = 0) -> bool:
+    """`await call` never yields to the event loop: every function it runs is a project coroutine
+    whose own awaits are all such calls (`async def create_record(): client.create(...)` wrapping
+    a sync client). A library's coroutine, or any other await, may suspend."""
+    targets = callees(scope, call, project) if depth <= MAX_DEPTH else []
+    return bool(targets) and all(fn.is_async and _hollow(facts, fn, project, depth + 1) for facts, fn in targets)
+
+
+def _hollow(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex, depth: int) -> bool:
+    """The coroutine function `fn` never suspends (memoised per project; a cycle counts as suspending)."""
+    memo = _HOLLOW.setdefault(project, {})
+    key = (facts.path, fn.name)
+    if key not in memo:
+        memo[key] = False
+        awaited = [s for s in fn.calls if s.awaited]
+        scope = Scope(facts, fn.name)
+        memo[key] = len(awaited) == fn.awaits and all(_never_suspends(scope, s.call, project, depth) for s in awaited)
+    return memo[key]
+
+
+_HOLLOW: "weakref.WeakKeyDictionary[ProjectIndex, dict[tuple[str, str], bool]]" = weakref.WeakKeyDictionary()
 
 
 def _threaded(ctx: Context) -> Context:

@@ -105,6 +105,8 @@ EFFECTS = {
                          "const page = await (await chromium.launch()).newPage();\n    await page.click('#buy');"),
     "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
                         "await db.from('orders').update({ status: 'SHIPPED' }).eq('id', 1);"),
+    "pocketbase create": ("import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n",
+                          "await pb.collection('chores').create({ title: 'x' });"),
 }
 
 
@@ -130,6 +132,7 @@ READ_ONLY = {
     "puppeteer typing": "await page.type('#q', 'shoes');",
     "googleapis list": "await google.gmail({ version: 'v1' }).users.messages.list({ userId: 'me' });",
     "fetch GET through an alias": "const get = fetch;\n    await get('https://x.example.com/items');",
+    "pocketbase getList": "await pb.collection('chores').getList(1, 20);",
 }
 
 
@@ -142,7 +145,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { execFile, execSync } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
                "const execFileAsync = promisify(execFile);\n"
                "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n"
-               "import { google } from 'googleapis';\n")
+               "import { google } from 'googleapis';\n"
+               "import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src

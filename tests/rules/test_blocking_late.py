@@ -76,3 +76,35 @@ def test_blocking_effect_in_a_helper_with_no_await_after_it_is_quiet(lint, tmp_p
     found = lint(textwrap.dedent(HELPER.format(verb="patch", after="return session")), None,
                  Config(root=str(tmp_path)))
     assert [d for d in found if d.code == "SIB103"] == []
+
+
+HOLLOW = """\
+    import asyncio
+    import requests
+    from agents import function_tool
+
+    async def get_record(key: str) -> dict:
+        {lookup}
+        return requests.get(f"https://db.example/records/{{key}}").json()
+
+    async def delete_record(key: str) -> None:
+        requests.delete(f"https://db.example/records/{{key}}")
+
+    @function_tool
+    async def remove(key: str) -> str:
+        if await get_record(key):
+            await delete_record(key)
+        return "removed"
+"""
+
+
+def test_awaits_of_coroutines_that_never_suspend_deliver_no_cancellation(lint, tmp_path):
+    """choresir's shape: `async def` wrappers around a sync client. Awaiting one never yields to the
+    loop, so the tool runs to completion like an `async def` with no await (runtime reference B3):
+    its delete lands before any cancellation could be delivered. A wrapper that really awaits
+    (`asyncio.sleep(0)`) is a point where the cancellation arrives first: then nothing is reported."""
+    found = lint(textwrap.dedent(HOLLOW.format(lookup="pass")), None, Config(root=str(tmp_path)))
+    [(line, message)] = [(d.loc.line, d.message) for d in found if d.code == "SIB103"]
+    assert line == 13 and "DELETE to https://db.example/records/{} via requests in delete_record with a blocking call before any await" in message
+    found = lint(textwrap.dedent(HOLLOW.format(lookup="await asyncio.sleep(0)")), None, Config(root=str(tmp_path)))
+    assert [d for d in found if d.code == "SIB103"] == []

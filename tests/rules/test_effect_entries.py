@@ -105,6 +105,27 @@ def test_supabase_builder_writes():
     ]
 
 
+def test_pocketbase_record_writes_not_reads():
+    """The PocketBase SDK (evalI1's choresir): `pb.collection(c).create/update/delete`; listing,
+    fetching and logging in read."""
+    assert effects("""\
+        from pocketbase import PocketBase
+
+        def f(data):
+            pb = PocketBase("http://127.0.0.1:8090")
+            pb.collection("chores").create(data)
+            pb.collection("chores").update("id1", data)
+            pb.collection("chores").delete("id1")
+            pb.collection("chores").get_list(1, 20)
+            pb.collection("chores").get_one("id1")
+            pb.collection("_superusers").auth_with_password("a@b.c", "pw")
+    """) == [
+        (5, "create (PocketBase write)", "nosql", "create", ""),
+        (6, "update (PocketBase write)", "nosql", "update", ""),
+        (7, "delete (PocketBase write)", "nosql", "delete", ""),
+    ]
+
+
 def test_supabase_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os
