@@ -91,6 +91,7 @@ FRAMEWORK = Framework(
         # Dynamic tools and `_call` get it third: func(input, runManager, parentConfig) (tools/index.cjs:215, 257).
         signal_by_maker={DYNAMIC_STRUCTURED: Param("config", 2), DYNAMIC: Param("config", 2),
                          STRUCTURED_TOOL: Param("parentConfig", 2), TOOL_CLASS: Param("parentConfig", 2)},
+        runners=("invoke", "func"),  # `sendEmail.invoke({...})` or `.func(...)` from another tool
     ),
     groups=GroupSpec(
         makers={

@@ -68,6 +68,7 @@ FRAMEWORK = Framework(
     tools=ToolSpec(
         # tool({ name, parameters, execute, errorFunction, timeoutMs, timeoutBehavior, outputSchema, ... })
         makers={TOOL: ToolMaker("constructor", function=Param("execute"), name=Param("name"))},
+        runners=("invoke",),  # FunctionTool.invoke(runContext, input) from another tool
         methods={(AGENT, "asTool"): ToolMaker("constructor", name=Param("toolName"))},
         servers=MCP_SERVERS,
         sync_runs_in="loop",  # a non-async execute runs on the event loop like any other

@@ -49,6 +49,7 @@ FRAMEWORK = Framework(
         signal=Param("options", 1),
         signal_attr="abortSignal",
         signal_aborted_by="run",
+        runners=("execute",),  # `sendEmail.execute(input, options)` from another tool
     ),
     groups=GroupSpec(
         # generateText / streamText({ model, tools: { name: tool(...) }, abortSignal, timeout, ... }): the

@@ -114,6 +114,18 @@ def test_tools_objects(found, tools, defs):
     assert len(lines(got, "SIB301")) == 1, got
 
 
+def test_a_tool_running_another_tools_execute(found):
+    """`chargeCard.execute(input, options)` from another tool runs chargeCard's function; a tool that
+    calls something else's `execute` (a prepared statement) runs nothing of chargeCard's."""
+    checkout = ("export const checkout = tool({\n  description: 'Checkout',\n  inputSchema: z.object({ amount: z.number() }),\n"
+                "  execute: async ({ amount }, options) => {\n    await chargeCard.execute({ amount }, {} as any);\n"
+                "    return 'done';\n  },\n});\n")
+    text = HEAD + _charge() + checkout + _run(tools="{ checkout }")
+    assert lines(found(text), "SIB101") == [line_of(text, "export const checkout")]
+    other = text.replace("await chargeCard.execute(", "await statement.execute(")
+    assert lines(found(other), "SIB101") == []
+
+
 def test_dynamic_tool(found):
     text = HEAD + _charge().replace("tool({", "dynamicTool({") + _run()
     got = found(text)
