@@ -8,6 +8,7 @@ from typing import Callable
 
 from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Seq, Starred, Value
 from . import cloud, databases, files, google_apis, stores
+from .incidental import is_upkeep_file
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
 from .rows import MUTATING_HTTP, Found, Row
@@ -86,9 +87,14 @@ _WRITE_MODE = re.compile(r"[wax+]")
 
 
 def _path_text(value: Value | None, r: Resolver) -> str:
+    """The path's text; for a path read at run time, the name it is read from when that name says it
+    holds credentials or a cache (`ctx.deps.calendar_token_path`), which marks it as upkeep."""
     if isinstance(value, Call) and value.callee in files.PATH_BUILDERS and value.args:
         value = value.args[0]
-    return r.text(value) or ""
+    text = r.text(value)
+    if text is None and isinstance(value, Ref) and is_upkeep_file(value.text.rpartition(".")[2]):
+        return value.text.rpartition(".")[2]
+    return text or ""
 
 
 def check_open(row: Row, call: Call, r: Resolver) -> Found | None:

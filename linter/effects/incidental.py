@@ -18,8 +18,10 @@ the world it reads.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from .classify import Effect
+if TYPE_CHECKING:
+    from .classify import Effect
 
 BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "creds", "cookie", "cookies",
                                "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "authenticate",
@@ -29,11 +31,17 @@ BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
                            "execute"})
 BOOKKEEPING_KINDS = frozenset({"file", "http"})
+# A helper storing credentials in the app's own database (`MongoManager.update_user_credentials`
+# after an OAuth refresh) keeps them up to date, as a token file does; only credential words count
+# there (an `authorize_payment` row is the tool's business).
+CREDENTIAL_WORDS = frozenset({"token", "tokens", "credential", "credentials", "creds", "cookie", "cookies", "oauth",
+                              "oauth2"})
+CREDENTIAL_STORE_KINDS = frozenset({"sql", "orm", "nosql", "kv"})
 # Words of a helper that records the agent's own run, and the stores such a record may land in.
 RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
 RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
 
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_WORD = re.compile(r"[A-Z]?[a-z]+|[0-9]+|[A-Z]+(?![a-z])")  # `token1.json`: token, 1
 
 
 def is_bookkeeping(effect: Effect, helper: str) -> bool:
@@ -46,7 +54,10 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
         return True
     if effect.kind in RUN_RECORD_KINDS and words & RUN_RECORD_WORDS:
         return True
-    return effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS) and not own & REQUEST_WORDS
+    if own & REQUEST_WORDS:
+        return False
+    return (effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS)) or (
+        effect.kind in CREDENTIAL_STORE_KINDS and bool(words & CREDENTIAL_WORDS))
 
 
 def is_upkeep_file(path: str) -> bool:

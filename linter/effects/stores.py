@@ -21,6 +21,17 @@ _CHROMA = "chromadb.PersistentClient chromadb.HttpClient chromadb.CloudClient"
 _AEROSPIKE_VERBS = ("put operate remove append prepend increment remove_bin touch batch_write batch_operate "
                     "batch_remove truncate")
 
+_LANGCHAIN_SERVED_STORES = (
+    "langchain_community.vectorstores.Neo4jVector langchain_neo4j.Neo4jVector langchain_community.vectorstores.PGVector "
+    "langchain_postgres.PGVector langchain_pinecone.PineconeVectorStore langchain_community.vectorstores.Pinecone "
+    "langchain_qdrant.QdrantVectorStore langchain_community.vectorstores.Qdrant langchain_milvus.Milvus "
+    "langchain_community.vectorstores.Milvus langchain_weaviate.WeaviateVectorStore "
+    "langchain_elasticsearch.ElasticsearchStore langchain_mongodb.MongoDBAtlasVectorSearch "
+    "langchain_community.vectorstores.SupabaseVectorStore langchain_community.vectorstores.Redis "
+    "langchain_redis.RedisVectorStore langchain_community.vectorstores.AzureSearch "
+    "langchain_community.vectorstores.OpenSearchVectorSearch"
+)
+
 ROWS: tuple[Row, ...] = (
     *methods(_NEO4J, "run execute_query", "Cypher {method}", None, "graph", "cypher"),
     anys("execute_write write_transaction", "a graph write transaction ({name})", None, "graph"),
@@ -33,6 +44,12 @@ ROWS: tuple[Row, ...] = (
     *methods("chromadb.AsyncHttpClient", "add upsert update delete create_collection delete_collection reset",
              "{name} (vector store)", False, "vector"),
     *methods("aerospike.client", _AEROSPIKE_VERBS, "{name} (key-value store)", True, "kv"),
+    # LangChain's vector stores kept by a database or a service: adding or deleting documents writes
+    # there (Chroma, FAISS and the in-memory stores keep theirs in the process until saved).
+    *methods(" ".join(f"{cls}{made}" for cls in _LANGCHAIN_SERVED_STORES.split()
+                      for made in ("", ".from_texts", ".from_documents", ".from_existing_index")),
+             "add_texts add_documents aadd_texts aadd_documents add_embeddings delete adelete", "{name} (vector store)",
+             None, "vector"),
     # LangChain's local vector stores keep their index in memory until saved to a folder.
     *methods(" ".join(f"{cls}{made}" for cls in ("langchain_community.vectorstores.FAISS",
                                                  "langchain_community.vectorstores.faiss.FAISS")

@@ -69,6 +69,14 @@ def tool_runners() -> frozenset[str]:
     return frozenset(name for fw in FRAMEWORKS for name in fw.tools.runners)
 
 
+@lru_cache(maxsize=1)
+def tool_base_words() -> frozenset[str]:
+    """The last parts of the Python frameworks' tool base classes (`BaseTool`, `BaseToolSpec`): a
+    project class naming one among its bases may hand it on to subclasses in other modules."""
+    return frozenset(name.rpartition(".")[2] for fw in FRAMEWORKS if fw.language == "python"
+                     for name in (*fw.tools.base_classes, *fw.tools.method_toolsets, *fw.tools.member_classes))
+
+
 def _strings(value: object) -> Iterator[str]:
     """Every string in a piece of framework data: dataclass fields, dict keys and values, sequences."""
     if isinstance(value, str):

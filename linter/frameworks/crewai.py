@@ -74,8 +74,9 @@ FRAMEWORK = Framework(
         # tool(*args, result_schema=None, result_as_answer=False, max_usage_count=None): `@tool`,
         # `@tool("name")`, `@tool(result_as_answer=True)`, `tool(fn)` (base_tool.py:678-701).
         makers={TOOL: ToolMaker("decorator", function=Param("func", 0), name=Param("name", 0))},
-        # BaseTool.run calls `_run` in the pool thread (a coroutine it returns is `asyncio.run` there).
-        base_classes={BASE_TOOL: ("_run", "_arun")},
+        # BaseTool.run calls `_run` in the pool thread (a coroutine it returns is `asyncio.run` there);
+        # only the async API (`arun`) awaits `_arun`, so a class defining both runs `_run` in a crew.
+        base_classes={BASE_TOOL: ("_run", "_run")},
         sync_runs_in="thread",
         runners=("run", "func"),  # `Tool.run(*args)` calls `func` (base_tool.py)
         sync_fix=("crewai cancels nothing in flight, so an async tool would land all the same: make sure no tool "

@@ -626,13 +626,50 @@ class ProjectIndex:
             return True
         # Nothing imports a notebook: only its own imports can make it matter. A module defining no
         # function (prompts, constants) holds no tool however agent code imports it.
-        return not path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)) \
-            and next(line_matches(_DEF, data, b"def"), None) is not None and self.imported_by_agent_code(path)
+        if path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)):
+            return False
+        return (next(line_matches(_DEF, data, b"def"), None) is not None and self.imported_by_agent_code(path)) \
+            or self.derives_a_project_tool_base(path)
 
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the
         cache re-checks its content, `siblint.model.relevance`)."""
         self._record(f"{FILE} {os.path.abspath(path)}", os.path.abspath(path))
+
+    def derives_a_project_tool_base(self, path: str) -> bool:
+        """Does the file at `path` define a class and import a project module whose classes name a
+        framework's tool base class (`class TurnOnLights(HABaseTool)` of `class HABaseTool(BaseTool)`
+        in `base.py`), directly or through such modules (`MAX_IMPORT_HOPS`)? Then its classes may be
+        tools whatever the file itself imports."""
+        from ..frameworks import tool_base_words
+
+        path = os.path.abspath(path)
+        bases = self._class_bases()
+        if path not in bases:
+            return False
+
+        def compute() -> bool:
+            self._record(CLASS_INDEX, self._index_digest())
+            words, seen, frontier = tool_base_words(), {path}, [path]
+            for _ in range(MAX_IMPORT_HOPS):
+                hop = sorted({p for f in frontier for name in self._imported_by().get(f, ())
+                              for p in self.scan.names.get(name, ())} - seen)
+                seen.update(hop)
+                for p in hop:
+                    self.noted(p)  # its imports and classes are read from its bytes
+                if any(not bases.get(p, words).isdisjoint(words) for p in hop if p in bases):
+                    return True
+                frontier = [p for p in hop if p in bases]  # only a module defining a class hands a base on
+            return False
+
+        return self.remembered(("project.tool_subclass", path), compute)
+
+    def _class_bases(self) -> dict[str, frozenset[str]]:
+        """file -> the base words of the classes it defines (the scan's class index), for the run."""
+        table: dict[str, frozenset[str]] | None = self.memo.get("project.class_bases")
+        if table is None:
+            table = self.memo["project.class_bases"] = {path: bases for path, bases, _ in self.scan.classes}
+        return table
 
     def imported_by_agent_code(self, path: str) -> bool:
         """Does a project module importing a framework that lists plain functions as tools import

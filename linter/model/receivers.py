@@ -21,7 +21,7 @@ from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
 from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
 from .project import ProjectIndex
-from .semantic import Scope, annotation_names, ancestor_bases, callees, classes_of, method_of, project_class
+from .semantic import Scope, annotation_names, ancestor_bases, attributes, callees, classes_of, method_of, project_class
 
 MAX_HOPS = 4  # factories and properties followed before giving up
 PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
@@ -91,8 +91,33 @@ class ReceiverScope(Scope):
             found = self._returned_client(getters, depth)
             if found:
                 return found
-        if isinstance(value, Ref) and super().value(value.text.partition(".")[0]) is None:
+        first, _, attr = value.text.partition(".") if isinstance(value, Ref) else ("", "", "")
+        if first in ("self", "cls") and attr and "." not in attr and self.class_name:
+            return self._inherited_attribute(attr, depth)
+        if isinstance(value, Ref) and super().value(first) is None:
             return self._module_variable(value, depth)
+        return ""
+
+    def _inherited_attribute(self, attr: str, depth: int) -> str:
+        """`self.client` of a class whose project base (here or in another module) sets it:
+        `client: httpx.Client = Field(default_factory=...)` in `class HomeAssistantBaseTool(BaseTool)`."""
+        seen: set[tuple[str, str]] = set()
+        todo = [(self.facts, self.class_name)]
+        while todo and len(seen) <= MAX_HOPS * 2:
+            facts, cls = todo.pop(0)
+            for base in facts.classes.get(cls, ()):
+                found = project_class(facts, base, self.project)
+                if found is None or (found[0].path, found[1]) in seen:
+                    continue
+                seen.add((found[0].path, found[1]))
+                a = attributes(found[0]).get((found[1], attr))
+                if a is None:
+                    todo.append(found)
+                    continue
+                where = ReceiverScope(found[0], a.scope if a.scope in found[0].functions else "", self.project)
+                built = where.constructor(a.value, depth + 1) if a.op == "=" else ""
+                declared = next((t for t in a.annotation if t in CONSTRUCTORS), "")
+                return built if built in CONSTRUCTORS or not declared else declared
         return ""
 
     def _module_variable(self, value: Ref, depth: int) -> str:

@@ -4,11 +4,12 @@ A finding is reported in the file being analysed, at something of a framework th
 there: a tool, a group, a fatal setting, a hook, a retry setting. It finds each by a framework's
 name the file spells (`frameworks.vocabulary`: `function_tool`, `Agent`, `BaseTool`, ...), or, for
 a plain function, in a group of a module that imports the file (`groups.listed_by_importers`:
-direct importers, and the agent code `ProjectIndex.agent_code_near` finds further off). So a file
-can report only when it uses such a name, or one of those modules does. The engine does not follow
-project wrappers to find these (an alias of a tool maker, a
-decorator around one, a project base class of `BaseTool`: `tests/engine/test_relevance.py` pins
-each), and this stage must learn any such path the engine learns. The engine asks the same of
+direct importers, and the agent code `ProjectIndex.agent_code_near` finds further off), or, for a
+class, through a project base class of a framework's tool class in another module
+(`ProjectIndex.derives_a_project_tool_base`). So a file can report only when one of these holds.
+The engine does not follow other project wrappers to find these (an alias of a tool maker, a
+decorator around one: `tests/engine/test_relevance.py` pins each), and this stage must learn any
+such path the engine learns. The engine asks the same of
 importers when it looks for the groups that list a module's functions: one naming no framework
 makes none, so it is not parsed to ask (`names_a_framework`, used by `siblint.model.groups`).
 
@@ -72,7 +73,7 @@ def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex"
     its functions (`ProjectIndex.agent_code_near`)."""
     uses = _uses_a_framework(data, tree)
     _answers(project)[os.path.abspath(path)] = uses  # what `names_a_framework` asks of it later
-    if uses:
+    if uses or project.derives_a_project_tool_base(path):  # `class Lights(HABaseTool)`, HABaseTool a BaseTool
         return True
     near = dict.fromkeys([*project.importer_paths(path), *project.agent_code_near(path)])
     return any(names_a_framework(module, project) for module in near)

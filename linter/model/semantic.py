@@ -138,7 +138,7 @@ def method_call(scope: "Scope", call: Call) -> tuple[str, str]:
 
 
 # ---- per-module indexes ----------------------------------------------------------------------
-def _attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
+def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
     """(class, attribute) -> the last assignment to it: `x = ...` in the class body, `self.x = ...`
     or `cls.x = ...` in any method of the class (annotation-only ones included)."""
 
@@ -286,7 +286,7 @@ class Scope:
         if head in ("self", "cls") and "." in text:
             attr = text.partition(".")[2]
             if "." not in attr and self.class_name:
-                a = _attributes(self.facts).get((self.class_name, attr))
+                a = attributes(self.facts).get((self.class_name, attr))
                 if a is not None and a.op == "=":
                     return Scope(self.facts, a.scope if a.scope in self.facts.functions else ""), a.value
             return None
@@ -319,7 +319,7 @@ class Scope:
                     return notes[(text, fn.name)]
             return notes.get((text, ""), ())
         if head in ("self", "cls") and "." not in rest and self.class_name:
-            a = _attributes(self.facts).get((self.class_name, rest))
+            a = attributes(self.facts).get((self.class_name, rest))
             return a.annotation if a is not None else ()
         return ()
 
@@ -673,7 +673,7 @@ def _attribute_chain(scope: Scope, value: Ref, project: ProjectIndex, depth: int
 def _attribute_classes(cls: tuple[ModuleFacts, str], attr: str, project: ProjectIndex,
                        depth: int) -> list[tuple[ModuleFacts, str]]:
     facts, name = cls
-    a = _attributes(facts).get((name, attr))
+    a = attributes(facts).get((name, attr))
     found: list[tuple[ModuleFacts, str]] = []
     if a is not None and a.annotation:
         found = classes_for_types(facts, a.annotation, project)

@@ -29,6 +29,7 @@ from ..syntax.facts import (
 from .project import ProjectIndex
 from .semantic import (
     Scope,
+    ancestor_bases,
     canonical,
     constructed_by,
     elements,
@@ -598,7 +599,7 @@ def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex, scope: str
     if where is None:
         return None
     other, cls = where
-    by_class = {t.class_name: t for t in tools_in(other) if t.class_name}
+    by_class = {t.class_name: t for t in (*tools_in(other), *inherited_tool_classes(other, project)) if t.class_name}
     # A subclass that inherits the method that runs (`class Chatty(SlackTool)`) is that tool, with its
     # own class attributes (read through `class_name`).
     todo, seen = [cls], set()
@@ -613,6 +614,29 @@ def class_tool(facts: ModuleFacts, call: Call, project: ProjectIndex, scope: str
             if local in other.classes and local not in seen:
                 todo.append(local)
     return None
+
+
+def inherited_tool_classes(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
+    """`class TurnOnLights(HABaseTool)` where the project class `HABaseTool`, in another module (or
+    derived from one), subclasses a framework's tool base class: a tool per class, as `_class_tools`
+    makes of a subclass whose chain stays in its module, running the method the framework names when
+    the class defines it."""
+    own = {t.class_name for t in tools_in(facts) if t.class_name}
+    prefix = f"{facts.module}." if facts.module else ""
+    out: list[Tool] = []
+    for cls in facts.classes:
+        if cls in own:  # a chain that stays in this module: `tools_in` made it
+            continue
+        found = next(((fw, fw.tools.base_classes[canon]) for fw, canon in map(canonical, ancestor_bases(facts, cls, project))
+                      if fw is not None and canon in fw.tools.base_classes), None)
+        if found is None:
+            continue
+        fw, (sync_method, async_method) = found
+        fn = facts.functions.get(f"{cls}.{async_method}") or facts.functions.get(f"{cls}.{sync_method}")
+        if fn is not None:
+            out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                            prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+    return out
 
 
 def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex,

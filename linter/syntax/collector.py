@@ -359,7 +359,7 @@ class Collector(Walker):
         if not self.frames and not self.classes:
             self.import_fallbacks.update(
                 id(stmt) for h, fact in zip(node.handlers, handlers) if _IMPORT_ERRORS & set(fact.catches)
-                for stmt in _body_statements(h.body) if type(stmt) is cst.FunctionDef)
+                for stmt in _body_statements(h.body) if type(stmt) is cst.FunctionDef)  # type: ignore[attr-defined]
         if self.frames and handlers:
             success = _body_statements(node.body) if node.orelse is None else _body_statements(node.orelse.body)
             self.frames[-1].facts.try_sites.append(TrySite(

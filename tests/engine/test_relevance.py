@@ -119,15 +119,12 @@ def test_a_stale_noqa_is_still_reported(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("shape", [
-    # an alias of a tool maker, a decorator around one, a project base class of BaseTool
+    # an alias of a tool maker, a decorator around one
     {"wrap.py": "from agents import function_tool\nmaker = function_tool\n",
      "pay.py": EFFECT + "from wrap import maker\n\n@maker" + PLAIN},
     {"wrap.py": "from agents import function_tool\n\ndef maker(fn):\n    return function_tool(fn)\n",
      "pay.py": EFFECT + "from wrap import maker\n\n@maker" + PLAIN},
-    {"base.py": "from langchain_core.tools import BaseTool\n\nclass Base(BaseTool):\n    pass\n",
-     "pay.py": EFFECT + "from base import Base\n\nclass Charge(Base):\n    name: str = 'charge'\n    description: str = 'c'\n\n"
-               "    def _run(self, n: int) -> str:\n" + BODY.replace("    ", "        ")},
-], ids=["alias", "decorator", "base class"])
+], ids=["alias", "decorator"])
 def test_project_wrappers_the_engine_does_not_follow(tmp_path: Path, shape: dict[str, str]) -> None:
     """If the engine learns to follow one of these, `pay.py` reports and this test fails: then
     `siblint.model.relevance` must follow it too (the second stage would hide the finding)."""
@@ -174,3 +171,20 @@ def test_a_cached_answer_is_rechecked_when_a_glue_module_starts_passing_the_tool
     assert findings(tmp_path, cache=new_cache()).get("pay.py", []) == []
     (tmp_path / "factory.py").write_text("from pay import toolkit\nfrom react import build\n\nagent = build(toolkit())\n")
     assert findings(tmp_path, cache=new_cache())["pay.py"] == ["SIB101"]
+
+
+BASE = "from langchain_core.tools import BaseTool\n\nclass Base(BaseTool):\n    pass\n"
+SUBCLASS = (EFFECT + "from {module} import Base\n\nclass Charge(Base):\n    name: str = 'charge'\n    description: str = 'c'\n\n"
+            "    def _run(self, n: int) -> str:\n" + BODY.replace("    ", "        "))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_subclass_of_a_project_tool_base_in_another_module_is_parsed_and_reports(
+        tmp_path: Path, jobs: int) -> None:
+    """JARVIS's shape: `class HomeAssistantBaseTool(BaseTool)` in `base.py`, its tools in modules that
+    import only it, one or two project classes deep. The twin whose base is no tool class is skipped."""
+    write(tmp_path, {"base.py": BASE, "mid.py": "from base import Base as Root\n\nclass Base(Root):\n    pass\n",
+                     "pay.py": SUBCLASS.replace("{module}", "base"), "pay2.py": SUBCLASS.replace("{module}", "mid")})
+    assert findings(tmp_path, jobs=jobs) == {"base.py": [], "mid.py": [], "pay.py": ["SIB101"], "pay2.py": ["SIB101"]}
+    write(tmp_path, {"base.py": "class Base:\n    pass\n"})
+    assert findings(tmp_path, jobs=jobs) == {"base.py": [], "mid.py": [], "pay.py": [], "pay2.py": []}

@@ -97,6 +97,18 @@ def test_base_tool_subclass_sync_run_is_a_tool(codes):
                  .replace("import requests", "import httpx")) == []
 
 
+def test_a_class_with_both_methods_runs_run_in_a_crew(codes):
+    """crewAI's `BaseTool.run` calls `_run` (only its async API awaits `_arun`): a `_run` driving its
+    async twin on a loop of its own (`loop.run_until_complete(self._arun(...))`) is what a crew runs,
+    and the twin's awaited write cannot be cancelled there."""
+    text = ("import asyncio\nimport httpx\nfrom crewai.tools import BaseTool\n\nclass Pay(BaseTool):\n"
+            "    name: str = 'pay'\n    description: str = 'Pay.'\n\n    async def _arun(self, amount: int) -> str:\n"
+            "        await httpx.AsyncClient().post('https://p.example.com', json={})\n        return 'ok'\n\n"
+            "    def _run(self, amount: int) -> str:\n"
+            "        return asyncio.new_event_loop().run_until_complete(self._arun(amount))\n")
+    assert codes(text) == [("SIB101", 13)]
+
+
 def test_read_only_sync_tool_is_not_reported(codes):
     assert codes(HEAD) == [("SIB101", line_of(HEAD, "def charge_card"))]
 

@@ -126,6 +126,24 @@ def test_pocketbase_record_writes_not_reads():
     ]
 
 
+def test_served_vector_store_writes_not_in_memory_ones():
+    """evalJ2's JARVIS: `Neo4jVector.add_texts` writes to the database; a FAISS index is in memory
+    until saved, and searches read."""
+    assert effects("""\
+        from langchain_community.vectorstores import FAISS, Neo4jVector
+        from langchain_pinecone import PineconeVectorStore
+
+        def f(emb, texts):
+            Neo4jVector(embedding=emb, index_name="main").add_texts(texts=texts)
+            Neo4jVector.from_existing_index(emb, index_name="main").similarity_search("q")
+            PineconeVectorStore(index_name="i", embedding=emb).delete(ids=["1"])
+            FAISS.from_texts(texts, emb).add_texts(texts)
+    """) == [
+        (5, "add_texts (vector store)", "vector", "add_texts", ""),
+        (7, "delete (vector store)", "vector", "delete", ""),
+    ]
+
+
 def test_supabase_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os

@@ -583,3 +583,43 @@ def test_what_a_credential_helper_delegates_is_bookkeeping_too(lint, tmp_path):
         def encrypt_note(note: str) -> str:
             return _encrypt(note)
     """) == [(16, 5)]
+
+
+def test_credentials_kept_in_the_apps_database_are_bookkeeping(lint, tmp_path):
+    """evalJ2's shape: a read tool's OAuth refresh stores the new token with
+    `MongoManager.update_user_credentials` (a database write named for credentials), or writes it
+    to a file named by a variable that says so (`ctx.calendar_token_path`) or `token1.json`. A row
+    the tool is about (`authorize_payment`, no credential word) is its effect."""
+    assert sib101_lines(lint, tmp_path, """\
+        from agents import function_tool
+        from pymongo import MongoClient
+
+        class MongoManager:
+            def __init__(self) -> None:
+                self.users = MongoClient()["app"]["users"]
+
+            def update_user_credentials(self, user_id: str, creds: str) -> None:
+                self.users.update_one({"_id": user_id}, {"$set": {"creds": creds}})
+
+            def authorize_payment(self, user_id: str, amount: int) -> None:
+                self.users.update_one({"_id": user_id}, {"$push": {"payments": amount}})
+
+        db = MongoManager()
+
+        def refresh(user_id: str, token_path: str) -> None:
+            db.update_user_credentials(user_id, "new")
+            with open(token_path, "w") as f:
+                f.write("new")
+            with open("token1.json", "w") as f:
+                f.write("new")
+
+        @function_tool
+        def list_events(user_id: str, token_path: str) -> str:
+            refresh(user_id, token_path)
+            return "[]"
+
+        @function_tool
+        def pay(user_id: str, amount: int) -> str:
+            db.authorize_payment(user_id, amount)
+            return "paid"
+    """) == [(29, 12)]

@@ -447,3 +447,33 @@ def test_a_client_held_by_a_settings_object_is_the_one_passed_to_it(sib101, lint
     assert [line for line, _ in sib101(HOLDER.format(maker="Session"))] == [14]
     found = lint(textwrap.dedent(HOLDER.format(maker="Session")), None, Config(root=str(tmp_path), select=("SIB102",)))
     assert [d.loc.line for d in found] == [19]
+
+
+BASE_TOOL_CLIENT = """\
+    import httpx
+    from pydantic import Field
+    from langchain_core.tools import BaseTool
+
+    class HomeAssistantTool(BaseTool):
+        client: httpx.Client = Field(default_factory=lambda: httpx.Client(timeout=15))
+        base_url: str = ""
+"""
+
+
+@pytest.mark.parametrize("verb, reported", [("post", True), ("get", False)])
+def test_a_client_a_project_base_class_in_another_module_declares(sib101, verb, reported):
+    """evalJ2's JARVIS: `client: httpx.Client = Field(...)` on a BaseTool subclass in `base.py`; its
+    subclasses in other modules, importing nothing of a framework, call `self.client.post(...)`."""
+    text = f"""\
+        from base import HomeAssistantTool
+
+        class TurnOnLights(HomeAssistantTool):
+            name: str = "turn_on_lights"
+            description: str = "Turn lights on"
+
+            def _run(self, entity: str) -> str:
+                return self.client.{verb}(f"{{self.base_url}}/api/services/light/turn_on", json={{"e": entity}}).text
+    """
+    found = sib101(text, {"base.py": BASE_TOOL_CLIENT})
+    assert [line for line, _ in found] == ([7] if reported else [])
+    assert not reported or "POST" in found[0][1]
