@@ -56,6 +56,12 @@ ROWS: tuple[Row, ...] = (
     # PocketBase: `pb.collection('orders').create({...})`; getList, getOne and the auth calls read.
     *methods("pocketbase pocketbase.default pocketbase.PocketBase", "create update delete", "{name} (PocketBase write)",
              False, "sql"),
+    # Upstash: a vector index (`index.namespace(n).upsert(...)`) and QStash messages, delivered later.
+    *methods("@upstash/vector.Index @upstash/vector/cloudflare.Index @upstash/vector/nodejs.Index",
+             "upsert update delete reset deleteNamespace", "{name} (vector store)", False,
+             "vector"),
+    *methods("@upstash/qstash.Client", "publish publishJSON enqueue enqueueJSON batch batchJSON",
+             "{name} (QStash message)", False, "message"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
     # Puppeteer and Playwright: a click on a live page may submit or delete (as `effects.browser` says

@@ -371,6 +371,11 @@ class Scope:
             name = value.callee
             if name in CONSTRUCTORS:
                 return name
+            # A dependency-injection lookup by class (`inject(PrismaClient)`, `container.resolve(Redis)`,
+            # `moduleRef.get(Stripe)`) hands out an instance of that class.
+            given = value.args[0] if len(value.args) == 1 else None
+            if method_name(value.func) in DI_GETTERS and isinstance(given, Ref) and given.name in CONSTRUCTORS:
+                return given.name
             if method_name(value.func) in TEXT_OF_PATH:
                 return ""  # text made of a path, not the path
             return self.constructor(receiver_of(value.func), depth + 1) or name
@@ -412,6 +417,9 @@ def scope_of(facts: ModuleFacts, fn: FunctionFacts | None) -> Scope:
 def _unwrap(names: tuple[str, ...]) -> tuple[str, ...]:
     """Annotation names without `Optional`/`Union`/`ContextVar` wrappers and `None`."""
     return tuple(n for n in names if n not in WRAPPER_TYPES and n not in ("None", "builtins.None"))
+
+
+DI_GETTERS = frozenset({"inject", "resolve", "get", "getInstance", "get_instance"})
 
 
 # ---- functions and classes of the project ------------------------------------------------------

@@ -105,6 +105,13 @@ EFFECTS = {
                          "const page = await (await chromium.launch()).newPage();\n    await page.click('#buy');"),
     "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
                         "await db.from('orders').update({ status: 'SHIPPED' }).eq('id', 1);"),
+    # evalJ3's revelio: clients a dependency-injection lookup hands out by class, Upstash services.
+    "prisma from inject(PrismaClient)": ("import { PrismaClient } from '@prisma/client';\nimport { inject } from './di';\n",
+                                         "await inject(PrismaClient).reminder.create({ data: {} });"),
+    "upstash vector upsert": ("import { Index } from '@upstash/vector/cloudflare';\nconst index = new Index();\n",
+                              "await index.namespace('chat').upsert({ id: 1, data: 'x' });"),
+    "qstash publishJSON": ("import { Client } from '@upstash/qstash';\nconst q = new Client({ token: 't' });\n",
+                           "await q.publishJSON({ url: 'https://x.example.com/notify', body: {} });"),
     "pocketbase create": ("import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n",
                           "await pb.collection('chores').create({ title: 'x' });"),
 }
@@ -133,6 +140,8 @@ READ_ONLY = {
     "googleapis list": "await google.gmail({ version: 'v1' }).users.messages.list({ userId: 'me' });",
     "fetch GET through an alias": "const get = fetch;\n    await get('https://x.example.com/items');",
     "pocketbase getList": "await pb.collection('chores').getList(1, 20);",
+    "upstash vector query": "await index.namespace('chat').query({ data: 'x', topK: 3 });",
+    "injected client, unknown class": "await inject(Settings).load();",
 }
 
 
@@ -146,7 +155,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "const execFileAsync = promisify(execFile);\n"
                "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n"
                "import { google } from 'googleapis';\n"
-               "import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n")
+               "import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n"
+               "import { Index } from '@upstash/vector';\nconst index = new Index();\nimport { inject, Settings } from './di';\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src

@@ -144,6 +144,18 @@ def test_served_vector_store_writes_not_in_memory_ones():
     ]
 
 
+def test_a_client_a_dependency_injection_lookup_hands_out():
+    """`injector.get(httpx.Client)`: a container's lookup by class is an instance of that class;
+    one by a token that names no known class tells nothing."""
+    assert effects("""\
+        import httpx
+
+        def f(injector, body):
+            injector.get(httpx.Client).post("https://x.example.com/orders", json=body)
+            injector.get("http").post("https://x.example.com/orders", json=body)
+    """) == [(4, "POST to https://x.example.com/orders via httpx", "http", "POST", "https://x.example.com/orders")]
+
+
 def test_supabase_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         import os
