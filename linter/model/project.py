@@ -37,6 +37,7 @@ _SKIPPED_DIRS = frozenset({".git", ".hg", ".venv", "venv", "env", "node_modules"
 # relied on "which classes implement X" is re-checked when the index says something else.
 CLASS_INDEX = "<class index>"
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
+_CLASS_NAMED = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
 # The same scan indexes which files import which modules (`from a.b import c`, `from .b import c`,
 # `import a.b`): "who imports this module" is how a plain function becomes a tool in a module that
 # never names a framework (`Agent(tools=[imported_fn])` elsewhere). Recorded in a trace as
@@ -637,32 +638,53 @@ class ProjectIndex:
         self._record(f"{FILE} {os.path.abspath(path)}", os.path.abspath(path))
 
     def derives_a_project_tool_base(self, path: str) -> bool:
-        """Does the file at `path` define a class and import a project module whose classes name a
-        framework's tool base class (`class TurnOnLights(HABaseTool)` of `class HABaseTool(BaseTool)`
-        in `base.py`), directly or through such modules (`MAX_IMPORT_HOPS`)? Then its classes may be
-        tools whatever the file itself imports."""
-        from ..frameworks import tool_base_words
-
+        """Does a class of the file at `path` derive a class of a module it imports that is a
+        framework's tool class (`class TurnOnLights(HABaseTool)`, `class HABaseTool(BaseTool)` in
+        `base.py`; bases followed `MAX_IMPORT_HOPS` modules deep)? Then its classes may be tools
+        whatever the file itself imports."""
         path = os.path.abspath(path)
-        bases = self._class_bases()
-        if path not in bases:
+        own = self._class_bases().get(path)
+        if not own:
             return False
 
         def compute() -> bool:
             self._record(CLASS_INDEX, self._index_digest())
-            words, seen, frontier = tool_base_words(), {path}, [path]
-            for _ in range(MAX_IMPORT_HOPS):
-                hop = sorted({p for f in frontier for name in self._imported_by().get(f, ())
-                              for p in self.scan.names.get(name, ())} - seen)
-                seen.update(hop)
-                for p in hop:
-                    self.noted(p)  # its imports and classes are read from its bytes
-                if any(not bases.get(p, words).isdisjoint(words) for p in hop if p in bases):
-                    return True
-                frontier = [p for p in hop if p in bases]  # only a module defining a class hands a base on
-            return False
+            return not own.isdisjoint(self._imported_tool_classes(path, MAX_IMPORT_HOPS))
 
         return self.remembered(("project.tool_subclass", path), compute)
+
+    def _imported_tool_classes(self, path: str, hops: int) -> frozenset[str]:
+        """The tool classes (see `_tool_classes`) of the project modules the file at `path` imports."""
+        found: set[str] = set()
+        for name in self._imported_by().get(path, ()):
+            for other in self.scan.names.get(name, ()):
+                if other != path and other in self._class_bases():
+                    found |= self._tool_classes(other, hops - 1)
+        return frozenset(found)
+
+    def _tool_classes(self, path: str, hops: int) -> frozenset[str]:
+        """Names of the classes the file at `path` defines that derive a framework's tool base class
+        (`tool_base_words`), directly, through its own classes, or through the tool classes of the
+        modules it imports (`hops` more modules deep). A byte scan of its class lines, once per run."""
+        from ..frameworks import tool_base_words
+
+        memo: dict[str, frozenset[str]] = self.memo.setdefault("project.tool_classes", {})
+        if path in memo:
+            return memo[path]
+        memo[path] = frozenset()  # an import cycle ends here
+        self.noted(path)
+        pairs = [(m.group(1).decode("ascii", "replace"),
+                  {w.rpartition(b".")[2].decode("ascii", "replace") for w in re.findall(rb"[\w.]+", m.group(2) or b"")})
+                 for m in line_matches(_CLASS_NAMED, _read(path), b"class")]
+        bases = set(tool_base_words()) | (self._imported_tool_classes(path, hops) if hops > 0 else set())
+        tools: set[str] = set()
+        while True:  # a class deriving one of this file's tool classes is one too
+            more = {name for name, words in pairs if name not in tools and not words.isdisjoint(bases | tools)}
+            if not more:
+                break
+            tools |= more
+        memo[path] = frozenset(tools)
+        return memo[path]
 
     def _class_bases(self) -> dict[str, frozenset[str]]:
         """file -> the base words of the classes it defines (the scan's class index), for the run."""

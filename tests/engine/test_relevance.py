@@ -183,7 +183,7 @@ def test_a_subclass_of_a_project_tool_base_in_another_module_is_parsed_and_repor
         tmp_path: Path, jobs: int) -> None:
     """JARVIS's shape: `class HomeAssistantBaseTool(BaseTool)` in `base.py`, its tools in modules that
     import only it, one or two project classes deep. The twin whose base is no tool class is skipped."""
-    write(tmp_path, {"base.py": BASE, "mid.py": "from base import Base as Root\n\nclass Base(Root):\n    pass\n",
+    write(tmp_path, {"base.py": BASE, "mid.py": "import base\n\nclass Base(base.Base):\n    pass\n",
                      "pay.py": SUBCLASS.replace("{module}", "base"), "pay2.py": SUBCLASS.replace("{module}", "mid")})
     assert findings(tmp_path, jobs=jobs) == {"base.py": [], "mid.py": [], "pay.py": ["SIB101"], "pay2.py": ["SIB101"]}
     write(tmp_path, {"base.py": "class Base:\n    pass\n"})
