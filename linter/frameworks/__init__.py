@@ -70,6 +70,17 @@ def tool_runners() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def tool_making_names() -> frozenset[str]:
+    """Canonical names that make tools or groups: tool makers, tool base classes, toolsets, group
+    makers and the constructors whose methods make either (`Agent` of `@agent.tool`). A module that
+    imports none of them makes no tool of its own functions: importers may list them."""
+    return frozenset(name for fw in FRAMEWORKS for name in (
+        *fw.tools.makers, *fw.tools.base_classes, *fw.tools.method_toolsets, *fw.tools.toolsets,
+        *fw.tools.member_classes, *(ctor for ctor, _ in fw.tools.methods), *fw.groups.makers,
+        *(ctor for ctor, _ in fw.groups.methods)))
+
+
+@lru_cache(maxsize=1)
 def tool_base_words() -> frozenset[str]:
     """The last parts of the Python frameworks' tool base classes (`BaseTool`, `BaseToolSpec`): a
     project class naming one among its bases may hand it on to subclasses in other modules."""

@@ -49,7 +49,14 @@ def resolve_specifier(spec: str, importer: str) -> str:
         aliased = _aliased(spec, os.path.dirname(os.path.abspath(importer)))
         return module_name(aliased) if aliased is not None else spec
     base = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(importer)), spec))
-    return module_name(find_file(base) or base)
+    found = find_file(base)
+    if found is None and _GENERATED_PRISMA.search(spec):
+        return "@prisma/client"  # a client `prisma generate` writes to an `output` folder, not committed
+    return module_name(found or base)
+
+
+# `import { PrismaClient } from "../../generated/prisma/client"` (the `prisma-client` generator's output).
+_GENERATED_PRISMA = re.compile(r"(?:^|/)generated/prisma(?:/client)?(?:/index(?:\.[jt]s)?)?$")
 
 
 # ---- tsconfig `paths` ---------------------------------------------------------------------------

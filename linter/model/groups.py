@@ -49,6 +49,7 @@ from .tools import (
     Tool,
     class_tool,
     defined_elsewhere,
+    is_static,
     method_toolset_members,
     plain_tool,
     tool_for_call,
@@ -187,13 +188,21 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
             found = resolve_function(item.name, project, facts.path) if item.name != item.text else None
             if found is not None and not found[1].class_name:
                 return [Member(plain_tool(found[0], found[1], plain), found[0])]
-            bound_method = _bound_method(where, item, project) if "." in item.text else None
+            bound_method = (_bound_method(where, item, project) or _class_function(where, item, project)) \
+                if "." in item.text else None
             if bound_method is not None:  # `tools=[git_ops.clone_repository]` of `git_ops = GitOps()`
                 return [Member(plain_tool(bound_method[0], bound_method[1], plain), bound_method[0])]
         packaged = prebuilt_member(where, item)
         if packaged is not None:
             return [Member(packaged, facts)]
     return []
+
+
+def _class_function(where: Scope, item: Ref, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """A static or class method read off its project class (`tools=[GuestStore.new_guest]`)."""
+    cls = project_class(where.facts, item.name.rpartition(".")[0], project)
+    found = method_of(cls, item.text.rpartition(".")[2], project) if cls is not None else None
+    return found if found is not None and is_static(found[1]) else None
 
 
 def _bound_method(where: Scope, item: Ref, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
@@ -828,12 +837,13 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 
 
 def hands_out_plain_functions(facts: ModuleFacts) -> bool:
-    """Does the module name no framework, or only what a tool body uses of one (a `ToolContext`
-    annotation, `raise ModelRetry(...)`)? Its plain functions are tools where other modules list or
-    wrap them; a module that uses a framework otherwise makes its own tools."""
-    from ..frameworks import tool_body_names
+    """Does the module import nothing of a framework that makes a tool or a group (only a
+    `ToolContext` annotation, `raise ModelRetry(...)`, a `CallbackContext`)? Its plain functions
+    are tools where other modules list or wrap them; a module that imports a tool or group maker
+    makes its own tools."""
+    from ..frameworks import tool_making_names
 
-    return {name for fw, name in map(canonical, facts.imports.values()) if fw is not None} <= tool_body_names()
+    return not {name for fw, name in map(canonical, facts.imports.values()) if fw is not None} & tool_making_names()
 
 
 def wrapped_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]]:

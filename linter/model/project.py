@@ -600,18 +600,19 @@ class ProjectIndex:
             # function-local `from this.module import Cls`, made to dodge a circular import).
             defined = attr in facts.functions or attr in facts.classes or any(a.target == attr for a in facts.assignments)
             if target is None and not defined:
-                target = self._star_source(facts, attr)
+                target = self.star_source(facts, attr)
             if target is None or defined:
                 return facts, attr
             dotted_name, importer = target, facts.path
         return None
 
-    def _star_source(self, facts: ModuleFacts, attr: str) -> str | None:
+    def star_source(self, facts: ModuleFacts, attr: str) -> str | None:
         """`export * from './tools'` (a star re-export): the first such module that has `attr`."""
         for star in facts.star_imports:
             other = self.module(star, facts.path)
             if other is not None and other is not facts and (
-                    attr in other.imports or attr in other.functions or any(a.target == attr for a in other.assignments)):
+                    attr in other.imports or attr in other.functions or attr in other.classes
+                    or any(a.target == attr for a in other.assignments)):
                 return f"{star}.{attr}"
         return None
 
@@ -685,6 +686,15 @@ class ProjectIndex:
             tools |= more
         memo[path] = frozenset(tools)
         return memo[path]
+
+    def package_names(self) -> frozenset[str]:
+        """The last part of the name of every package of the project (`agents` of `app/agents/`)."""
+        found: frozenset[str] | None = self.memo.get("project.package_names")
+        if found is None:
+            found = self.memo["project.package_names"] = frozenset(
+                name.rpartition(".")[2] for name, paths in self.scan.names.items()
+                if any(os.path.basename(p) == "__init__.py" for p in paths))
+        return found
 
     def _class_bases(self) -> dict[str, frozenset[str]]:
         """file -> the base words of the classes it defines (the scan's class index), for the run."""

@@ -122,8 +122,11 @@ class ReceiverScope(Scope):
 
     def _module_variable(self, value: Ref, depth: int) -> str:
         """`client.post(...)` of `from app.db import client` (`client = httpx.Client()` there): what
-        the other module's top-level assignment built."""
+        the other module's top-level assignment built; for `prisma.task.create(...)`, what `prisma` is."""
         found = self.project.resolve(value.name, self.facts.path)
+        if found is None and "." in value.text:
+            rest = value.text[len(value.text.partition(".")[0]):]
+            found = self.project.resolve(value.name[: -len(rest)], self.facts.path) if value.name.endswith(rest) else None
         if found is None or found[0] is self.facts:
             return ""
         facts, attr = found

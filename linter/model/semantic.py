@@ -449,11 +449,15 @@ def resolve_function(dotted: str, project: ProjectIndex, importer: str = "") -> 
 
 
 def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
-    """The project class a resolved name denotes: a class of this module or of another one."""
+    """The project class a resolved name denotes: a class of this module or of another one (also a
+    bare name a star import brings: `from app.schema import *`, then `Guest(...)`)."""
     local = name[len(facts.module) + 1:] if facts.module and name.startswith(facts.module + ".") else name
     if local in facts.classes:
         return facts, local
-    if "." in name and not _library(name):
+    if "." not in name and facts.star_imports and name not in facts.imports:
+        source = project.star_source(facts, name)
+        name = source or name
+    if "." in name and not _library(name, project):
         found = project.resolve(name, facts.path)
         if found is not None and found[1] in found[0].classes:
             return found
@@ -608,7 +612,8 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             found = _attribute_chain(scope, value, project, depth)
         return found
     if isinstance(value, Call) and isinstance(value.func, Ref):
-        cls = project_class(facts, value.func.name, project) if value.func.text in facts.classes or "." in value.func.name or value.func.name != value.func.text else None
+        cls = project_class(facts, value.func.name, project) if value.func.text in facts.classes or "." in value.func.name \
+            or value.func.name != value.func.text or facts.star_imports else None
         if cls is None and value.func.text in facts.classes:
             cls = (facts, value.func.text)
         if cls is not None:
@@ -788,7 +793,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
         if param is not None:
             return [f for s, v in argument_values(scope, param[0], param[1], project)
                     for f in _function_values(s, v, project, depth + 1)]
-        if func.name != text and not _library(func.name):
+        if func.name != text and not _library(func.name, project):
             found = resolve_function(func.name, project, facts.path)
             return [found] if found is not None else []
         return []
@@ -812,22 +817,39 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
         found = method_of(named, method, project)
         return [found] if found is not None else []
     head = text.partition(".")[0]
-    if head in facts.imports and not _library(func.name):
+    if head in facts.imports and not _library(func.name, project):
         found = resolve_function(func.name, project, facts.path)
         if found is not None:
             return [found]
     if method in tool_runners():
         # `send_email.invoke({...})` in another tool: the tool made of `send_email` runs its function.
         return target_functions(scope, Ref(func.name.rpartition(".")[0], receiver, func.loc), project, depth + 1, arguments)
+    literal = _object_literal(scope, Ref(func.name.rpartition(".")[0], receiver, func.loc), project)
+    if literal is not None and (member := literal[1].get(method)) is not None:
+        # `taskService.create(...)` of `export const taskService = { async create(data) {...} }`
+        return _function_values(literal[0], member, project, depth + 1)
     return []
 
 
-def _library(name: str) -> bool:
-    """A name of a framework or of a library the effect table knows: never project code."""
+def _object_literal(scope: Scope, value: Ref, project: ProjectIndex) -> tuple[Scope, Mapping] | None:
+    """The object literal (dict) a name is bound to, here or at the top level of the module it is
+    imported from, with the scope its values are read in."""
+    bound = scope.binding(value.text) if "." not in value.text else None
+    if bound is None and value.name != value.text and not _library(value.name, project):
+        found = project.resolve(value.name, scope.facts.path)
+        if found is not None and found[0] is not scope.facts:
+            bound = Scope(found[0]).binding(found[1])
+    return (bound[0], bound[1]) if bound is not None and isinstance(bound[1], Mapping) else None
+
+
+def _library(name: str, project: ProjectIndex) -> bool:
+    """A name of a framework or of a library the effect table knows: never project code, unless
+    the project has a package of that name (`agents/` run from its parent folder, beside or
+    instead of the OpenAI Agents SDK): then a name it does not define is still the library's."""
     from ..effects import LIBRARY_ROOTS
 
     root = name.split(".")[0]
-    return root in framework_roots() or root in LIBRARY_ROOTS
+    return (root in framework_roots() or root in LIBRARY_ROOTS) and root not in project.package_names()
 
 
 def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: int) -> list[tuple[ModuleFacts, FunctionFacts]]:

@@ -344,6 +344,14 @@ def _module_spec_tools(facts: ModuleFacts) -> list[Tool]:
     return out
 
 
+STATIC_DECORATORS = frozenset({"staticmethod", "classmethod", "builtins.staticmethod", "builtins.classmethod"})
+
+
+def is_static(fn: FunctionFacts) -> bool:
+    """A static or class method: read off its class (`tools=[Store.new_guest]`), a plain function."""
+    return any(isinstance(d, Ref) and d.name in STATIC_DECORATORS for d in fn.decorators)
+
+
 def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
     """Plain functions of this module listed where a framework turns them into tools
     (`ToolNode([f])`, `create_agent(m, tools=[f])`, pydantic-ai `Agent(tools=[f])`, `FunctionToolset([f])`)."""
@@ -366,7 +374,9 @@ def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
             if item_scope.facts is not facts:
                 continue
             fn = item_scope.function(item)
-            if fn is None or fn.class_name or prefix + fn.name in known:
+            if fn is None and isinstance(item, Ref) and item.text.count(".") == 1:
+                fn = facts.functions.get(item.text)  # `Store.new_guest`, a static method of a class here
+            if fn is None or (fn.class_name and not is_static(fn)) or prefix + fn.name in known:
                 continue
             known.add(prefix + fn.name)
             top_level = "." not in fn.name

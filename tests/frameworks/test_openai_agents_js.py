@@ -209,6 +209,28 @@ def test_sib101_client_another_module_made_at_its_top_level(tmp_path):
     assert _codes(tmp_path, files) == [("SIB101", 4)]
 
 
+@pytest.mark.parametrize("client", ["@prisma/client", "../generated/prisma/client"])
+@pytest.mark.parametrize("service", [
+    "export const taskService = {\n  async create(title: string) {\n    return prisma.task.create({ data: { title } });\n  },\n};\n",
+    "async function create(title: string) {\n  return prisma.task.create({ data: { title } });\n}\n"
+    "export const taskService = { create };\n",
+], ids=["method", "shorthand"])
+def test_sib101_service_object_over_another_modules_client(tmp_path, client, service):
+    """evalK3's project manager: `taskService.create(...)` of an object literal of methods, over the
+    `prisma` another module exports (its `.task` model read through it), made of the client that
+    `prisma generate` writes to an `output` folder; a method the object does not hold is no call."""
+    files = {
+        "db/prisma.ts": f"import {{ PrismaClient }} from '{client}';\nconst prisma = new PrismaClient();\nexport {{ prisma }};\n",
+        "services/task.ts": "import { prisma } from '../db/prisma';\n" + service,
+        "main.ts": HEAD + "import { taskService } from './services/task';\n"
+                   "export const save = tool({\n  name: 'save',\n  parameters: z.object({}),\n"
+                   "  async execute() { await taskService.create('x'); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == [("SIB101", 4)]
+    files["main.ts"] = files["main.ts"].replace("taskService.create(", "taskService.list(")
+    assert _codes(tmp_path, files) == []
+
+
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
     files = {
         "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"

@@ -350,3 +350,101 @@ def test_a_stub_in_an_import_error_handler_does_not_hide_what_the_try_imports(tm
     write(tmp_path, FALLBACK_STUBS)
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found] == [("app/tools.py", 5, "SIB101")]
+
+
+SERVICE_CLASS = {  # evalK1's waiter: static methods of a service class, records saved through a star import
+    "waiter/__init__.py": "",
+    "waiter/models/__init__.py": "",
+    "waiter/models/schema.py": """\
+        import json
+        from dataclasses import dataclass
+
+        @dataclass
+        class DB:
+            _filename: str = "db.json"
+
+            def _save_json(self, data: list) -> None:
+                with open(self._filename, "w") as f:
+                    json.dump(data, f)
+
+        @dataclass
+        class Guest(DB):
+            name: str = ""
+
+            def save(self) -> None:
+                self._save_json([{"name": self.name}])
+    """,
+    "waiter/models/services.py": """\
+        from google.adk.agents.callback_context import CallbackContext
+        from google.adk.tools import ToolContext
+        from waiter.models.schema import *
+
+        class GuestStore:
+            @staticmethod
+            def new_guest(tool_context: ToolContext, name: str) -> str:
+                Guest(name=name).save()
+                return "saved"
+
+            @staticmethod
+            def greet(tool_context: ToolContext, name: str) -> str:
+                return f"hello {name}"
+
+        def init_guests(callback_context: CallbackContext) -> None:
+            callback_context.state["guests"] = []
+    """,
+    "waiter/agent.py": """\
+        from google.adk.agents import LlmAgent
+        from waiter.models.services import GuestStore, init_guests
+
+        root_agent = LlmAgent(model="gemini-2.0-flash", name="waiter", before_agent_callback=init_guests,
+                              tools=[GuestStore.new_guest, GuestStore.greet])
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_static_methods_of_a_service_class_listed_by_their_class(tmp_path: Path, jobs: str) -> None:
+    """`tools=[GuestStore.new_guest]`: a static method read off its class is a plain function; its
+    module imports a `CallbackContext` (which makes no tool) and reaches `Guest` through a star
+    import, whose `save` writes the JSON file through its base class."""
+    write(tmp_path, SERVICE_CLASS)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found] == [("waiter/models/services.py", 7, "SIB103")]
+
+
+SHADOWING_PACKAGE = {  # evalK1's theBrain: the app's own `agents` package, run from its folder
+    "graph.py": """\
+        from langgraph.prebuilt import ToolNode
+        from agents.meeting_tool import schedule_meeting
+
+        tool_node = ToolNode(tools=[schedule_meeting])
+    """,
+    "agents/__init__.py": "",
+    "agents/meeting_tool.py": """\
+        from langchain_core.tools import tool
+        from agents.scheduler import MeetingScheduler
+
+        @tool
+        def schedule_meeting() -> str:
+            \"\"\"Schedule a meeting.\"\"\"
+            MeetingScheduler().run()
+            return "scheduled"
+    """,
+    "agents/scheduler.py": """\
+        import requests
+
+        class MeetingScheduler:
+            def run(self) -> None:
+                requests.post("https://calendar.example.com/events", json={})
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_project_package_named_like_a_framework_is_project_code(tmp_path: Path, jobs: str) -> None:
+    """`agents` is the OpenAI Agents SDK's import name, but here the project's own package: what it
+    defines is followed like any project module."""
+    write(tmp_path, SHADOWING_PACKAGE)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found] == [("agents/meeting_tool.py", 5, "SIB101"),
+                                                                  ("graph.py", 4, "SIB301")]
