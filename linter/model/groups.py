@@ -694,8 +694,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
 def _named_values(scope: Scope, value: Value | None) -> Value | None:
     """A tools object keyed by name (`{ charge: tool({...}), ...base }`, or a name bound to one) as
     the list of its values; spreads of other such objects are flattened."""
-    if isinstance(value, Ref) and "." not in value.text and isinstance(scope.value(value.text), Mapping):
-        value = scope.value(value.text)
+    if isinstance(value, Ref) and "." not in value.text and isinstance(scope.value(value.text), (Mapping, Call)):
+        value = scope.value(value.text)  # a factory's product (`const all = createAgentTools()`) is read as one
     if not isinstance(value, Mapping):
         return value
     items: list[Value] = []

@@ -1032,6 +1032,10 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                 return
         yield scope, value
         return
+    if isinstance(value, Mapping):  # a tools object keyed by name a factory returns (`{ write_file: tool({...}) }`)
+        for key, item in value.items:
+            yield from elements(scope, item, project, depth + 1) if key is None else ((scope, item),)
+        return
     if isinstance(value, Ref):
         bound = scope.value(value.text)
         for where, alternative in _rebound(scope, value.text, bound):

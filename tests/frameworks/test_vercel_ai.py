@@ -149,6 +149,22 @@ def test_across_modules(found):
     assert found(tools, {"app.ts": main}) == []
 
 
+@pytest.mark.parametrize("tools, defs", [
+    ("createTools()", ""),
+    ("all", "  const all = createTools();\n"),
+], ids=["factory", "factory product"])
+def test_a_tools_object_a_factory_returns(found, tools, defs):
+    """evalL3's Palmkit: `createAgentTools(...)` returns `{ write_file: tool({...}), ... }` from another
+    module, passed as it is or through the name it is bound to."""
+    lib = ("import { tool } from 'ai';\nimport { z } from 'zod';\n\nexport function createTools() {\n  return {\n    chargeCard: "
+           + _charge().replace("export const chargeCard = ", "").rstrip().rstrip(";") + ",\n  };\n}\n")
+    main = ("import { streamText } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
+            "import { createTools } from './tools';\n" + _run(tools=tools).replace("  const result", defs + "  const result"))
+    got = found(main, {"tools.ts": lib})
+    assert len(lines(got, "SIB301")) == 1, got
+    assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), {"tools.ts": lib}) == []
+
+
 @pytest.mark.parametrize("head", [
     "import { generateText, streamText, tool } from './ai';\nimport { z } from 'zod';\nconst openai = (m: string) => m;\n\n",
     "import { generateText, streamText } from 'ai';\nimport { tool } from '@openai/agents-extensions-not';\n"
