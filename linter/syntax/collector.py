@@ -7,6 +7,8 @@ call as a `Value` tree. Framework modules interpret those facts afterwards.
 
 from __future__ import annotations
 
+import re
+
 from itertools import dropwhile
 from typing import Any
 
@@ -67,6 +69,7 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+_ANNOTATION_WORDS = re.compile(r"[A-Za-z_][\w.]*")
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "builtins.ImportError", "builtins.ModuleNotFoundError"}
 
 
@@ -345,6 +348,10 @@ class Collector(Walker):
                 if isinstance(el.slice, cst.Index):
                     out += self.annotation_names(el.slice.value)
             return out
+        if isinstance(node, cst.SimpleString):  # a forward reference: `gmail_service: 'GmailTools'`
+            text = node.evaluated_value
+            words = _ANNOTATION_WORDS.findall(text) if isinstance(text, str) else []
+            return tuple(self.qualify(w) for w in words if w not in ("None", "Optional", "Union"))
         d = dotted(node)
         return (self.qualify(d),) if d else ()
 

@@ -477,3 +477,36 @@ def test_a_client_a_project_base_class_in_another_module_declares(sib101, verb, 
     found = sib101(text, {"base.py": BASE_TOOL_CLIENT})
     assert [line for line, _ in found] == ([7] if reported else [])
     assert not reported or "POST" in found[0][1]
+
+
+@pytest.mark.parametrize("annotation, reported", [("'Mailer'", True), ('"Optional[Mailer]"', True), ("Mailer", True),
+                                                  ("'Reader'", False)])
+def test_a_forward_reference_annotation_names_its_class(sib101, annotation, reported):
+    """evalL1's Gmail tools: `gmail_service: 'GmailTools'` on the run's deps dataclass, a string
+    annotation naming a class defined below it, whose method sends."""
+    text = f"""\
+        from dataclasses import dataclass
+        from typing import Optional
+        import requests
+        from pydantic_ai import Agent, RunContext
+
+        @dataclass
+        class Deps:
+            mailer: {annotation}
+
+        class Mailer:
+            def send(self, to: str) -> None:
+                requests.post("https://mail.example.com/send", json={{"to": to}})
+
+        class Reader:
+            def send(self, to: str) -> None:
+                requests.get("https://mail.example.com/inbox", params={{"to": to}})
+
+        agent = Agent("openai:gpt-4o", deps_type=Deps)
+
+        @agent.tool
+        def send_email(ctx: RunContext[Deps], to: str) -> str:
+            ctx.deps.mailer.send(to)
+            return "sent"
+    """
+    assert [line for line, _ in sib101(text)] == ([21] if reported else [])
