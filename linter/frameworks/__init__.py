@@ -59,6 +59,14 @@ def tool_runners() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def framework_modules() -> frozenset[str]:
+    """Modules the frameworks' data names inside their packages (`agents.tool`, `agents.run`): a
+    project package holding one of them is that framework's own code (its repository, a vendored copy)."""
+    return frozenset(text.rsplit(".", 1)[0] for fw in FRAMEWORKS for text in _strings(fw)
+                     if _DOTTED.fullmatch(text) and text.count(".") >= 2)
+
+
+@lru_cache(maxsize=1)
 def tool_making_names() -> frozenset[str]:
     """Canonical names that make tools or groups: tool makers, tool base classes, toolsets, group
     makers and the constructors whose methods make either (`Agent` of `@agent.tool`). A module that

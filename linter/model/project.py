@@ -688,12 +688,18 @@ class ProjectIndex:
         return memo[path]
 
     def package_names(self) -> frozenset[str]:
-        """The last part of the name of every package of the project (`agents` of `app/agents/`)."""
+        """The last part of the name of every package of the project (`agents` of `app/agents/`),
+        but a package holding a module the frameworks' data names (`agents/tool.py`): that is the
+        framework's own code, whose names stay the framework's."""
+        from ..frameworks import framework_modules
+
         found: frozenset[str] | None = self.memo.get("project.package_names")
         if found is None:
-            found = self.memo["project.package_names"] = frozenset(
-                name.rpartition(".")[2] for name, paths in self.scan.names.items()
-                if any(os.path.basename(p) == "__init__.py" for p in paths))
+            names = self.scan.names
+            packages = [name for name, paths in names.items() if any(os.path.basename(p) == "__init__.py" for p in paths)]
+            copies = {root for root, _, sub in (m.partition(".") for m in framework_modules())
+                      for name in packages if name.rpartition(".")[2] == root and f"{name}.{sub}" in names}
+            found = self.memo["project.package_names"] = frozenset(name.rpartition(".")[2] for name in packages) - copies
         return found
 
     def _class_bases(self) -> dict[str, frozenset[str]]:

@@ -448,3 +448,7 @@ def test_a_project_package_named_like_a_framework_is_project_code(tmp_path: Path
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found] == [("agents/meeting_tool.py", 5, "SIB101"),
                                                                   ("graph.py", 4, "SIB301")]
+    # A package holding the framework's own modules (the SDK's repository, a vendored copy) is the
+    # framework: its names are not followed as project code.
+    write(tmp_path, {"agents/tool.py": "def function_tool(fn):\n    return fn\n"})
+    assert cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs]) == []
