@@ -657,10 +657,11 @@ class ProjectIndex:
     def _imported_tool_classes(self, path: str, hops: int) -> frozenset[str]:
         """The tool classes (see `_tool_classes`) of the project modules the file at `path` imports."""
         found: set[str] = set()
+        folder = os.path.dirname(path)
         for name in self._imported_by().get(path, ()):
-            for other in self.scan.names.get(name, ()):
-                if other != path and other in self._class_bases():
-                    found |= self._tool_classes(other, hops - 1)
+            other = self._file_for(name, folder)  # as a process of the project imports it (app roots too)
+            if other is not None and other != path and other in self._class_bases():
+                found |= self._tool_classes(other, hops - 1)
         return frozenset(found)
 
     def _tool_classes(self, path: str, hops: int) -> frozenset[str]:

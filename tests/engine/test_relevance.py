@@ -188,3 +188,17 @@ def test_a_subclass_of_a_project_tool_base_in_another_module_is_parsed_and_repor
     assert findings(tmp_path, jobs=jobs) == {"base.py": [], "mid.py": [], "pay.py": ["SIB101"], "pay2.py": ["SIB101"]}
     write(tmp_path, {"base.py": "class Base:\n    pass\n"})
     assert findings(tmp_path, jobs=jobs) == {"base.py": [], "mid.py": [], "pay.py": [], "pay2.py": []}
+
+
+def test_a_project_tool_base_imported_from_an_app_root_below_the_tree(tmp_path: Path) -> None:
+    """JARVIS's layout: the repository root is itself a package (a Home Assistant integration) and
+    the agent app imports `jarvis.tools.base` from `server/src/`. The base is found as the app's
+    process imports it, whichever folder the run starts in."""
+    files = {"__init__.py": "", "server/pyproject.toml": "[project]\nname = 'jarvis'\n",
+             "server/src/jarvis/__init__.py": "", "server/src/jarvis/tools/__init__.py": "",
+             "server/src/jarvis/tools/base.py": BASE,
+             "server/src/jarvis/tools/pay.py": SUBCLASS.replace("{module}", "jarvis.tools.base")}
+    write(tmp_path, files)
+    for root in (tmp_path, tmp_path / "server"):
+        found = runner.run([str(p) for p in sorted(root.rglob("*.py"))], Config(root=str(root)), 1).diagnostics
+        assert [(os.path.basename(d.path), d.code) for d in found] == [("pay.py", "SIB101")], root
