@@ -73,6 +73,7 @@ def _hazards(ctx: Context) -> list[_Made]:
     def compute() -> list[_Made]:
         from siblint.model.groups import (
             groups_in,
+            hands_out_beside_agent_code,
             hands_out_plain_functions,
             listed_by_importers,
             reported_at_def,
@@ -95,7 +96,7 @@ def _hazards(ctx: Context) -> list[_Made]:
                     pooled.add(tool.key)
         # A module that names no framework, or only what a framework hands a tool (a `ToolContext`
         # annotation): its plain functions are tools where importers list them.
-        if hands_out_plain_functions(ctx.facts):
+        if hands_out_plain_functions(ctx.facts) or hands_out_beside_agent_code(ctx.facts, ctx.project):
             seen = {m.at for m in made}
             for t, threads in listed_by_importers(ctx.facts, ctx.project):
                 if t.loc not in seen:

@@ -53,6 +53,17 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 @lru_cache(maxsize=1)
+def tool_body_names() -> frozenset[str]:
+    """What a tool function uses of its framework without making a tool or a group: what the framework
+    hands it as a parameter (ADK's `ToolContext`, pydantic-ai's `RunContext`, LangChain's
+    `ToolRuntime`) and the exceptions it raises to be heard or to end the run (`ModelRetry`,
+    `ToolException`). A module importing only these hands its functions to agent code elsewhere."""
+    return frozenset(name for fw in FRAMEWORKS for name in (
+        *fw.tools.context_attrs, *fw.tools.call_ids, *fw.failure.visible_exceptions, *fw.failure.fatal_exceptions,
+        *(e for names in fw.failure.visible_when.values() for e in names)))
+
+
+@lru_cache(maxsize=1)
 def tool_runners() -> frozenset[str]:
     """Attributes of a tool object that run the function it was made of (`tool.invoke`, `tool.func`)."""
     return frozenset(name for fw in FRAMEWORKS for name in fw.tools.runners)

@@ -837,13 +837,26 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 
 
 def hands_out_plain_functions(facts: ModuleFacts) -> bool:
-    """Does the module import nothing of a framework that makes a tool or a group (only a
-    `ToolContext` annotation, `raise ModelRetry(...)`, a `CallbackContext`)? Its plain functions
-    are tools where other modules list or wrap them; a module that imports a tool or group maker
-    makes its own tools."""
+    """Does the module name no framework, or only what a tool body uses of one (a `ToolContext`
+    annotation, `raise ModelRetry(...)`)? Its plain functions are tools where other modules list or
+    wrap them; a module that uses a framework otherwise makes its own tools."""
+    from ..frameworks import tool_body_names
+
+    return _framework_names(facts) <= tool_body_names()
+
+
+def hands_out_beside_agent_code(facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """A module importing other framework names that make no tool or group (an ADK `CallbackContext`
+    beside its `ToolContext` tools) hands its plain functions out too, where agent code that lists
+    plain functions is near it in the import graph (a scan answer: a framework's own modules,
+    importing one another, are not asked of their importers)."""
     from ..frameworks import tool_making_names
 
-    return not {name for fw, name in map(canonical, facts.imports.values()) if fw is not None} & tool_making_names()
+    return not _framework_names(facts) & tool_making_names() and bool(project.agent_code_near(facts.path))
+
+
+def _framework_names(facts: ModuleFacts) -> set[str]:
+    return {name for fw, name in map(canonical, facts.imports.values()) if fw is not None}
 
 
 def wrapped_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple[Tool, ModuleFacts]]:
