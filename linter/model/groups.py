@@ -846,13 +846,17 @@ def hands_out_plain_functions(facts: ModuleFacts) -> bool:
 
 
 def hands_out_beside_agent_code(facts: ModuleFacts, project: ProjectIndex) -> bool:
-    """A module importing other framework names that make no tool or group (an ADK `CallbackContext`
-    beside its `ToolContext` tools) hands its plain functions out too, where agent code that lists
-    plain functions is near it in the import graph (a scan answer: a framework's own modules,
-    importing one another, are not asked of their importers)."""
-    from ..frameworks import tool_making_names
+    """A module importing, beside what a tool body uses, only a framework's context and state types
+    (an ADK `CallbackContext` or `State` for its callbacks) hands its plain functions out too, where
+    agent code that lists plain functions is near it in the import graph (a scan answer)."""
+    from ..frameworks import tool_body_names
 
-    return not _framework_names(facts) & tool_making_names() and bool(project.agent_code_near(facts.path))
+    others = _framework_names(facts) - tool_body_names()
+    return bool(others) and all(n.rpartition(".")[2].endswith(_CONTEXT_SUFFIXES) for n in others) \
+        and bool(project.agent_code_near(facts.path))
+
+
+_CONTEXT_SUFFIXES = ("Context", "State")
 
 
 def _framework_names(facts: ModuleFacts) -> set[str]:

@@ -470,10 +470,15 @@ class ProjectIndex:
         return self._file_for(module=key)
 
     def _index_digest(self) -> str:
-        h = hashlib.sha256()
-        for path, bases, defs in self.scan.classes:
-            h.update(f"{path}\0{sorted(bases)}\0{sorted(defs)}\n".encode("utf-8", "surrogateescape"))
-        return f"{CLASS_INDEX} {h.hexdigest()[:32]}"
+        """A digest of the scan's class index, once per scan (every class-index answer records it)."""
+        scan = self.scan
+        held = self.memo.get("project.index_digest")
+        if held is None or held[0] is not scan:
+            h = hashlib.sha256()
+            for path, bases, defs in scan.classes:
+                h.update(f"{path}\0{sorted(bases)}\0{sorted(defs)}\n".encode("utf-8", "surrogateescape"))
+            held = self.memo["project.index_digest"] = (scan, f"{CLASS_INDEX} {h.hexdigest()[:32]}")
+        return held[1]
 
     def _import_root(self, folder: str) -> str:
         """The folder a module in `folder` imports from: above its top package, or `folder`."""
