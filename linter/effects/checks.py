@@ -280,7 +280,7 @@ def _google_request(call: Call) -> Found | None:
         return None
     verb = method_name(request.func)
     resource = receiver_of(request.func)
-    if verb not in google_apis.WRITES or not isinstance(resource, Call) or resource.args or resource.kwargs:
+    if not google_apis.is_write(verb) or not isinstance(resource, Call) or resource.args or resource.kwargs:
         return None
     if receiver_of(resource.func) is None:
         return None
@@ -332,7 +332,7 @@ def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
     if not isinstance(request, Call):
         return None
     verb = method_name(request.func)
-    if verb not in google_apis.WRITES:
+    if not google_apis.is_write(verb):
         return None
     resource = receiver_of(request.func)
     noun = method_name(resource.func) if isinstance(resource, Call) else ""

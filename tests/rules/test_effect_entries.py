@@ -608,6 +608,23 @@ def test_google_api_requests_with_and_without_a_visible_build():
     ]
 
 
+def test_google_api_write_verbs_named_with_their_resource():
+    """The People API spells its writes with the resource (evalL2's Skippy: `createContact`,
+    `updateContact`); `searchContacts` and `batchGet` read."""
+    assert effects("""\
+        def f(people, body, name):
+            people.people().createContact(body=body).execute()
+            people.people().updateContact(resourceName=name, body=body).execute()
+            people.people().batchDeleteContacts(body=body).execute()
+            people.people().searchContacts(query=name).execute()
+            people.people().getBatchGet(resourceNames=[name]).execute()
+    """) == [
+        (2, "people.createContact (Google API)", "google_api", "createContact", "people"),
+        (3, "people.updateContact (Google API)", "google_api", "updateContact", "people"),
+        (4, "people.batchDeleteContacts (Google API)", "google_api", "batchDeleteContacts", "people"),
+    ]
+
+
 def test_google_calendar_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         from agents import function_tool
