@@ -285,7 +285,10 @@ def _default_root(opts: CheckOptions) -> str:
         common = os.path.commonpath(absolute)
     except ValueError:  # paths on different drives (Windows)
         return cwd
-    return common if os.path.isdir(common) else os.path.dirname(common)
+    folder = common if os.path.isdir(common) else os.path.dirname(common)
+    # Paths with nothing in common but the filesystem's root (`tree /dev/null`): the project
+    # would be the whole filesystem, every file of the machine scanned for imports.
+    return cwd if os.path.dirname(folder) == folder else folder
 
 
 def make_resolver(opts: CheckOptions) -> Resolver:

@@ -506,7 +506,8 @@ class ProjectIndex:
     def _above(self, folder: str, module: str) -> str | None:
         """`module` under the nearest folder above `folder`, within the project root holding it."""
         root = next((r for r in self.roots if _within(folder, r)), None)
-        while root is not None and _within(folder, root):
+        # The filesystem's root holds every folder and is its own parent: the walk stops there.
+        while root is not None and _within(folder, root) and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
             found = self._under(folder, module)
             if found is not None:

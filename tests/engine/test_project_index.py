@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from siblint.lint.engine import load_facts
-from siblint.model.project import ProjectIndex, module_name_for, project_root
+from siblint.model.project import ProjectIndex, ProjectScan, module_name_for, project_root
 from siblint.settings.config import Config
 from support import write
 
@@ -82,3 +82,11 @@ def test_a_folder_above_the_importer_holding_the_module_is_an_import_root(tmp_pa
     assert found is not None and found[0].path == str(tmp_path / "back/src/data/store.py")
     # Nothing above a module's importer bears the name: still unknown.
     assert index.resolve("data.missing.save", str(tmp_path / "back/src/agents/order.py")) is None
+
+
+def test_the_walk_above_an_importer_ends_at_the_filesystem_root(tmp_path):
+    # A run given `tree /dev/null` once had `/` as its project root: `/` is its own parent, and
+    # looking above the importer for a module nothing bears never ended.
+    write(tmp_path, {"app/agent.py": "from nowhere_at_all import save\n"})
+    index = ProjectIndex([os.sep], loader=load_facts, scan=ProjectScan.of([]))
+    assert index.resolve("nowhere_at_all.save", str(tmp_path / "app/agent.py")) is None
