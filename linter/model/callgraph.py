@@ -182,6 +182,7 @@ def forget_walks(project: ProjectIndex) -> None:
     so a project that outlives an edit (the language server's) must not reuse them."""
     _CACHE.pop(project, None)
     _HOLLOW.pop(project, None)
+    _HOLLOW_AWAITS.pop(project, None)
 
 Arguments = dict[str, tuple[Scope, Value]]
 
@@ -223,7 +224,7 @@ class _Walker:
         shielded = _shielded_locs(fn, scope)
         swallowers = _swallowing_handlers(fn)
         thread_lambdas = [t.loc for t in (_handoff_target(s.call, scope) for s in fn.calls) if isinstance(t, Lambda)]
-        hollow = tuple(s.awaits_before for s in fn.calls if s.awaited and _never_suspends(scope, s.call, self.project))
+        hollow = _hollow_awaits(scope, fn, args, self.project)
         for site in fn.calls:
             call = site.call
             if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
@@ -419,6 +420,16 @@ def _never_suspends(scope: Scope, call: Call, project: ProjectIndex, depth: int 
     return bool(targets) and all(fn.is_async and _hollow(facts, fn, project, depth + 1) for facts, fn in targets)
 
 
+def _hollow_awaits(scope: Scope, fn: FunctionFacts, args: Arguments, project: ProjectIndex) -> tuple[int, ...]:
+    """Where `fn`'s awaits of coroutines that never suspend stand (their `awaits_before`): once per
+    function, arguments and project, since every walk entering `fn` so asks the same."""
+    memo = _HOLLOW_AWAITS.setdefault(project, {})
+    key = (scope.facts.path, fn.name, tuple(sorted((k, v[1].loc) for k, v in args.items())))
+    if key not in memo:
+        memo[key] = tuple(s.awaits_before for s in fn.calls if s.awaited and _never_suspends(scope, s.call, project))
+    return memo[key]
+
+
 def _hollow(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex, depth: int) -> bool:
     """The coroutine function `fn` never suspends (memoised per project; a cycle counts as suspending)."""
     memo = _HOLLOW.setdefault(project, {})
@@ -432,6 +443,7 @@ def _hollow(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex, depth:
 
 
 _HOLLOW: "weakref.WeakKeyDictionary[ProjectIndex, dict[tuple[str, str], bool]]" = weakref.WeakKeyDictionary()
+_HOLLOW_AWAITS: "weakref.WeakKeyDictionary[ProjectIndex, dict[tuple, tuple[int, ...]]]" = weakref.WeakKeyDictionary()
 
 
 def _threaded(ctx: Context) -> Context:
