@@ -632,6 +632,11 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
         return out
     if isinstance(value, Each):
         return _element_classes(scope, value.iter, project, depth + 1)
+    if isinstance(value, Either):  # `ctx.repo if ctx else ClaimRepository()`: an instance of any option's class
+        out = []
+        for option in value.options:
+            out.extend(c for c in classes_of(scope, option, project, depth + 1) if c not in out)
+        return out
     return []
 
 
@@ -864,13 +869,17 @@ def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: i
     made = _made_of(value) if isinstance(value, Call) else None
     if made is not None:  # `StructuredTool.from_function(func=send)`: what the tool runs is `send`
         return _function_values(scope, made, project, depth + 1)
+    out: list[tuple[ModuleFacts, FunctionFacts]] = []
     table = dispatch_table(scope, value)
     if table is not None:
-        out: list[tuple[ModuleFacts, FunctionFacts]] = []
         for inner, item in table:
             out.extend(f for f in _function_values(inner, item, project, depth + 1) if f not in out)
-        return out
-    return []
+    elif isinstance(value, Call):
+        # What a wrapper makes of a function runs it (`asyncHandler(async (p) => {...})`, `once(send)`).
+        for arg in value.args:
+            if isinstance(arg, Ref):
+                out.extend(f for f in target_functions(scope, arg, project, depth + 1) if f not in out)
+    return out
 
 
 def _made_of(call: Call) -> Value | None:

@@ -510,3 +510,37 @@ def test_a_forward_reference_annotation_names_its_class(sib101, annotation, repo
             return "sent"
     """
     assert [line for line, _ in sib101(text)] == ([21] if reported else [])
+
+
+@pytest.mark.parametrize("chosen, reported", [("ctx.repo if ctx else ClaimRepository()", True),
+                                              ("ClaimRepository() if ctx is None else ctx.repo", True),
+                                              ("ctx.repo if ctx else ReadOnlyRepository()", False)])
+def test_an_object_chosen_by_a_condition_is_an_instance_of_either_class(sib101, chosen, reported):
+    """evalM2's auto-agent: `_repo = ctx.repo if ctx else ClaimRepository()` in the tool's helper; the
+    repository's method runs an UPDATE."""
+    text = f"""\
+        import sqlite3
+        from crewai.tools import tool
+
+        class ClaimRepository:
+            def update_claim_status(self, claim_id):
+                with sqlite3.connect("claims.db") as conn:
+                    conn.execute("UPDATE claims SET status = 'review' WHERE id = ?", (claim_id,))
+
+        class ReadOnlyRepository:
+            def update_claim_status(self, claim_id):
+                return claim_id
+
+        def escalate_impl(claim_id, ctx=None):
+            _repo = {chosen}
+            _repo.update_claim_status(claim_id)
+
+        @tool("Escalate Claim")
+        def escalate_claim(claim_id: str) -> str:
+            \"\"\"Escalate a claim for review.\"\"\"
+            escalate_impl(claim_id)
+            return "escalated"
+    """
+    found = sib101(text)
+    assert [line for line, _ in found] == ([18] if reported else [])
+    assert not reported or "SQL UPDATE in ClaimRepository.update_claim_status" in found[0][1]
