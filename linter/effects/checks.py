@@ -121,7 +121,7 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
     return describe(row, call, target=_path_text(paths[-1], r) if paths else "")
 
 
-_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file", "target", "out_f")
+_SAVE_TARGETS = ("fp", "filename", "fname", "path", "path_or_buf", "excel_writer", "file", "target", "out_f", "name")
 
 
 def _save_target(call: Call) -> Value | None:

@@ -1,4 +1,4 @@
-"""PDFs, audio, images and arrays a tool renders to disk: PyMuPDF, weasyprint, ReportLab, pydub, soundfile,
+"""PDFs, audio, images and arrays a tool renders to disk: PyMuPDF, weasyprint, ReportLab, fpdf, pydub, soundfile,
 qrcode, imageio, OpenCV, numpy, the standard library's `wave`. Saved into a path (`check="save"`, `"save_to"` when a call without
 one returns the bytes), not into an in-memory buffer or a scratch folder."""
 
@@ -18,6 +18,8 @@ ROWS: tuple[Row, ...] = (
              "reportlab.platypus.doctemplate.SimpleDocTemplate reportlab.platypus.doctemplate.BaseDocTemplate",
              "build multiBuild", "{name} (PDF file)", True, "file", "built"),
     *methods("reportlab.pdfgen.canvas.Canvas", "save", "{name} (PDF file)", True, "file", "built"),
+    # fpdf2 and PyFPDF: `pdf.output("out.pdf")` writes it; `pdf.output()` returns its bytes.
+    *methods("fpdf.FPDF fpdf.fpdf.FPDF", "output", "{name} (PDF file)", True, "file", "save_to"),
     *methods(_PYDUB, "export", "{name} (audio file)", True, "file", "save_to"),
     *methods("qrcode.make qrcode.QRCode", "save", "{name} (image file)", True, "file", "save"),
     *calls("wave.open", "a file write", True, "file", "open"),

@@ -231,6 +231,31 @@ def test_sib101_service_object_over_another_modules_client(tmp_path, client, ser
     assert _codes(tmp_path, files) == []
 
 
+WRAPPER = "export const asyncHandler = <A extends unknown[], R>(fn: (...args: A) => R | Promise<R>) =>\n" \
+          "  (...args: A): Promise<R> => Promise.resolve(fn(...args));\n"
+
+
+@pytest.mark.parametrize("held", [
+    "export const EXECUTION = {\n  deleteEvent: asyncHandler(async (id: string) => {\n"
+    "    await mailer.sendMail({ to: id });\n  }),\n};\n",
+    "const deleteEvent = asyncHandler(async (id: string) => {\n  await mailer.sendMail({ to: id });\n});\n"
+    "export const EXECUTION = { deleteEvent };\n",
+], ids=["member", "shorthand"])
+def test_sib101_a_wrapped_function_runs_when_its_wrapper_is_called(tmp_path, held):
+    """evalM3's calendar assistant: `EXECUTION_TOOLS.deleteEvent(...)` of an object literal whose
+    members are `asyncHandler(async (...) => {...})`, a project wrapper returning a function that
+    calls the one it is given."""
+    files = {
+        "lib/http.ts": WRAPPER,
+        "exec.ts": "import nodemailer from 'nodemailer';\nimport { asyncHandler } from './lib/http';\n"
+                   "const mailer = nodemailer.createTransport({});\n" + held,
+        "main.ts": HEAD + "import { EXECUTION } from './exec';\n"
+                   "export const remove = tool({\n  name: 'remove',\n  parameters: z.object({}),\n"
+                   "  execute: async () => { await EXECUTION.deleteEvent('x'); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == [("SIB101", 4)]
+
+
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
     files = {
         "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"

@@ -1074,6 +1074,42 @@ def test_reportlab_documents_write_the_file_they_were_made_on():
     ]
 
 
+def test_fpdf_writes_the_file_its_output_names_not_the_bytes_it_returns():
+    # evalM2's TextToPDFTool: `FPDF().output(output_path)`; `output()` returns the document's bytes.
+    assert effects("""\
+        from fpdf import FPDF
+
+        def f(text, path):
+            pdf = FPDF()
+            pdf.output(path)
+            FPDF().output(name="report.pdf")
+            return bytes(pdf.output())
+    """) == [
+        (5, "pdf.output (PDF file)", "file", "output", ""),
+        (6, "output (PDF file)", "file", "output", "report.pdf"),
+    ]
+
+
+def test_broker_and_exchange_orders_on_any_client():
+    # evalM2's alpatrade: `_get_trading_client().submit_order(req)` of a cached factory, and an
+    # index-option helper given the client as a parameter; ccxt's exchanges each have a constructor.
+    assert effects("""\
+        import ccxt
+
+        def f(client, req, symbol):
+            client.submit_order(req)
+            client.get_all_positions()
+            ex = ccxt.kraken({"apiKey": "k"})
+            ex.create_market_buy_order(symbol, 1)
+            ex.fetch_balance()
+            client.close_all_positions(cancel_orders=True)
+    """) == [
+        (4, "client.submit_order (broker order)", "payment", "submit_order", ""),
+        (7, "ex.create_market_buy_order (broker order)", "payment", "create_market_buy_order", ""),
+        (9, "client.close_all_positions (broker order)", "payment", "close_all_positions", ""),
+    ]
+
+
 def test_notion_box_hue_and_s3_compatible_clients():
     assert effects("""\
         import ibm_boto3
