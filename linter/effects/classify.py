@@ -8,7 +8,7 @@ from ..syntax.facts import Call, Ref
 from .checks import CHECKS, describe
 from .resolve import Resolver, method_name, no_names, receiver_of
 from .rows import Row, verb_matches
-from .table import ANY, CALLS, FAMILIES, METHODS, SAME_CALL_WRAPPERS
+from .table import ANY, CALLS, FAMILIES, METHODS, SAME_CALL_WRAPPERS, type_family
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
     if callee:
         rows.extend(r for r in FAMILIES if callee.startswith(r.name) and verb_matches(r.verbs, meth))
     if not rows and meth:
-        ctor = names[1].rpartition(".")[0] if names[1] else ""
+        ctor = type_family(names[1].rpartition(".")[0]) if names[1] else ""
         rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth))
         if not rows and meth in ANY and receiver_of(call.func) is not None:
             rows.append(ANY[meth])

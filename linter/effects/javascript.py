@@ -8,6 +8,8 @@ GET, a method that is not a literal may mutate.
 
 from __future__ import annotations
 
+import re
+
 from .rows import MUTATING_HTTP, Row, calls, methods
 
 _FS_MODULES = ("fs", "fs.promises", "fs/promises", "fs-extra", "graceful-fs")
@@ -25,6 +27,11 @@ ARGV_CALLS = frozenset({"child_process.execFile", "child_process.execFileSync", 
 # Wrappers whose result takes the wrapped function's arguments: `promisify(execFile)(cmd, args)`
 # runs what `execFile(cmd, args)` runs.
 SAME_CALL_WRAPPERS = frozenset({"util.promisify"})
+# Library types that share one set of methods, named as one constructor: a Google API resource the
+# code is handed as a typed parameter (`events: calendar_v3.Resource$Events`) is any API's resource.
+TYPE_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^googleapis\.\w+\.Resource\$"), "googleapis.Resource"),
+)
 
 
 def _http(lib: str) -> list[Row]:
@@ -71,8 +78,8 @@ ROWS: tuple[Row, ...] = (
              "playwright.Page playwright.Locator @playwright/test.Page @playwright/test.Locator",
              "click dblclick tap", "{name} (browser action)", False, "browser"),
     # googleapis for Node: `google.gmail({...}).users.messages.send({...})`; `get` and `list` read.
-    *methods(" ".join(f"googleapis.google.{api}" for api in _GOOGLE_APIS.split()), _GOOGLE_WRITES,
-             "{name} (Google API)", False, "google_api"),
+    *methods(" ".join([*(f"googleapis.google.{api}" for api in _GOOGLE_APIS.split()), "googleapis.Resource"]),
+             _GOOGLE_WRITES, "{name} (Google API)", False, "google_api"),
     # E2B cloud sandboxes: files written and commands run there outlive the call.
     *methods("@e2b/code-interpreter.Sandbox.create @e2b/code-interpreter.Sandbox.connect e2b.Sandbox.create "
              "e2b.Sandbox.connect", "write makeDir remove rename run runCode", "{name} (E2B sandbox)", False,

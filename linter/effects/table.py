@@ -59,3 +59,8 @@ def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str,
 CALLS, FAMILIES, METHODS, ANY = _index()
 CONSTRUCTORS = frozenset(METHODS)
 SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
+
+
+def type_family(ctor: str) -> str:
+    """The constructor a library type's methods are listed under (`javascript.TYPE_FAMILIES`)."""
+    return next((family for pattern, family in javascript.TYPE_FAMILIES if pattern.match(ctor)), ctor)

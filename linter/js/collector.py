@@ -29,6 +29,7 @@ from ..syntax.collector import (  # the try/except context of a position: the sa
 from ..syntax.facts import (
     Assignment,
     Attr,
+    Branch,
     Call,
     CallSite,
     Const,
@@ -89,6 +90,8 @@ class _Collector:
         self.classes: list[str] = []
         self.awaited: set[int] = set()
         self._values: dict[int, Value] = {}
+        self.root: ts.Node | None = None  # the program: its type aliases and interfaces (`_shapes`)
+        self._named_shapes: dict[str, ts.Node] | None = None
         self._wide_lines = {i for i, line in enumerate(data.split(b"\n")) if not line.isascii()}
         self._lines = data.split(b"\n") if self._wide_lines else []
 
@@ -432,6 +435,31 @@ class _Collector:
                 stack.extend(reversed(n.named_children))
         return tuple(names)
 
+    def _members(self, note: ts.Node | None) -> dict[str, tuple[str, ...]]:
+        """Property -> the type names its annotation lists, of an object type written inline
+        (`{ db }: { db: Db }`) or named by a type alias or interface of this module."""
+        shape = note.named_children[0] if note is not None and note.named_child_count else None
+        if shape is not None and shape.type == "type_identifier":
+            shape = self._shapes().get(self.text(shape))
+        if shape is None or shape.type not in ("object_type", "interface_body"):
+            return {}
+        return {self.text(name): self._annotation(part.child_by_field_name("type"))
+                for part in shape.named_children
+                if part.type == "property_signature" and (name := part.child_by_field_name("name")) is not None}
+
+    def _shapes(self) -> dict[str, ts.Node]:
+        """The object types this module's top-level type aliases and interfaces name, found once."""
+        if self._named_shapes is None:
+            self._named_shapes = {}
+            for node in self.root.named_children if self.root is not None else ():
+                if node.type == "export_statement" and (inner := node.child_by_field_name("declaration")) is not None:
+                    node = inner
+                name = node.child_by_field_name("name")
+                shape = node.child_by_field_name("value" if node.type == "type_alias_declaration" else "body")
+                if node.type in ("type_alias_declaration", "interface_declaration") and name is not None and shape is not None:
+                    self._named_shapes[self.text(name)] = shape
+        return self._named_shapes
+
     def _pattern_names(self, pattern: ts.Node) -> list[tuple[str, str]]:
         """(local name, property) for each name an object pattern binds: `{ a, b: c }`."""
         out: list[tuple[str, str]] = []
@@ -499,20 +527,27 @@ class _Collector:
         else:
             raw = [p for p in params_node.named_children if p.type != "comment"]
         params: list[str] = []
-        bindings: list[tuple[str, str]] = []
+        notes: list[tuple[str, ...]] = []  # each parameter's annotation (`events: calendar_v3.Resource$Events`)
+        bindings: list[tuple[str, str, tuple[str, ...]]] = []
         for index, p in enumerate(raw):
-            pattern = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+            typed = p.type in ("required_parameter", "optional_parameter")
+            pattern = p.child_by_field_name("pattern") if typed else p
+            note = p.child_by_field_name("type") if typed else None
             if pattern is not None and pattern.type == "assignment_pattern":
                 pattern = pattern.child_by_field_name("left")
             if pattern is not None and pattern.type == "rest_pattern" and pattern.named_child_count:
                 pattern = pattern.named_children[0]
             if pattern is not None and pattern.type == "identifier":
                 params.append(self.text(pattern))
+                notes.append(self._annotation(note))
             else:
                 synthetic = f"#{index}"  # a destructured parameter: its names are bound from it below
                 params.append(synthetic)
+                notes.append(())
                 if pattern is not None and pattern.type == "object_pattern":
-                    bindings.extend((local, f"{synthetic}.{key}") for local, key in self._pattern_names(pattern))
+                    members = self._members(note)
+                    bindings.extend((local, f"{synthetic}.{key}", members.get(key, ()))
+                                    for local, key in self._pattern_names(pattern))
         in_class = node.type == "method_definition" and node.parent is not None and node.parent.type == "class_body"
         cls = self.classes[-1] if in_class and self.classes else ""
         name_node = node.child_by_field_name("name")
@@ -521,6 +556,7 @@ class _Collector:
             is_async=any(c.type == "async" for c in node.children),
             loc=self.loc(name_node if name_node is not None and node.type != "arrow_function" else node),
             params=tuple(params),
+            param_annotations=tuple(notes),
             class_name=(f"{self.scope()}.{cls}" if self.scope() else cls) if cls else "",
             bases=self.facts.classes.get(cls, ()) if cls else (),
         )
@@ -528,8 +564,8 @@ class _Collector:
         body = node.child_by_field_name("body")
         frame = _Frame(fn)
         self.frames.append(frame)
-        for local, source in bindings:
-            self.facts.assignments.append(Assignment(local, Ref(source, source, fn.loc), fn.loc, qual))
+        for local, source, note in bindings:
+            self.facts.assignments.append(Assignment(local, Ref(source, source, fn.loc), fn.loc, qual, annotation=note))
         if body is not None:
             if body.type == "statement_block":
                 stmts = [c for c in body.named_children if c.type != "comment"]
@@ -579,7 +615,45 @@ class _Collector:
             in_finally=frame.finally_depth > 0,
             in_handler=frame.handler[-1] if frame.handler else None,
             guarded_by=tuple(reversed(frame.guards)),
+            branches=tuple(frame.branches),
         ))
+
+    def visit_switch_statement(self, node: ts.Node) -> bool | None:
+        """`switch (action) { case ACTION.GET: ... }` on a parameter: each case's statements are an
+        arm a caller passing that parameter a literal, or an enum member, decides (`Branch`)."""
+        value = node.child_by_field_name("value")
+        while value is not None and value.type == "parenthesized_expression" and value.named_child_count:
+            value = value.named_children[0]
+        body = node.child_by_field_name("body")
+        if not self.frames or value is None or value.type != "identifier" or body is None:
+            return None
+        name = self.text(value)
+        cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")]
+        tests = [_case_test(c.child_by_field_name("value"), self.text) if c.type == "switch_case" else None for c in cases]
+        known = [t for t in tests if t is not None]
+        kinds = {kind for kind, _ in known}
+        # Arms only when every case is tested the same way (all strings, or all members of one kind).
+        kind = next(iter(kinds)) if len(kinds) == 1 and len(known) == sum(c.type == "switch_case" for c in cases) else ""
+        self.visit(value)
+        pending: list[str] = []  # values of cases falling through to this one
+        for case, test in zip(cases, tests):
+            arm = None
+            if kind and test is not None:
+                pending.append(test[1])
+                arm = Branch(name, tuple(pending), True, test=kind)
+            elif kind:  # default: none of the cases
+                arm = Branch(name, tuple(v for _, v in known), False, test=kind)
+            statements = [c for c in case.named_children if c != case.child_by_field_name("value") and c.type != "comment"]
+            if not statements and test is not None:
+                continue  # `case A: case B: ...`: falls through with its value
+            pending = []
+            if arm is not None:
+                self.frames[-1].branches.append(arm)
+            for child in statements:
+                self.visit(child)
+            if arm is not None:
+                self.frames[-1].branches.pop()
+        return False
 
     def visit_member_expression(self, node: ts.Node) -> None:
         prop = node.child_by_field_name("property")
@@ -681,7 +755,18 @@ def _number(text: str) -> object:
             return None
 
 
+def _case_test(value: ts.Node | None, text) -> tuple[str, str] | None:
+    """("in", text) of a `case "get":`, ("member", text) of a `case ACTION.GET:`, else None."""
+    if value is not None and value.type == "string":
+        return "in", text(value)[1:-1]
+    if value is not None and value.type == "member_expression":
+        return "member", text(value)
+    return None
+
+
 def collect(tree: ts.Tree, data: bytes, path: str) -> ModuleFacts:
     facts = ModuleFacts(path=path, module=modules.module_name(path))
-    _Collector(facts, data).visit(tree.root_node)
+    collector = _Collector(facts, data)
+    collector.root = tree.root_node
+    collector.visit(tree.root_node)
     return facts

@@ -40,6 +40,7 @@ from ..settings.config import Config
 from ..syntax.facts import (
     Call,
     CallSite,
+    Constant,
     Const,
     FString,
     FunctionFacts,
@@ -376,7 +377,8 @@ def _arm_not_taken(site: CallSite, scope: ReceiverScope) -> bool:
     for branch in site.branches:
         if branch.name not in scope.arguments:
             continue
-        known, literal = _literal(scope, branch.name, site.call.loc)
+        known, literal = _member(scope, branch.name) if branch.test == "member" \
+            else _literal(scope, branch.name, site.call.loc)
         if known and not branch.allows(literal):
             return True
     return False
@@ -390,6 +392,15 @@ def _literal(scope: ReceiverScope, name: str, loc: Loc) -> tuple[bool, object]:
         return True, text
     value = scope.value(name)
     return (True, value.value) if isinstance(value, Const) else (False, None)
+
+
+def _member(scope: ReceiverScope, name: str) -> tuple[bool, object]:
+    """(True, Constant) when `name` holds a member of an imported constant or enum as written
+    (`ACTION.DELETE`) on this call path, for a `switch` on it; else (False, None)."""
+    value = scope.arguments[name][1] if name in scope.arguments else None
+    if isinstance(value, Ref) and value.name != value.text and "." in value.text:
+        return True, Constant(value.text)
+    return False, None
 
 
 def _context_at(site: CallSite, ctx: Context, shielded: set[Loc], swallowers: list[Handler],

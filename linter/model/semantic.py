@@ -800,7 +800,12 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
                     for f in _function_values(s, v, project, depth + 1)]
         if func.name != text and not _library(func.name, project):
             found = resolve_function(func.name, project, facts.path)
-            return [found] if found is not None else []
+            if found is not None:
+                return [found]
+            # `export const eventsHandler = asyncHandler(async (...) => {...})`: what it is bound to runs.
+            held = project.resolve(func.name, facts.path)
+            bound = Scope(held[0]).binding(held[1]) if held is not None and held[0] is not facts else None
+            return _function_values(bound[0], bound[1], project, depth + 1) if bound is not None else []
         return []
     receiver, _, method = text.rpartition(".")
     if receiver in ("self", "cls") and scope.class_name:

@@ -223,7 +223,9 @@ class Branch:
     * "truthy": `if create:` (`equals`) or `if not create:`;
     * "none": `if path is None:` (`equals`) or `if path is not None:`;
     * "isinstance": `if isinstance(error, Signal):` (`equals`; `values` are the classes as written,
-      resolved through the module's imports by the reader) or `if not isinstance(...)`."""
+      resolved through the module's imports by the reader) or `if not isinstance(...)`;
+    * "member": a JS `switch` on the name with `case ACTION.GET:` arms (`values` as written): decided
+      only by a caller passing a member as written (`Constant`), never by a string."""
 
     name: str
     values: tuple[str, ...]
@@ -239,11 +241,21 @@ class Branch:
             return (literal is None) == self.equals
         if self.test == "isinstance":
             return True  # whether a literal is an instance of a class as written: unknown
+        if self.test == "member":  # `ACTION.DELETE` against `case ACTION.GET:`, as written
+            return (literal.text in self.values) == self.equals if isinstance(literal, Constant) else True
         if not isinstance(literal, str):
             return True  # a non-string never equals a string literal, but `==` may be overloaded: unknown
         if self.folded:
             return (literal.casefold() in {v.casefold() for v in self.values}) == self.equals
         return (literal in self.values) == self.equals
+
+
+@by_constructor
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """A caller's argument written as a member of a constant or enum (`ACTION.DELETE`), for `Branch`."""
+
+    text: str
 
 
 @by_constructor

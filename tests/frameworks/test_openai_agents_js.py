@@ -256,6 +256,53 @@ def test_sib101_a_wrapped_function_runs_when_its_wrapper_is_called(tmp_path, hel
     assert _codes(tmp_path, files) == [("SIB101", 4)]
 
 
+EVENTS = """import type { calendar_v3 } from 'googleapis';
+import { asyncHandler } from './lib/http';
+import { ACTION } from './config';
+
+type Params = {
+  calendarEvents: calendar_v3.Resource$Events
+  id?: string
+}
+
+async function deleteEvent({ calendarEvents, id }: Params) {
+  return calendarEvents.delete({ calendarId: 'primary', eventId: id ?? '' });
+}
+
+async function listEvents(events: calendar_v3.Resource$Events) {
+  return events.list({ calendarId: 'primary' });
+}
+
+export const eventsHandler = asyncHandler(async (events: calendar_v3.Resource$Events, action?: ACTION) => {
+  switch (action) {
+    case ACTION.GET:
+      return listEvents(events);
+    case ACTION.DELETE:
+      return deleteEvent({ calendarEvents: events, id: 'x' });
+    default:
+      throw new Error('unsupported');
+  }
+});
+"""
+
+
+@pytest.mark.parametrize("action, reported", [("DELETE", True), ("GET", False)])
+def test_sib101_a_typed_resource_reached_through_a_dispatch_on_an_enum(tmp_path, action, reported):
+    """evalM3's calendar assistant: `eventsHandler(events, ACTION.GET)` of an exported const made by a
+    wrapper, whose `switch (action)` runs only the named case; the Google Calendar resource is a
+    destructured parameter typed by a type alias (`calendar_v3.Resource$Events`)."""
+    files = {
+        "lib/http.ts": WRAPPER,
+        "config.ts": "export enum ACTION {\n  GET = 'get',\n  DELETE = 'delete',\n}\n",
+        "events.ts": EVENTS,
+        "main.ts": HEAD + "import { google } from 'googleapis';\nimport { eventsHandler } from './events';\n"
+                   "import { ACTION } from './config';\n"
+                   "export const act = tool({\n  name: 'act',\n  parameters: z.object({}),\n"
+                   f"  execute: async () => eventsHandler(google.calendar({{ version: 'v3' }}).events, ACTION.{action}),\n}});\n",
+    }
+    assert _codes(tmp_path, files) == ([("SIB101", 6)] if reported else [])
+
+
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
     files = {
         "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"
