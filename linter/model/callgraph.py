@@ -36,6 +36,7 @@ from ..effects import (
     method_name,
     receiver_of,
 )
+from ..js import modules as js_modules
 from ..settings.config import Config
 from ..syntax.facts import (
     Call,
@@ -312,8 +313,10 @@ class _Walker:
             return
         if ctx.mode == "loop" and not fn.is_async:
             mode: Mode = "loop_sync"
-        elif ctx.mode == "loop_sync" and fn.is_async:
+        elif ctx.mode == "loop_sync" and fn.is_async and not facts.module.startswith(js_modules.PREFIX):
             return  # calling an async function from sync code only makes a coroutine
+        elif ctx.mode == "loop_sync" and fn.is_async:
+            mode = "loop"  # a JS async function runs when called; its promise is only handed back
         else:
             mode = ctx.mode
         self.enter(facts, fn, replace(ctx, mode=mode, via=ctx.via + (fn.name,), depth=ctx.depth + 1), args, at)

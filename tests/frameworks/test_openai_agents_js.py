@@ -303,6 +303,20 @@ def test_sib101_a_typed_resource_reached_through_a_dispatch_on_an_enum(tmp_path,
     assert _codes(tmp_path, files) == ([("SIB101", 6)] if reported else [])
 
 
+def test_sib101_an_async_function_a_sync_one_calls_runs(tmp_path):
+    """A JS async function runs when called, from sync code too (`(id) => { return remove(id); }`
+    hands back its promise): Python's coroutine made and never awaited is not the analogue."""
+    files = {
+        "exec.ts": "import nodemailer from 'nodemailer';\nconst mailer = nodemailer.createTransport({});\n"
+                   "async function remove(id: string) {\n  await mailer.sendMail({ to: id });\n}\n"
+                   "export function removeNow(id: string) {\n  return remove(id);\n}\n",
+        "main.ts": HEAD + "import { removeNow } from './exec';\n"
+                   "export const drop = tool({\n  name: 'drop',\n  parameters: z.object({}),\n"
+                   "  execute: async () => { await removeNow('x'); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == [("SIB101", 4)]
+
+
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
     files = {
         "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"
