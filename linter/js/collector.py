@@ -18,6 +18,7 @@ to that name, so tools, handlers and the call-graph walk find it like any named 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import tree_sitter as ts
 
@@ -635,24 +636,29 @@ class _Collector:
         # Arms only when every case is tested the same way (all strings, or all members of one kind).
         kind = next(iter(kinds)) if len(kinds) == 1 and len(known) == sum(c.type == "switch_case" for c in cases) else ""
         self.visit(value)
-        pending: list[str] = []  # values of cases falling through to this one
+        pending: list[str] = []  # values of the cases that reach this one (empty or not ending: fall through)
+        anything = False  # a default clause fell through: what follows runs whatever the value
         for case, test in zip(cases, tests):
-            arm = None
-            if kind and test is not None:
+            if test is not None:
                 pending.append(test[1])
-                arm = Branch(name, tuple(pending), True, test=kind)
-            elif kind:  # default: none of the cases
-                arm = Branch(name, tuple(v for _, v in known), False, test=kind)
             statements = [c for c in case.named_children if c != case.child_by_field_name("value") and c.type != "comment"]
-            if not statements and test is not None:
-                continue  # `case A: case B: ...`: falls through with its value
-            pending = []
+            if not statements:
+                anything = anything or test is None
+                continue
+            arm = None
+            if kind and not anything:
+                arm = Branch(name, tuple(pending), True, test=kind) if test is not None else \
+                    Branch(name, tuple(v for _, v in known if v not in pending), False, test=kind)
             if arm is not None:
                 self.frames[-1].branches.append(arm)
             for child in statements:
                 self.visit(child)
             if arm is not None:
                 self.frames[-1].branches.pop()
+            if statements[-1].type in _CASE_ENDS:
+                pending, anything = [], False
+            else:
+                anything = anything or test is None
         return False
 
     def visit_member_expression(self, node: ts.Node) -> None:
@@ -755,7 +761,11 @@ def _number(text: str) -> object:
             return None
 
 
-def _case_test(value: ts.Node | None, text) -> tuple[str, str] | None:
+# A case ending in one of these does not fall through into the next.
+_CASE_ENDS = frozenset({"break_statement", "return_statement", "throw_statement", "continue_statement"})
+
+
+def _case_test(value: ts.Node | None, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:
     """("in", text) of a `case "get":`, ("member", text) of a `case ACTION.GET:`, else None."""
     if value is not None and value.type == "string":
         return "in", text(value)[1:-1]

@@ -154,3 +154,17 @@ def test_unparsable_and_local_errors(tmp_path):
         _facts(tmp_path, "}{ ))) const = = => ;; class {{{ (((\n" * 20)
     facts = _facts(tmp_path, "const m = await importOriginal<typeof import('node:fs/promises')>();\nconst ok = f(1);\n")
     assert [c.callee for c in facts.module_calls][-1] == "f"
+
+
+def test_switch_cases_are_arms_with_the_values_that_reach_them(tmp_path):
+    # A case falls through into the next unless it ends; an empty one shares the next one's body;
+    # the default runs for any value no case takes. Mixed or computed cases make no arms.
+    facts = _facts(tmp_path, (
+        "import { a, b, c, d, e } from './x';\n"
+        "export function f(kind: string, n: number) {\n"
+        "  switch (kind) {\n    case 'a':\n      a()\n    case 'b':\n      b()\n      break\n"
+        "    case 'c':\n    case 'd':\n      c()\n      return\n    default:\n      d()\n  }\n"
+        "  switch (n) {\n    case 1:\n      e()\n  }\n}\n"))
+    arms = {s.call.func.text: [(b.values, b.equals, b.test) for b in s.branches] for s in facts.functions["f"].calls}
+    assert arms == {"a": [(("a",), True, "in")], "b": [(("a", "b"), True, "in")], "c": [(("c", "d"), True, "in")],
+                    "d": [(("a", "b", "c", "d"), False, "in")], "e": []}
