@@ -1090,6 +1090,20 @@ def test_fpdf_writes_the_file_its_output_names_not_the_bytes_it_returns():
     ]
 
 
+def test_kubernetes_writes_on_a_client_of_unknown_type():
+    # evalN1's AgenticAIOps: `apps_v1` is `client.AppsV1Api()` in a `try`, `None` in its `except`;
+    # the "any receiver" rows' prefixes (`patch_namespaced_*`) match as their exact names do.
+    assert effects("""\
+        def f(apps_v1, name):
+            apps_v1.read_namespaced_deployment(name=name, namespace="default")
+            apps_v1.patch_namespaced_deployment(name=name, namespace="default", body={})
+            apps_v1.delete_collection_namespaced_pod(namespace="default")
+    """) == [
+        (3, "apps_v1.patch_namespaced_deployment (Kubernetes)", "cloud", "patch_namespaced_deployment", ""),
+        (4, "apps_v1.delete_collection_namespaced_pod (Kubernetes)", "cloud", "delete_collection_namespaced_pod", ""),
+    ]
+
+
 def test_broker_and_exchange_orders_on_any_client():
     # evalM2's alpatrade: `_get_trading_client().submit_order(req)` of a cached factory, and an
     # index-option helper given the client as a parameter; ccxt's exchanges each have a constructor.
