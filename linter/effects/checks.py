@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..syntax.facts import Attr, Call, Const, FString, Mapping, Ref, Seq, Starred, Value
+from ..syntax.facts import Attr, Call, Const, Either, FString, Mapping, Ref, Seq, Starred, Value
 from . import cloud, databases, files, google_apis, stores
 from .incidental import is_upkeep_file
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
@@ -100,13 +100,22 @@ def _path_text(value: Value | None, r: Resolver) -> str:
 def check_open(row: Row, call: Call, r: Resolver) -> Found | None:
     # `open(file, mode)`; `Path(...).open(mode)` takes the mode first.
     index = 0 if row.match == "method" else 1
-    mode = r.text(call.arg(index, "mode"))
-    if mode is None or not _WRITE_MODE.search(mode):
+    if not any(_WRITE_MODE.search(mode) for mode in _texts(call.arg(index, "mode"), r)):
         return None  # default "r", or a mode we cannot read: a read as far as we can tell
     path = receiver_of(call.func) if row.match == "method" else call.arg(0, "file")
     if in_scratch(path, r):
         return None
     return describe(row, call, target=_path_text(path, r))
+
+
+def _texts(value: Value | None, r: Resolver) -> list[str]:
+    """The literal texts `value` may hold: its one text, or each option of `"a" if append else "w"`."""
+    text = r.text(value)
+    if text is not None:
+        return [text]
+    chosen = r.value(value.text) if isinstance(value, Ref) else value
+    options = chosen.options if isinstance(chosen, Either) else ()
+    return [t for option in options if (t := r.text(option)) is not None]
 
 
 def check_path(row: Row, call: Call, r: Resolver) -> Found | None:

@@ -1090,6 +1090,18 @@ def test_fpdf_writes_the_file_its_output_names_not_the_bytes_it_returns():
     ]
 
 
+def test_a_file_opened_in_a_mode_chosen_by_a_condition():
+    # evalN2's ReportFileTool: `mode = "a" if append else "w"`; a choice of two reads reads.
+    assert effects("""\
+        def f(path, append, binary):
+            mode = "a" if append else "w"
+            with open(path, mode) as fh:
+                fh.write("x")
+            with open(path, "rb" if binary else "r") as fh:
+                return fh.read()
+    """) == [(3, "a file write", "file", "open", "")]
+
+
 def test_kubernetes_writes_on_a_client_of_unknown_type():
     # evalN1's AgenticAIOps: `apps_v1` is `client.AppsV1Api()` in a `try`, `None` in its `except`;
     # the "any receiver" rows' prefixes (`patch_namespaced_*`) match as their exact names do.
