@@ -57,6 +57,8 @@ def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str,
 
 
 CALLS, FAMILIES, METHODS, ANY = _index()
+CONSTRUCTORS = frozenset(METHODS)
+SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
 # "any" rows whose verbs are prefixes (`patch_namespaced_*`): matched after the exact names.
 _ANY_PREFIXES = tuple((verb[:-1], row) for verb, row in ANY.items() if verb.endswith("*"))
 
@@ -64,8 +66,6 @@ _ANY_PREFIXES = tuple((verb[:-1], row) for verb, row in ANY.items() if verb.ends
 def any_row(method: str) -> Row | None:
     """The "any" row a method name matches on any receiver: its exact name, else a prefix."""
     return ANY.get(method) or next((row for prefix, row in _ANY_PREFIXES if method.startswith(prefix)), None)
-CONSTRUCTORS = frozenset(METHODS)
-SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
 
 
 def type_family(ctor: str) -> str:
