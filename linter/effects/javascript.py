@@ -67,6 +67,10 @@ ROWS: tuple[Row, ...] = (
     *methods("@upstash/vector.Index @upstash/vector/cloudflare.Index @upstash/vector/nodejs.Index",
              "upsert update delete reset deleteNamespace", "{name} (vector store)", False,
              "vector"),
+    *methods("@pinecone-database/pinecone.Pinecone", "upsert update deleteOne deleteMany deleteAll createIndex "
+             "deleteIndex configureIndex", "{name} (vector store)", False, "vector"),
+    *methods("@qdrant/js-client-rest.QdrantClient", "upsert delete createCollection deleteCollection updateCollection "
+             "setPayload overwritePayload deletePayload clearPayload", "{name} (vector store)", False, "vector"),
     *methods("@upstash/qstash.Client", "publish publishJSON enqueue enqueueJSON batch batchJSON",
              "{name} (QStash message)", False, "message"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "

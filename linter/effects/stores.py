@@ -21,6 +21,10 @@ _CHROMA = "chromadb.PersistentClient chromadb.HttpClient chromadb.CloudClient"
 _AEROSPIKE_VERBS = ("put operate remove append prepend increment remove_bin touch batch_write batch_operate "
                     "batch_remove truncate")
 
+_QDRANT_VERBS = ("upsert delete create_collection recreate_collection delete_collection update_collection set_payload "
+                 "overwrite_payload delete_payload clear_payload upload_points upload_collection update_vectors "
+                 "delete_vectors batch_update_points")
+
 _LANGCHAIN_SERVED_STORES = (
     "langchain_community.vectorstores.Neo4jVector langchain_neo4j.Neo4jVector langchain_community.vectorstores.PGVector "
     "langchain_postgres.PGVector langchain_pinecone.PineconeVectorStore langchain_community.vectorstores.Pinecone "
@@ -43,6 +47,12 @@ ROWS: tuple[Row, ...] = (
              True, "vector"),
     *methods("chromadb.AsyncHttpClient", "add upsert update delete create_collection delete_collection reset",
              "{name} (vector store)", False, "vector"),
+    # Pinecone (`pc.Index(name).upsert(...)`, the index made by its client) and Qdrant.
+    *methods("pinecone.Pinecone pinecone.Index pinecone.grpc.PineconeGRPC",
+             "upsert update delete upsert_from_dataframe create_index delete_index configure_index",
+             "{name} (vector store)", True, "vector"),
+    *methods("qdrant_client.QdrantClient", _QDRANT_VERBS, "{name} (vector store)", True, "vector"),
+    *methods("qdrant_client.AsyncQdrantClient", _QDRANT_VERBS, "{name} (vector store)", False, "vector"),
     *methods("aerospike.client", _AEROSPIKE_VERBS, "{name} (key-value store)", True, "kv"),
     # LangChain's vector stores kept by a database or a service: adding or deleting documents writes
     # there (Chroma, FAISS and the in-memory stores keep theirs in the process until saved).

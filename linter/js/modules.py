@@ -4,7 +4,8 @@ The engine names modules with dots (`pkg.tools.charge`) and splits a resolved na
 into module and attribute. A JS module is a file, so its name is `js:` and the file's absolute
 path with `%` and `.` escaped (`js:/app/tools%2Ets`): the name holds no dot of its own, and
 `ProjectIndex` locates it by unescaping. A package import keeps the package's name
-(`@openai/agents`, `axios`; a `node:` prefix is dropped: `node:fs` is `fs`).
+(`@openai/agents`, `axios`; a `node:` prefix is dropped: `node:fs` is `fs`, and so are Deno's and
+a CDN's registry prefixes and versions: `npm:langchain@0.3/tools` is `langchain/tools`).
 
 Relative specifiers resolve the way TypeScript's bundler/node16 resolution finds project files:
 the path as written, `./x.js` that is really `x.ts` (TypeScript's own convention), `./x` with
@@ -41,8 +42,17 @@ def locate(module: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
+# A package fetched by Deno or a browser from a registry (`npm:langchain@0.3/tools`,
+# `https://esm.sh/@langchain/core@0.3.0/tools`): the package as node names it (`langchain/tools`).
+_REGISTRY = re.compile(r"^(?:npm:|https?://(?:esm\.sh|cdn\.skypack\.dev|esm\.run|cdn\.jsdelivr\.net/npm)/)"
+                       r"(@[^/@]+/[^/@]+|[^/@]+)(?:@[^/]*)?(/.*)?$")
+
+
 def resolve_specifier(spec: str, importer: str) -> str:
     """The module name an import specifier in file `importer` refers to."""
+    registry = _REGISTRY.match(spec)
+    if registry is not None:
+        return registry.group(1) + (registry.group(2) or "")
     if not spec.startswith((".", "/")):
         if spec.startswith("node:"):
             return spec[5:]

@@ -53,8 +53,20 @@ def may_matter_js(data: bytes, roots: tuple[str, ...] | None = None) -> bool:
 
 @lru_cache(maxsize=None)
 def _js_specifier(roots: tuple[str, ...]) -> re.Pattern[bytes]:
-    names = b"|".join(re.escape(r.encode()) for r in sorted(roots, key=len, reverse=True))
-    return re.compile(rb"[\'\"`](?:" + names + rb")[\'\"`/]")
+    # Deno's `npm:` specifiers and CDN URLs name a package too, with a version after the package's
+    # name (`npm:ai@4`, `https://esm.sh/@langchain/core@0.3.0/tools`).
+    version = rb"(?:@[^\'\"`/\s]*)?"
+    names = b"|".join(_versioned(r, version) for r in sorted(roots, key=len, reverse=True))
+    registry = rb"(?:npm:|https?://(?:esm\.sh|cdn\.skypack\.dev|esm\.run|cdn\.jsdelivr\.net/npm)/)?"
+    return re.compile(rb"[\'\"`]" + registry + rb"(?:" + names + rb")[\'\"`/]")
+
+
+def _versioned(root: str, version: bytes) -> bytes:
+    """`root` as a pattern with a version allowed after its package name (`@scope/name` or `name`)."""
+    parts = root.split("/")
+    size = 2 if root.startswith("@") else 1
+    package, rest = "/".join(parts[:size]), "/".join(parts[size:])
+    return re.escape(package.encode()) + version + (re.escape(f"/{rest}".encode()) if rest else b"")
 
 
 @lru_cache(maxsize=None)

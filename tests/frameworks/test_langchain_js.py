@@ -70,6 +70,14 @@ def test_sib101_every_tool_spelling(spelling, head, tmp_path):
     assert "SIB101" in _codes(tmp_path, src), src
 
 
+@pytest.mark.parametrize("specifier", ["npm:langchain/tools", "npm:langchain@0.3.13/tools",
+                                       "https://esm.sh/@langchain/core@0.3.0/tools"])
+def test_sib101_deno_and_cdn_specifiers_name_the_package(specifier, tmp_path):
+    """evalO3's Supabase edge function (Deno): `import { StructuredTool } from "npm:langchain/tools"`."""
+    head = CORE_HEAD.replace("'@langchain/core/tools'", f'"{specifier}"').replace("'zod'", '"npm:zod"')
+    assert "SIB101" in _codes(tmp_path, head + TOOL_SPELLINGS["StructuredTool subclass"])
+
+
 @pytest.mark.parametrize("spelling", ["DynamicStructuredTool", "DynamicTool"])
 def test_sib101_dynamic_tools_from_the_community_package(spelling, tmp_path):
     """@langchain/community 0.0.x exports the dynamic tools from its own module (Hustle's HubSpot tools)."""

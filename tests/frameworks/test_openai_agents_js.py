@@ -303,6 +303,20 @@ def test_sib101_a_typed_resource_reached_through_a_dispatch_on_an_enum(tmp_path,
     assert _codes(tmp_path, files) == ([("SIB101", 6)] if reported else [])
 
 
+@pytest.mark.parametrize("verb, reported", [("upsert", True), ("query", False)])
+def test_sib101_a_vector_store_index_its_client_made(tmp_path, verb, reported):
+    """evalO3's worqflow: `pc.index(name).upsert([...])` of `new Pinecone(...)` in a helper module."""
+    files = {
+        "store.ts": "import { Pinecone } from '@pinecone-database/pinecone';\nexport const pc = new Pinecone({ apiKey: 'k' });\n"
+                    f"export async function saveMemory(text: string) {{\n  const index = pc.index('memories');\n"
+                    f"  return index.{verb}([{{ id: '1', values: [0.1] }}]);\n}}\n",
+        "main.ts": HEAD + "import { saveMemory } from './store';\n"
+                   "export const remember = tool({\n  name: 'remember',\n  parameters: z.object({}),\n"
+                   "  execute: async () => { await saveMemory('x'); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files) == ([("SIB101", 4)] if reported else [])
+
+
 def test_sib101_an_async_function_a_sync_one_calls_runs(tmp_path):
     """A JS async function runs when called, from sync code too (`(id) => { return remove(id); }`
     hands back its promise): Python's coroutine made and never awaited is not the analogue."""

@@ -1116,6 +1116,24 @@ def test_kubernetes_writes_on_a_client_of_unknown_type():
     ]
 
 
+def test_pinecone_and_qdrant_writes_not_their_queries():
+    assert effects("""\
+        from pinecone import Pinecone
+        from qdrant_client import QdrantClient
+
+        def f(vectors):
+            index = Pinecone(api_key="k").Index("memories")
+            index.upsert(vectors=vectors)
+            index.query(vector=[0.1], top_k=3)
+            qc = QdrantClient(url="http://localhost:6333")
+            qc.upsert(collection_name="c", points=[])
+            qc.search(collection_name="c", query_vector=[0.1])
+    """) == [
+        (6, "index.upsert (vector store)", "vector", "upsert", ""),
+        (9, "qc.upsert (vector store)", "vector", "upsert", ""),
+    ]
+
+
 def test_broker_and_exchange_orders_on_any_client():
     # evalM2's alpatrade: `_get_trading_client().submit_order(req)` of a cached factory, and an
     # index-option helper given the client as a parameter; ccxt's exchanges each have a constructor.
