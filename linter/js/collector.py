@@ -565,8 +565,8 @@ class _Collector:
         body = node.child_by_field_name("body")
         frame = _Frame(fn)
         self.frames.append(frame)
-        for local, source, note in bindings:
-            self.facts.assignments.append(Assignment(local, Ref(source, source, fn.loc), fn.loc, qual, annotation=note))
+        for local, source, types in bindings:
+            self.facts.assignments.append(Assignment(local, Ref(source, source, fn.loc), fn.loc, qual, annotation=types))
         if body is not None:
             if body.type == "statement_block":
                 stmts = [c for c in body.named_children if c.type != "comment"]

@@ -804,8 +804,8 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
                 return [found]
             # `export const eventsHandler = asyncHandler(async (...) => {...})`: what it is bound to runs.
             held = project.resolve(func.name, facts.path)
-            bound = Scope(held[0]).binding(held[1]) if held is not None and held[0] is not facts else None
-            return _function_values(bound[0], bound[1], project, depth + 1) if bound is not None else []
+            binding = Scope(held[0]).binding(held[1]) if held is not None and held[0] is not facts else None
+            return _function_values(binding[0], binding[1], project, depth + 1) if binding is not None else []
         return []
     receiver, _, method = text.rpartition(".")
     if receiver in ("self", "cls") and scope.class_name:
