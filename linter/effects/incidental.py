@@ -12,7 +12,8 @@ request helper that merely carries a token (`_request_with_token`, `_auth_reques
 
 The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
 tool that stores a trajectory row (`TrajectoryRepository.create`) or sends telemetry has not changed
-the world it reads.
+the world it reads. So is a search index brought up to date with its sources on the way to a
+search (`KnowledgeStore.sync_markdown_library` upserting changed chunks): rebuilt on the next call.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ CREDENTIAL_STORE_KINDS = frozenset({"sql", "orm", "nosql", "kv"})
 # Words of a helper that records the agent's own run, and the stores such a record may land in.
 RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
 RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
+# Words of a helper that brings a search or vector index up to date with its sources, and those stores.
+INDEX_UPKEEP_WORDS = frozenset({"sync", "resync", "reindex", "rebuild", "refresh"})
+INDEX_KINDS = frozenset({"vector", "index"})
 
 _WORD = re.compile(r"[A-Z]?[a-z]+|[0-9]+|[A-Z]+(?![a-z])")  # `token1.json`: token, 1
 
@@ -53,6 +57,8 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     if effect.kind == "file" and is_upkeep_file(effect.target):
         return True
     if effect.kind in RUN_RECORD_KINDS and words & RUN_RECORD_WORDS:
+        return True
+    if effect.kind in INDEX_KINDS and own & INDEX_UPKEEP_WORDS:
         return True
     if own & REQUEST_WORDS:
         return False

@@ -623,3 +623,36 @@ def test_credentials_kept_in_the_apps_database_are_bookkeeping(lint, tmp_path):
             db.authorize_payment(user_id, amount)
             return "paid"
     """) == [(29, 12)]
+
+
+def test_an_index_synced_with_its_sources_on_the_way_to_a_search_is_bookkeeping(lint, tmp_path):
+    """evalH2's DefectDojo knowledge tools: a search tool's store first upserts the changed chunks of
+    its Markdown library into Qdrant (`sync_markdown_library`); a tool that adds a memory is its effect."""
+    assert sib101_lines(lint, tmp_path, """\
+        from crewai.tools import tool
+        from qdrant_client import QdrantClient
+
+        class KnowledgeStore:
+            def __init__(self) -> None:
+                self.client = QdrantClient(url="http://localhost:6333")
+
+            def sync_markdown_library(self, points: list) -> None:
+                self.client.upsert(collection_name="kb", points=points)
+
+            def add_memory(self, points: list) -> None:
+                self.client.upsert(collection_name="memories", points=points)
+
+        store = KnowledgeStore()
+
+        @tool("search")
+        def search(query: str) -> str:
+            \"\"\"Search the knowledge base.\"\"\"
+            store.sync_markdown_library([])
+            return "[]"
+
+        @tool("remember")
+        def remember(text: str) -> str:
+            \"\"\"Remember a fact.\"\"\"
+            store.add_memory([text])
+            return "ok"
+    """) == [(23, 12)]
