@@ -22,7 +22,7 @@ from . import (
     stores,
     ticketing,
 )
-from .rows import Row
+from .rows import Row, verb_matches
 
 TABLE: tuple[Row, ...] = (
     *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,
@@ -59,13 +59,13 @@ def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str,
 CALLS, FAMILIES, METHODS, ANY = _index()
 CONSTRUCTORS = frozenset(METHODS)
 SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
-# "any" rows whose verbs are prefixes (`patch_namespaced_*`): matched after the exact names.
-_ANY_PREFIXES = tuple((verb[:-1], row) for verb, row in ANY.items() if verb.endswith("*"))
+# "any" rows with a prefix verb (`patch_namespaced_*`): matched after the exact names.
+_ANY_PREFIXED = tuple(dict.fromkeys(row for verb, row in ANY.items() if verb.endswith("*")))
 
 
 def any_row(method: str) -> Row | None:
     """The "any" row a method name matches on any receiver: its exact name, else a prefix."""
-    return ANY.get(method) or next((row for prefix, row in _ANY_PREFIXES if method.startswith(prefix)), None)
+    return ANY.get(method) or next((row for row in _ANY_PREFIXED if verb_matches(row.verbs, method)), None)
 
 
 def type_family(ctor: str) -> str:

@@ -803,8 +803,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             if found is not None:
                 return [found]
             # `export const eventsHandler = asyncHandler(async (...) => {...})`: what it is bound to runs.
-            held = project.resolve(func.name, facts.path)
-            binding = Scope(held[0]).binding(held[1]) if held is not None and held[0] is not facts else None
+            binding = _imported_binding(scope, func, project)
             return _function_values(binding[0], binding[1], project, depth + 1) if binding is not None else []
         return []
     receiver, _, method = text.rpartition(".")
@@ -846,10 +845,15 @@ def _object_literal(scope: Scope, value: Ref, project: ProjectIndex) -> tuple[Sc
     imported from, with the scope its values are read in."""
     bound = scope.binding(value.text) if "." not in value.text else None
     if bound is None and value.name != value.text and not _library(value.name, project):
-        found = project.resolve(value.name, scope.facts.path)
-        if found is not None and found[0] is not scope.facts:
-            bound = Scope(found[0]).binding(found[1])
+        bound = _imported_binding(scope, value, project)
     return (bound[0], bound[1]) if bound is not None and isinstance(bound[1], Mapping) else None
+
+
+def _imported_binding(scope: Scope, value: Ref, project: ProjectIndex) -> tuple[Scope, Value] | None:
+    """What an imported name is bound to at the top level of the module defining it, with that
+    module's scope (`export const taskService = {...}`, `export const handler = wrap(fn)`)."""
+    found = project.resolve(value.name, scope.facts.path)
+    return Scope(found[0]).binding(found[1]) if found is not None and found[0] is not scope.facts else None
 
 
 def _library(name: str, project: ProjectIndex) -> bool:
