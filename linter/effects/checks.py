@@ -7,7 +7,7 @@ import re
 from typing import Callable
 
 from ..syntax.facts import Attr, Call, Const, Either, FString, Mapping, Ref, Seq, Starred, Value
-from . import cloud, databases, files, google_apis, stores
+from . import cloud, databases, files, google_apis, http, stores
 from .incidental import is_upkeep_file
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
@@ -217,6 +217,8 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
     sql = r.text(first)
     if not sql:
         return None  # a statement we cannot read: not assumed to write
+    if http.graphql_mutation(sql):  # gql's `client.execute(gql("mutation ..."))`
+        return _mutation(call)
     words = [w.upper() for w in _SQL_WORD.findall(re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S))]
     if not words:
         return None
@@ -429,10 +431,44 @@ def check_boto3(row: Row, call: Call, r: Resolver) -> Found | None:
     return describe(row, call)
 
 
+def check_odoo(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`execute_kw(db, uid, password, model, method, ...)`: the method named, unless it reads."""
+    method, model = r.text(call.arg(4, None)), r.text(call.arg(3, None))
+    if method is None or method in databases.ODOO_READS:
+        return None  # a method siblint cannot read is not assumed to write, as SQL it cannot read
+    return Found(f"an Odoo {method} of {model}" if model else f"an Odoo {method}", method, model or "")
+
+
+def _mutation(call: Call) -> Found:
+    return Found(f"a GraphQL mutation via {shown_name(call)}", "mutation", kind="http")
+
+
+def check_graphql(row: Row, call: Call, r: Resolver) -> Found | None:
+    document = r.text(call.arg(0, "query"))
+    return _mutation(call) if document and http.graphql_mutation(document) else None
+
+
+def check_route(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`client.request("POST /repos/...")`: the route's method; a GraphQL mutation document; a
+    mutating method in the options (`{ method }`), or one chosen at run time."""
+    first = r.text(call.arg(0, None))
+    route = http.ROUTE.match(first) if first else None
+    if route is not None:
+        method, path = route.groups()
+        return Found(f"{method} {path} via {shown_name(call)}", method, path)
+    if first and http.graphql_mutation(first):
+        return _mutation(call)
+    method, said = _js_method(call, r)  # `octokit.request(url, { method })`
+    if said and (method is None or method in MUTATING_HTTP):
+        return _http_found(row, method or "", first or "", call, r)
+    return None
+
+
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save, "save_path": check_save_path,
     "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
-    "cypher": check_cypher, "boto3": check_boto3,
+    "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
+    "odoo": check_odoo,
 }

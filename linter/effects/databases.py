@@ -15,6 +15,13 @@ _BIGQUERY = "google.cloud.bigquery.Client google.cloud.bigquery.client.Client"
 _ORM_SYNC_MODELS = ("peewee.Model playhouse.signals.Model mongoengine.Document mongoengine.DynamicDocument "
                     "mongoengine.document.Document django.db.models.Model django.db.models.base.Model")
 _ORM_ASYNC_MODELS = "tortoise.models.Model tortoise.Model beanie.Document beanie.odm.documents.Document"
+# Firestore clients (google-cloud-firestore, and firebase_admin's `firestore.client()`): a document or
+# collection reference, a batch or a transaction reached from one writes with these; `get`, `stream`
+# and `where` read.
+_FIRESTORE = ("google.cloud.firestore.Client google.cloud.firestore_v1.Client google.cloud.firestore_v1.client.Client "
+              "firebase_admin.firestore.client")
+_FIRESTORE_ASYNC = "google.cloud.firestore.AsyncClient google.cloud.firestore_v1.AsyncClient"
+_FIRESTORE_WRITES = "set update delete add create"
 
 ROWS: tuple[Row, ...] = (
     anys("execute executemany executescript exec_driver_sql", "SQL {method}", None, "sql", "sql"),
@@ -33,12 +40,25 @@ ROWS: tuple[Row, ...] = (
     # PocketBase: `pb.collection("chores").create({...})`; get_list, get_one and the auth calls read.
     *methods("pocketbase.PocketBase pocketbase.Client pocketbase.client.Client", "create update delete",
              "{name} (PocketBase write)", True, "nosql"),
+    *methods(_FIRESTORE, _FIRESTORE_WRITES, "{name} (Firestore write)", True, "nosql"),
+    *methods(_FIRESTORE_ASYNC, _FIRESTORE_WRITES, "{name} (Firestore write)", None, "nosql"),
+    # Odoo's external API: `models.execute_kw(db, uid, password, "sale.order", "create", [vals])`
+    # runs the method its fifth argument names, on any client (xmlrpc, odoo_api, odoorpc's `execute_kw`).
+    anys("execute_kw", "an Odoo {method}", True, "orm", "odoo"),
+    *methods("xmlrpc.client.ServerProxy", "execute execute_kw", "an Odoo {method}", True, "orm", "odoo"),
     # BigQuery: a DML or DDL query job (or one whose SQL cannot be read), and the table writes of its client.
     *methods(_BIGQUERY, "query", "SQL {method}", True, "sql", "sql_job"),
     *methods(_BIGQUERY, "insert_rows insert_rows_json insert_rows_from_dataframe load_table_from_file "
              "load_table_from_uri load_table_from_json load_table_from_dataframe create_table create_dataset "
              "delete_table delete_dataset update_table update_dataset copy_table", "{name} (BigQuery)", True, "sql"),
 )
+
+# Odoo model methods that only read; any other method a client runs may write (`create`, `write`,
+# `unlink`, `action_confirm`, `button_validate`, `message_post`).
+ODOO_READS = frozenset({"read", "search", "search_read", "search_count", "search_fetch", "fields_get", "name_search",
+                        "name_get", "read_group", "default_get", "check_access_rights", "check_access_rule", "exists",
+                        "get_views", "fields_view_get", "onchange", "web_read", "web_search_read", "has_group",
+                        "context_get", "read_progress_bar"})
 
 SQL_WRITE = ("INSERT", "UPDATE", "DELETE", "REPLACE", "MERGE", "UPSERT", "CREATE", "DROP", "ALTER", "TRUNCATE",
              "GRANT", "REVOKE")

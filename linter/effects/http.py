@@ -6,6 +6,8 @@ The read-only API data below exempts POSTs that only read: search, retrieval and
 
 from __future__ import annotations
 
+import re
+
 from .rows import MUTATING_HTTP, Row
 
 
@@ -38,7 +40,23 @@ ROWS: tuple[Row, ...] = (
     Row("method", "http.client.HTTPConnection", ("request",), "{method} via http.client", True, "http", kind="http"),
     Row("method", "http.client.HTTPSConnection", ("request",), "{method} via http.client", True, "http", kind="http"),
     Row("call", "urllib.request.urlopen", (), "{method} via urllib", True, "urlopen", kind="http"),
+    # Any client's GraphQL call with a mutation (`octokit.graphql(`mutation ...`)`), and a request
+    # whose route string names a mutating method (`octokit.request("POST /repos/{o}/{r}/issues")`) or
+    # whose document is a mutation (graphql-request's `client.request(doc)`), or whose options name
+    # a mutating method or one chosen at run time (`client.request(url, { method })`).
+    Row("any", "", ("graphql",), "a GraphQL mutation", None, "graphql", kind="http"),
+    Row("any", "", ("request",), "{method} via an API client", None, "route", kind="http"),
 )
+
+# A route string: the method, a space, the path (Octokit's `request`).
+ROUTE = re.compile(r"^(POST|PUT|PATCH|DELETE) (/\S*)")
+_MUTATION = re.compile(r"(?:^|\})\s*mutation\b")  # an operation of the document's top level
+
+
+def graphql_mutation(document: str) -> bool:
+    """Whether a GraphQL document holds a mutation operation."""
+    return bool(_MUTATION.search(re.sub(r"#[^\n]*", "", document)))
+
 
 # ---- POSTs that only read -----------------------------------------------------------------------
 # A URL path word (split at / . _ - ? and between camelCase words) that names a read: search and

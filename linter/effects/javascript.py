@@ -60,6 +60,12 @@ ROWS: tuple[Row, ...] = (
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
+    # Firestore: the Admin SDK's (`getFirestore().collection('users').doc(id).set({...})`) and the
+    # web SDK's functions (`setDoc(doc(db, 'users', id), {...})`).
+    *methods("firebase-admin/firestore.getFirestore firebase-admin.firestore @google-cloud/firestore.Firestore",
+             "set update delete add create", "{name} (Firestore write)", False, "nosql"),
+    *calls(" ".join(f"firebase/firestore.{v}" for v in ("setDoc", "addDoc", "updateDoc", "deleteDoc")),
+           "{name} (Firestore write)", False, "nosql"),
     # PocketBase: `pb.collection('orders').create({...})`; getList, getOne and the auth calls read.
     *methods("pocketbase pocketbase.default pocketbase.PocketBase", "create update delete", "{name} (PocketBase write)",
              False, "sql"),
@@ -84,10 +90,12 @@ ROWS: tuple[Row, ...] = (
     # googleapis for Node: `google.gmail({...}).users.messages.send({...})`; `get` and `list` read.
     *methods(" ".join([*(f"googleapis.google.{api}" for api in _GOOGLE_APIS.split()), "googleapis.Resource"]),
              _GOOGLE_WRITES, "{name} (Google API)", False, "google_api"),
-    # E2B cloud sandboxes: files written and commands run there outlive the call.
+    # E2B cloud sandboxes: files written and commands run there outlive the call (the SDK's
+    # `Sandbox.create()`, a parameter typed `Sandbox`, the older `@e2b/sdk`'s `process.startAndWait`).
     *methods("@e2b/code-interpreter.Sandbox.create @e2b/code-interpreter.Sandbox.connect e2b.Sandbox.create "
-             "e2b.Sandbox.connect", "write makeDir remove rename run runCode", "{name} (E2B sandbox)", False,
-             "subprocess"),
+             "e2b.Sandbox.connect e2b.Sandbox @e2b/code-interpreter.Sandbox @e2b/sdk @e2b/sdk.Sandbox "
+             "@e2b/sdk.Sandbox.create", "write makeDir remove rename run runCode start startAndWait",
+             "{name} (E2B sandbox)", False, "subprocess"),
     # payments, mail, messages, tickets, cloud
     *methods("stripe stripe.Stripe", "create update del cancel capture confirm pay refund", "{name} (payments)", False,
              "payment"),

@@ -25,7 +25,7 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     """A POST that reads: a GraphQL query (not a `mutation`), or a URL naming a read-only API."""
     query = _graphql_query(call, r)
     if query is not None:
-        return "mutation" not in query.lower()
+        return not http.graphql_mutation(query)
     if not url:
         return False
     host, path = "", url.replace("{}", "")

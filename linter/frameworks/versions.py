@@ -21,18 +21,24 @@ class Release:
     # (distribution, first version) pairs whose installs resolve to `since` or later: `langgraph`
     # 1.0.0 requires `langgraph-prebuilt>=1.0.0,<1.1.0`, so a fresh install gets 1.0.2 or later.
     brought_by: tuple[tuple[str, str], ...] = ()
+    # (distribution, version) pairs that keep `since` out: a pin allowing nothing from that version
+    # on. `langchain<0.4` holds `langchain-core` below 1.0.0, which langgraph-prebuilt 1.0.2 requires.
+    held_back_by: tuple[tuple[str, str], ...] = ()
 
 
 # langgraph-prebuilt 1.0.2 replaced ToolNode's default `handle_tool_errors=True` (every exception
 # becomes a ToolMessage) with `_default_handle_tool_errors`, which re-raises all but argument errors
 # (READ libs/prebuilt/langgraph/prebuilt/tool_node.py at tags prebuilt==1.0.1 and prebuilt==1.0.2;
-# langgraph 0.6.x requires prebuilt <0.7, langgraph 1.0.0 requires >=1.0.0,<1.1.0).
+# langgraph 0.6.x requires prebuilt <0.7, langgraph 1.0.0 requires >=1.0.0,<1.1.0). prebuilt 1.0.2
+# requires langchain-core>=1.0.0, which langchain 0.3.x and langchain-openai 0.3.x rule out (their
+# METADATA: langchain 0.3.27 `langchain-core<1.0.0,>=0.3.72`, langchain-openai 0.3.35 the same).
 TOOL_NODE_RERAISES = Release(
     distribution="langgraph-prebuilt",
     since="1.0.2",
     premise="ToolNode's default handle_tool_errors re-raises every tool error but argument errors",
     before="ToolNode's default handle_tool_errors=True returns every tool error to the model",
     brought_by=(("langgraph", "1.0.0"),),
+    held_back_by=(("langchain-core", "1.0.0"), ("langchain", "1.0.0"), ("langchain-openai", "1.0.0")),
 )
 
 # openai-agents 0.8.0 moved a sync function tool into `asyncio.to_thread`; before, `function_tool`'s

@@ -348,9 +348,12 @@ class Scope:
             while text:
                 bound = self.value(text)
                 types = _unwrap(self.types(text))
+                # A client the table knows, as a name's annotation types it; its attributes are
+                # its sub-clients (`prisma.user` of `{ prisma }: { prisma: PrismaClient }`).
+                client = types[0] if types and types[0] in CONSTRUCTORS else ""
                 if isinstance(bound, Ref) and text != value.text:  # `cfg = _config`: `cfg.client` is `_config.client`
                     rest = value.text[len(text):]
-                    return self.constructor(Ref(bound.name + rest, bound.text + rest, value.loc), depth + 1)
+                    return self.constructor(Ref(bound.name + rest, bound.text + rest, value.loc), depth + 1) or client
                 if bound is not None:
                     # `cfg = Settings(client=boto3.client("s3"))`: `cfg.client` is what was passed.
                     held = bound.kwarg(value.text[len(text) + 1:].partition(".")[0]) \
@@ -360,10 +363,10 @@ class Scope:
                     # `self.book = None` says nothing; its annotation (`Book | None`) does, and an
                     # annotation naming a library class beats a call the table does not know
                     # (`page = await b.newPage()` of `let page: Page | null`).
-                    if types and types[0] in CONSTRUCTORS and built not in CONSTRUCTORS:
-                        return types[0]
+                    if client and built not in CONSTRUCTORS:
+                        return client
                     return built or (types[0] if types else "")
-                if types and text == value.text:
+                if types and text == value.text or client:
                     return types[0]
                 text = text.rpartition(".")[0]
             return ""
@@ -403,7 +406,8 @@ class Scope:
         if isinstance(value, Ref):
             return self.text(self.value(value.text), depth + 1)
         if isinstance(value, Call) and value.args:
-            if value.callee.rpartition(".")[2] in ("text", "dedent", "strip"):  # sqlalchemy.text, textwrap.dedent
+            # sqlalchemy.text, textwrap.dedent, a GraphQL document's tag (gql, graphql-tag)
+            if value.callee.rpartition(".")[2] in ("text", "dedent", "strip", "gql"):
                 return self.text(value.args[0], depth + 1)
             if isinstance(value.func, Attr) and value.func.attr in ("format", "strip"):  # "...".format(x)
                 return self.text(value.func.receiver, depth + 1)

@@ -57,13 +57,26 @@ def pins_for(folder: str, top: str) -> dict[str, Pin]:
 
 
 def assumed(release: Release, pins: dict[str, Pin]) -> Assumed:
-    """The release side the pins give: the distribution itself first, then those that bring it in."""
-    for dist, first in ((release.distribution, release.since), *release.brought_by):
+    """The release side the pins give: the distribution itself first, then a pin that holds it
+    back, then those that bring it in."""
+    own = pins.get(canonicalize_name(release.distribution))
+    if own is not None:
+        return Assumed(release, _allows(own, release.since), own)
+    for dist, bound in release.held_back_by:
+        pin = pins.get(canonicalize_name(dist))
+        if pin is not None and not _allows(pin, bound):
+            return Assumed(release, False, pin)
+    for dist, first in release.brought_by:
         pin = pins.get(canonicalize_name(dist))
         if pin is not None:
-            newest = newest_allowed(pin.specifier)
-            return Assumed(release, newest is None or newest >= Version(first), pin)
+            return Assumed(release, _allows(pin, first), pin)
     return Assumed(release, True, None)
+
+
+def _allows(pin: Pin, version: str) -> bool:
+    """`pin` lets a resolver install `version` or later (a bare name does)."""
+    newest = newest_allowed(pin.specifier)
+    return newest is None or newest >= Version(version)
 
 
 def newest_allowed(specifier: str) -> Version | None:

@@ -64,6 +64,22 @@ def test_a_project_pinned_at_or_above_the_release_gets_them(found, name):
     assert found(GRAPH, {name: NEW_FILES[name]}) == [("SIB206", NODE), ("SIB206", AGENT), ("SIB301", NODE), ("SIB301", AGENT)]
 
 
+@pytest.mark.parametrize("pin", ["langchain>=0.3.25,<0.4", "langchain-core<1.0", "langchain-openai~=0.3.0"])
+def test_a_pin_that_holds_the_release_back_beats_an_unbounded_langgraph(found, pin):
+    # evalP2's invoice-processor: `langgraph>=0.4.5` beside `langchain<0.4`. langgraph-prebuilt 1.0.2
+    # requires langchain-core>=1.0.0, which langchain 0.3.x and langchain-openai 0.3.x rule out.
+    assert found(GRAPH, {"requirements.txt": f"langgraph>=0.4.5\n{pin}\n"}) == []
+
+
+@pytest.mark.parametrize("pin", ["langchain>=1.0", "langchain", "langchain-community<0.4"])
+def test_a_pin_that_allows_langchain_core_1_holds_nothing_back(found, pin):
+    assert ("SIB301", NODE) in found(GRAPH, {"requirements.txt": f"langgraph>=0.4.5\n{pin}\n"})
+
+
+def test_the_releases_own_pin_beats_a_hold_back(found):
+    assert ("SIB301", NODE) in found(GRAPH, {"requirements.txt": "langgraph-prebuilt==1.0.2\nlangchain<0.4\n"})
+
+
 def test_no_pin_means_the_newest_release(found):
     assert ("SIB301", NODE) in found(GRAPH)
 

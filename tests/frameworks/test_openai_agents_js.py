@@ -114,6 +114,20 @@ EFFECTS = {
                            "await q.publishJSON({ url: 'https://x.example.com/notify', body: {} });"),
     "pocketbase create": ("import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n",
                           "await pb.collection('chores').create({ title: 'x' });"),
+    # evalP3's maige and evalP1's Firestore tools: a GraphQL mutation or a route string on a client
+    # of any type, Firestore in both SDKs, the older E2B SDK's sandbox.
+    "graphql mutation, any client": ("import { octokit } from './gh';\n",
+                                     "await octokit.graphql(`\n  mutation($id: ID!) { addComment(input: {subjectId: $id}) { id } }`, { id: 1 });"),
+    "route string POST, any client": ("import { octokit } from './gh';\n",
+                                      "await octokit.request(`POST /repos/${'o'}/pulls/1/comments`, { body: 'x' });"),
+    "request with a method chosen at run time": ("import { octokit } from './gh';\nconst method = pick();\n",
+                                                 "await octokit.request('https://api.github.com/x', { method });"),
+    "firestore admin set": ("import { getFirestore } from 'firebase-admin/firestore';\nconst db = getFirestore();\n",
+                            "await db.collection('users').doc('1').set({ a: 1 });"),
+    "firestore web setDoc": ("import { doc, setDoc } from 'firebase/firestore';\n",
+                             "await setDoc(doc(db, 'users', '1'), { a: 1 });"),
+    "e2b sdk typed sandbox": ("import type Sandbox from '@e2b/sdk';\ndeclare const shell: Sandbox;\n",
+                              "await shell.filesystem.write('/code/a.ts', 'x');"),
 }
 
 
@@ -142,6 +156,10 @@ READ_ONLY = {
     "pocketbase getList": "await pb.collection('chores').getList(1, 20);",
     "upstash vector query": "await index.namespace('chat').query({ data: 'x', topK: 3 });",
     "injected client, unknown class": "await inject(Settings).load();",
+    "graphql query": "await octokit.graphql(`query { viewer { login } }`);",
+    "route string GET": "await octokit.request(`GET /repos/${'o'}`);",
+    "request without a method": "await octokit.request('https://api.github.com/x');",
+    "firestore get": "await fs.collection('users').doc('1').get();",
 }
 
 
@@ -156,7 +174,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n"
                "import { google } from 'googleapis';\n"
                "import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n"
-               "import { Index } from '@upstash/vector';\nconst index = new Index();\nimport { inject, Settings } from './di';\n")
+               "import { Index } from '@upstash/vector';\nconst index = new Index();\nimport { inject, Settings } from './di';\n"
+               "import { octokit } from './gh';\nimport { getFirestore } from 'firebase-admin/firestore';\nconst fs = getFirestore();\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src
@@ -315,6 +334,19 @@ def test_sib101_a_vector_store_index_its_client_made(tmp_path, verb, reported):
                    "  execute: async () => { await saveMemory('x'); return 'ok'; },\n});\n",
     }
     assert _codes(tmp_path, files) == ([("SIB101", 4)] if reported else [])
+
+
+@pytest.mark.parametrize("param", ["{ prisma }: { prisma: PrismaClient }", "{ prisma }: Deps", "prisma: PrismaClient"])
+@pytest.mark.parametrize("verb, reported", [("create", True), ("findFirst", False)])
+def test_sib101_a_sub_client_of_a_factorys_typed_parameter(tmp_path, param, verb, reported):
+    """evalP3's maige: a tool factory's parameter typed as a client the table knows; the tool uses
+    its model delegate (`prisma.instruction.create`), an attribute of the typed name."""
+    src = ("import { DynamicStructuredTool } from '@langchain/core/tools';\nimport type { PrismaClient } from '@prisma/client';\n"
+           "import { z } from 'zod';\ninterface Deps { prisma: PrismaClient }\n"
+           f"export default function makeTool({param}) {{\n  return new DynamicStructuredTool({{\n"
+           "    name: 'save', description: 'd', schema: z.object({ c: z.string() }),\n"
+           f"    func: async ({{ c }}) => {{ await prisma.instruction.{verb}({{ data: {{ c }} }}); return 'ok'; }},\n  }});\n}}\n")
+    assert _codes(tmp_path, {"main.ts": src}) == ([("SIB101", 6)] if reported else [])
 
 
 def test_sib101_an_async_function_a_sync_one_calls_runs(tmp_path):

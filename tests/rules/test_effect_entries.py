@@ -1300,3 +1300,61 @@ def test_hosted_inference_posts_read_and_an_atomic_write_lands():
     """)
     # The scratch file's own write and removal stay scratch; moved to `dest`, it lands.
     assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "file")]
+
+
+def test_firestore_writes_not_its_reads():
+    # evalP1's agentic-facebook: `db.collection("users").document(uid)...set(data)` of a module-level client.
+    assert effects("""\
+        from google.cloud import firestore
+        from firebase_admin import firestore as admin_firestore
+
+        db = firestore.Client(project="p")
+
+        def f(uid, data):
+            db.collection("users").document(uid).collection("plans").document("current").set(data)
+            ref = db.collection("users").document()
+            ref.update(data)
+            db.collection("users").document(uid).get()
+            list(db.collection("users").where("a", "==", 1).stream())
+            admin_firestore.client().collection("x").add(data)
+    """) == [
+        (7, "set (Firestore write)", "nosql", "set", ""),
+        (9, "ref.update (Firestore write)", "nosql", "update", ""),
+        (12, "add (Firestore write)", "nosql", "add", ""),
+    ]
+
+
+def test_odoo_methods_run_by_name_write_unless_they_read():
+    # evalP2's Odoo tools: `execute_kw(db, uid, password, model, method, ...)` on a ServerProxy or a
+    # client of any type; the method is data, and only a method siblint can read is judged.
+    assert effects("""\
+        import xmlrpc.client
+
+        def f(client, vals, method):
+            models = xmlrpc.client.ServerProxy("https://odoo.example.com/xmlrpc/2/object")
+            models.execute_kw("db", 1, "pw", "sale.order", "create", [vals])
+            models.execute_kw("db", 1, "pw", "res.partner", "search_read", [[]])
+            client.models.execute_kw("db", 1, "pw", "purchase.order", "button_confirm", [[1]])
+            models.execute("db", 1, "pw", "stock.picking", "read", [1])
+            models.execute_kw("db", 1, "pw", "sale.order", method, [vals])
+    """) == [
+        (5, "an Odoo create of sale.order", "orm", "create", "sale.order"),
+        (7, "an Odoo button_confirm of purchase.order", "orm", "button_confirm", "purchase.order"),
+    ]
+
+
+def test_a_graphql_mutation_is_a_write_on_any_client():
+    assert effects("""\
+        from gql import Client, gql
+
+        MUTATION = gql("mutation Add($b: String!) { addComment(body: $b) { id } }")
+
+        def f(client, session):
+            client.execute(MUTATION, variable_values={"b": "x"})
+            client.execute(gql("query { viewer { login } }"))
+            session.graphql("# add one\\nmutation { addStar(id: 1) { ok } }")
+            session.graphql("{ viewer { login } }")
+    """) == [
+        (6, "a GraphQL mutation via client.execute", "http", "mutation", ""),
+        (8, "a GraphQL mutation via session.graphql", "http", "mutation", ""),
+    ]
