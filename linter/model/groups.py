@@ -52,6 +52,7 @@ from .tools import (
     is_static,
     method_toolset_members,
     plain_tool,
+    registered_from_imports,
     tool_for_call,
     tool_named,
     tools_in,
@@ -258,6 +259,20 @@ def _registered(facts: ModuleFacts) -> dict[str, list[Tool]]:
         return table
 
     return facts.derived("groups.registered", compute)
+
+
+def _registered_by_importers(facts: ModuleFacts, name: str, call: Call, project: ProjectIndex) -> list[Member]:
+    """Tools other project modules register on this module's top-level `name` (`@agent.tool` after
+    `from .agent import agent`): of the importers whose text spells a decorator method of the object."""
+    made_by = canonical(call.func.name)[1] if isinstance(call.func, Ref) else ""
+    methods = frozenset(m.encode() for fw in FRAMEWORKS for (built, m), maker in fw.tools.methods.items()
+                        if built == made_by and maker.kind == "decorator")
+    if not facts.module or not methods:
+        return []
+    absolute = f"{facts.module}.{name}"
+    importers = project.importers_of(facts.module, keep=lambda path: project.spells_any(path, methods))
+    return [Member(t, importer) for importer in importers
+            for t in registered_from_imports(importer, project) if t.receiver == absolute]
 
 
 def _toolset_members(facts: ModuleFacts, value: Value | None, scope: str, project: ProjectIndex) -> list[Member]:
@@ -665,8 +680,11 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
                    + _toolset_members(facts, toolsets_value, scope, project)
                    + _holder_members(facts, fw, call, maker, project))
         if target and "." not in target:
-            # `@agent.tool` on this group's name: registered before any run, so members from the start.
+            # `@agent.tool` on this group's name: registered before any run, so members from the start,
+            # here and, for an agent of the module's top level, in the modules importing it.
             members += _registered_on(facts, target, scope)
+            if not scope:
+                members += _registered_by_importers(facts, target, call, project)
         members = _concurrent_only(fw, members)
         anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
         snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]

@@ -744,7 +744,7 @@ class ProjectIndex:
                 # Followed further only through a module that names one of its functions (re-exports,
                 # lists or calls it) or re-exports all of them (`from .user_tools import *`): one that
                 # imports its constants hands no tool on.
-                frontier = [p for p in hop if p not in agents and (self._names_any(p, names) or self._star_imports(p))
+                frontier = [p for p in hop if p not in agents and (self.spells_any(p, names) or self._star_imports(p))
                             ][:MAX_IMPORTERS_FOLLOWED]
                 found.extend(p for p in hop if p in agents)
                 for glue in frontier if hops > 1 else ():  # what a module that is not agent code hands its imports to
@@ -757,7 +757,7 @@ class ProjectIndex:
     def names_a_function_of(self, path: str, other: str) -> bool:
         """Does the file at `path` spell one of the top-level functions (or lists of them) of the file
         at `other` as a word? A byte check, recorded in the trace."""
-        return self._names_any(path, self._defined_functions(other))
+        return self.spells_any(path, self._defined_functions(other))
 
     def _defined_functions(self, path: str) -> frozenset[bytes]:
         """The names of the module-level functions (and lists of them) the file at `path` defines (a
@@ -768,7 +768,7 @@ class ProjectIndex:
             defined[path] = frozenset(m.group(1) or m.group(2) or m.group(3) for m in _TOP_DEF.finditer(_read(path)))
         return defined[path]
 
-    def _names_any(self, path: str, names: frozenset[bytes]) -> bool:
+    def spells_any(self, path: str, names: frozenset[bytes]) -> bool:
         """Does the file at `path` spell one of `names` as a word (a byte scan)?"""
         if not names:
             return False

@@ -161,7 +161,6 @@ def tools_in(facts: ModuleFacts) -> tuple[Tool, ...]:
 def _find_tools(facts: ModuleFacts) -> list[Tool]:
     found: list[Tool] = []
     decorator_calls: set[Loc] = set()
-    module_prefix = f"{facts.module}." if facts.module else ""
     for fn in facts.functions.values():
         for deco in fn.decorators:
             target = deco.func if isinstance(deco, Call) else deco
@@ -176,15 +175,9 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
                 receiver = target.text.rpartition(".")[0] if made is not None else ""
             if made is None or made[1].kind != "decorator":
                 continue
-            fw, maker = made
-            options = deco if isinstance(deco, Call) else None
-            if options is not None:
-                decorator_calls.add(options.loc)
-            name = _const_str(options.arg(maker.name.position, maker.name.keyword)) if options and maker.name else ""
-            top_level = "." not in fn.name
-            found.append(Tool(name or fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
-                              module_prefix + fn.name, options, fn.name if top_level else "",
-                              outer, receiver=receiver))
+            if isinstance(deco, Call):
+                decorator_calls.add(deco.loc)
+            found.append(_decorated(facts, fn, deco, *made, receiver))
     for scope, call in facts.all_calls():
         if call.loc in decorator_calls or not isinstance(call.func, Ref):
             continue
@@ -236,6 +229,48 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
     found.extend(_copies(facts, found))
     found.sort(key=lambda t: (t.loc.line, t.loc.col))
     return found
+
+
+def _decorated(facts: ModuleFacts, fn: FunctionFacts, deco: Value, fw: Framework, maker: ToolMaker,
+               receiver: str = "") -> Tool:
+    """The tool a decorator (`@function_tool(...)`, `@agent.tool`) makes of `fn`."""
+    options = deco if isinstance(deco, Call) else None
+    name = _const_str(options.arg(maker.name.position, maker.name.keyword)) if options and maker.name else ""
+    top_level = "." not in fn.name
+    module_prefix = f"{facts.module}." if facts.module else ""
+    return Tool(name or fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
+                module_prefix + fn.name, options, fn.name if top_level else "", fn.name.rpartition(".")[0],
+                receiver=receiver)
+
+
+def registered_from_imports(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
+    """`@agent.tool` on an object another project module builds (`from .agent import agent`, that
+    module then importing this one to register its tools): a tool of that object's framework. Its
+    `receiver` is the object's absolute name (`app.agent.agent`), the group it joins there."""
+    memo: dict[str, list[Tool]] = project.memo.setdefault("tools.registered_from_imports", {})
+    if facts.path not in memo:
+        memo[facts.path] = _registered_from_imports(facts, project)
+    return memo[facts.path]
+
+
+def _registered_from_imports(facts: ModuleFacts, project: ProjectIndex) -> list[Tool]:
+    out: list[Tool] = []
+    for fn in facts.functions.values():
+        for deco in fn.decorators:
+            target = deco.func if isinstance(deco, Call) else deco
+            if not isinstance(target, Ref) or target.name == target.text or _maker(target.name) is not None:
+                continue  # a name of this module, or a framework's own decorator (`tools_in`)
+            owner, _, method = target.name.rpartition(".")
+            found = project.resolve(owner, facts.path)
+            if found is None or found[0] is facts:
+                continue
+            home, local = found
+            built = constructed_by(Scope(home), Ref(local, local, target.loc))
+            made = next(((fw, m) for fw in FRAMEWORKS if (m := fw.tools.methods.get((built, method))) is not None), None)
+            if made is not None and made[1].kind == "decorator":
+                absolute = f"{home.module}.{local}" if home.module else local
+                out.append(_decorated(facts, fn, deco, *made, receiver=absolute))
+    return out
 
 
 def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]] | None:

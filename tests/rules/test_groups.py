@@ -222,3 +222,41 @@ def test_one_finding_per_group_names_every_fatal_and_every_unstoppable_tool(grou
                          'lookup_fx: timeout_behavior="raise_exception" makes its failure fatal']
     assert "charge_card's side effect" in texts and "send_receipt's side effect" in texts
     assert "lookup_rate" not in " ".join(texts)
+
+
+# evalQ1's imovel-match: the agent in one module, its tools registered from another module that
+# imports it (`@agent.tool` after `from app.agent import agent`; the agent module imports the
+# tools module back, at its end, to register them).
+REGISTERED_AGENT = "from pydantic_ai import Agent\n\nagent = Agent('openai:gpt-4o', deps_type=dict)\n\nfrom app import tools  # noqa: E402\n"
+REGISTERED_TOOLS = """\
+import requests
+from pydantic_ai import RunContext
+from app.agent import agent
+
+
+@agent.tool
+def book(ctx: RunContext[dict], slot: str) -> str:
+    return requests.post("https://visits.example.com/book", json={"slot": slot}).text
+
+
+@agent.tool_plain
+async def slots(day: str) -> str:
+    raise KeyError(day)
+"""
+
+
+@pytest.mark.parametrize("target, expected", [("app/tools.py", [("SIB101", 7)]), ("app/agent.py", [("SIB301", 3)])])
+def test_tools_registered_on_an_agent_another_module_builds(tmp_path, target, expected):
+    from conftest import lint_files
+
+    files = {"app/__init__.py": "", "app/agent.py": REGISTERED_AGENT, "app/tools.py": REGISTERED_TOOLS}
+    found = lint_files(tmp_path, files, target, Config(root=str(tmp_path), select=("SIB101", "SIB301")))
+    assert [(d.code, d.loc.line) for d in found] == expected
+
+
+def test_a_decorator_of_another_modules_non_agent_object_makes_no_tool(tmp_path):
+    from conftest import lint_files
+
+    files = {"app/__init__.py": "", "app/agent.py": "import click\n\nagent = click.Group()\n",
+             "app/tools.py": REGISTERED_TOOLS.replace("from pydantic_ai import RunContext\n", "RunContext = dict\n")}
+    assert lint_files(tmp_path, files, "app/tools.py", Config(root=str(tmp_path), select=("SIB101",))) == []
