@@ -124,6 +124,8 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
         paths = [call.arg(i, None) for i in files.PATH_ARGS.get(row.name, (0,))]
     else:  # `tmp.replace(dest)`, `p.rename(dest)`: the receiver and where it lands
         moved = method_name(call.func) in files.MOVES
+        if moved and len(call.args) > 1:
+            return None  # `s.replace("/", "_")` of a name typed `str | Path`: text, not a move
         paths = [receiver_of(call.func), *([call.arg(0, "target")] if moved else [])]
     if paths and all(in_scratch(p, r) for p in paths):
         return None
@@ -439,6 +441,21 @@ def check_odoo(row: Row, call: Call, r: Resolver) -> Found | None:
     return Found(f"an Odoo {method} of {model}" if model else f"an Odoo {method}", method, model or "")
 
 
+def check_git(row: Row, call: Call, r: Resolver) -> Found | None:
+    """GitPython: `repo.commit(rev)` on the repository itself looks a commit up; its index's, its
+    `git` command object's and a `git.Git`'s `commit` make one."""
+    if method_name(call.func) == "commit":
+        receiver = receiver_of(call.func)
+        last = receiver.text.rpartition(".")[2] if isinstance(receiver, Ref) else getattr(receiver, "attr", "")
+        if last not in ("index", "git") and r.constructor(receiver) != "git.Git":
+            return None
+    return describe(row, call)
+
+
+def check_db_commit(row: Row, call: Call, r: Resolver) -> Found | None:
+    return None if call.args else describe(row, call)
+
+
 def _mutation(call: Call) -> Found:
     return Found(f"a GraphQL mutation via {shown_name(call)}", "mutation", kind="http")
 
@@ -449,8 +466,9 @@ def check_graphql(row: Row, call: Call, r: Resolver) -> Found | None:
 
 
 def check_route(row: Row, call: Call, r: Resolver) -> Found | None:
-    """`client.request("POST /repos/...")`: the route's method; a GraphQL mutation document; a
-    mutating method in the options (`{ method }`), or one chosen at run time."""
+    """A request on a client of any type: a route's method (`client.request("POST /repos/...")`),
+    a GraphQL mutation document, a mutating method given first (`client.request("POST", url)`) or
+    in the options (`{ method }`), or one chosen at run time."""
     first = r.text(call.arg(0, None))
     route = http.ROUTE.match(first) if first else None
     if route is not None:
@@ -458,9 +476,11 @@ def check_route(row: Row, call: Call, r: Resolver) -> Found | None:
         return Found(f"{method} {path} via {shown_name(call)}", method, path)
     if first and http.graphql_mutation(first):
         return _mutation(call)
+    if first and first.upper() in MUTATING_HTTP:  # `client.request("POST", url)`
+        return _http_found(row, first.upper(), url_text(call.arg(1, "url"), r), call, r)
     method, said = _js_method(call, r)  # `octokit.request(url, { method })`
     if said and (method is None or method in MUTATING_HTTP):
-        return _http_found(row, method or "", first or "", call, r)
+        return _http_found(row, method or "", url_text(call.arg(0, "url"), r), call, r)
     return None
 
 
@@ -470,5 +490,5 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save, "save_path": check_save_path,
     "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
-    "odoo": check_odoo,
+    "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit,
 }

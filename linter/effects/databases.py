@@ -25,7 +25,9 @@ _FIRESTORE_WRITES = "set update delete add create"
 
 ROWS: tuple[Row, ...] = (
     anys("execute executemany executescript exec_driver_sql", "SQL {method}", None, "sql", "sql"),
-    anys("commit", "a database commit", None, "sql"),
+    # `conn.commit()`; a commit given a positional argument is another library's (GitPython's
+    # `repo.commit(rev)` looks a commit up, `repo.index.commit(message)` is a git commit).
+    anys("commit", "a database commit", None, "sql", "db_commit"),
     Row("any", "", ("create", "bulk_create", "update_or_create", "get_or_create", "update", "bulk_update", "delete"),
         "an ORM write (Django)", None, "manager", kind="orm"),
     anys("insert_one insert_many update_one update_many replace_one delete_one delete_many bulk_write "

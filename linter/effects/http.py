@@ -41,9 +41,9 @@ ROWS: tuple[Row, ...] = (
     Row("method", "http.client.HTTPSConnection", ("request",), "{method} via http.client", True, "http", kind="http"),
     Row("call", "urllib.request.urlopen", (), "{method} via urllib", True, "urlopen", kind="http"),
     # Any client's GraphQL call with a mutation (`octokit.graphql(`mutation ...`)`), and a request
-    # whose route string names a mutating method (`octokit.request("POST /repos/{o}/{r}/issues")`) or
-    # whose document is a mutation (graphql-request's `client.request(doc)`), or whose options name
-    # a mutating method or one chosen at run time (`client.request(url, { method })`).
+    # that names a mutating method: in a route string (`octokit.request("POST /repos/{o}/{r}/issues")`),
+    # first (`client.request("POST", url)`) or in its options (`client.request(url, { method })`, a
+    # method chosen at run time too), or whose document is a mutation (graphql-request's `client.request(doc)`).
     Row("any", "", ("graphql",), "a GraphQL mutation", None, "graphql", kind="http"),
     Row("any", "", ("request",), "{method} via an API client", None, "route", kind="http"),
 )

@@ -18,11 +18,11 @@ ROWS: tuple[Row, ...] = (
            "process"),
     # GitPython runs git: cloning, committing, pushing or switching branches changes a repository
     # (`Repo(p).remotes.origin.push()`, `repo.index.commit(m)`, `repo.git.checkout(b)`); `status`,
-    # `log` and `diff` read.
+    # `log` and `diff` read, and so does `repo.commit(rev)`, which looks a commit up.
     *calls("git.Repo.clone_from git.Repo.init git.Git.clone", "{name} (git)", True, "subprocess"),
-    *methods("git.Repo git.Git", "clone clone_from push pull fetch commit checkout switch merge rebase reset revert "
+    *methods("git.Repo git.Repo.init git.Repo.clone_from git.Git", "clone clone_from push pull fetch commit checkout switch merge rebase reset revert "
              "cherry_pick add rm remove mv stash tag create_head create_tag create_remote delete_head delete_tag "
-             "delete_remote apply am init", "{name} (git)", True, "subprocess"),
+             "delete_remote apply am init", "{name} (git)", True, "subprocess", "git"),
     # Python code the model wrote, run in-process: it can do whatever a subprocess can.
     *calls("exec builtins.exec", "code executed at run time (exec)", True, "exec", "dynamic_code"),
 )

@@ -18,7 +18,7 @@ ROWS: tuple[Row, ...] = (
              "add_to_collaborators remove_from_collaborators add_to_labels remove_from_labels set_labels delete "
              "add_to_assignees remove_from_assignees create_review_request delete_review_request create_review "
              "create_review_comment create_label create_milestone create_status create_deployment create_check_run "
-             "create_git_blob create_git_tree create_git_commit create_secret delete_secret lock unlock",
+             "create_git_blob create_git_tree create_git_commit create_secret delete_secret lock unlock create_gist",
              "{name} (ticketing)", True, "ticket"),
     *methods("gitlab.Gitlab", "create update delete save merge", "{name} (ticketing)", True, "ticket"),
     *methods("ghapi.all.GhApi ghapi.core.GhApi", "create create_* update update_* delete delete_* merge add_*",

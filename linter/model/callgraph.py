@@ -338,7 +338,7 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None =
     defaults of those the call leaves out (`_api("/events")` of `def _api(path, method="GET")`).
     A caller's parameter passed on is what the caller's own caller bound it to (`outer`): a callable
     handed down through helpers (`execute(name, func)` calling `with_retry(func)`) is the one given."""
-    params = list(fn.params)
+    params = list(fn.params[: len(fn.params) - fn.kwonly])  # those a positional argument can fill
     if fn.class_name and params and params[0] in ("self", "cls"):
         params = params[1:]
     out: Arguments = {}
@@ -351,6 +351,15 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None =
     for i, value in enumerate(call.args):
         if i < len(params) and i not in call.starred and isinstance(value, _BOUND):
             out[params[i]] = bound(value)
+    extra = call.args[len(params):]
+    if fn.star_param and extra and not any(i in call.starred for i in range(len(params))):
+        # `*args` receives the rest (`_run_git(repo, "branch", "-a")`), or the caller's own `*args`
+        # passed on whole (`_run_git(repo, *args)`).
+        if len(extra) == 1 and len(params) in call.starred:
+            if isinstance(extra[0], Ref):
+                out[fn.star_param] = bound(extra[0])
+        elif not any(i in call.starred for i in range(len(params), len(call.args))):
+            out[fn.star_param] = (scope, Seq(tuple(extra), call.loc))
     for key, value in call.kwargs:
         if key in fn.params and isinstance(value, _BOUND):
             out[key] = bound(value)

@@ -88,7 +88,7 @@ class ReceiverScope(Scope):
             head = Ref(value.name.rpartition(".")[0], receiver, value.loc)
             getters = [m for cls in classes_of(self, head, self.project)
                        if (m := method_of(cls, attr, self.project)) is not None and _is_property(m[1])]
-            found = self._returned_client(getters, depth)
+            found = self._returned_client(getters, depth) or self._instance_attribute(value, depth)
             if found:
                 return found
         first, _, attr = value.text.partition(".") if isinstance(value, Ref) else ("", "", "")
@@ -110,15 +110,37 @@ class ReceiverScope(Scope):
                 if found is None or (found[0].path, found[1]) in seen:
                     continue
                 seen.add((found[0].path, found[1]))
-                a = attributes(found[0]).get((found[1], attr))
-                if a is None:
+                built = self._attribute_client(*found, attr, depth)
+                if built is None:
                     todo.append(found)
                     continue
-                where = ReceiverScope(found[0], a.scope if a.scope in found[0].functions else "", self.project)
-                built = where.constructor(a.value, depth + 1) if a.op == "=" else ""
-                declared = next((t for t in a.annotation if t in CONSTRUCTORS), "")
-                return built if built in CONSTRUCTORS or not declared else declared
+                return built
         return ""
+
+    def _instance_attribute(self, value: Ref, depth: int) -> str:
+        """`cp.repo.git` of `cp = get_store()` (a project `Store` whose `__init__` sets `self.repo =
+        git.Repo(path)`): the client the attribute of a project object holds; the rest of the chain
+        is its part."""
+        parts = value.text.split(".")
+        names = value.name.split(".")
+        for i in range(1, len(parts)):
+            head = Ref(".".join(names[: len(names) - len(parts) + i]), ".".join(parts[:i]), value.loc)
+            for cls in classes_of(self, head, self.project):
+                built = self._attribute_client(*cls, parts[i], depth)
+                if built in CONSTRUCTORS:
+                    return built
+        return ""
+
+    def _attribute_client(self, facts: ModuleFacts, cls: str, attr: str, depth: int) -> str | None:
+        """The known client a project class's attribute holds ("" if another value), None when the
+        class does not set it."""
+        a = attributes(facts).get((cls, attr))
+        if a is None:
+            return None
+        where = ReceiverScope(facts, a.scope if a.scope in facts.functions else "", self.project)
+        built = where.constructor(a.value, depth + 1) if a.op == "=" else ""
+        declared = next((t for t in a.annotation if t in CONSTRUCTORS), "")
+        return built if built in CONSTRUCTORS or not declared else declared
 
     def _module_variable(self, value: Ref, depth: int) -> str:
         """`client.post(...)` of `from app.db import client` (`client = httpx.Client()` there): what

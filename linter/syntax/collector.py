@@ -316,6 +316,8 @@ class Collector(Walker):
             loc=self.loc(node.name),
             decorators=tuple(self.value(d.decorator) for d in node.decorators),
             params=params,
+            kwonly=len(node.params.kwonly_params),
+            star_param=node.params.star_arg.name.value if isinstance(node.params.star_arg, cst.Param) else "",
             returns_annotation=cst.Module([]).code_for_node(node.returns.annotation) if node.returns else "",
             class_name=cls if in_class else "",
             bases=bases if in_class else (),

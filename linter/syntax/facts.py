@@ -340,7 +340,9 @@ class FunctionFacts:
     is_async: bool
     loc: Loc  # the function's name in its `def` line
     decorators: tuple[Value, ...] = ()
-    params: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()  # positional ones first, then keyword-only ones (`kwonly` of them)
+    kwonly: int = 0
+    star_param: str = ""  # `*args`: the name of the tuple that receives the extra positional arguments
     returns_annotation: str = ""  # source text of `-> X`
     calls: list[CallSite] = field(default_factory=list)
     awaits: int = 0

@@ -1358,3 +1358,45 @@ def test_a_graphql_mutation_is_a_write_on_any_client():
         (6, "a GraphQL mutation via client.execute", "http", "mutation", ""),
         (8, "a GraphQL mutation via session.graphql", "http", "mutation", ""),
     ]
+
+
+def test_a_request_on_any_client_that_names_a_mutating_method():
+    assert effects("""\
+        def f(client, octokit, body):
+            client.request("POST", "https://api.example.com/v1/orders", json=body)
+            client.request("GET", "https://api.example.com/v1/orders")
+            octokit.request("PUT /repos/o/r/contents/a.md", body)
+            octokit.request("GET /repos/o/r")
+            client.request(method="DELETE", url="https://api.example.com/v1/orders/1")
+            client.request("https://api.example.com/v1/orders")
+    """) == [
+        (2, "POST to https://api.example.com/v1/orders via an API client", "http", "POST",
+         "https://api.example.com/v1/orders"),
+        (4, "PUT /repos/o/r/contents/a.md via octokit.request", "http", "PUT", "/repos/o/r/contents/a.md"),
+        (6, "DELETE to https://api.example.com/v1/orders/1 via an API client", "http", "DELETE",
+         "https://api.example.com/v1/orders/1"),
+    ]
+
+
+def test_gitpython_reads_a_commit_up_and_writes_through_its_index():
+    # evalQ2's gitcheckpoint: `repo.commit(sha)` looks a checkpoint up; `repo.index.commit(msg)`
+    # and `repo.git.commit(...)` make a commit; a Repo made by `Repo.init` is a Repo.
+    assert effects("""\
+        import git
+
+        def f(path, sha, conn):
+            repo = git.Repo.init(path)
+            repo.commit(sha).tree
+            repo.index.commit("checkpoint")
+            repo.git.commit("-m", "x")
+            repo.git.merge("feature", no_edit=True)
+            conn.commit()
+            name = str(path).replace("/", "_")
+    """) == [
+        (4, "git.Repo.init (git)", "subprocess", "init", ""),
+        (6, "repo.index.commit (git)", "subprocess", "commit", ""),
+        (7, "repo.git.commit (git)", "subprocess", "commit", ""),
+        (8, "repo.git.merge (git)", "subprocess", "merge", ""),
+        (9, "a database commit", "sql", "commit", ""),
+    ]
+

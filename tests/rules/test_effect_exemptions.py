@@ -295,6 +295,57 @@ def test_helpers_read_the_arguments_their_caller_passes(lint, tmp_path):
     """) == [(18, 7), (26, 11)]
 
 
+def test_a_helpers_star_args_are_what_its_caller_passes(lint, tmp_path):
+    """evalQ2's ai_army: `_run_git(repo, *args)` builds `["git", *args]`; its callers pass the
+    subcommand as extra positional arguments, directly or through a helper that passes its own
+    `*args` on. A keyword-only parameter after `*args` takes no positional argument."""
+    assert sib101_lines(lint, tmp_path, """\
+        import subprocess
+        from agents import function_tool
+
+        def _run_git(repo, *args: str, timeout: int = 60) -> str:
+            return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, timeout=timeout).stdout
+
+        def _run_git_in(repo, *args):
+            return _run_git(repo, *args)
+
+        @function_tool
+        def branch_status(branch: str) -> str:
+            out = _run_git_in(".", "rev-parse", "--abbrev-ref", "HEAD") + _run_git(".", "branch", "-a")
+            return out + _run_git_in(".", "log", f"main..{branch}", "--oneline")
+
+        @function_tool
+        def checkout(branch: str) -> str:
+            return _run_git_in(".", "checkout", branch)
+
+        @function_tool
+        def push() -> str:
+            return _run_git(".", "push", "origin")
+    """) == [(16, 5), (20, 5)]
+
+
+def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
+    """evalQ2's ai_army: `repo_slug(repo: str | Path)` returns `repo.replace("/", "_")`; given a
+    `Path`, a `replace` of two arguments is still `str.replace` (`Path.replace` takes one)."""
+    assert sib101_lines(lint, tmp_path, """\
+        from pathlib import Path
+        from agents import function_tool
+
+        def repo_slug(repo: str | Path) -> str:
+            if isinstance(repo, Path):
+                return repo.name
+            return repo.replace("/", "_")
+
+        @function_tool
+        def search(q: str) -> str:
+            return repo_slug(Path(q))
+
+        @function_tool
+        def publish(q: str) -> None:
+            Path(q).replace(Path("/srv/www") / q)
+    """) == [(14, 15)]
+
+
 @pytest.mark.parametrize("read, write", [
     ('requests.post(f"https://chrome.browserless.io/content?token={k}", json={"url": u})',
      'requests.post(f"https://chrome.browserless.io/function?token={k}", json={"code": u})'),
