@@ -96,6 +96,11 @@ ROWS: tuple[Row, ...] = (
              "e2b.Sandbox.connect e2b.Sandbox @e2b/code-interpreter.Sandbox @e2b/sdk @e2b/sdk.Sandbox "
              "@e2b/sdk.Sandbox.create", "write makeDir remove rename run runCode start startAndWait",
              "{name} (E2B sandbox)", False, "subprocess"),
+    # Daytona sandboxes: a command or code run there, and its files and git work, outlive the call
+    # (`sandbox.process.executeCommand(cmd)`, `sandbox.fs.uploadFile(...)`).
+    *methods("@daytonaio/sdk.Sandbox @daytonaio/sdk.Daytona", "executeCommand executeSessionCommand codeRun uploadFile "
+             "uploadFiles createFolder deleteFile moveFiles setFilePermissions replaceInFiles clone commit push pull "
+             "createBranch checkoutBranch deleteBranch", "{name} (Daytona sandbox)", False, "subprocess"),
     # payments, mail, messages, tickets, cloud
     *methods("stripe stripe.Stripe", "create update del cancel capture confirm pay refund", "{name} (payments)", False,
              "payment"),
@@ -105,8 +110,11 @@ ROWS: tuple[Row, ...] = (
     *methods("twilio twilio.Twilio", "create update", "{name} (Twilio)", False, "message"),
     *methods("@slack/web-api.WebClient", "postMessage update delete scheduleMessage uploadV2", "{name} (Slack)", False,
              "message"),
-    *methods("@octokit/rest.Octokit octokit.Octokit", "create update createComment merge delete createOrUpdateFileContents",
-             "{name} (GitHub)", False, "ticket"),
+    # Octokit's REST methods name their verb first (`pulls.createReplyForReviewComment`,
+    # `issues.addLabels`, `pulls.requestReviewers`); `get*`, `list*`, `check*` and `compare*` read.
+    *methods("@octokit/rest.Octokit octokit.Octokit", "create* update* delete* add* remove* set* merge* replace* dismiss* "
+             "submit* lock unlock requestReviewers removeRequestedReviewers transfer cancel* approve* mark* enable* "
+             "disable* rerun* rerequest* upload*", "{name} (GitHub)", False, "ticket"),
     *methods("@aws-sdk/client-s3.S3Client @aws-sdk/client-dynamodb.DynamoDBClient @aws-sdk/client-ses.SESClient "
              "@aws-sdk/client-sesv2.SESv2Client @aws-sdk/client-sns.SNSClient @aws-sdk/client-sqs.SQSClient "
              "@aws-sdk/client-lambda.LambdaClient @aws-sdk/lib-dynamodb.DynamoDBDocumentClient", "send",

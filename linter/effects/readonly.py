@@ -48,14 +48,22 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     return bool(words & http.READ_PATH_WORDS)
 
 
+# Calls that serialise an object to a JSON body (`body: JSON.stringify({ query, variables })`).
+_JSON_ENCODERS = frozenset({"JSON.stringify", "json.dumps"})
+
+
 def _graphql_query(call: Call, r: Resolver) -> str | None:
-    """The text of `json={"query": "..."}` when the source spells it out."""
-    body = call.kwarg("json")
-    if isinstance(body, Ref):
-        body = r.value(body.text)
-    if not isinstance(body, Mapping):
-        return None
-    return r.text(body.get("query"))
+    """The text of the `query` of a JSON body (`json={"query": "..."}`, `data=json.dumps({...})`,
+    `body: JSON.stringify({ query })`) when the source spells it out."""
+    for key in ("json", "data", "body"):
+        body = call.kwarg(key)
+        if isinstance(body, Ref):
+            body = r.value(body.text)
+        if isinstance(body, Call) and body.callee in _JSON_ENCODERS and body.args:
+            body = body.args[0]
+        if isinstance(body, Mapping):
+            return r.text(body.get("query"))
+    return None
 
 
 class Arg(NamedTuple):

@@ -268,12 +268,18 @@ class _Walker:
             if not inner.staged and _stages_writes(fn, call):
                 inner = replace(inner, staged=True)
             for target in targets:
-                self.follow(target, inner, _bind(target[1], call, scope, args), call.loc)
+                keywords = not target[0].module.startswith(js_modules.PREFIX)  # JS has no keyword arguments
+                self.follow(target, inner, _bind(target[1], call, scope, args, keywords), call.loc)
         elif eff is None and (members := nested_members(call, scope, self.project)):
             self.run_agent(facts, fn, scope, call, ctx, awaited, members)
             self.events.append(Site(facts, fn, call, ctx, None, awaited, scope))  # the sub-run's own model call
         else:
             self.events.append(Site(facts, fn, call, ctx, eff, awaited, scope))
+            if eff is None:
+                # A function written in place as an argument runs: a Promise's executor, a `map` or
+                # `forEach` callback, an event handler (`new Promise((resolve) => { spawn(...) })`).
+                for callback in _inline_callbacks(scope, call):
+                    self.follow((facts, callback), ctx if ctx.depth else replace(ctx, entry=call.loc), {}, call.loc)
 
     def run_agent(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context,
                   awaited: bool, members: list[Member]) -> None:
@@ -319,7 +325,19 @@ class _Walker:
             mode = "loop"  # a JS async function runs when called; its promise is only handed back
         else:
             mode = ctx.mode
-        self.enter(facts, fn, replace(ctx, mode=mode, via=ctx.via + (fn.name,), depth=ctx.depth + 1), args, at)
+        # A function written in place (`fn@7:23`, a JS arrow) has no name to show on the way.
+        via = ctx.via if "@" in fn.name.rpartition(".")[2] else ctx.via + (fn.name,)
+        self.enter(facts, fn, replace(ctx, mode=mode, via=via, depth=ctx.depth + 1), args, at)
+
+
+def _inline_callbacks(scope: Scope, call: Call) -> list[FunctionFacts]:
+    """Functions written inside the call's own arguments (a JS arrow or function expression)."""
+    out: list[FunctionFacts] = []
+    for value in call.args:
+        fn = scope.function(value) if isinstance(value, Ref) else None
+        if fn is not None and _inside(fn.loc, call.loc):
+            out.append(fn)
+    return out
 
 
 # What a parameter can be bound to: a callable passed in (a name, a lambda, a call), or data the
@@ -333,11 +351,14 @@ def _decorator_names(fn: FunctionFacts) -> tuple[str, ...]:
     return tuple(d.name for d in fn.decorators if isinstance(d, Ref))
 
 
-def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None = None) -> Arguments:
+def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None = None,
+          keywords: bool = True) -> Arguments:
     """The callee's parameters bound to the caller's argument values (`_BOUND`), and the literal
     defaults of those the call leaves out (`_api("/events")` of `def _api(path, method="GET")`).
     A caller's parameter passed on is what the caller's own caller bound it to (`outer`): a callable
-    handed down through helpers (`execute(name, func)` calling `with_retry(func)`) is the one given."""
+    handed down through helpers (`execute(name, func)` calling `with_retry(func)`) is the one given.
+    Without `keywords` (JS), the keys of an object argument, which the call also lists as its
+    keywords, bind no parameter of the same name (`gql(doc, { query })` of `gql(query, vars)`)."""
     params = list(fn.params[: len(fn.params) - fn.kwonly])  # those a positional argument can fill
     if fn.class_name and params and params[0] in ("self", "cls"):
         params = params[1:]
@@ -360,12 +381,12 @@ def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None =
                 out[fn.star_param] = bound(extra[0])
         elif not any(i in call.starred for i in range(len(params), len(call.args))):
             out[fn.star_param] = (scope, Seq(tuple(extra), call.loc))
-    for key, value in call.kwargs:
+    for key, value in call.kwargs if keywords else ():
         if key in fn.params and isinstance(value, _BOUND):
             out[key] = bound(value)
     if call.starred or any(key is None for key, _ in call.kwargs):
         return out  # `*args` / `**kwargs` may pass any parameter
-    given = set(params[: len(call.args)]) | {key for key, _ in call.kwargs}
+    given = set(params[: len(call.args)]) | ({key for key, _ in call.kwargs} if keywords else set())
     for name, default in fn.param_defaults:
         if name not in given:
             out[name] = (scope, default)

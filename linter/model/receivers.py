@@ -21,7 +21,17 @@ from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
 from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
 from .project import ProjectIndex
-from .semantic import Scope, annotation_names, ancestor_bases, attributes, callees, classes_of, method_of, project_class
+from .semantic import (
+    OWN_OBJECT,
+    Scope,
+    annotation_names,
+    ancestor_bases,
+    attributes,
+    callees,
+    classes_of,
+    method_of,
+    project_class,
+)
 
 MAX_HOPS = 4  # factories and properties followed before giving up
 PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
@@ -92,7 +102,7 @@ class ReceiverScope(Scope):
             if found:
                 return found
         first, _, attr = value.text.partition(".") if isinstance(value, Ref) else ("", "", "")
-        if first in ("self", "cls") and attr and "." not in attr and self.class_name:
+        if first in OWN_OBJECT and attr and "." not in attr and self.class_name:
             return self._inherited_attribute(attr, depth)
         if isinstance(value, Ref) and super().value(first) is None:
             return self._module_variable(value, depth)

@@ -54,6 +54,9 @@ from ..syntax.facts import (
 from .project import ProjectIndex
 
 MAX_DEPTH = 8  # hops through names, returns, imports and call sites before giving up
+# A method's own object: Python's `self` and `cls`, and JS's `this` (`this.executeLocal(...)`,
+# `this.client = new Stripe(...)` in a constructor).
+OWN_OBJECT = ("self", "cls", "this")
 # Calls that give back the items of their first argument, as a new list or view.
 ITEM_COPIERS = frozenset({"list", "tuple", "set", "sorted", "builtins.list", "builtins.tuple", "builtins.set",
                           "builtins.sorted", "copy.copy", "copy.deepcopy"})
@@ -152,7 +155,7 @@ def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
             else:
                 head, _, attr = a.target.partition(".")
                 fn = facts.functions.get(a.scope)
-                if head not in ("self", "cls") or not attr or "." in attr or fn is None or not fn.class_name:
+                if head not in OWN_OBJECT or not attr or "." in attr or fn is None or not fn.class_name:
                     continue
                 cls = fn.class_name
             old = table.get((cls, attr))
@@ -280,10 +283,10 @@ class Scope:
             if found is not None:
                 return Scope(self.facts, fn.name), found
             if head in fn.params:
-                if head in ("self", "cls") and "." in text:
+                if head in OWN_OBJECT and "." in text:
                     break
                 return None  # a parameter hides the bindings around it
-        if head in ("self", "cls") and "." in text:
+        if head in OWN_OBJECT and "." in text:
             attr = text.partition(".")[2]
             if "." not in attr and self.class_name:
                 a = attributes(self.facts).get((self.class_name, attr))
@@ -318,7 +321,7 @@ class Scope:
                 if (text, fn.name) in notes:
                     return notes[(text, fn.name)]
             return notes.get((text, ""), ())
-        if head in ("self", "cls") and "." not in rest and self.class_name:
+        if head in OWN_OBJECT and "." not in rest and self.class_name:
             a = attributes(self.facts).get((self.class_name, rest))
             return a.annotation if a is not None else ()
         return ()
@@ -369,6 +372,8 @@ class Scope:
                 if types and text == value.text or client:
                     return types[0]
                 text = text.rpartition(".")[0]
+            if value.name != value.text and value.name in CONSTRUCTORS:
+                return value.name  # an imported module that is the client (`import mail from '@sendgrid/mail'`)
             return ""
         if isinstance(value, Call):
             name = value.callee
@@ -601,7 +606,7 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
         return []
     facts = scope.facts
     if isinstance(value, Ref):
-        if value.text in ("self", "cls") and scope.class_name:
+        if value.text in OWN_OBJECT and scope.class_name:
             return [(facts, scope.class_name)]
         bound = scope.binding(value.text)
         found = classes_of(bound[0], bound[1], project, depth + 1) if bound is not None else []
@@ -737,7 +742,7 @@ def _outside_sets(facts: ModuleFacts) -> dict[str, list[Assignment]]:
         table: dict[str, list[Assignment]] = {}
         for a in facts.assignments:
             head, _, attr = a.target.rpartition(".")
-            if a.op == "=" and head and head not in ("self", "cls"):
+            if a.op == "=" and head and head not in OWN_OBJECT:
                 table.setdefault(attr, []).append(a)
         return table
 
@@ -811,7 +816,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             return _function_values(binding[0], binding[1], project, depth + 1) if binding is not None else []
         return []
     receiver, _, method = text.rpartition(".")
-    if receiver in ("self", "cls") and scope.class_name:
+    if receiver in OWN_OBJECT and scope.class_name:
         found = method_of((facts, scope.class_name), method, project)
         if found is not None:
             return [found]
@@ -936,7 +941,7 @@ def argument_values(scope: Scope, fn: FunctionFacts, index: int, project: Projec
     by calling the class (`ReactAgent(model, tools)`)."""
     facts = scope.facts
     name = fn.params[index]
-    position = index - 1 if fn.class_name and fn.params and fn.params[0] in ("self", "cls") else index
+    position = index - 1 if fn.class_name and fn.params and fn.params[0] in OWN_OBJECT else index
     out: list[tuple[Scope, Value]] = []
     for where, caller_scope, call in _call_sites_of(facts, fn, project):
         arg = call.arg(position if position >= 0 else None, name)

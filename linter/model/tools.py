@@ -28,6 +28,7 @@ from ..syntax.facts import (
 )
 from .project import ProjectIndex
 from .semantic import (
+    OWN_OBJECT,
     Scope,
     ancestor_bases,
     canonical,
@@ -103,7 +104,7 @@ def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> 
     found = where.function(value)
     if found is None and isinstance(value, Ref) and value.text.count(".") == 1 and where.class_name:
         head, _, attr = value.text.partition(".")
-        if head in ("self", "cls"):
+        if head in OWN_OBJECT:
             found = facts.functions.get(f"{where.class_name}.{attr}")
     return found
 
@@ -200,8 +201,8 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         registered = _method_maker(facts, call, scope) is not None and maker.kind == "decorator"
         binding = _binding_for(facts, call)
         own = fn_name.rsplit(".", 1)[-1]
-        if "@" in own and binding:  # a function written inline (`execute@12:4`): the tool's variable names it
-            own = binding
+        if "@" in own:  # a function written inline (`execute@12:4`): the tool's variable names it, at any level
+            own = binding or first_result_name(facts, call, plain=True) or own
         found.append(Tool(name or own or call.func.text, fw.name, kind, facts.path, facts.module,
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
                           binding, scope,

@@ -126,6 +126,16 @@ EFFECTS = {
                             "await db.collection('users').doc('1').set({ a: 1 });"),
     "firestore web setDoc": ("import { doc, setDoc } from 'firebase/firestore';\n",
                              "await setDoc(doc(db, 'users', '1'), { a: 1 });"),
+    # evalQ3's cal.ai, open-swe and HotDash: a module that is the client, Octokit's verb-first
+    # methods, a Daytona sandbox, effects in a function written as an argument.
+    "sendgrid module client": ("import mail from '@sendgrid/mail';\n", "await mail.send({ to: 'a@example.com' });"),
+    "octokit verb-first method": ("import { Octokit } from '@octokit/rest';\nconst gh = new Octokit();\n",
+                                  "await gh.pulls.createReplyForReviewComment({ owner: 'o', repo: 'r', comment_id: 1, body: 'x' });"),
+    "daytona sandbox command": ("import type { Sandbox } from '@daytonaio/sdk';\ndeclare const box: Sandbox;\n",
+                                "await box.process.executeCommand('npm install');"),
+    "spawn in a Promise executor": ("import { spawn } from 'node:child_process';\n",
+                                    "await new Promise((resolve) => { spawn('make', ['deploy']).on('close', resolve); });"),
+    "fetch in a map callback": ("", "await Promise.all(['a', 'b'].map(async (x) => fetch('https://x.example.com/q', { method: 'POST', body: x })));"),
     "e2b sdk typed sandbox": ("import type Sandbox from '@e2b/sdk';\ndeclare const shell: Sandbox;\n",
                               "await shell.filesystem.write('/code/a.ts', 'x');"),
 }
@@ -160,6 +170,9 @@ READ_ONLY = {
     "route string GET": "await octokit.request(`GET /repos/${'o'}`);",
     "request without a method": "await octokit.request('https://api.github.com/x');",
     "firestore get": "await fs.collection('users').doc('1').get();",
+    "octokit get": "await gh.pulls.get({ owner: 'o', repo: 'r', pull_number: 1 });",
+    "graphql query through a helper": "await gql(`query($q: String!) { orders(query: $q) { id } }`, { query: 'x' });",
+    "callback that reads": "await Promise.all(['a'].map(async (x) => fetch('https://x.example.com/items/' + x)));",
 }
 
 
@@ -175,7 +188,10 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { google } from 'googleapis';\n"
                "import PocketBase from 'pocketbase';\nconst pb = new PocketBase('http://127.0.0.1:8090');\n"
                "import { Index } from '@upstash/vector';\nconst index = new Index();\nimport { inject, Settings } from './di';\n"
-               "import { octokit } from './gh';\nimport { getFirestore } from 'firebase-admin/firestore';\nconst fs = getFirestore();\n")
+               "import { octokit } from './gh';\nimport { getFirestore } from 'firebase-admin/firestore';\nconst fs = getFirestore();\n"
+               "import { Octokit } from '@octokit/rest';\nconst gh = new Octokit();\n"
+               "async function gql(query: string, variables: object) {\n  const res = await fetch('https://shop.example.com/graphql', "
+               "{ method: 'POST', body: JSON.stringify({ query, variables }) });\n  return res.json();\n}\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
                            "  execute: async () => {\n    " + READ_ONLY[read] + "\n    return 'ok';\n  },\n});\n"
     assert _code_set(tmp_path, {"main.ts": src}) == set(), src
@@ -347,6 +363,26 @@ def test_sib101_a_sub_client_of_a_factorys_typed_parameter(tmp_path, param, verb
            "    name: 'save', description: 'd', schema: z.object({ c: z.string() }),\n"
            f"    func: async ({{ c }}) => {{ await prisma.instruction.{verb}({{ data: {{ c }} }}); return 'ok'; }},\n  }});\n}}\n")
     assert _codes(tmp_path, {"main.ts": src}) == ([("SIB101", 6)] if reported else [])
+
+
+def test_sib101_a_method_reached_through_this(tmp_path):
+    """evalQ3's open-swe: a tool runs `executor.executeCommand(...)`, which calls `this.executeLocal(...)`
+    and reads `this.client`, a client its constructor built."""
+    files = {
+        "exec.ts": "import { spawn } from 'node:child_process';\nimport nodemailer from 'nodemailer';\n"
+                   "export class Executor {\n  private mailer = null as any;\n"
+                   "  constructor() { this.mailer = nodemailer.createTransport({}); }\n"
+                   "  async executeCommand(cmd: string) { return this.executeLocal(cmd); }\n"
+                   "  private async executeLocal(cmd: string) { return spawn('bash', ['-c', cmd]); }\n"
+                   "  async notify(to: string) { await this.mailer.sendMail({ to }); }\n}\n",
+        "main.ts": HEAD + "import { Executor } from './exec';\n"
+                   "export function makeTools() {\n  const shell = tool({\n    name: 'shell',\n    parameters: z.object({}),\n"
+                   "    execute: async () => { await new Executor().executeCommand('ls -la /tmp && rm -rf /tmp/x'); return 'ok'; },\n  });\n"
+                   "  const notify = tool({\n    name: 'notify',\n    parameters: z.object({}),\n"
+                   "    execute: async () => { await new Executor().notify('a@example.com'); return 'ok'; },\n  });\n"
+                   "  return [shell, notify];\n}\n",
+    }
+    assert _codes(tmp_path, files) == [("SIB101", 5), ("SIB101", 10)]
 
 
 def test_sib101_an_async_function_a_sync_one_calls_runs(tmp_path):
