@@ -11,7 +11,8 @@ Relative specifiers resolve the way TypeScript's bundler/node16 resolution finds
 the path as written, `./x.js` that is really `x.ts` (TypeScript's own convention), `./x` with
 each extension tried, and `./dir` as `dir/index.*`. A bare specifier that the nearest
 `tsconfig.json` (or `jsconfig.json`) maps in `compilerOptions.paths` (`"@/*": ["./src/*"]`, a
-Next.js app's `@/lib/db`) is the project file it maps to, when one exists.
+Next.js app's `@/lib/db`) is the project file it maps to, when one exists; one that names a package
+of the importer's own monorepo is that package's source (`siblint.js.workspaces`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import json
 import os
 import re
 from functools import lru_cache
+
+from .workspaces import workspace_context, workspace_file
 
 PREFIX = "js:"
 _TRY = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -56,8 +59,9 @@ def resolve_specifier(spec: str, importer: str) -> str:
     if not spec.startswith((".", "/")):
         if spec.startswith("node:"):
             return spec[5:]
-        aliased = _aliased(spec, os.path.dirname(os.path.abspath(importer)))
-        return module_name(aliased) if aliased is not None else spec
+        folder = os.path.dirname(os.path.abspath(importer))
+        found = _aliased(spec, folder) or workspace_file(spec, folder)
+        return module_name(found) if found is not None else spec
     base = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(importer)), spec))
     found = find_file(base)
     if found is None and _GENERATED_PRISMA.search(spec):
@@ -83,8 +87,12 @@ def resolution_context(path: str) -> str:
     whose `paths` it reads ("" for other files). Part of the cache key of its facts."""
     if not path.lower().endswith(_TRY):
         return ""
-    chain = _config_chain(os.path.dirname(os.path.abspath(path)))
-    return hashlib.sha256(b"\0".join(data for _, data in chain)).hexdigest()[:16] if chain else ""
+    folder = os.path.dirname(os.path.abspath(path))
+    parts = [data for _, data in _config_chain(folder)]
+    workspace = workspace_context(folder)
+    if workspace:
+        parts.append(workspace)
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16] if parts else ""
 
 
 def _aliased(spec: str, folder: str) -> str | None:

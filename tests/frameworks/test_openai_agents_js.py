@@ -385,6 +385,47 @@ def test_sib101_a_method_reached_through_this(tmp_path):
     assert _codes(tmp_path, files) == [("SIB101", 5), ("SIB101", 10)]
 
 
+WORKSPACE_MAILER = "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n" \
+                   "export async function sendMail(to: string) { await t.sendMail({ to }); }\n" \
+                   "export async function lookup(to: string) { return to.length; }\n"
+
+
+@pytest.mark.parametrize("layout", ["npm", "pnpm", "dist-exports"])
+def test_sib101_a_helper_in_a_package_of_the_same_monorepo(tmp_path, layout):
+    """evalQ3's hyprnote and open-swe: an app imports a package of its own workspace by name
+    (`@acme/mailer`); its package.json says which source file that is, or points at build output
+    the repository does not hold (`./dist/*.js`, whose source is `./src/*.ts`)."""
+    manifest = {"npm": '{"name": "@acme/mailer", "exports": {".": "./src/index.ts"}}',
+                "pnpm": '{"name": "@acme/mailer", "main": "src/index.ts"}',
+                "dist-exports": '{"name": "@acme/mailer", "exports": {"./*": {"types": "./dist/*.d.ts", "import": "./dist/*.js"}}}'}
+    spec = "@acme/mailer/mail" if layout == "dist-exports" else "@acme/mailer"
+    files = {
+        "package.json": '{"private": true}' if layout == "pnpm" else '{"private": true, "workspaces": ["apps/*", "packages/*"]}',
+        "packages/mailer/package.json": manifest[layout],
+        "packages/mailer/src/" + ("mail.ts" if layout == "dist-exports" else "index.ts"): WORKSPACE_MAILER,
+        "apps/bot/main.ts": HEAD + f"import {{ sendMail, lookup }} from '{spec}';\n"
+                            "export const mail = tool({\n  name: 'mail',\n  parameters: z.object({}),\n"
+                            "  execute: async () => { await sendMail('a@example.com'); return 'ok'; },\n});\n"
+                            "export const look = tool({\n  name: 'look',\n  parameters: z.object({}),\n"
+                            "  execute: async () => { await lookup('a'); return 'ok'; },\n});\n",
+    }
+    if layout == "pnpm":
+        files["pnpm-workspace.yaml"] = "packages:\n  - 'apps/*'\n  - \"packages/*\"  # shared code\n"
+    assert _codes(tmp_path, files, "apps/bot/main.ts") == [("SIB101", 4)]
+
+
+def test_a_package_outside_the_workspace_patterns_is_not_resolved(tmp_path):
+    files = {
+        "package.json": '{"private": true, "workspaces": ["apps/*"]}',
+        "vendor/mailer/package.json": '{"name": "@acme/mailer", "main": "index.ts"}',
+        "vendor/mailer/index.ts": WORKSPACE_MAILER,
+        "apps/bot/main.ts": HEAD + "import { sendMail } from '@acme/mailer';\n"
+                            "export const mail = tool({\n  name: 'mail',\n  parameters: z.object({}),\n"
+                            "  execute: async () => { await sendMail('a@example.com'); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files, "apps/bot/main.ts") == []
+
+
 def test_sib101_an_async_function_a_sync_one_calls_runs(tmp_path):
     """A JS async function runs when called, from sync code too (`(id) => { return remove(id); }`
     hands back its promise): Python's coroutine made and never awaited is not the analogue."""
