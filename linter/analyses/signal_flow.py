@@ -127,12 +127,15 @@ def _position(site: Site, fn: FunctionFacts) -> tuple[int, Loc] | None:
     return None
 
 
-def _signal_param(fw: Framework, tool: "Tool", fn: FunctionFacts) -> Param | None:
+def _signal_param(fw: Framework, tool: "Tool", fn: FunctionFacts, facts: ModuleFacts) -> Param | None:
     """Where the tool's function takes the signal holder: its maker's or tool base class's own place
-    (`ToolSpec.signal_by_maker`), else the framework's."""
+    (`ToolSpec.signal_by_maker`), else the framework's. A tool made by `super({...})` in a
+    subclass's constructor is made by the class's base (`extends DynamicStructuredTool`)."""
     own = fw.tools.signal_by_maker
     if own:
         made_by = [tool.options.func.name] if tool.options is not None and isinstance(tool.options.func, Ref) else []
+        if made_by == ["super"]:
+            made_by = list(facts.classes.get(tool.scope.rpartition(".")[0], ()))
         for name in (*made_by, *fn.bases):
             found = own.get(canonical(name)[1])
             if found is not None:
@@ -144,7 +147,7 @@ def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -
     """Every side effect of the walked tool that its function does not protect by observing its signal."""
     from .cancellation import Hazard
 
-    spec = _signal_param(fw, found.tool, fn)
+    spec = _signal_param(fw, found.tool, fn, facts)
     if spec is None:
         return []
     position = spec.position if spec.position is not None else len(fn.params)

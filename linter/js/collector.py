@@ -183,7 +183,7 @@ class _Collector:
             node = node.named_children[0]
         loc = self.loc(node)
         kind = node.type
-        if kind in ("identifier", "member_expression", "this", "shorthand_property_identifier"):
+        if kind in ("identifier", "member_expression", "this", "super", "shorthand_property_identifier"):
             text = self.dotted(node)
             if text is not None:
                 return Ref(self.qualify(text), text, loc)

@@ -84,6 +84,15 @@ def _method_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework
     return _method_maker_of(facts, call.func, scope)
 
 
+def _super_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, ToolMaker] | None:
+    """`super({ name, func })` in the constructor of a JS class deriving from a tool maker
+    (`class MailSendTool extends DynamicStructuredTool`): the maker, given the tool's options."""
+    cls, _, method = scope.rpartition(".")
+    if not isinstance(call.func, Ref) or call.func.text != "super" or method != "constructor":
+        return None
+    return next((made for base in facts.classes.get(cls, ()) if (made := _maker(base)) is not None), None)
+
+
 def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Framework, ToolMaker] | None:
     """The tool maker `receiver.method` is, for a receiver a known constructor built (`agent.tool`)."""
     if not isinstance(func, Ref) or "." not in func.text:
@@ -182,7 +191,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
     for scope, call in facts.all_calls():
         if call.loc in decorator_calls or not isinstance(call.func, Ref):
             continue
-        made = _maker(call.func.name) or _method_maker(facts, call, scope)
+        made = _maker(call.func.name) or _method_maker(facts, call, scope) or _super_maker(facts, call, scope)
         if made is None:
             continue
         fw, maker = made

@@ -54,6 +54,11 @@ TOOL_SPELLINGS = {
     "StructuredTool subclass": ("class ChargeCard extends StructuredTool {\n  name = 'charge_card';\n  description = 'Charge';\n"
                                 "  schema = z.object({ amount: z.number() });\n  async _call({ amount }, runManager, parentConfig) {\n"
                                 + WAIT + POST % "" + "    return 'charged';\n  }\n}\nexport const chargeCard = new ChargeCard();\n"),
+    # evalR3's ai-employee: a subclass whose constructor hands the tool's options to `super`.
+    "DynamicStructuredTool subclass": ("export class ChargeCard extends DynamicStructuredTool {\n  constructor(settings: object) {\n"
+                                       "    super({\n      name: 'charge_card', description: 'Charge',\n"
+                                       "      schema: z.object({ amount: z.number() }),\n      func: async ({ amount }, runManager, config) => {\n"
+                                       + WAIT + POST % "" + "        return 'charged';\n      },\n    });\n  }\n}\n"),
 }
 CORE_HEAD = "import { tool, DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';\n"
 # @langchain/community 0.0.x: the dynamic tools' own module (Hustle's HubSpot tools).
@@ -92,6 +97,7 @@ SIGNAL_TWINS = {
     "DynamicStructuredTool": ("config", "config?.signal"),
     "DynamicTool": ("amount, runManager, config", "config?.signal"),
     "StructuredTool subclass": ("parentConfig", "parentConfig?.signal"),
+    "DynamicStructuredTool subclass": ("config", "config?.signal"),
 }
 
 
