@@ -58,7 +58,7 @@ _ENV_READERS = frozenset({"os.getenv", "os.environ.get"})
 def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
     """The literal URL: an f-string or a `+` concatenation with the parts that can be read filled in
     (`f"{API}{path}"` on a call path that passes `path="/freeBusy"`, `BASE + "/search"`), or the
-    default of `os.getenv("URL", "https://...")`."""
+    default of `os.getenv("URL", "https://...")`, else `$URL`, the variable's name."""
     if isinstance(value, Ref) and depth < 4:
         bound = r.value(value.text)
         if isinstance(bound, (FString, Seq)):
@@ -79,7 +79,10 @@ def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
     if isinstance(value, Ref):
         value = r.value(value.text)
     if isinstance(value, Call) and value.callee in _ENV_READERS:
-        return r.text(value.arg(1, "default")) or ""
+        # The default, else the variable's name, which says what the endpoint does as a path would
+        # (`os.getenv("MOTOR_QUOTE_API_URL")` is a quote: a read; `SAVE_QUOTE_URL` a write).
+        name = r.text(value.arg(0, "key"))
+        return r.text(value.arg(1, "default")) or (f"${name}" if name else "")
     return ""
 
 

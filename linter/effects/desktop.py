@@ -18,4 +18,6 @@ ROWS: tuple[Row, ...] = (
            True, "desktop"),
     *methods("phue.Bridge", "set_light set_group create_group delete_group set_schedule create_schedule "
              "delete_schedule", "{name} (device)", True, "device"),
+    # phue's own spellings on a bridge the source does not type (`bridge = ctx.deps`).
+    anys("set_light set_group", "{name} (device)", None, "device"),
 )

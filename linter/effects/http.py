@@ -69,7 +69,8 @@ READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embed
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",
-                              "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive"})
+                              "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive",
+                              "otp"})  # an OTP endpoint sends a code (`/getOTP`)
 # An OAuth token grant (`/oauth2/v2.0/token`, `/oauth/token`) exchanges credentials: the URL's
 # words hold one of these sets.
 TOKEN_GRANT_WORDS = (frozenset({"oauth2", "token"}), frozenset({"oauth", "token"}))

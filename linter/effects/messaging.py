@@ -1,5 +1,5 @@
-"""Chat and SMS messages and social posts: Slack, Twilio, Telegram, Discord webhooks, WhatsApp via
-pywhatkit, X/Twitter via tweepy."""
+"""Chat and SMS messages and social posts: Slack, Twilio, Telnyx, Telegram, Discord webhooks, WhatsApp
+via pywhatkit, X/Twitter via tweepy."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ _SLACK_VERBS = ("chat_postMessage chat_postEphemeral chat_update chat_delete cha
 
 ROWS: tuple[Row, ...] = (
     *methods("twilio.rest.Client", "create update delete", "{name} (messaging)", True, "message"),
+    # Telnyx: the v3 client (`telnyx.Telnyx(api_key=k).messages.send(...)`) and the older resources.
+    *methods("telnyx.Telnyx", "send create dial transfer", "{name} (messaging)", True, "message"),
+    *methods("telnyx.AsyncTelnyx", "send create dial transfer", "{name} (messaging)", False, "message"),
+    *calls("telnyx.Message.create telnyx.Call.create", "{name} (messaging)", True, "message"),
     *methods("slack_sdk.WebClient slack_sdk.web.WebClient slack_sdk.web.client.WebClient slack.WebClient "
              "slack_bolt.App", _SLACK_VERBS, "{name} (messaging)", True, "message"),
     *methods("slack_sdk.web.async_client.AsyncWebClient slack_sdk.web.AsyncWebClient slack_bolt.async_app.AsyncApp",

@@ -814,6 +814,11 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             # `export const eventsHandler = asyncHandler(async (...) => {...})`: what it is bound to runs.
             binding = _imported_binding(scope, func, project)
             return _function_values(binding[0], binding[1], project, depth + 1) if binding is not None else []
+        if facts.star_imports and text not in facts.imports:
+            # `from .config import *`, then `send_email(...)`: the star-imported module's function.
+            source = project.star_source(facts, text)
+            found = resolve_function(source, project, facts.path) if source else None
+            return [found] if found is not None else []
         return []
     receiver, _, method = text.rpartition(".")
     if receiver in OWN_OBJECT and scope.class_name:

@@ -1400,3 +1400,36 @@ def test_gitpython_reads_a_commit_up_and_writes_through_its_index():
         (9, "a database commit", "sql", "commit", ""),
     ]
 
+
+
+def test_telnyx_messages_and_a_hue_bridge_of_unknown_type():
+    # evalR1's AiPRL (Telnyx SMS) and angie (`bridge = ctx.deps`, a phue Bridge the source does not type).
+    assert effects("""\
+        import telnyx
+
+        def f(bridge, to):
+            telnyx.Telnyx(api_key="k").messages.send(from_="+1", to=to, text="hi")
+            bridge.set_light("desk", "on", True)
+            bridge.get_light_objects("name")
+    """) == [
+        (4, "send (messaging)", "message", "send", ""),
+        (5, "bridge.set_light (device)", "device", "set_light", ""),
+    ]
+
+
+def test_a_post_to_a_url_read_from_the_environment_is_judged_by_the_variables_name():
+    # evalR1's insurance bot: `requests.post(os.getenv("MOTOR_QUOTE_API_URL"), ...)` computes a quote;
+    # `SAVE_QUOTE_URL` stores one; `/getOTP` sends a code.
+    assert effects("""\
+        import os
+        import requests
+
+        def f(body, base):
+            url = os.getenv("MOTOR_QUOTE_API_URL")
+            requests.post(url, data=body)
+            requests.post(os.getenv("SAVE_QUOTE_URL"), data=body)
+            requests.post(f"{base}/getOTP", data=body)
+    """) == [
+        (7, "POST via requests", "http", "POST", "$SAVE_QUOTE_URL"),
+        (8, "POST via requests", "http", "POST", "{}/getOTP"),
+    ]

@@ -260,3 +260,18 @@ def test_a_decorator_of_another_modules_non_agent_object_makes_no_tool(tmp_path)
     files = {"app/__init__.py": "", "app/agent.py": "import click\n\nagent = click.Group()\n",
              "app/tools.py": REGISTERED_TOOLS.replace("from pydantic_ai import RunContext\n", "RunContext = dict\n")}
     assert lint_files(tmp_path, files, "app/tools.py", Config(root=str(tmp_path), select=("SIB101",))) == []
+
+
+def test_a_helper_a_star_import_brings(tmp_path):
+    """evalR2's insurance chatbot: `from .config import *`, then `send_email(...)` in a tool; the
+    function is config's. A name no star-imported module defines stays unknown."""
+    from conftest import lint_files
+
+    files = {"app/__init__.py": "",
+             "app/config.py": "import smtplib\n\ndef send_email(to, body):\n"
+                              "    with smtplib.SMTP('localhost') as s:\n        s.sendmail('a@example.com', to, body)\n",
+             "app/tools.py": "from .config import *\nfrom langchain_core.tools import tool\n\n\n@tool\n"
+                             "def mail(to: str) -> str:\n    \"\"\"Mail.\"\"\"\n    return str(send_email(to, 'x'))\n\n\n@tool\n"
+                             "def other(to: str) -> str:\n    \"\"\"Other.\"\"\"\n    return str(send_fax(to, 'x'))\n"}
+    found = lint_files(tmp_path, files, "app/tools.py", Config(root=str(tmp_path), select=("SIB101",)))
+    assert [(d.code, d.loc.line) for d in found] == [("SIB101", 6)]
