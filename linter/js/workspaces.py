@@ -20,6 +20,8 @@ import os
 import re
 from functools import lru_cache
 
+from ..common.reading import read_bounded
+
 _MAX_BYTES = 1 << 20
 _MAX_PACKAGES = 500
 _CONDITIONS = ("source", "development", "import", "module", "default", "require", "node", "types")
@@ -198,8 +200,8 @@ def _manifest(path: str) -> dict:
 
 
 def _read(path: str) -> bytes:
+    """A regular file's bytes (not a symlink's, a FIFO's or one over `_MAX_BYTES`), else nothing."""
     try:
-        with open(path, "rb") as fh:
-            return fh.read(_MAX_BYTES)
+        return read_bounded(path, _MAX_BYTES, follow_symlinks=False)
     except OSError:
         return b""
