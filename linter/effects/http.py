@@ -71,13 +71,18 @@ WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", 
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",
                               "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive",
                               "otp"})  # an OTP endpoint sends a code (`/getOTP`)
+# Query parameters that page through a listing (`/contacts?page=1&limit=10`): a POST carrying them
+# reads a page (its body a search filter), unless the path names a write.
+PAGINATION_KEYS = frozenset({"page", "limit", "offset", "per_page", "page_size", "pagesize", "cursor", "skip", "take"})
 # An OAuth token grant (`/oauth2/v2.0/token`, `/oauth/token`) exchanges credentials: the URL's
 # words hold one of these sets.
 TOKEN_GRANT_WORDS = (frozenset({"oauth2", "token"}), frozenset({"oauth", "token"}))
-# Web-search APIs: every endpoint reads.
+# Web-search and map-query APIs: every endpoint reads.
 SEARCH_HOSTS = frozenset({"api.tavily.com", "google.serper.dev", "api.search.brave.com", "serpapi.com", "api.exa.ai",
                           "s.jina.ai", "r.jina.ai", "api.perplexity.ai", "api.bing.microsoft.com", "api.you.com", "html.duckduckgo.com",
-                          "lite.duckduckgo.com", "scrapeninja.p.rapidapi.com"})
+                          "lite.duckduckgo.com", "scrapeninja.p.rapidapi.com",
+                          # OpenStreetMap's Overpass API: a POSTed query over map data, read-only.
+                          "overpass-api.de", "overpass.kumi.systems", "overpass.openstreetmap.fr"})
 # Hosted model inference: every endpoint runs a model on the input and returns its output
 # (`api-inference.huggingface.co/models/<model>`).
 INFERENCE_HOSTS = frozenset({"api-inference.huggingface.co", "router.huggingface.co"})

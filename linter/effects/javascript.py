@@ -110,6 +110,9 @@ ROWS: tuple[Row, ...] = (
     *methods("twilio twilio.Twilio", "create update", "{name} (Twilio)", False, "message"),
     *methods("@slack/web-api.WebClient", "postMessage update delete scheduleMessage uploadV2", "{name} (Slack)", False,
              "message"),
+    # GramJS, the Telegram user-account client (`new TelegramClient(session, id, hash, {})`).
+    *methods("telegram.TelegramClient", "sendMessage sendFile editMessage deleteMessages forwardMessages pinMessage",
+             "{name} (Telegram)", False, "message"),
     # Octokit's REST methods name their verb first (`pulls.createReplyForReviewComment`,
     # `issues.addLabels`, `pulls.requestReviewers`); `get*`, `list*`, `check*` and `compare*` read.
     *methods("@octokit/rest.Octokit octokit.Octokit", "create* update* delete* add* remove* set* merge* replace* dismiss* "

@@ -32,10 +32,13 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     if "://" in url:
         host, _, path = url.split("://", 1)[1].partition("/")
         host = host.lower()
-    words = {w.lower() for w in _URL_WORD.split(path.partition("?")[0]) if w}
-    words.update(w.lower() for w in _CAMEL_WORD.findall(path.partition("?")[0]))
+    path, _, params = path.partition("?")
+    words = {w.lower() for w in _URL_WORD.split(path) if w}
+    words.update(w.lower() for w in _CAMEL_WORD.findall(path))
     if words & http.WRITE_PATH_WORDS:
         return False
+    if {key.partition("=")[0].lower() for key in params.split("&")} & http.PAGINATION_KEYS:
+        return True  # `/contacts?page=1&limit=10`: a page of a listing
     if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):
         return True
     host = host.partition(":")[0]

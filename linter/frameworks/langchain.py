@@ -96,8 +96,10 @@ FRAMEWORK = Framework(
     name="langgraph",
     import_roots=("langchain", "langchain_core", "langgraph", "deepagents"),
     aliases={
-        **_spellings(TOOL, "langchain.tools", "langchain_core.tools.convert"),
-        **_spellings(TOOL_CLASS, "langchain_core.tools.simple", "langchain.tools"),
+        # langchain 0.x re-exports both from `langchain.agents` (its __init__.py: `from
+        # langchain_core.tools import Tool`, `from langchain_core.tools.convert import tool`).
+        **_spellings(TOOL, "langchain.tools", "langchain_core.tools.convert", "langchain.agents"),
+        **_spellings(TOOL_CLASS, "langchain_core.tools.simple", "langchain.tools", "langchain.agents"),
         **_spellings(STRUCTURED_TOOL, "langchain_core.tools.structured", "langchain.tools"),
         **{f"{m}.StructuredTool.from_function": f"{STRUCTURED_TOOL}.from_function"
            for m in ("langchain_core.tools.structured", "langchain.tools")},

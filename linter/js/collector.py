@@ -140,7 +140,7 @@ class _Collector:
         """The qualified name a function node gets (see the module docstring)."""
         local = self._local_name(node)
         outer = self.scope()
-        if self.classes and node.type == "method_definition" and node.parent is not None and node.parent.type == "class_body":
+        if self.classes and _is_member(node):
             outer = self.classes[-1] if not outer else f"{outer}.{self.classes[-1]}"
         return f"{outer}.{local}" if outer else local
 
@@ -148,6 +148,10 @@ class _Collector:
         name = node.child_by_field_name("name")
         parent = node.parent
         where = f"{node.start_point[0] + 1}:{node.start_point[1]}"
+        if _is_member(node) and node.type != "method_definition" and parent is not None:
+            field = parent.child_by_field_name("name")  # `send = async (...) => {...}` in a class body
+            if field is not None:
+                return self.text(field).strip("'\"")
         if node.type == "method_definition":
             key = self.text(name).strip("'\"")
             in_class = parent is not None and parent.type == "class_body"
@@ -549,7 +553,7 @@ class _Collector:
                     members = self._members(note)
                     bindings.extend((local, f"{synthetic}.{key}", members.get(key, ()))
                                     for local, key in self._pattern_names(pattern))
-        in_class = node.type == "method_definition" and node.parent is not None and node.parent.type == "class_body"
+        in_class = _is_member(node)
         cls = self.classes[-1] if in_class and self.classes else ""
         name_node = node.child_by_field_name("name")
         fn = JsFunctionFacts(
@@ -724,6 +728,16 @@ class _Collector:
         frame.facts.returns_value = True
         frame.facts.return_sites.append(ReturnSite(value, self.loc(node), (), tuple(reversed(frame.guards)),
                                                    frame.handler[-1] if frame.handler else None))
+
+
+def _is_member(node: ts.Node) -> bool:
+    """A method of a class body, or a function a class field holds (`send = async (...) => {...}`)."""
+    parent = node.parent
+    if node.type == "method_definition":
+        return parent is not None and parent.type == "class_body"
+    return (node.type in ("arrow_function", "function_expression", "function") and parent is not None
+            and parent.type in ("public_field_definition", "field_definition") and parent.parent is not None
+            and parent.parent.type == "class_body")
 
 
 def _contains(node: ts.Node, kind: str) -> bool:

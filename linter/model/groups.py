@@ -44,6 +44,7 @@ from .semantic import (
     resolve_function,
     result_names,
     seconds,
+    star_imported,
 )
 from .tools import (
     Tool,
@@ -186,7 +187,8 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
             fn = where.function(item)
             if fn is not None and not fn.class_name:
                 return [Member(plain_tool(facts, fn, plain), facts)]
-            found = resolve_function(item.name, project, facts.path) if item.name != item.text else None
+            qualified = item.name if item.name != item.text else star_imported(facts, item.text, project)
+            found = resolve_function(qualified, project, facts.path) if qualified else None
             if found is not None and not found[1].class_name:
                 return [Member(plain_tool(found[0], found[1], plain), found[0])]
             bound_method = (_bound_method(where, item, project) or _class_function(where, item, project)) \
@@ -856,11 +858,13 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 
 def hands_out_plain_functions(facts: ModuleFacts) -> bool:
     """Does the module name no framework, or only what a tool body uses of one (a `ToolContext`
-    annotation, `raise ModelRetry(...)`)? Its plain functions are tools where other modules list or
-    wrap them; a module that uses a framework otherwise makes its own tools."""
+    annotation, `raise ModelRetry(...)`), or make neither a tool nor a group of its own (it names a
+    framework's session helper, `from google.adk import get_session_id`)? Its plain functions are
+    tools where other modules list or wrap them; a module that makes tools makes its own."""
     from ..frameworks import tool_body_names
 
-    return _framework_names(facts) <= tool_body_names()
+    return _framework_names(facts) <= tool_body_names() or facts.derived("groups.makes_nothing", lambda: (
+        not tools_in(facts) and not any(_group_maker(facts, call, scope) for scope, call in facts.all_calls())))
 
 
 def hands_out_beside_agent_code(facts: ModuleFacts, project: ProjectIndex) -> bool:

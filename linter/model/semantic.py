@@ -457,15 +457,21 @@ def resolve_function(dotted: str, project: ProjectIndex, importer: str = "") -> 
     return None
 
 
+def star_imported(facts: ModuleFacts, name: str, project: ProjectIndex) -> str | None:
+    """The absolute name of a bare name a star import brings (`from app.config import *`, then
+    `send_email`), None when the module binds it itself or no star-imported module defines it."""
+    if "." in name or not facts.star_imports or name in facts.imports:
+        return None
+    return project.star_source(facts, name)
+
+
 def project_class(facts: ModuleFacts, name: str, project: ProjectIndex) -> tuple[ModuleFacts, str] | None:
     """The project class a resolved name denotes: a class of this module or of another one (also a
     bare name a star import brings: `from app.schema import *`, then `Guest(...)`)."""
     local = name[len(facts.module) + 1:] if facts.module and name.startswith(facts.module + ".") else name
     if local in facts.classes:
         return facts, local
-    if "." not in name and facts.star_imports and name not in facts.imports:
-        source = project.star_source(facts, name)
-        name = source or name
+    name = star_imported(facts, name, project) or name
     if "." in name and not _library(name, project):
         found = project.resolve(name, facts.path)
         if found is not None and found[1] in found[0].classes:
@@ -814,12 +820,10 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             # `export const eventsHandler = asyncHandler(async (...) => {...})`: what it is bound to runs.
             binding = _imported_binding(scope, func, project)
             return _function_values(binding[0], binding[1], project, depth + 1) if binding is not None else []
-        if facts.star_imports and text not in facts.imports:
-            # `from .config import *`, then `send_email(...)`: the star-imported module's function.
-            source = project.star_source(facts, text)
-            found = resolve_function(source, project, facts.path) if source else None
-            return [found] if found is not None else []
-        return []
+        # `from .config import *`, then `send_email(...)`: the star-imported module's function.
+        source = star_imported(facts, text, project)
+        found = resolve_function(source, project, facts.path) if source else None
+        return [found] if found is not None else []
     receiver, _, method = text.rpartition(".")
     if receiver in OWN_OBJECT and scope.class_name:
         found = method_of((facts, scope.class_name), method, project)

@@ -255,3 +255,18 @@ def test_python_langchain_still_its_own(tmp_path):
            "agent = create_agent('openai:gpt-4o', [lookup])\n")
     config = Config(root=str(tmp_path), select=("SIB301", "SIB202"))
     assert lint_files(tmp_path, {"main.py": src}, "main.py", config) == []
+
+
+def test_sib101_a_tool_func_that_is_a_class_fields_arrow_function(tmp_path):
+    """evalS3's TeleGPT: `func: this.sendTelegramMessage` of `sendTelegramMessage = async (...) => {...}`,
+    a class field, whose body uses the client the constructor built."""
+    src = (CORE_HEAD + "import { TelegramClient } from 'telegram';\n"
+           "export class Bot {\n  client: TelegramClient;\n  constructor() { this.client = new TelegramClient('s', 1, 'h', {}); }\n"
+           "  send = async ({ to, text }: { to: string; text: string }) => {\n"
+           "    await this.client.sendMessage(to, { message: text });\n    return 'sent';\n  };\n"
+           "  look = async ({ to }: { to: string }) => to.length;\n"
+           "  tools() {\n    return [\n"
+           "      new DynamicStructuredTool({ name: 'send', description: 'd', schema: z.object({ to: z.string(), text: z.string() }), func: this.send }),\n"
+           "      new DynamicStructuredTool({ name: 'look', description: 'd', schema: z.object({ to: z.string() }), func: this.look }),\n"
+           "    ];\n  }\n}\n")
+    assert sorted(_lint(tmp_path, {"main.ts": src}, select=("SIB101",))) == [("SIB101", 14)]

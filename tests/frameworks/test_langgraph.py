@@ -88,6 +88,16 @@ def test_tool_decorator_spellings_are_tools(codes, deco):
     assert codes(text) == [("SIB101", 6)]
 
 
+@pytest.mark.parametrize("spelling", ["from langchain.agents import Tool", "from langchain.agents import tool"])
+def test_langchain_0x_agents_reexports_are_tools(codes, spelling):
+    """evalS2's call center: `from langchain.agents import Tool` (langchain 0.x re-exports `Tool` and
+    `tool` from its agents package), `Tool(name=..., func=book)`."""
+    made = "Tool(name='book', func=book, description='Book.')" if spelling.endswith("Tool") else "tool(book)"
+    text = (f"import requests\n{spelling}\n\ndef book(slot: str) -> str:\n"
+            f"    return requests.post('https://clinic.example.com/book', json={{'s': slot}}).text\n\nbook_tool = {made}\n")
+    assert codes(text) == [("SIB101", 4)]
+
+
 def test_call_forms_and_constructors_are_tools(codes):
     text = '''\
 import requests

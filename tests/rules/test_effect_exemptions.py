@@ -358,7 +358,11 @@ def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
     ('requests.post(PPLX, json={"model": m})', 'requests.post(HOOK, json={"model": m})'),
     ('requests.post("https://www.googleapis.com/calendar/v3/freeBusy", json={})',
      'requests.post("https://www.googleapis.com/calendar/v3/calendars/primary/events", json={})'),
-], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy"])
+    ('requests.post("https://overpass-api.de/api/interpreter", data={"data": u})',
+     'requests.post("https://api.openstreetmap.org/api/0.6/changeset/create", data={"data": u})'),
+    ('requests.post("https://crm.example.com/v1/contacts?page=" + str(u) + "&limit=10", json={"searchTerm": u})',
+     'requests.post("https://crm.example.com/v1/contacts?notify=" + str(u), json={"name": u})'),
+], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated"])
 def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
     code = f"""\
         import os, requests
