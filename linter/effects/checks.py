@@ -459,6 +459,21 @@ def check_db_commit(row: Row, call: Call, r: Resolver) -> Found | None:
     return None if call.args else describe(row, call)
 
 
+def check_prepared_sql(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`db.prepare(sql).run(...)`, or `stmt.run(...)` of `stmt = db.prepare(sql)`: the statement's SQL
+    as `check_sql` reads it; `run` is the call for statements that return no rows, so one whose SQL
+    siblint cannot read is taken to write."""
+    statement = receiver_of(call.func)
+    if isinstance(statement, Ref):
+        statement = r.value(statement.text)
+    if not isinstance(statement, Call) or method_name(statement.func) != "prepare":
+        return None
+    sql = r.text(statement.arg(0, None))
+    if sql is None:
+        return Found("a prepared SQL statement run (siblint cannot read its SQL)", "run", "")
+    return check_sql(row, statement, r)
+
+
 def _mutation(call: Call) -> Found:
     return Found(f"a GraphQL mutation via {shown_name(call)}", "mutation", kind="http")
 
@@ -493,5 +508,5 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "urlopen": check_urlopen, "manager": check_manager, "path": check_path, "save": check_save, "save_path": check_save_path,
     "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
-    "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit,
+    "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit, "prepared_sql": check_prepared_sql,
 }

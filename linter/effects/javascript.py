@@ -81,6 +81,10 @@ ROWS: tuple[Row, ...] = (
              "{name} (QStash message)", False, "message"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
+    # SQLite in process: node's `DatabaseSync` and better-sqlite3. `exec(sql)` runs SQL; a prepared
+    # statement's `run()` executes what `prepare(sql)` holds (`get`/`all` read); synchronous, both.
+    *methods("sqlite.DatabaseSync better-sqlite3", "exec", "{name} (SQL)", True, "sql", "sql"),
+    *methods("sqlite.DatabaseSync better-sqlite3", "run", "{name} (SQL)", True, "sql", "prepared_sql"),
     # Puppeteer and Playwright: a click on a live page may submit or delete (as `effects.browser` says
     # of the Python drivers); typing, navigation and reading a page do not.
     *methods("puppeteer.launch puppeteer.default.launch puppeteer.connect puppeteer.Page puppeteer.Browser "

@@ -136,6 +136,12 @@ EFFECTS = {
     "spawn in a Promise executor": ("import { spawn } from 'node:child_process';\n",
                                     "await new Promise((resolve) => { spawn('make', ['deploy']).on('close', resolve); });"),
     "fetch in a map callback": ("", "await Promise.all(['a', 'b'].map(async (x) => fetch('https://x.example.com/q', { method: 'POST', body: x })));"),
+    # evalS3's ops-pilot: node's built-in SQLite, a statement prepared in a constructor, run later.
+    "node:sqlite prepared insert": ("import { DatabaseSync } from 'node:sqlite';\nconst db = new DatabaseSync('x.db');\n"
+                                    "const insert = db.prepare('INSERT INTO incidents (title) VALUES (?)');\n",
+                                    "insert.run('x');"),
+    "better-sqlite3 exec": ("import Database from 'better-sqlite3';\nconst db = new Database('x.db');\n",
+                            "db.exec('DELETE FROM incidents');"),
     "e2b sdk typed sandbox": ("import type Sandbox from '@e2b/sdk';\ndeclare const shell: Sandbox;\n",
                               "await shell.filesystem.write('/code/a.ts', 'x');"),
 }
@@ -173,6 +179,7 @@ READ_ONLY = {
     "octokit get": "await gh.pulls.get({ owner: 'o', repo: 'r', pull_number: 1 });",
     "graphql query through a helper": "await gql(`query($q: String!) { orders(query: $q) { id } }`, { query: 'x' });",
     "callback that reads": "await Promise.all(['a'].map(async (x) => fetch('https://x.example.com/items/' + x)));",
+    "sqlite prepared select": "sqlite.prepare('SELECT * FROM incidents').all();\n    sqlite.prepare('SELECT 1').run();",
 }
 
 
@@ -190,6 +197,7 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { Index } from '@upstash/vector';\nconst index = new Index();\nimport { inject, Settings } from './di';\n"
                "import { octokit } from './gh';\nimport { getFirestore } from 'firebase-admin/firestore';\nconst fs = getFirestore();\n"
                "import { Octokit } from '@octokit/rest';\nconst gh = new Octokit();\n"
+               "import { DatabaseSync } from 'node:sqlite';\nconst sqlite = new DatabaseSync('x.db');\n"
                "async function gql(query: string, variables: object) {\n  const res = await fetch('https://shop.example.com/graphql', "
                "{ method: 'POST', body: JSON.stringify({ query, variables }) });\n  return res.json();\n}\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \
