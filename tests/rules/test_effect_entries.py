@@ -1401,7 +1401,6 @@ def test_gitpython_reads_a_commit_up_and_writes_through_its_index():
     ]
 
 
-
 def test_telnyx_messages_and_a_hue_bridge_of_unknown_type():
     # evalR1's AiPRL (Telnyx SMS) and angie (`bridge = ctx.deps`, a phue Bridge the source does not type).
     assert effects("""\
