@@ -865,16 +865,6 @@ def hands_out_plain_functions(facts: ModuleFacts) -> bool:
     return _framework_names(facts) <= tool_body_names()
 
 
-def hands_out_to_wrappers(facts: ModuleFacts) -> bool:
-    """`hands_out_plain_functions`, or the module names nothing of a framework that makes a tool or a
-    group (a session helper, `from google.adk import get_session_id`): a tool another module makes
-    of its function (`FunctionTool(save)`) is reported at the `def` here. (Not for tools lists: a
-    framework's own repository has hundreds of such modules, and looking for importers listing
-    their functions is a project scan each.)"""
-    from ..frameworks import tool_body_names, tool_making_names
-
-    return (_framework_names(facts) - tool_body_names()).isdisjoint(tool_making_names())
-
 
 def hands_out_beside_agent_code(facts: ModuleFacts, project: ProjectIndex) -> bool:
     """A module importing, beside what a tool body uses, only a framework's context and state types
@@ -900,7 +890,7 @@ def wrapped_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tupl
     findings go to the `def` here, as a decorated tool's do (`reported_at_def`)."""
     own = os.path.abspath(facts.path)
     out: list[tuple[Tool, ModuleFacts]] = []
-    if not hands_out_to_wrappers(facts):
+    if not hands_out_plain_functions(facts):
         return out
     for path in _wrapper_candidates(facts.path, project):
         maker = project.facts_for_path(path)
@@ -918,7 +908,7 @@ def reported_at_def(tool: Tool, project: ProjectIndex) -> bool:
     the tool (`wrapped_by_importers`)? Then that file reports it at the `def`, and the module making it
     does not. A file the run does not analyse leaves the finding where the tool is made."""
     found = defined_elsewhere(tool, project)
-    if found is None or not hands_out_to_wrappers(found[0]):
+    if found is None or not hands_out_plain_functions(found[0]):
         return False
     path = os.path.abspath(found[0].path)
     if not project.scans(path):

@@ -289,19 +289,3 @@ def test_a_tools_list_of_functions_a_star_import_brings(tmp_path):
     found = lint_files(tmp_path, files, "fintrack/services.py", Config(root=str(tmp_path), select=("SIB101",)))
     assert [(d.code, d.loc.line) for d in found] == [("SIB101", 3)]
 
-
-def test_a_tool_wrapped_elsewhere_is_reported_at_its_def_when_its_module_makes_no_tool(tmp_path):
-    """evalS1's bookings agent: the tool's module imports a framework's session helper
-    (`from google.adk import get_session_id`), not a tool maker; `FunctionTool(save)` in the agent
-    module is reported at `def save`, as for a module that names no framework."""
-    from conftest import lint_files
-
-    files = {"app/__init__.py": "",
-             "app/store.py": "import requests\nfrom google.adk import get_session_id\n\n"
-                             "def save(note: str) -> dict:\n"
-                             "    return requests.post('https://notes.example.com/n', json={'n': note, 's': get_session_id()}).json()\n",
-             "app/agent.py": "from google.adk.agents import LlmAgent\nfrom google.adk.tools import FunctionTool\n"
-                             "from app.store import save\n\nroot = LlmAgent(name='r', model='m', tools=[FunctionTool(save)])\n"}
-    config = Config(root=str(tmp_path), select=("SIB101", "SIB103"))
-    assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "app/store.py", config)] == [("SIB103", 4)]
-    assert lint_files(tmp_path, files, "app/agent.py", config) == []
