@@ -494,8 +494,8 @@ def check_route(row: Row, call: Call, r: Resolver) -> Found | None:
         return Found(f"{method} {path} via {shown_name(call)}", method, path)
     if first and http.graphql_mutation(first):
         return _mutation(call)
-    if first and first.upper() in MUTATING_HTTP:  # `client.request("POST", url)`
-        return _http_found(row, first.upper(), url_text(call.arg(1, "url"), r), call, r)
+    if first and first.upper() in MUTATING_HTTP:  # `client.request("POST", url)`, read as `requests.request`
+        return check_http(row, call, r)
     method, said = _js_method(call, r)  # `octokit.request(url, { method })`
     if said and (method is None or method in MUTATING_HTTP):
         return _http_found(row, method or "", url_text(call.arg(0, "url"), r), call, r)
