@@ -656,9 +656,15 @@ def _run_pool(batches: list[list[str]], sizes: dict[str, int], project_of: dict[
                         left.extend(batch)
                 left.extend(queue.left())
             except BaseException:
+                # Python 3.11's exit hook wakes the pool's manager thread without its lock, racing the
+                # thread's own close of that pipe ("OSError: [Errno 9] Bad file descriptor" after
+                # "siblint: interrupted", seen in CI): the thread is joined here, before the exit.
+                manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() drops it
                 pool.shutdown(wait=False, cancel_futures=True)
                 for child in multiprocessing.active_children():  # only the pool's workers
                     child.kill()
+                if manager is not None:
+                    manager.join(timeout=10)
                 raise
         if left:
             outcomes.extend(_one_process_each([(project_of[p], p) for p in left], ctx, specs, progress))

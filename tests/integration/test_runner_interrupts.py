@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -99,3 +100,33 @@ def test_l11_a_killed_worker_is_named_and_the_run_goes_on(tmp_path: Path, monkey
     for name in names:
         if name != "boom.py":
             assert sorted(by_file[name]) == ["SIB101", "SIB201", "SIB301"], name
+
+
+def test_an_interrupted_pool_run_leaves_no_manager_thread_for_the_exit_hook(tmp_path: Path, monkeypatch) -> None:
+    """Python 3.11's exit hook wakes every live pool manager thread without its lock; one still
+    closing its pipe then raised "OSError: [Errno 9] Bad file descriptor" after "siblint:
+    interrupted" (seen once in CI). Ctrl-C leaves `run` with the pool's thread ended."""
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    real_join = _ExecutorManagerThread.join_executor_internals
+
+    def slow_join(self) -> None:  # widens the window in which the thread closes its pipes
+        time.sleep(0.5)
+        real_join(self)
+
+    monkeypatch.setattr(_ExecutorManagerThread, "join_executor_internals", slow_join)
+    names = [f"m{i}.py" for i in range(6)]
+    for name in names:
+        (tmp_path / name).write_text(EXAMPLE)
+    monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(runner, "BATCH_FILES", 1)
+
+    class CtrlC(runner.Progress):  # Ctrl-C in the parent as the first batch comes back
+        def advance(self, n: int = 1) -> None:
+            if n:  # the pre-filter's advance(0) comes before the pool
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run([str(tmp_path / n) for n in names], Config(root=str(tmp_path)), jobs=2,
+                   progress=CtrlC(len(names), enabled=False))
+    assert not [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
