@@ -44,6 +44,7 @@ from ..syntax.facts import (
     Ref,
     ReturnSite,
     Seq,
+    TS_INTERFACE,
     Starred,
     Value,
     either,
@@ -149,7 +150,8 @@ class _Collector:
         parent = node.parent
         where = f"{node.start_point[0] + 1}:{node.start_point[1]}"
         if _is_member(node) and node.type != "method_definition" and parent is not None:
-            field = parent.child_by_field_name("name")  # `send = async (...) => {...}` in a class body
+            # `send = async (...) => {...}` in a class body ("property" in the JavaScript grammar)
+            field = parent.child_by_field_name("name") or parent.child_by_field_name("property")
             if field is not None:
                 return self.text(field).strip("'\"")
         if node.type == "method_definition":
@@ -509,19 +511,53 @@ class _Collector:
         name = self.text(name_node) if name_node is not None else f"class@{node.start_point[0] + 1}"
         bases: list[str] = []
         for part in node.named_children:
-            if part.type == "class_heritage":
+            if part.type == "class_heritage":  # `extends Base implements Store`: both stand for the class
                 for clause in part.named_children:
-                    if clause.type == "extends_clause":
-                        for b in clause.named_children:
-                            text = self.dotted(b)
-                            if text is not None:
-                                bases.append(self.qualify(text))
+                    if clause.type in ("extends_clause", "implements_clause"):
+                        bases.extend(self._type_names(clause))
         qual = f"{self.scope()}.{name}" if self.scope() else name
         self.facts.classes[qual] = tuple(bases)
         self.classes.append(name)
         self.visit_children(node.child_by_field_name("body"))
         self.classes.pop()
         return False
+
+    def visit_public_field_definition(self, node: ts.Node) -> None:
+        """`private db = new DatabaseSync(p)` or `db: Db;` in a class body: the attribute `this.db`,
+        as `db = ...` in a Python class body (a field holding a function is a method, `_is_member`)."""
+        name = node.child_by_field_name("name") or node.child_by_field_name("property")
+        value = node.child_by_field_name("value")
+        if name is None or name.type != "property_identifier" or not self.classes \
+                or (value is not None and value.type in _FUNCTIONS):
+            return
+        cls = f"{self.scope()}.{self.classes[-1]}" if self.scope() else self.classes[-1]
+        annotation = self._annotation(node.child_by_field_name("type"))
+        self.facts.assignments.append(Assignment(
+            self.text(name), self.value(value) if value is not None else Other(self.loc(name)), self.loc(name), cls,
+            "=" if value is not None else ":", annotation))
+
+    visit_field_definition = visit_public_field_definition
+
+    def visit_interface_declaration(self, node: ts.Node) -> bool:
+        """An interface is recorded as a class whose first base is TS_INTERFACE: a parameter typed
+        `store: OpsStore` stands for every class that `implements OpsStore`."""
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            qual = f"{self.scope()}.{self.text(name_node)}" if self.scope() else self.text(name_node)
+            extends = [self._type_names(c) for c in node.named_children if c.type == "extends_type_clause"]
+            self.facts.classes[qual] = (TS_INTERFACE, *(name for names in extends for name in names))
+        return False
+
+    def _type_names(self, clause: ts.Node) -> list[str]:
+        """The resolved names an `extends`/`implements` clause lists (`Base`, `M.Other`, `Store<T>`)."""
+        out: list[str] = []
+        for b in clause.named_children:
+            if b.type == "generic_type" and b.named_child_count:
+                b = b.named_children[0]
+            text = self.dotted(b) if b.type not in ("type_identifier", "nested_type_identifier") else self.text(b)
+            if text is not None:
+                out.append(self.qualify(text))
+        return out
 
     def _function(self, node: ts.Node) -> None:
         qual = self.function_name(node)
@@ -545,6 +581,9 @@ class _Collector:
             if pattern is not None and pattern.type == "identifier":
                 params.append(self.text(pattern))
                 notes.append(self._annotation(note))
+                if typed and any(c.type in ("accessibility_modifier", "readonly") for c in p.children):
+                    # `constructor(private store: OpsStore)`: a parameter property, `this.store = store`
+                    bindings.append((f"this.{params[-1]}", params[-1], notes[-1]))
             else:
                 synthetic = f"#{index}"  # a destructured parameter: its names are bound from it below
                 params.append(synthetic)

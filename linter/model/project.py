@@ -36,6 +36,10 @@ _SKIPPED_DIRS = frozenset({".git", ".hg", ".venv", "venv", "env", "node_modules"
 # The trace key under which a run that consulted the class index records it: a cached result that
 # relied on "which classes implement X" is re-checked when the index says something else.
 CLASS_INDEX = "<class index>"
+# The same for TypeScript: which TS/JS files declare a class that `implements` an interface, read
+# only when a value typed by an interface is resolved (`store: OpsStore`), once per scan.
+JS_CLASS_INDEX = "<js class index>"
+_IMPLEMENTS = re.compile(rb"\bimplements\s+([\w$.<>,\s]+?)\s*\{")
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 _CLASS_NAMED = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
 # The same scan indexes which files import which modules (`from a.b import c`, `from .b import c`,
@@ -178,7 +182,7 @@ class ProjectScan:
         packages: dict[str, str] = {}  # folder -> the package its files are in ("" for none)
         marked: dict[str, bool] = {}  # folder -> holds a project file (application_roots)
         app_roots: set[str] = set()
-        for path, data in _python_files(roots, skip):
+        for path, data in _indexed_files(roots, skip, (".py",)):
             app_roots.update(application_roots(path, next(r for r in roots if _within(path, r)), data, marked))
             folder, file = os.path.split(path)
             if folder not in packages:
@@ -261,15 +265,15 @@ def _within(path: str, root: str) -> bool:
     return path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _python_files(roots: list[str], skip: Skip | None) -> Iterator[tuple[str, bytes]]:
-    """(absolute path, bytes) of the Python files under `roots`, in a fixed order, within the limits;
-    nothing `skip` excludes is read (`siblint.settings.excludes`)."""
+def _indexed_files(roots: list[str], skip: Skip | None, suffixes: tuple[str, ...]) -> Iterator[tuple[str, bytes]]:
+    """(absolute path, bytes) of the files under `roots` whose names end with `suffixes`, in a fixed
+    order, within the limits; nothing `skip` excludes is read (`siblint.settings.excludes`)."""
     seen: set[str] = set()
     for root in roots:
         for folder, files in _walk(root, skip):
             for name in files:
                 path = os.path.abspath(os.path.join(folder, name))
-                if not name.endswith(".py") or path in seen or (skip and skip(path, False)):
+                if not name.lower().endswith(suffixes) or path in seen or (skip and skip(path, False)):
                     continue
                 if len(seen) >= MAX_INDEXED_FILES:
                     return
@@ -455,6 +459,8 @@ class ProjectIndex:
         and `IMPORT_INDEX`, a digest of the scan's answer stands in for a path."""
         if key == CLASS_INDEX:
             return self._index_digest()
+        if key == JS_CLASS_INDEX:
+            return self._js_implementing()[1]
         if key.startswith(IMPORT_INDEX + " "):
             return self._importers_digest(key[len(IMPORT_INDEX) + 1:])
         if key.startswith(PINS + " "):
@@ -842,6 +848,33 @@ class ProjectIndex:
             if facts is not None:
                 out.append(facts)
         return out
+
+    def js_implementers(self, interface: str) -> list[ModuleFacts]:
+        """Facts of the TS/JS modules that declare a class implementing an interface named
+        `interface` (its last name; `implements Store<T>, M.Other`), in path order."""
+        table, digest = self._js_implementing()
+        self._record(JS_CLASS_INDEX, digest)
+        return [facts for path in table.get(interface, ()) if (facts := self.facts_for_path(path)) is not None]
+
+    def _js_implementing(self) -> tuple[dict[str, tuple[str, ...]], str]:
+        """interface name -> the TS/JS files with a class implementing it, and a digest of that
+        table: a byte scan of the project's TS/JS files, once per scan."""
+        from ..syntax.prefilter import JS_EXTENSIONS
+
+        scan = self.scan  # a refreshed scan (the editor: files came or went) reads them again
+        held = self.memo.get("project.js_implementing")
+        if held is None or held[0] is not scan:
+            table: dict[str, list[str]] = {}
+            for path, data in _indexed_files(self.roots, self._skip, JS_EXTENSIONS):
+                if b"implements" not in data:
+                    continue
+                for m in _IMPLEMENTS.finditer(data):
+                    for name in re.findall(rb"[\w$.]+", re.sub(rb"<[^<>]*>", b"", m.group(1))):
+                        table.setdefault(name.rpartition(b".")[2].decode("ascii", "replace"), []).append(path)
+            found = {name: tuple(sorted(set(paths))) for name, paths in sorted(table.items())}
+            digest = hashlib.sha256(repr(sorted(found.items())).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+            held = self.memo["project.js_implementing"] = (scan, found, f"{JS_CLASS_INDEX} {digest}")
+        return held[1], held[2]
 
     def facts_for_path(self, path: str) -> ModuleFacts | None:
         """Facts of a file by path, loading it on first use."""

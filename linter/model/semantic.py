@@ -48,6 +48,7 @@ from ..syntax.facts import (
     Ref,
     Seq,
     Slash,
+    TS_INTERFACE,
     Starred,
     Value,
 )
@@ -62,7 +63,7 @@ ITEM_COPIERS = frozenset({"list", "tuple", "set", "sorted", "builtins.list", "bu
                           "builtins.sorted", "copy.copy", "copy.deepcopy"})
 ITEM_METHODS = frozenset({"copy"})
 # Base classes that make a class an interface: any project class implementing it stands for it.
-INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC", "Protocol", "ABC"})
+INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC", "Protocol", "ABC", TS_INTERFACE})
 WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Union", "Optional", "Union", "typing.Annotated",
                            "contextvars.ContextVar", "typing.Type", "type", "builtins.type"})
 
@@ -567,7 +568,8 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
     protocol = any(b.rpartition(".")[2] == "Protocol" for b in bases)
     methods = _methods(facts, name) - {"__init__"}
     out: list[tuple[ModuleFacts, str]] = [cls] if stub_base else []
-    for other in project.modules_mentioning(short):
+    typescript = TS_INTERFACE in bases  # nominal: the classes that say `implements` it
+    for other in project.js_implementers(short) if typescript else project.modules_mentioning(short):
         for cname, cbases in other.classes.items():
             if (other.path, cname) == key:
                 continue

@@ -20,6 +20,10 @@ from typing import Any, Callable, Iterable, TypeVar, Union
 from ..common.diagnostics import Loc
 from ..common.pickling import by_constructor
 
+# The base a TypeScript interface is recorded with in `classes` (its `extends` follow): like a
+# Protocol, it stands for the project classes that implement it.
+TS_INTERFACE = "<interface>"
+
 
 @by_constructor
 @dataclass(frozen=True, slots=True)
@@ -388,7 +392,7 @@ class ModuleFacts:
     is_package: bool = False
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
     functions: dict[str, FunctionFacts] = field(default_factory=dict)
-    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # class -> resolved bases
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # class -> resolved bases (and TS interfaces)
     assignments: list[Assignment] = field(default_factory=list)
     # Every call outside a function body (module level and class bodies), in source order.
     module_calls: list[Call] = field(default_factory=list)
@@ -416,12 +420,22 @@ class ModuleFacts:
         return views[key]
 
     def last_assignments(self) -> dict[tuple[str, str], "Value"]:
-        """(target, scope) -> the value of the last plain `=` assignment to it."""
+        """(target, scope) -> the value of the last plain `=` assignment to it, a reset to None
+        (`client = null` in a `catch`, after `client = createClient()`) left out: nothing is
+        called on the name while it holds none."""
 
         def compute() -> dict[tuple[str, str], Value]:
-            return {(a.target, a.scope): a.value for a in self.assignments if a.op == "="}
+            table: dict[tuple[str, str], Value] = {}
+            for a in self.assignments:
+                if a.op == "=" and not ((a.target, a.scope) in table and _is_none(a.value)):
+                    table[(a.target, a.scope)] = a.value
+            return table
 
         return self.derived("last_assignments", compute)
+
+
+def _is_none(value: Value) -> bool:
+    return (isinstance(value, Const) and value.value is None) or (isinstance(value, Ref) and value.text == "undefined")
 
 
 def keyed_target(base: str, key: str) -> str:

@@ -168,3 +168,21 @@ def test_switch_cases_are_arms_with_the_values_that_reach_them(tmp_path):
     arms = {s.call.func.text: [(b.values, b.equals, b.test) for b in s.branches] for s in facts.functions["f"].calls}
     assert arms == {"a": [(("a",), True, "in")], "b": [(("a", "b"), True, "in")], "c": [(("c", "d"), True, "in")],
                     "d": [(("a", "b", "c", "d"), False, "in")], "e": []}
+
+
+def test_class_fields_parameter_properties_interfaces_and_implements(tmp_path):
+    facts = _facts(tmp_path, (
+        "interface Store extends Base<T>, M.Other { save(x: string): void; name: string }\n"
+        "class Sql extends Db implements Store, M.Other<T> {\n"
+        "  private readonly db = new Pool();\n  pending: Job[];\n  send = async () => 1;\n  #secret = 2;\n"
+        "  constructor(private store: Store, plain: string, readonly cfg: Cfg) {}\n}\n"
+    ))
+    from siblint.syntax.facts import TS_INTERFACE
+    assert facts.classes == {"Store": (TS_INTERFACE, "Base", "M.Other"), "Sql": ("Db", "Store", "M.Other")}
+    got = {(a.target, a.scope, a.op, a.annotation) for a in facts.assignments}
+    assert ("db", "Sql", "=", ()) in got and ("pending", "Sql", ":", ("Job",)) in got
+    assert ("this.store", "Sql.constructor", "=", ("Store",)) in got and ("this.cfg", "Sql.constructor", "=", ("Cfg",)) in got
+    assert not {t for t, *_ in got} & {"send", "#secret", "this.plain"}  # a method, a private name, a plain parameter
+    assert "Sql.send" in facts.functions
+    js = _facts(tmp_path, "class Bot {\n  client = new Client();\n  send = async () => this.client.post();\n}\n", name="bot.js")
+    assert ("client", "Bot") in {(a.target, a.scope) for a in js.assignments} and "Bot.send" in js.functions

@@ -270,3 +270,47 @@ def test_sib101_a_tool_func_that_is_a_class_fields_arrow_function(tmp_path):
            "      new DynamicStructuredTool({ name: 'look', description: 'd', schema: z.object({ to: z.string() }), func: this.look }),\n"
            "    ];\n  }\n}\n")
     assert sorted(_lint(tmp_path, {"main.ts": src}, select=("SIB101",))) == [("SIB101", 14)]
+
+
+# ---- a store reached through a class field, a parameter property, or an interface (evalS3 ops-pilot) ----
+TYPES = ("export interface Incident { id: string }\n"
+         "export interface OpsStore {\n  createIncident(title: string): Incident;\n  incidents(): Incident[];\n}\n")
+SQLITE_STORE = ("import { DatabaseSync } from 'node:sqlite';\nimport type { Incident, OpsStore } from './types.js';\n"
+                "export class SqliteStore implements OpsStore {\n  private readonly db = new DatabaseSync('ops.db');\n"
+                "  createIncident(title: string): Incident {\n"
+                "    this.db.prepare('INSERT INTO incidents (title) VALUES (?)').run(title);\n    return { id: title };\n  }\n"
+                "  incidents(): Incident[] {\n    return this.db.prepare('SELECT * FROM incidents').all() as Incident[];\n  }\n}\n")
+MEMORY_STORE = ("import type { Incident, OpsStore } from './types.js';\n"
+                "export class MemoryStore implements OpsStore {\n  private items: Incident[] = [];\n"
+                "  createIncident(title: string): Incident {\n    this.items.push({ id: title });\n    return { id: title };\n  }\n"
+                "  incidents(): Incident[] {\n    return this.items;\n  }\n}\n")
+
+
+def _store_tools(store_type: str, head: str = "") -> str:
+    return (CORE_HEAD + head +
+            f"export function openIncident(store: {store_type}) {{\n"
+            "  return tool(async ({ title }) => store.createIncident(title).id,\n"
+            "    { name: 'open_incident', description: 'Open', schema: z.object({ title: z.string() }) });\n}\n"
+            f"export function listIncidents(store: {store_type}) {{\n"
+            "  return tool(async () => JSON.stringify(store.incidents()),\n"
+            "    { name: 'list_incidents', description: 'List', schema: z.object({}) });\n}\n")
+
+
+def test_sib101_a_store_typed_by_an_interface_stands_for_each_class_implementing_it(tmp_path):
+    files = {"types.ts": TYPES, "sqlite-store.ts": SQLITE_STORE, "memory-store.ts": MEMORY_STORE,
+             "main.ts": _store_tools("OpsStore", "import type { OpsStore } from './types.js';\n")}
+    assert _lint(tmp_path / "both", files, select=("SIB101",)) == [("SIB101", 5)]
+    del files["sqlite-store.ts"]  # only the in-memory store implements it: nothing writes
+    assert _lint(tmp_path / "memory", files, select=("SIB101",)) == []
+
+
+def test_sib101_a_store_held_in_a_class_field_or_a_constructor_parameter_property(tmp_path):
+    head = "import { SqliteStore } from './sqlite-store.js';\n"
+    held = (CORE_HEAD + head + "export class Tools {\n  constructor(private readonly store: SqliteStore) {}\n"
+            "  open() {\n    return tool(async ({ title }) => this.store.createIncident(title).id,\n"
+            "      { name: 'open_incident', description: 'Open', schema: z.object({ title: z.string() }) });\n  }\n}\n"
+            "export class Lister {\n  store: SqliteStore;\n  constructor(store: SqliteStore) { this.store = store; }\n"
+            "  list() {\n    return tool(async () => JSON.stringify(this.store.incidents()),\n"
+            "      { name: 'list_incidents', description: 'List', schema: z.object({}) });\n  }\n}\n")
+    files = {"types.ts": TYPES, "sqlite-store.ts": SQLITE_STORE, "main.ts": held}
+    assert _lint(tmp_path, files, select=("SIB101",)) == [("SIB101", 7)]
