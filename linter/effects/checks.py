@@ -357,17 +357,28 @@ def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
 
 def _js_method(call: Call, r: Resolver) -> tuple[str | None, bool]:
     """(HTTP method, whether the options say) of a JS request: `{ method }` in the options object,
-    inline or bound to a name (`fetch(url, opts)`)."""
+    inline or bound to a name (`fetch(url, opts)`), or in an object it spreads (`{ ...options,
+    signal }` in a client's `request(path, options)`, called with `{ method: "POST" }`)."""
     given = call.kwarg("method")
-    if given is None:
-        for arg in call.args:
-            bound = r.value(arg.text) if isinstance(arg, Ref) else None
-            if isinstance(bound, Mapping) and bound.get("method") is not None:
-                given = bound.get("method")
+    for arg in call.args if given is None else ():
+        options = _js_object(arg, r)
+        for key, value in options.items if options is not None else ():
+            spread = _js_object(value, r) if key is None else None
+            if spread is not None and spread.get("method") is not None:
+                given = spread.get("method")
+        if options is not None and options.get("method") is not None:
+            given = options.get("method")
     if given is None:
         return "GET", False
     literal = r.text(given)
     return (literal.upper() if literal is not None else None), True
+
+
+def _js_object(value: Value | None, r: Resolver) -> Mapping | None:
+    """The object literal `value` is, or the name it is bound to holds."""
+    if isinstance(value, Ref):
+        value = r.value(value.text)
+    return value if isinstance(value, Mapping) else None
 
 
 def check_js_http(row: Row, call: Call, r: Resolver) -> Found | None:

@@ -65,7 +65,9 @@ def graphql_mutation(document: str) -> bool:
 # (`_update_by_query`, `/api/order/createForecast`) is not exempt.
 READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "completions", "rerank",
                              "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance",
-                             "get", "list", "find", "lookup", "track", "page", "estimate", "quote"})
+                             "get", "list", "find", "lookup", "track", "page", "estimate", "quote",
+                             # a model asked about a text or an image (`/api/detect/detectText`)
+                             "detect", "classify", "predict", "moderations", "translate"})
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",

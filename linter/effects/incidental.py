@@ -31,7 +31,7 @@ BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "
 # Words of a helper that sends whatever its caller asks for: its requests are the tool's own.
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
                            "execute"})
-BOOKKEEPING_KINDS = frozenset({"file", "http"})
+BOOKKEEPING_KINDS = frozenset({"file", "http", "kv"})
 # A helper storing credentials in the app's own database (`MongoManager.update_user_credentials`
 # after an OAuth refresh) keeps them up to date, as a token file does; only credential words count
 # there (an `authorize_payment` row is the tool's business).

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 
-from .rows import MUTATING_HTTP, Row, calls, methods
+from .rows import MUTATING_HTTP, Row, anys, calls, methods
 
 _FS_MODULES = ("fs", "fs.promises", "fs/promises", "fs-extra", "graceful-fs")
 _FS_WRITES = ("writeFile writeFileSync appendFile appendFileSync rm rmSync rmdir rmdirSync unlink unlinkSync rename "
               "renameSync mkdir mkdirSync copyFile copyFileSync cp cpSync truncate truncateSync createWriteStream "
               "outputFile outputJson writeJson remove move")
+_DRIZZLE_DRIVERS = ("node-postgres postgres-js neon-http neon-serverless vercel-postgres xata-http pglite pg-proxy "
+                    "aws-data-api/pg mysql2 planetscale-serverless tidb-serverless mysql-proxy singlestore libsql "
+                    "better-sqlite3 bun-sqlite bun-sql d1 expo-sqlite op-sqlite durable-sqlite sqlite-proxy gel")
 _PROCESSES = "exec execSync execFile execFileSync spawn spawnSync fork"
 _GOOGLE_APIS = "gmail calendar drive sheets docs slides tasks people forms admin youtube"
 _GOOGLE_WRITES = ("insert update patch delete send create modify trash untrash move copy import batchUpdate batchModify "
@@ -57,6 +60,15 @@ ROWS: tuple[Row, ...] = (
     # ORMs and drivers
     *methods("@prisma/client.PrismaClient", "create createMany update updateMany upsert delete deleteMany "
              "$executeRaw $executeRawUnsafe", "{name} (Prisma write)", False, "orm"),
+    # The MongoDB driver's (and Mongoose's) writes on any receiver, as `insert_one` is in Python: the
+    # collection comes from a client, a `Collection<T>` field, a repository or a model, and the
+    # names are the driver's own.
+    anys("insertOne insertMany updateOne updateMany replaceOne deleteOne deleteMany bulkWrite findOneAndUpdate "
+         "findOneAndDelete findOneAndReplace findByIdAndUpdate findByIdAndDelete findByIdAndRemove",
+         "a MongoDB write", False, "nosql"),
+    # Drizzle: `db.insert(users).values({...})` of `db = drizzle(client)`, for each driver's module.
+    *methods(" ".join(f"drizzle-orm/{driver}.drizzle" for driver in _DRIZZLE_DRIVERS.split()), "insert update delete",
+             "{name} (Drizzle write)", False, "orm"),
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),

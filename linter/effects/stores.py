@@ -36,6 +36,23 @@ _LANGCHAIN_SERVED_STORES = (
     "langchain_community.vectorstores.OpenSearchVectorSearch"
 )
 
+REDIS_SYNC = "redis.Redis redis.StrictRedis redis.from_url redis.Redis.from_url redis.client.Redis"
+REDIS_ASYNC = ("redis.asyncio.Redis redis.asyncio.from_url redis.asyncio.Redis.from_url redis.asyncio.StrictRedis "
+               "redis.createClient @redis/client.createClient ioredis ioredis.default ioredis.Redis "
+               "@upstash/redis.Redis @upstash/redis.Redis.fromEnv @upstash/redis/cloudflare.Redis")
+# The commands that change a key, in redis-py's and the JS clients' spellings (node-redis camelCases
+# them: `hSet`, `json.set` of RedisJSON).
+REDIS_WRITES = ("set setex setnx psetex mset msetnx getset getdel getex hset hsetnx hmset hdel hincrby hincrbyfloat del delete "
+                "unlink expire expireat pexpire pexpireat persist rename renamenx copy incr incrby incrbyfloat decr "
+                "decrby append lpush rpush lpushx rpushx lpop rpop lrem lset ltrim linsert lmove blmove rpoplpush "
+                "sadd srem spop smove zadd zrem zincrby zpopmin zpopmax zremrangebyscore zremrangebyrank xadd xdel "
+                "xtrim xack publish flushall flushdb "
+                "setEx setNX pSetEx mSet mSetNX getSet getDel getEx hSet hSetNX hmSet hDel hIncrBy hIncrByFloat "
+                "expireAt pExpire pExpireAt renameNX incrBy incrByFloat decrBy lPush rPush lPushX rPushX lPop rPop "
+                "lRem lSet lTrim lInsert lMove rPopLPush sAdd sRem sPop sMove zAdd zRem zIncrBy zPopMin zPopMax "
+                "zRemRangeByScore zRemRangeByRank xAdd xDel xTrim xAck flushAll flushDb arrAppend arrInsert arrPop "
+                "arrTrim numIncrBy merge")
+
 ROWS: tuple[Row, ...] = (
     *methods(_NEO4J, "run execute_query", "Cypher {method}", None, "graph", "cypher"),
     anys("execute_write write_transaction", "a graph write transaction ({name})", None, "graph"),
@@ -54,6 +71,10 @@ ROWS: tuple[Row, ...] = (
     *methods("qdrant_client.QdrantClient", _QDRANT_VERBS, "{name} (vector store)", True, "vector"),
     *methods("qdrant_client.AsyncQdrantClient", _QDRANT_VERBS, "{name} (vector store)", False, "vector"),
     *methods("aerospike.client", _AEROSPIKE_VERBS, "{name} (key-value store)", True, "kv"),
+    # Redis: redis-py's clients (sync and asyncio), node-redis and ioredis, Upstash. A write in a
+    # helper named for a cache is bookkeeping (`siblint.effects.incidental`).
+    *methods(REDIS_SYNC, REDIS_WRITES, "{name} (Redis write)", True, "kv"),
+    *methods(REDIS_ASYNC, REDIS_WRITES, "{name} (Redis write)", False, "kv"),
     # LangChain's vector stores kept by a database or a service: adding or deleting documents writes
     # there (Chroma, FAISS and the in-memory stores keep theirs in the process until saved).
     *methods(" ".join(f"{cls}{made}" for cls in _LANGCHAIN_SERVED_STORES.split()

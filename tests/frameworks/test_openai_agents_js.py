@@ -144,6 +144,22 @@ EFFECTS = {
                             "db.exec('DELETE FROM incidents');"),
     "e2b sdk typed sandbox": ("import type Sandbox from '@e2b/sdk';\ndeclare const shell: Sandbox;\n",
                               "await shell.filesystem.write('/code/a.ts', 'x');"),
+    # evalT3/T4: MongoDB's writes on a typed collection field, node-redis (RedisJSON) and ioredis,
+    # Drizzle, and a client's request helper that spreads the options its caller gives.
+    "mongodb insertOne on a typed collection": ("import { Collection } from 'mongodb';\nlet reminders: Collection<Doc>;\n",
+                                                "await reminders.insertOne({ title: 'x' });"),
+    "mongoose findByIdAndUpdate": ("import { Order } from './models';\n",
+                                   "await Order.findByIdAndUpdate('1', { status: 'paid' });"),
+    "node-redis json.set": ("import { createClient } from 'redis';\nconst client = await createClient().connect();\n",
+                            "await client.json.set('cart:1', '$.items', []);"),
+    "ioredis hset": ("import Redis from 'ioredis';\nconst redis = new Redis();\n", "await redis.hset('cart:1', 'a', 1);"),
+    "drizzle insert": ("import { drizzle } from 'drizzle-orm/postgres-js';\nconst db = drizzle(process.env.DB!);\n",
+                       "await db.insert(documents).values({ name: 'x' });"),
+    "request helper spreading its options": (
+        "async function api(path: string, options: RequestInit = {}) {\n"
+        "  const controller = new AbortController();\n"
+        "  return fetch(`https://graph.example.com${path}`, { ...options, signal: controller.signal });\n}\n",
+        "await api('/campaigns', { method: 'POST' });"),
 }
 
 
@@ -180,6 +196,10 @@ READ_ONLY = {
     "graphql query through a helper": "await gql(`query($q: String!) { orders(query: $q) { id } }`, { query: 'x' });",
     "callback that reads": "await Promise.all(['a'].map(async (x) => fetch('https://x.example.com/items/' + x)));",
     "sqlite prepared select": "sqlite.prepare('SELECT * FROM incidents').all();\n    sqlite.prepare('SELECT 1').run();",
+    "mongodb find": "await mongo.db('shop').collection('orders').find({}).toArray();",
+    "redis get": "await redis.get('cart:1');\n    await redis.json.get('cart:1', { path: '$' });",
+    "drizzle select": "await orm.select().from(documents);",
+    "request helper spreading no method": "await api('/campaigns');\n    await api('/campaigns', { headers: {} });",
 }
 
 
@@ -198,6 +218,11 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { octokit } from './gh';\nimport { getFirestore } from 'firebase-admin/firestore';\nconst fs = getFirestore();\n"
                "import { Octokit } from '@octokit/rest';\nconst gh = new Octokit();\n"
                "import { DatabaseSync } from 'node:sqlite';\nconst sqlite = new DatabaseSync('x.db');\n"
+               "import { MongoClient } from 'mongodb';\nconst mongo = new MongoClient('x');\n"
+               "import { createClient as redisClient } from 'redis';\nconst redis = redisClient();\n"
+               "import { drizzle } from 'drizzle-orm/node-postgres';\nconst orm = drizzle('x');\n"
+               "async function api(path: string, options: RequestInit = {}) {\n"
+               "  return fetch(`https://graph.example.com${path}`, { ...options, signal: AbortSignal.timeout(5000) });\n}\n"
                "async function gql(query: string, variables: object) {\n  const res = await fetch('https://shop.example.com/graphql', "
                "{ method: 'POST', body: JSON.stringify({ query, variables }) });\n  return res.json();\n}\n")
     src = imports + HEAD + "export const t = tool({\n  name: 't',\n  parameters: z.object({}),\n" \

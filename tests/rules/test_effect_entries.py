@@ -1432,3 +1432,81 @@ def test_a_post_to_a_url_read_from_the_environment_is_judged_by_the_variables_na
         (7, "POST via requests", "http", "POST", "$SAVE_QUOTE_URL"),
         (8, "POST via requests", "http", "POST", "{}/getOTP"),
     ]
+
+
+def test_redis_writes_not_its_reads_on_either_client():
+    assert [(line, desc, kind) for line, desc, kind, *_ in effects("""\
+        import redis
+        import redis.asyncio
+
+        r = redis.Redis()
+        ar = redis.asyncio.from_url("redis://localhost")
+
+        async def f(cart):
+            r.get("cart:1")
+            r.hset("cart:1", mapping=cart)
+            r.delete("cart:1")
+            await ar.hgetall("cart:1")
+            await ar.expire("cart:1", 60)
+    """)] == [(9, "r.hset (Redis write)", "kv"), (10, "r.delete (Redis write)", "kv"),
+              (12, "ar.expire (Redis write)", "kv")]
+
+
+def test_a_redis_write_is_the_tools_unless_a_cache_helper_makes_it(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import json
+
+        import redis
+        from strands import tool
+
+        r = redis.Redis()
+
+        def cached_rates():
+            rates = {"EUR": 0.9}
+            r.setex("rates", 60, json.dumps(rates))
+            return rates
+
+        @tool
+        def convert(amount: float) -> str:
+            \"\"\"Convert an amount to EUR.\"\"\"
+            return str(amount * cached_rates()["EUR"])
+
+        @tool
+        def add_to_cart(item: str) -> str:
+            \"\"\"Add an item to the cart.\"\"\"
+            r.rpush("cart", item)
+            return "added"
+    """) == [(19, 21, "add_to_cart: sync, r.rpush (Redis write)")]
+
+
+def test_a_client_reset_to_none_on_failure_is_still_the_client(lint, tmp_path):
+    assert sib101(lint, tmp_path, """\
+        import httpx
+        from strands import tool
+
+        def get_client():
+            client = httpx.Client(base_url="https://pay.example.com")
+            try:
+                client.get("/health")
+            except httpx.HTTPError:
+                client = None
+            return client
+
+        @tool
+        def charge(amount: int) -> str:
+            \"\"\"Charge the card.\"\"\"
+            get_client().post("/charges", json={"amount": amount})
+            return "charged"
+    """) == [(13, 15, "charge: sync, POST via httpx")]
+
+
+def test_a_post_asking_a_model_about_a_text_reads():
+    """evalT1's ta-agent: an AI-text detector's `POST /api/detect/detectText` changes nothing."""
+    assert [(line, method) for line, _, _, method, _ in effects("""\
+        import requests
+
+        def f(text):
+            requests.post("https://api.zerogpt.com/api/detect/detectText", json={"input_text": text})
+            requests.post("https://moderation.example.com/v1/classify", json={"text": text})
+            requests.post("https://api.example.com/v1/detections/create", json={"text": text})
+    """)] == [(6, "POST")]
