@@ -67,7 +67,7 @@ READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embed
                              "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance",
                              "get", "list", "find", "lookup", "track", "page", "estimate", "quote",
                              # a model asked about a text or an image (`/api/detect/detectText`)
-                             "detect", "classify", "predict", "moderations", "translate"})
+                             "detect", "classify", "predict", "moderations", "translate", "validate"})
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",

@@ -1,4 +1,5 @@
-"""Issue trackers, code hosts and workspaces: Jira, GitHub, GitLab, Zendesk, Confluence and Notion pages."""
+"""Issue trackers, code hosts and workspaces: Jira, GitHub, GitLab, Zendesk, Confluence and Notion pages,
+and the Canvas LMS."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ ROWS: tuple[Row, ...] = (
              "update delete add_field_value", "{name} (ticketing)", True, "ticket"),
     *methods("atlassian.Jira", "create_issue issue_create issue_create_or_update issue_add_comment issue_transition "
              "set_issue_status update_issue_field issue_update delete_issue", "{name} (ticketing)", True, "ticket"),
+    # canvasapi: `Canvas(url, key).get_course(id).create_assignment({...})`, `assignment.edit(...)`,
+    # `quiz.delete()`; `get_*` reads.
+    *methods("canvasapi.Canvas", "create* edit delete* update* upload* enroll* submit* add* remove* set* publish* "
+             "unpublish* conclude* reset* send* mark* reorder* duplicate* copy*", "{name} (Canvas LMS)", True,
+             "ticket"),
     *methods("atlassian.Confluence", "create_page update_page update_or_create delete_page append_page",
              "{name} (ticketing)", True, "ticket"),
     *methods("github.Github", "create_issue create_pull create_comment create_issue_comment create_file update_file "

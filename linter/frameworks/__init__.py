@@ -89,6 +89,13 @@ def tool_making_names() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def maker_words() -> frozenset[str]:
+    """The last parts of the Python frameworks' tool makers (`function_tool`, `tool`): a project
+    module may hand one on under its own name (`from app.common import function_tool`)."""
+    return frozenset(name.rpartition(".")[2] for fw in FRAMEWORKS if fw.language == "python" for name in fw.tools.makers)
+
+
+@lru_cache(maxsize=1)
 def tool_base_words() -> frozenset[str]:
     """The last parts of the Python frameworks' tool base classes (`BaseTool`, `BaseToolSpec`): a
     project class naming one among its bases may hand it on to subclasses in other modules."""

@@ -234,6 +234,20 @@ def _plain_roots() -> tuple[str, ...]:
     return plain_function_roots()
 
 
+def _decorates_with_a_maker_name(data: bytes) -> bool:
+    """A bare `@function_tool` or `@tool(...)` in a file importing no framework: a maker another
+    project module hands on (`from app.common import *`; `siblint.model.tools._reexported_maker`)."""
+    return next(line_matches(_maker_decorator(), data, b"@"), None) is not None
+
+
+@lru_cache(maxsize=1)
+def _maker_decorator() -> re.Pattern[bytes]:
+    from ..frameworks import maker_words
+
+    words = b"|".join(re.escape(w.encode()) for w in sorted(maker_words()))
+    return re.compile(rb"^[ \t]*@(?:" + words + rb")\b", re.M)
+
+
 def line_matches(pattern: re.Pattern[bytes], data: bytes, literal: bytes) -> Iterator[re.Match[bytes]]:
     """`pattern.finditer(data)` for a line-anchored pattern (`^...`, re.M) whose matches all contain
     `literal` on their first line: only lines holding it are tried. The same matches, several times
@@ -618,6 +632,23 @@ class ProjectIndex:
             dotted_name, importer = target, facts.path
         return None
 
+    def library_name(self, dotted_name: str, importer: str = "") -> str | None:
+        """The library's name for what a project module hands on under `dotted_name` (`agents.function_tool`
+        for `app.common.function_tool` of `from agents import function_tool` in app/common.py), following
+        re-exports; None when a project module defines it or nothing does."""
+        for hop in range(MAX_REEXPORT_HOPS):
+            head, _, attr = dotted_name.rpartition(".")
+            facts = self.module(head, importer) if head else None
+            if facts is None:
+                return dotted_name if hop and head else None
+            if attr in facts.functions or attr in facts.classes or any(a.target == attr for a in facts.assignments):
+                return None
+            target = facts.imports.get(attr) or self.star_source(facts, attr)
+            if target is None:
+                return None
+            dotted_name, importer = target, facts.path
+        return None
+
     def star_source(self, facts: ModuleFacts, attr: str) -> str | None:
         """`export * from './tools'` (a star re-export): the first such module that has `attr`."""
         for star in facts.star_imports:
@@ -643,7 +674,7 @@ class ProjectIndex:
         if path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)):
             return False
         return (next(line_matches(_DEF, data, b"def"), None) is not None and self.imported_by_agent_code(path)) \
-            or self.derives_a_project_tool_base(path)
+            or self.derives_a_project_tool_base(path) or _decorates_with_a_maker_name(data)
 
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the

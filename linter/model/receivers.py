@@ -33,7 +33,7 @@ from .semantic import (
     project_class,
 )
 
-MAX_HOPS = 4  # factories and properties followed before giving up
+MAX_HOPS = 8  # hops (names bound, factories, properties) after which a project factory is not followed
 PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
 GETATTR = frozenset({"getattr", "builtins.getattr"})
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 from ..common.diagnostics import Loc
-from ..frameworks import FRAMEWORKS
+from ..frameworks import FRAMEWORKS, maker_words
 from ..frameworks.spec import Framework, Param, ToolMaker
 from ..syntax.facts import (
     Attr,
@@ -39,6 +39,7 @@ from .semantic import (
     imports_framework,
     resolve_function,
     result_names,
+    star_imported,
 )
 
 Kind = Literal["function", "constructed", "agent", "server", "copy", "prebuilt"]
@@ -727,10 +728,27 @@ def decorated_by_project_makers(facts: ModuleFacts, project: ProjectIndex) -> li
     each is a tool of that framework, its `def` the tool's."""
     out: list[Tool] = []
     for fn in facts.functions.values():
+        reexported = next(((deco, made) for deco in fn.decorators
+                           if (made := _reexported_maker(facts, deco, project)) is not None), None)
+        if reexported is not None:
+            out.append(_decorated(facts, fn, reexported[0], *reexported[1]))
+            continue
         fw = next((f for deco in fn.decorators if (f := _project_maker(facts, fn, deco, project)) is not None), None)
         if fw is not None:
             out.append(plain_tool(facts, fn, fw.name))
     return out
+
+
+def _reexported_maker(facts: ModuleFacts, deco: Value, project: ProjectIndex) -> tuple[Framework, ToolMaker] | None:
+    """The framework's maker a project module hands on under its own name: `@function_tool()` after
+    `from app.common import function_tool` (or `from app.common import *`), where app/common.py
+    imports it from the framework (evalT1's ta-agent)."""
+    func = deco.func if isinstance(deco, Call) else deco
+    if not isinstance(func, Ref) or func.text.rpartition(".")[2] not in maker_words() or _maker(func.name) is not None:
+        return None
+    name = func.name if func.name != func.text else star_imported(facts, func.text, project)
+    library = project.library_name(name, facts.path) if name else None
+    return _maker(library) if library else None
 
 
 def _project_maker(facts: ModuleFacts, fn: FunctionFacts, deco: Value, project: ProjectIndex) -> Framework | None:

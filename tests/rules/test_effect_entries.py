@@ -1508,5 +1508,32 @@ def test_a_post_asking_a_model_about_a_text_reads():
         def f(text):
             requests.post("https://api.zerogpt.com/api/detect/detectText", json={"input_text": text})
             requests.post("https://moderation.example.com/v1/classify", json={"text": text})
+            requests.post("https://canvas.example.com/api/v1/courses/1/quizzes/2/validate_access_code", json={})
             requests.post("https://api.example.com/v1/detections/create", json={"text": text})
-    """)] == [(6, "POST")]
+    """)] == [(7, "POST")]
+
+
+def test_canvas_lms_changes_through_a_factory_and_a_chain_of_names_not_its_reads(lint, tmp_path):
+    """evalT1's ta-agent: the course, then the assignment, each a name bound on the way."""
+    assert sib101(lint, tmp_path, """\
+        from canvasapi import Canvas
+        from strands import tool
+
+        def get_canvas():
+            return Canvas("https://canvas.example.com", "key")
+
+        @tool
+        def edit_assignment(course_id: int, assignment_id: int, name: str) -> str:
+            \"\"\"Rename an assignment.\"\"\"
+            canvas = get_canvas()
+            course = canvas.get_course(course_id)
+            assignment = course.get_assignment(assignment_id)
+            assignment.edit(assignment={"name": name})
+            return "renamed"
+
+        @tool
+        def list_assignments(course_id: int) -> str:
+            \"\"\"List a course's assignments.\"\"\"
+            course = get_canvas().get_course(course_id)
+            return ", ".join(a.name for a in course.get_assignments())
+    """) == [(8, 13, "edit_assignment: sync, assignment.edit (Canvas LMS)")]

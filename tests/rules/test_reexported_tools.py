@@ -452,3 +452,54 @@ def test_a_project_package_named_like_a_framework_is_project_code(tmp_path: Path
     # framework: its names are not followed as project code.
     write(tmp_path, {"agents/tool.py": "def function_tool(fn):\n    return fn\n"})
     assert cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs]) == []
+
+
+REEXPORTED_MAKER = {  # evalT1's ta-agent: the tool modules take `function_tool` from the agent's module
+    "app/__init__.py": "",
+    "app/common.py": """\
+        from agents import Agent, function_tool
+
+        def canvas_url(path: str) -> str:
+            return "https://canvas.example.com/api/v1/" + path
+    """,
+    "app/quizzes.py": """\
+        import requests
+        from app.common import function_tool, canvas_url
+
+        @function_tool()
+        def delete_quiz(course: int, quiz: int) -> str:
+            requests.delete(canvas_url(f"courses/{course}/quizzes/{quiz}"))
+            return "deleted"
+
+        @function_tool
+        def list_quizzes(course: int) -> str:
+            return requests.get(canvas_url(f"courses/{course}/quizzes")).text
+    """,
+    "app/assignments.py": """\
+        import requests
+        from app.common import *
+
+        @function_tool
+        def create_assignment(course: int, name: str) -> str:
+            requests.post(canvas_url(f"courses/{course}/assignments"), json={"name": name})
+            return "created"
+
+        def tool(fn):  # a decorator of its own named like a maker: no tool
+            return fn
+
+        @tool
+        def archive(course: int) -> str:
+            requests.post(canvas_url(f"courses/{course}/archive"))
+            return "archived"
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_framework_maker_another_project_module_hands_on_makes_tools(tmp_path: Path, jobs: str) -> None:
+    """`from app.common import function_tool` or `from app.common import *`, where app/common.py
+    imports it from the SDK: the module imports no framework, its decorated functions are tools."""
+    write(tmp_path, REEXPORTED_MAKER)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found] == [
+        ("app/assignments.py", 5, "SIB101"), ("app/quizzes.py", 5, "SIB101")]
