@@ -83,12 +83,14 @@ def _hazards(ctx: Context) -> list[_Made]:
             decorated_by_project_makers,
             defined_elsewhere,
             inherited_tool_classes,
+            made_for_subclasses,
             registered_from_imports,
         )
 
         threaded = {m.tool.key for g in ctx.groups() if g.sync_threads for m in g.members()}
         # A tool made of a function another module defines is reported at that `def`, by that module.
-        made = [_Made(t, [], t.loc, ctx.facts) for t in tools_in(ctx.facts) if not reported_at_def(t, ctx.project)]
+        made = [_Made(t, [], t.loc, ctx.facts) for t in tools_in(ctx.facts)
+                if not reported_at_def(t, ctx.project) and not made_for_subclasses(t, ctx.facts)]
         made += [_Made(t, [], t.loc, ctx.facts) for t in decorated_by_project_makers(ctx.facts, ctx.project)]
         made += [_Made(t, [], t.loc, ctx.facts) for t in inherited_tool_classes(ctx.facts, ctx.project)]
         made += [_Made(t, [], t.loc, ctx.facts) for t in registered_from_imports(ctx.facts, ctx.project)]

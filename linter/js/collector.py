@@ -44,6 +44,7 @@ from ..syntax.facts import (
     Ref,
     ReturnSite,
     Seq,
+    TS_ABSTRACT,
     TS_INTERFACE,
     Starred,
     Value,
@@ -516,7 +517,10 @@ class _Collector:
                     if clause.type in ("extends_clause", "implements_clause"):
                         bases.extend(self._type_names(clause))
         qual = f"{self.scope()}.{name}" if self.scope() else name
+        if node.type == "abstract_class_declaration":
+            bases.append(TS_ABSTRACT)
         self.facts.classes[qual] = tuple(bases)
+        self.facts.class_locs[qual] = self.loc(name_node if name_node is not None else node)
         self.classes.append(name)
         self.visit_children(node.child_by_field_name("body"))
         self.classes.pop()

@@ -58,7 +58,7 @@ from .nested import invoked_handler, nested_members
 from .prebuilt_tools import prebuilt_call_effect, prebuilt_effect
 from .project import ProjectIndex
 from .receivers import ReceiverScope, dynamic_method_effect
-from .semantic import Scope, callees, classes_of, method_of
+from .semantic import OWN_CLASS, Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
 
 MAX_DEPTH = 4  # project functions followed below the tool
@@ -170,7 +170,8 @@ def walk(tool: Tool, project: ProjectIndex, config: Config | None = None, sync_i
     (`ConcurrencySpec.sync_threads`)."""
     config = config or Config()
     cache = _CACHE.setdefault(project, {})
-    key = (tool.key, tool.function, tool.kind, config.extend_side_effect_calls, config.pure_calls, sync_in_thread)
+    key = (tool.key, tool.function, tool.kind, tool.class_name, config.extend_side_effect_calls, config.pure_calls,
+           sync_in_thread)
     if key not in cache:
         cache[key] = _Walker(tool, project, config, sync_in_thread).run()
     return cache[key]
@@ -198,6 +199,7 @@ class _Walker:
         self.pure = config.pure_calls
         self.events: list[Visit | Site] = []
         self.visited: set[tuple] = set()
+        self.own: tuple[Scope, Value] | None = None  # the tool's class, where its method is inherited (OWN_CLASS)
 
     def run(self) -> Walk | None:
         if self.tool.kind not in ("function", "constructed"):
@@ -206,6 +208,10 @@ class _Walker:
         if found is None:
             return None
         facts, fn = found
+        if self.tool.class_name and self.tool.class_name != fn.class_name:  # a method its class inherits
+            made_in = self.project.facts_for_path(self.tool.path)
+            if made_in is not None and self.tool.class_name in made_in.classes:
+                self.own = (Scope(made_in), Ref(self.tool.class_name, self.tool.class_name, self.tool.loc))
         thread = self.sync_in_thread or _sync_in_thread(self.tool, self.project)
         if self.tool.kind == "function" and not fn.is_async:
             ctx = Context("thread") if thread else Context("loop_sync", inline=True)
@@ -216,6 +222,8 @@ class _Walker:
 
     # ---- one function --------------------------------------------------------------------------
     def enter(self, facts: ModuleFacts, fn: FunctionFacts, ctx: Context, args: Arguments, at: Loc | None = None) -> None:
+        if self.own is not None:
+            args = {**args, OWN_CLASS: self.own}
         key = (facts.path, fn.name, ctx.mode, ctx.handoff, ctx.swallowed, ctx.protected, ctx.guarded, ctx.awaits > 0,
                ctx.entry, ctx.awaits_later, tuple(sorted((k, v[1].loc) for k, v in args.items())))
         if key in self.visited:

@@ -40,6 +40,9 @@ CLASS_INDEX = "<class index>"
 # only when a value typed by an interface is resolved (`store: OpsStore`), once per scan.
 JS_CLASS_INDEX = "<js class index>"
 _IMPLEMENTS = re.compile(rb"\bimplements\s+([\w$.<>,\s]+?)\s*\{")
+# A TS/JS class's base (`class A<T> extends Base<T> {`), and what an import statement binds from where.
+_JS_EXTENDS = re.compile(rb"\bclass\s+[\w$]+(?:\s*<[^>{]*>)?\s+extends\s+([\w$]+)")
+_JS_IMPORT = re.compile(rb"\bimport\s+(?:type\s+)?(?:\{([^}]*)\}|([\w$]+)(?:\s*,\s*\{[^}]*\})?)\s*from\s*['\"]([^'\"]+)['\"]")
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 _CLASS_NAMED = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
 # The same scan indexes which files import which modules (`from a.b import c`, `from .b import c`,
@@ -671,10 +674,34 @@ class ProjectIndex:
             return True
         # Nothing imports a notebook: only its own imports can make it matter. A module defining no
         # function (prompts, constants) holds no tool however agent code imports it.
-        if path.lower().endswith((*JS_EXTENSIONS, NOTEBOOK_SUFFIX)):
+        if path.lower().endswith(JS_EXTENSIONS):
+            return self._extends_a_framework_module_class(path, data)
+        if path.lower().endswith(NOTEBOOK_SUFFIX):
             return False
         return (next(line_matches(_DEF, data, b"def"), None) is not None and self.imported_by_agent_code(path)) \
             or self.derives_a_project_tool_base(path) or _decorates_with_a_maker_name(data)
+
+    def _extends_a_framework_module_class(self, path: str, data: bytes) -> bool:
+        """Does a TS/JS class of this file extend a class it imports from a project module that
+        imports a framework (`class CreatePlaylist extends SpotifyTool`, whose module derives
+        `DynamicStructuredTool`)? Then its classes may be tools (`siblint.model.tools._super_tool_subclass`)."""
+        from ..js import modules as js
+        from ..syntax.prefilter import may_matter
+
+        if b"extends" not in data:
+            return False
+        bases = {m.group(1) for m in _JS_EXTENDS.finditer(data)}
+        for m in _JS_IMPORT.finditer(data):
+            names = {n.split()[-1] for n in re.findall(rb"[\w$]+(?:\s+as\s+[\w$]+)?", m.group(1) or m.group(2) or b"")}
+            if not names & bases:
+                continue
+            module = js.resolve_specifier(m.group(3).decode("utf-8", "replace"), path)
+            other = js.locate(module) if module.startswith(js.PREFIX) else None
+            if other is not None and other != os.path.abspath(path):
+                self.noted(other)
+                if may_matter(_read(other), path=other):
+                    return True
+        return False
 
     def noted(self, path: str) -> None:
         """Record in the trace that an answer read the file at `path` without its facts (the

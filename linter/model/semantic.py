@@ -58,6 +58,9 @@ MAX_DEPTH = 8  # hops through names, returns, imports and call sites before givi
 # A method's own object: Python's `self` and `cls`, and JS's `this` (`this.executeLocal(...)`,
 # `this.client = new Stripe(...)` in a constructor).
 OWN_OBJECT = ("self", "cls", "this")
+# Where a walk binds the class of the tool it walks, in its `arguments`: in a method that class
+# inherits, `self.execute()` runs the tool class's own `execute` (a base class's template method).
+OWN_CLASS = "<own class>"
 # Calls that give back the items of their first argument, as a new list or view.
 ITEM_COPIERS = frozenset({"list", "tuple", "set", "sorted", "builtins.list", "builtins.tuple", "builtins.set",
                           "builtins.sorted", "copy.copy", "copy.deepcopy"})
@@ -525,6 +528,34 @@ def method_of(cls: tuple[ModuleFacts, str], method: str, project: ProjectIndex,
     return None
 
 
+def _overridden(scope: Scope, method: str, project: ProjectIndex,
+                arguments: dict[str, tuple[Scope, Value]] | None) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """`self.method` in a method of a base of the walked tool's class (`OWN_CLASS`): that class's
+    own `method` (or the nearest one it inherits)."""
+    own = arguments.get(OWN_CLASS) if arguments else None
+    if own is None or not isinstance(own[1], Ref):
+        return None
+    cls = (own[0].facts, own[1].text)
+    here = (scope.facts.path, scope.class_name)
+    if (cls[0].path, cls[1]) == here or here not in _ancestors(cls, project):
+        return None
+    return method_of(cls, method, project)
+
+
+def _ancestors(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> set[tuple[str, str]]:
+    """(path, class) of every project class `cls` derives from."""
+    out: set[tuple[str, str]] = set()
+    todo = [cls]
+    while todo and len(out) <= MAX_DEPTH * 2:
+        facts, name = todo.pop()
+        for base in facts.classes.get(name, ()):
+            found = project_class(facts, base, project)
+            if found is not None and (found[0].path, found[1]) not in out:
+                out.add((found[0].path, found[1]))
+                todo.append(found)
+    return out
+
+
 def is_interface(cls: tuple[ModuleFacts, str]) -> bool:
     facts, name = cls
     return any(b in INTERFACE_BASES for b in facts.classes.get(name, ()))
@@ -828,7 +859,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
         return [found] if found is not None else []
     receiver, _, method = text.rpartition(".")
     if receiver in OWN_OBJECT and scope.class_name:
-        found = method_of((facts, scope.class_name), method, project)
+        found = _overridden(scope, method, project, arguments) or method_of((facts, scope.class_name), method, project)
         if found is not None:
             return [found]
         # An attribute holding an object: `self.store.save()` is handled below through the receiver.

@@ -14,6 +14,7 @@ from typing import Callable, Literal
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS, maker_words
+from ..js import modules as js_modules
 from ..frameworks.spec import Framework, Param, ToolMaker
 from ..syntax.facts import (
     Attr,
@@ -22,6 +23,7 @@ from ..syntax.facts import (
     FunctionFacts,
     Mapping,
     ModuleFacts,
+    TS_ABSTRACT,
     Ref,
     Seq,
     Value,
@@ -37,6 +39,8 @@ from .semantic import (
     first_result_name,
     given,
     imports_framework,
+    method_of,
+    project_class,
     resolve_function,
     result_names,
     star_imported,
@@ -322,11 +326,31 @@ def _class_tools(facts: ModuleFacts) -> list[Tool]:
             continue
         fw, (sync_method, async_method) = found
         fn = facts.functions.get(f"{cls}.{async_method}") or facts.functions.get(f"{cls}.{sync_method}")
-        if fn is None:
+        # A subclass of a project tool class that inherits the method that runs (`class Charge(Base)`
+        # overriding the `execute` hook `Base._run` calls) is a tool too, reported at its `class` line.
+        ran = fn or _local_method(facts, cls, async_method) or _local_method(facts, cls, sync_method)
+        if ran is None:
             continue
-        out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
-                        prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+        out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module,
+                        ran.loc if ran is fn else facts.class_locs.get(cls, ran.loc), prefix + ran.name, None, "",
+                        cls.rpartition(".")[0], class_name=cls))
     return out
+
+
+def _local_method(facts: ModuleFacts, cls: str, method: str) -> FunctionFacts | None:
+    """`method` as a base class of this module defines it for `cls`, nearest base first."""
+    seen, todo = {cls}, list(facts.classes.get(cls, ()))
+    while todo:
+        base = todo.pop(0)
+        local = base[len(facts.module) + 1:] if facts.module and base.startswith(facts.module + ".") else base
+        if local in seen or local not in facts.classes:
+            continue
+        seen.add(local)
+        fn = facts.functions.get(f"{local}.{method}")
+        if fn is not None:
+            return fn
+        todo.extend(facts.classes[local])
+    return None
 
 
 def _method_toolset_tools(facts: ModuleFacts) -> list[Tool]:
@@ -683,6 +707,10 @@ def inherited_tool_classes(facts: ModuleFacts, project: ProjectIndex) -> list[To
     for cls in facts.classes:
         if cls in own:  # a chain that stays in this module: `tools_in` made it
             continue
+        made = _super_tool_subclass(facts, cls, project)
+        if made is not None:
+            out.append(made)
+            continue
         found = next(((fw, fw.tools.base_classes[canon]) for fw, canon in map(canonical, ancestor_bases(facts, cls, project))
                       if fw is not None and canon in fw.tools.base_classes), None)
         if found is None:
@@ -692,7 +720,56 @@ def inherited_tool_classes(facts: ModuleFacts, project: ProjectIndex) -> list[To
         if fn is not None:
             out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
                             prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+            continue
+        # The method that runs, inherited from a project base class in another module.
+        inherited = method_of((facts, cls), async_method, project) or method_of((facts, cls), sync_method, project)
+        if inherited is not None and inherited[0].path != facts.path and cls in facts.class_locs:
+            where, ran = inherited
+            out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, facts.class_locs[cls],
+                            f"{where.module}.{ran.name}" if where.module else ran.name, None, "",
+                            cls.rpartition(".")[0], class_name=cls))
     return out
+
+
+def _super_tool_subclass(facts: ModuleFacts, cls: str, project: ProjectIndex) -> Tool | None:
+    """`class CreatePlaylist extends SpotifyTool` where a project base's constructor makes the tool
+    with `super({ name, func })` (`_super_maker`): each subclass is that tool, named by what its own
+    constructor passes for the name, its class's methods the ones `this.execute()` runs there."""
+    if cls not in facts.class_locs or not facts.module.startswith(js_modules.PREFIX):
+        return None
+    for base in ancestor_bases(facts, cls, project):
+        found = project_class(facts, base, project)
+        if found is None:
+            continue
+        where, anc = found
+        made = next((t for t in tools_in(where) if t.scope == f"{anc}.constructor" and t.options is not None
+                     and isinstance(t.options.func, Ref) and t.options.func.text == "super"), None)
+        if made is not None:
+            return replace(made, name=_name_passed(facts, cls, where, anc, made) or cls.rsplit(".", 1)[-1],
+                           path=facts.path, module=facts.module, loc=facts.class_locs[cls], binding="",
+                           scope=cls.rpartition(".")[0], class_name=cls)
+    return None
+
+
+def made_for_subclasses(tool: Tool, facts: ModuleFacts) -> bool:
+    """A tool an `abstract class` makes in its constructor: only its subclasses are ever tools."""
+    cls, _, method = tool.scope.rpartition(".")
+    return method == "constructor" and TS_ABSTRACT in facts.classes.get(cls, ())
+
+
+def _name_passed(facts: ModuleFacts, cls: str, where: ModuleFacts, anc: str, made: Tool) -> str:
+    """The literal the subclass's constructor passes for the base constructor's parameter that
+    names the tool (`super('createPlaylist', ...)` of `constructor(name, ...) { super({ name }) }`)."""
+    given = made.options.kwarg("name") if made.options is not None else None
+    ctor = where.functions.get(f"{anc}.constructor")
+    if not isinstance(given, Ref) or ctor is None or given.text not in ctor.params:
+        return ""
+    index = ctor.params.index(given.text)
+    own = facts.functions.get(f"{cls}.constructor")
+    for site in own.calls if own is not None else ():
+        if isinstance(site.call.func, Ref) and site.call.func.text == "super" and index < len(site.call.args):
+            return _const_str(site.call.args[index])
+    return ""
 
 
 def _class_called(facts: ModuleFacts, call: Call, project: ProjectIndex,
@@ -812,4 +889,10 @@ def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, Funct
             if fn is not None:
                 return facts, fn
             scope = scope.rpartition(".")[0]
+    if tool.function.startswith(js_modules.PREFIX):  # a TS/JS module's name holds no dot: the rest is local
+        module, _, local = tool.function.partition(".")
+        other = project.module(module, tool.path)
+        fn = other.functions.get(local) if other is not None else None
+        if other is not None and fn is not None:
+            return other, fn
     return resolve_function(tool.function, project, tool.path)

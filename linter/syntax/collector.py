@@ -291,6 +291,7 @@ class Collector(Walker):
         qual = self.qualname(node.name.value)
         self.classes.append((qual, bases))
         self.facts.classes[qual] = bases
+        self.facts.class_locs[qual] = self.loc(node.name)
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()

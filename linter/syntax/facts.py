@@ -23,6 +23,8 @@ from ..common.pickling import by_constructor
 # The base a TypeScript interface is recorded with in `classes` (its `extends` follow): like a
 # Protocol, it stands for the project classes that implement it.
 TS_INTERFACE = "<interface>"
+# The last base an `abstract class` is recorded with: never instantiated, only its subclasses are.
+TS_ABSTRACT = "<abstract>"
 
 
 @by_constructor
@@ -393,6 +395,7 @@ class ModuleFacts:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
     functions: dict[str, FunctionFacts] = field(default_factory=dict)
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # class -> resolved bases (and TS interfaces)
+    class_locs: dict[str, Loc] = field(default_factory=dict)  # class -> where its name is declared
     assignments: list[Assignment] = field(default_factory=list)
     # Every call outside a function body (module level and class bodies), in source order.
     module_calls: list[Call] = field(default_factory=list)

@@ -186,3 +186,10 @@ def test_class_fields_parameter_properties_interfaces_and_implements(tmp_path):
     assert "Sql.send" in facts.functions
     js = _facts(tmp_path, "class Bot {\n  client = new Client();\n  send = async () => this.client.post();\n}\n", name="bot.js")
     assert ("client", "Bot") in {(a.target, a.scope) for a in js.assignments} and "Bot.send" in js.functions
+
+
+def test_abstract_classes_are_marked_and_every_class_has_its_location(tmp_path):
+    from siblint.syntax.facts import TS_ABSTRACT
+    facts = _facts(tmp_path, "export abstract class Base extends Tool {}\n\nclass Leaf extends Base {}\n")
+    assert facts.classes == {"Base": ("Tool", TS_ABSTRACT), "Leaf": ("Base",)}
+    assert (facts.class_locs["Base"].line, facts.class_locs["Leaf"].line) == (1, 3)

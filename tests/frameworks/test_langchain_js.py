@@ -314,3 +314,42 @@ def test_sib101_a_store_held_in_a_class_field_or_a_constructor_parameter_propert
             "      { name: 'list_incidents', description: 'List', schema: z.object({}) });\n  }\n}\n")
     files = {"types.ts": TYPES, "sqlite-store.ts": SQLITE_STORE, "main.ts": held}
     assert _lint(tmp_path, files, select=("SIB101",)) == [("SIB101", 7)]
+
+
+# ---- an abstract tool class whose constructor makes the tool, and its subclasses (evalT4 botify) ----
+ABSTRACT_BASE = (CORE_HEAD + "export abstract class SpotifyTool<T> extends DynamicStructuredTool {\n"
+                 "  constructor(name: string, description: string, schema: z.ZodType<T>) {\n"
+                 "    super({ name, description, schema, func: async (input: T) => this.guarded(() => this.execute(input)) });\n"
+                 "  }\n"
+                 "  protected abstract execute(params: T): Promise<string>;\n"
+                 "  protected async guarded(op: () => Promise<string>): Promise<string> {\n"
+                 "    try { return await op(); } catch (e) { return 'failed'; }\n  }\n}\n")
+SUBCLASSES = ("import axios from 'axios';\nimport { z } from 'zod';\nimport { SpotifyTool } from './base';\n"
+              "export class CreatePlaylist extends SpotifyTool<{ name: string }> {\n"
+              "  constructor() { super('createPlaylist', 'Create', z.object({ name: z.string() })); }\n"
+              "  protected async execute(p: { name: string }) {\n"
+              "    await axios.post('https://api.example.com/playlists', { name: p.name });\n    return 'created';\n  }\n}\n"
+              "export class Search extends SpotifyTool<{ q: string }> {\n"
+              "  constructor() { super('search', 'Search', z.object({ q: z.string() })); }\n"
+              "  protected async execute(p: { q: string }) {\n"
+              "    return JSON.stringify((await axios.get('https://api.example.com/search?q=' + p.q)).data);\n  }\n}\n")
+
+
+def test_sib101_each_subclass_of_an_abstract_tool_class_is_a_tool_running_its_own_hook(tmp_path):
+    """The subclass module imports no framework; `this.execute()` in the base's `func` is the
+    subclass's; the abstract base, never instantiated, is not reported itself."""
+    files = {"base.ts": ABSTRACT_BASE, "tools.ts": SUBCLASSES}
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    found = lint_files(tmp_path, files, "tools.ts", config)
+    assert [(d.code, d.loc.line, d.message.split(" ")[0]) for d in found] == [("SIB101", 4, "createPlaylist")]
+    assert lint_files(tmp_path, files, "base.ts", config) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sib101_a_tree_run_analyses_the_subclass_module_that_imports_no_framework(tmp_path, jobs):
+    from tests.support import cli_findings, write
+
+    write(tmp_path, {"package.json": '{"dependencies": {"@langchain/core": "0.3.57"}}\n', "src/base.ts": ABSTRACT_BASE,
+                     "src/tools.ts": SUBCLASSES, "src/util.ts": "export class Cache extends Map<string, string> {}\n"})
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, code) for path, line, _, code, _ in found] == [("src/tools.ts", 4, "SIB101")]

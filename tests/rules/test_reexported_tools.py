@@ -503,3 +503,51 @@ def test_a_framework_maker_another_project_module_hands_on_makes_tools(tmp_path:
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found] == [
         ("app/assignments.py", 5, "SIB101"), ("app/quizzes.py", 5, "SIB101")]
+
+
+TEMPLATE_METHOD = {  # a base tool class whose `_run` calls a hook each subclass overrides
+    "app/__init__.py": "",
+    "app/base.py": """\
+        from crewai.tools import BaseTool
+
+        class CanvasTool(BaseTool):
+            def _run(self, course: int) -> str:
+                return self.execute(course)
+
+            def execute(self, course: int) -> str:
+                raise NotImplementedError
+    """,
+    "app/tools.py": """\
+        import requests
+        from app.base import CanvasTool
+
+        class DeleteCourse(CanvasTool):
+            name: str = "delete_course"
+            description: str = "Delete a course"
+
+            def execute(self, course: int) -> str:
+                requests.delete(f"https://canvas.example.com/api/v1/courses/{course}")
+                return "deleted"
+
+        class ListCourses(CanvasTool):
+            name: str = "list_courses"
+            description: str = "List courses"
+
+            def execute(self, course: int) -> str:
+                return requests.get("https://canvas.example.com/api/v1/courses").text
+
+        class Archive(DeleteCourse):
+            name: str = "archive_course"
+            description: str = "Archive a course"
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_subclass_of_a_project_tool_class_runs_its_own_hook(tmp_path: Path, jobs: str) -> None:
+    """`self.execute()` in the `_run` a subclass inherits is the subclass's `execute`: each subclass is
+    a tool, reported at its `class` line (the base's own `execute` only raises)."""
+    write(tmp_path, TEMPLATE_METHOD)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found] == [
+        ("app/tools.py", 4, "SIB101"), ("app/tools.py", 19, "SIB101")]
