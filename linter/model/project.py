@@ -39,10 +39,12 @@ CLASS_INDEX = "<class index>"
 # The same for TypeScript: which TS/JS files declare a class that `implements` an interface, read
 # only when a value typed by an interface is resolved (`store: OpsStore`), once per scan.
 JS_CLASS_INDEX = "<js class index>"
-_IMPLEMENTS = re.compile(rb"\bimplements\s+([\w$.<>,\s]+?)\s*\{")
+# Each run bounded and no two runs matching the same characters: linear on any bytes.
+_IMPLEMENTS = re.compile(rb"\bimplements\b([^{};()=]{1,200})\{")
 # A TS/JS class's base (`class A<T> extends Base<T> {`), and what an import statement binds from where.
-_JS_EXTENDS = re.compile(rb"\bclass\s+[\w$]+(?:\s*<[^>{]*>)?\s+extends\s+([\w$]+)")
-_JS_IMPORT = re.compile(rb"\bimport\s+(?:type\s+)?(?:\{([^}]*)\}|([\w$]+)(?:\s*,\s*\{[^}]*\})?)\s*from\s*['\"]([^'\"]+)['\"]")
+_JS_EXTENDS = re.compile(rb"\bclass[ \t]+[\w$]{1,200}(?:<[^>{]{0,200}>)?[ \t]+extends[ \t]+([\w$]{1,200})")
+_JS_IMPORT = re.compile(rb"\bimport[ \t]+(?:type[ \t]+)?(?:\{([^}]{0,2000})\}|([\w$]{1,200})(?:[ \t]*,[ \t]*\{[^}]{0,2000}\})?)"
+                        rb"[ \t]*from[ \t]*['\"]([^'\"\n]{1,500})['\"]")
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*(?:\(([^)]*)\))?", re.M)
 _CLASS_NAMED = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
 # The same scan indexes which files import which modules (`from a.b import c`, `from .b import c`,
