@@ -44,9 +44,9 @@ from ..syntax.facts import (
     Ref,
     ReturnSite,
     Seq,
+    Starred,
     TS_ABSTRACT,
     TS_INTERFACE,
-    Starred,
     Value,
     either,
 )

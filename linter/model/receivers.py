@@ -33,7 +33,8 @@ from .semantic import (
     project_class,
 )
 
-MAX_HOPS = 8  # hops (names bound, factories, properties) after which a project factory is not followed
+MAX_HOPS = 5  # hops (names bound, factories, properties) after which a project factory is not followed (was 4:
+# `canvas = get_canvas()`, `course = canvas.get_course(i)`, `a = course.get_assignment(j)` lost the client)
 PROPERTIES = frozenset({"property", "builtins.property", "functools.cached_property", "cached_property"})
 GETATTR = frozenset({"getattr", "builtins.getattr"})
 

@@ -48,8 +48,8 @@ from ..syntax.facts import (
     Ref,
     Seq,
     Slash,
-    TS_INTERFACE,
     Starred,
+    TS_INTERFACE,
     Value,
 )
 from .project import ProjectIndex

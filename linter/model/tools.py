@@ -14,8 +14,8 @@ from typing import Callable, Literal
 
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS, maker_words
-from ..js import modules as js_modules
 from ..frameworks.spec import Framework, Param, ToolMaker
+from ..js import modules as js_modules
 from ..syntax.facts import (
     Attr,
     Call,
@@ -23,9 +23,9 @@ from ..syntax.facts import (
     FunctionFacts,
     Mapping,
     ModuleFacts,
-    TS_ABSTRACT,
     Ref,
     Seq,
+    TS_ABSTRACT,
     Value,
 )
 from .project import ProjectIndex
