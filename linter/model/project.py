@@ -730,7 +730,10 @@ class ProjectIndex:
         """The tool classes (see `_tool_classes`) of the project modules the file at `path` imports."""
         found: set[str] = set()
         folder = os.path.dirname(path)
+        stems = self._class_file_stems()
         for name in self._imported_by().get(path, ()):
+            if name.rpartition(".")[2] not in stems:
+                continue  # no file of the class index bears that name: no lookup (most imports are libraries)
             other = self._file_for(name, folder)  # as a process of the project imports it (app roots too)
             if other is not None and other != path and other in self._class_bases():
                 found |= self._tool_classes(other, hops - 1)
@@ -781,6 +784,16 @@ class ProjectIndex:
         if table is None:
             table = self.memo["project.class_bases"] = {path: bases for path, bases, _ in self.scan.classes}
         return table
+
+    def _class_file_stems(self) -> frozenset[str]:
+        """The module names (last part) of the class index's files: `sub` for `pkg/sub.py` and for
+        `pkg/sub/__init__.py`."""
+        stems: frozenset[str] | None = self.memo.get("project.class_file_stems")
+        if stems is None:
+            stems = self.memo["project.class_file_stems"] = frozenset(
+                os.path.basename(os.path.dirname(p)) if os.path.basename(p) == "__init__.py" else os.path.basename(p)[:-3]
+                for p in self._class_bases())
+        return stems
 
     def imported_by_agent_code(self, path: str) -> bool:
         """Does a project module importing a framework that lists plain functions as tools import
