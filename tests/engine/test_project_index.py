@@ -90,3 +90,27 @@ def test_the_walk_above_an_importer_ends_at_the_filesystem_root(tmp_path):
     write(tmp_path, {"app/agent.py": "from nowhere_at_all import save\n"})
     index = ProjectIndex([os.sep], loader=load_facts, scan=ProjectScan.of([]))
     assert index.resolve("nowhere_at_all.save", str(tmp_path / "app/agent.py")) is None
+
+
+def test_a_subclass_of_an_imported_tool_base_is_wanted_without_looking_up_library_names(tmp_path, monkeypatch):
+    """`class TurnOnLights(HABaseTool)` passes the pre-filter through base.py's `BaseTool`; the imports
+    no file of the class index bears (`pytest`, `os.path`) are never looked up on disk."""
+    write(tmp_path, {
+        "app/__init__.py": "",
+        "app/base.py": "from langchain_core.tools import BaseTool\n\nclass HABaseTool(BaseTool):\n    pass\n",
+        "app/lights.py": "import os.path\nimport pytest\nfrom app.base import HABaseTool\n\n"
+                         "class TurnOnLights(HABaseTool):\n    def _run(self) -> str:\n        return 'on'\n",
+        "app/other.py": "import pytest\n\nclass Plain:\n    pass\n",
+    })
+    project = ProjectIndex([str(tmp_path)])
+    looked_up: list[str] = []
+    real = ProjectIndex._file_for
+
+    def recording(self, module, importer_folder=""):
+        looked_up.append(module)
+        return real(self, module, importer_folder)
+
+    monkeypatch.setattr(ProjectIndex, "_file_for", recording)
+    lights, other = tmp_path / "app" / "lights.py", tmp_path / "app" / "other.py"
+    assert project.derives_a_project_tool_base(str(lights)) and not project.derives_a_project_tool_base(str(other))
+    assert "app.base" in looked_up and not {"pytest", "os.path", "os"} & set(looked_up)
