@@ -264,9 +264,11 @@ class Plugin:
             if state.skipped(path):
                 return []
             config, project, findings = state.project_for(path)
-            if not matters and not project.imported_by_agent_code(path):
-                return []
             data = _source_bytes(text)
+            # The project decides, as for `siblint check`: agent code importing the module, a class
+            # deriving a project tool base, a framework maker another module hands on.
+            if not matters and not project.wants(path, data):
+                return []
             diagnostics = findings.get(path, data) if findings else None
             if diagnostics is None:
                 diagnostics = self._analyse(path, data, config, project, findings)

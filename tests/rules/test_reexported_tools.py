@@ -551,3 +551,14 @@ def test_a_subclass_of_a_project_tool_class_runs_its_own_hook(tmp_path: Path, jo
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, c) for path, line, _, c, _ in found] == [
         ("app/tools.py", 4, "SIB101"), ("app/tools.py", 19, "SIB101")]
+
+
+@pytest.mark.parametrize("files,target", [(REEXPORTED_MAKER, "app/quizzes.py"), (TEMPLATE_METHOD, "app/tools.py")])
+def test_flake8_on_one_file_gives_the_tree_runs_findings(tmp_path: Path, files: dict[str, str], target: str) -> None:
+    """The plugin asks the project which files are analysed as `siblint check` does (it asked only
+    whether agent code imports the file, so a module importing no framework lost these findings)."""
+    from tests.support import flake8_findings
+
+    write(tmp_path, {**files, "pyproject.toml": "[tool.siblint]\n"})
+    tree = [(line, c) for path, line, _, c, _ in cli_findings(["."], tmp_path, ["--no-cache"]) if path == target]
+    assert tree and [(line, c) for _, line, _, c, _ in flake8_findings([target], tmp_path)] == tree
