@@ -39,6 +39,9 @@ CLASS_INDEX = "<class index>"
 # The same for TypeScript: which TS/JS files declare a class that `implements` an interface, read
 # only when a value typed by an interface is resolved (`store: OpsStore`), once per scan.
 JS_CLASS_INDEX = "<js class index>"
+# The same for the files the scan calls agent code: an answer that asked whether an importer is
+# agent code is re-checked when that set changes (the importer's bytes may not be in the trace).
+AGENT_INDEX = "<agent index>"
 # Each run bounded and no two runs matching the same characters: linear on any bytes.
 _IMPLEMENTS = re.compile(rb"\bimplements\b([^{};()=]{1,200})\{")
 # A TS/JS class's base (`class A<T> extends Base<T> {`), and what an import statement binds from where.
@@ -480,6 +483,8 @@ class ProjectIndex:
             return self._index_digest()
         if key == JS_CLASS_INDEX:
             return self._js_implementing()[1]
+        if key == AGENT_INDEX:
+            return self._agents_digest()
         if key.startswith(IMPORT_INDEX + " "):
             return self._importers_digest(key[len(IMPORT_INDEX) + 1:])
         if key.startswith(PINS + " "):
@@ -503,6 +508,15 @@ class ProjectIndex:
             for path, bases, defs in scan.classes:
                 h.update(f"{path}\0{sorted(bases)}\0{sorted(defs)}\n".encode("utf-8", "surrogateescape"))
             held = self.memo["project.index_digest"] = (scan, f"{CLASS_INDEX} {h.hexdigest()[:32]}")
+        return held[1]
+
+    def _agents_digest(self) -> str:
+        """A digest of the scan's agent files, once per scan."""
+        scan = self.scan
+        held = self.memo.get("project.agents_digest")
+        if held is None or held[0] is not scan:
+            joined = chr(0).join(sorted(scan.agent_files)).encode("utf-8", "surrogateescape")
+            held = self.memo["project.agents_digest"] = (scan, f"{AGENT_INDEX} {hashlib.sha256(joined).hexdigest()[:32]}")
         return held[1]
 
     def _import_root(self, folder: str) -> str:
@@ -670,10 +684,20 @@ class ProjectIndex:
         project's agent code imports it (its plain functions may be tools there). The project
         decides, not which files a command named: a tree run, `siblint check FILE`, flake8 and the
         editor agree."""
-        from ..syntax.prefilter import JS_EXTENSIONS, NOTEBOOK_SUFFIX, may_matter
+        return self.passes_prefilter(path, data) or self.wanted_by_project(path, data)
 
-        if self.prefilter(path, data) if self.prefilter is not None else may_matter(data, path=path):
-            return True
+    def passes_prefilter(self, path: str, data: bytes) -> bool:
+        """May these bytes import a framework (`may_matter`, or the cache's memo of it)?"""
+        from ..syntax.prefilter import may_matter
+
+        return self.prefilter(path, data) if self.prefilter is not None else may_matter(data, path=path)
+
+    def wanted_by_project(self, path: str, data: bytes) -> bool:
+        """`wants` for a file the pre-filter rejects: the project's modules decide. Its answer is a
+        function of the bytes and of the lookups it records in the trace (a run's cache keeps it,
+        `siblint.run.runner`)."""
+        from ..syntax.prefilter import JS_EXTENSIONS, NOTEBOOK_SUFFIX
+
         # Nothing imports a notebook: only its own imports can make it matter. A module defining no
         # function (prompts, constants) holds no tool however agent code imports it.
         if path.lower().endswith(JS_EXTENSIONS):
@@ -813,6 +837,8 @@ class ProjectIndex:
         agents = self.scan.agent_files
 
         def compute() -> tuple[str, ...]:
+            # Which importers are agent code is read from the scan, not from files the trace notes.
+            self._record(AGENT_INDEX, self._agents_digest())
             seen, frontier = {path}, [path]
             found: list[str] = []
             hops = 1 if framework_module(module_name_for(path)[0]) else MAX_IMPORT_HOPS
@@ -852,10 +878,17 @@ class ProjectIndex:
         if not names:
             return False
         self.noted(path)  # the answer read its bytes: a cached one is re-checked when they change
-        words: dict[str, frozenset[bytes]] = self.memo.setdefault("project.words", {})
-        if path not in words:  # one read per file and run, however many modules' look-ups pass it
-            words[path] = frozenset(re.findall(rb"\w+", _read(path)))
-        return not names.isdisjoint(words[path])
+        words: dict[str, frozenset[bytes] | int] = self.memo.setdefault("project.words", {})
+        held = words.get(path, 0)
+        if isinstance(held, int):
+            # Asked twice, the file's words are gathered once (a cold run asks about a file for many
+            # modules); asked once (a warm run re-asking for one edited file), a few finds cost less.
+            if held < 2 and len(names) <= _FEW_NAMES:
+                words[path] = held + 1
+                data = _read(path)
+                return any(_spells(data, name) for name in names)
+            held = words[path] = frozenset(re.findall(rb"\w+", _read(path)))
+        return not names.isdisjoint(held)
 
     def _star_imports(self, path: str) -> bool:
         """Does the file at `path` star-import a module (a byte scan)?"""
@@ -992,6 +1025,24 @@ def _mentions(path: str, roots: tuple[str, ...]) -> bool:
     from ..syntax.prefilter import may_matter
 
     return may_matter(_read(path), roots)
+
+
+_FEW_NAMES = 32  # finds of up to this many names cost less than splitting a file into words
+
+
+def _spells(data: bytes, word: bytes) -> bool:
+    """Does `data` hold `word` as a whole word (as `re.findall(rb"\w+")` would split it)?"""
+    at = data.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not _is_word_byte(data[at - 1])) and (end == len(data) or not _is_word_byte(data[end])):
+            return True
+        at = data.find(word, at + 1)
+    return False
+
+
+def _is_word_byte(byte: int) -> bool:
+    return byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122  # bytes `\w` is ASCII
 
 
 def _read(path: str) -> bytes:

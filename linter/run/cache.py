@@ -334,6 +334,9 @@ class Entry:
     diagnostics: list  # of Diagnostic, after filtering
     deps: list[Dep]
     module: str = ""  # the file's dotted name when analysed (adding an `__init__.py` changes it)
+    # Not analysed: the pre-filter rejected these bytes and the project's questions (`deps`) said
+    # no module makes tools of it (`ProjectIndex.wanted_by_project`). Never findings.
+    skipped: bool = False
 
 
 class Cache:
@@ -349,6 +352,7 @@ class Cache:
         self.index_key = hashlib.sha256(config_key.encode()).hexdigest()[:16]
         self.index_path = os.path.join(self.base, f"findings-{self.index_key}.json")
         self.entries: dict[str, Entry] = {}
+        self._stored: dict[str, tuple[Entry, Any]] = {}  # key -> (the entry read, its stored form)
         self.loaded = False
         self.dirty = False
         self.max_size = max_size
@@ -356,7 +360,8 @@ class Cache:
         self.visited: set[str] = set()  # entries this run looked up or recorded
         self.writable = self.secret is not None
         self._checked: set[str] = set()  # folders found to be real folders, not links
-        self.stats = {"facts_hit": 0, "facts_miss": 0, "findings_hit": 0, "findings_miss": 0}
+        self.stats = {"facts_hit": 0, "facts_miss": 0, "findings_hit": 0, "findings_miss": 0, "skipped_hit": 0,
+                      "skipped_miss": 0}
         # Set by a caller that saves several configs' caches of one folder in one run: `save` leaves
         # the folder to `prune_once` (a prune per config walked the folder once per config).
         self.defer_prune = False
@@ -505,21 +510,29 @@ class Cache:
             entries: dict[str, Entry] = {}
             for path, e in raw["entries"].items():
                 entries[path] = _entry_from_json(e, decoded=False)
+                self._stored[path] = (entries[path], e)
             self.entries = entries
             _touch(self.index_path)  # in use: the last to be evicted
         except Exception:  # noqa: BLE001 - missing, damaged or foreign index: start empty
-            self.entries = {}
+            self.entries, self._stored = {}, {}
 
     def lookup(self, path: str, sha: str, validate) -> list | None:
         """Cached findings of `path` if its bytes and every dependency are unchanged."""
+        entry = self._held(path, sha, False, validate)
+        self.stats["findings_hit" if entry else "findings_miss"] += 1
+        return entry.diagnostics if entry else None
+
+    def skipped(self, path: str, sha: str, validate) -> bool:
+        """Was `path` left unanalysed at these bytes, every dependency unchanged (`Entry.skipped`)?"""
+        held = self._held(path, sha, True, validate) is not None
+        self.stats["skipped_hit" if held else "skipped_miss"] += 1
+        return held
+
+    def _held(self, path: str, sha: str, skipped: bool, validate) -> Entry | None:
         self.load_index()
         self.visited.add(_entry_key(path))
         entry = self.entries.get(_entry_key(path))
-        if entry is None or entry.sha != sha or not validate(entry):
-            self.stats["findings_miss"] += 1
-            return None
-        self.stats["findings_hit"] += 1
-        return entry.diagnostics
+        return entry if entry is not None and entry.skipped == skipped and entry.sha == sha and validate(entry) else None
 
     def record(self, path: str, entry: Entry) -> None:
         self.load_index()
@@ -551,7 +564,7 @@ class Cache:
         if not self.dirty:
             return  # a warm run changed nothing: nothing to prune either
         try:
-            entries = {p: encode(_entry_to_json(e)) for p, e in self.entries.items()}
+            entries = {p: self._encoded(p, e) for p, e in self.entries.items()}
             blob = dumps({"config": self.config_key, "entries": entries, "source": self.source_bytes},
                          self.index_key, self.secret)  # type: ignore[arg-type]
         except (CodecError, ValueError, RecursionError):
@@ -561,6 +574,11 @@ class Cache:
         self.wants_prune = True
         if not self.defer_prune:
             prune_once([self])
+
+    def _encoded(self, key: str, entry: Entry) -> Any:
+        """The entry as the index stores it: as read, when it is the entry that was read."""
+        stored = self._stored.get(key)
+        return stored[1] if stored is not None and stored[0] is entry else encode(_entry_to_json(entry))
 
     # ---- writing ------------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -583,7 +601,7 @@ class Cache:
 
 def _entry_to_json(e: Entry) -> dict[str, Any]:
     return {"sha": e.sha, "diags": tuple(e.diagnostics), "deps": [[d.module, d.path, d.sha] for d in e.deps],
-            "module": e.module}
+            "module": e.module, "skipped": e.skipped}
 
 
 def _entry_from_json(e: Any, decoded: bool = True) -> Entry:
@@ -591,7 +609,7 @@ def _entry_from_json(e: Any, decoded: bool = True) -> Entry:
     if not decoded:
         e = decode(e)
     return Entry(sha=e["sha"], diagnostics=list(e["diags"]), deps=[Dep(m, p, s) for m, p, s in e["deps"]],
-                 module=e["module"])
+                 module=e["module"], skipped=bool(e.get("skipped", False)))
 
 
 def _touch(path: str) -> None:

@@ -42,10 +42,11 @@ def _identity(path: str) -> str:
 
 
 def entry_of(path: str, sha: str, diagnostics: list["Diagnostic"], trace: dict[str, str | None],
-             sha_of: ShaOf) -> Entry:
-    """What to record: every lookup the rules made, found or not, and the file's own name."""
+             sha_of: ShaOf, skipped: bool = False) -> Entry:
+    """What to record: every lookup the rules made, found or not, and the file's own name
+    (`skipped`: the lookups that decided not to analyse the file, see `Entry.skipped`)."""
     deps = [Dep(m, p, sha_of(p) if p else None) for m, p in sorted(trace.items())]
-    return Entry(sha, diagnostics, deps, _identity(path))
+    return Entry(sha, diagnostics, deps, _identity(path), skipped)
 
 
 @contextmanager

@@ -264,3 +264,57 @@ def test_a_damaged_fix_count_is_counted_again() -> None:
     assert _counts((0, 1)) == (0, 1)
     for bad in ((0,), (0, -1), (0, 1.0), (True, 0), [0, 1], None, "01"):
         assert _counts(bad) is None
+
+
+HELPERS = ("import requests\n\n\ndef charge(amount: int) -> str:\n"
+           "    requests.post('https://pay.example.com/charges', json={'amount': amount})\n    return 'charged'\n")
+
+
+def test_a_file_the_project_left_unanalysed_is_asked_again_only_when_its_lookups_changed(tmp_path: Path) -> None:
+    # helpers.py imports no framework: only the project can make it matter, and nothing hands its
+    # function on until glue.py re-exports it to agent code.
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "glue.py").write_text("import helpers\n\nVERSION = 1\n")
+    (tmp_path / "agent.py").write_text("from agents import Agent, function_tool\nfrom glue import charge\n\n"
+                                       "agent = Agent(name='a', tools=[function_tool(charge)])\n")
+    config = Config(root=str(tmp_path))
+    files = sorted(str(p) for p in tmp_path.rglob("*.py") if ".cache" not in p.parts)
+
+    def run_cached() -> runner.RunResult:
+        return runner.run(files, config, 1, cache=cache_mod.Cache(str(tmp_path / ".cache"), cache_mod.config_key(config)))
+
+    assert run_cached().diagnostics == [] == lint(tmp_path, cached=False)
+    warm = run_cached()
+    # helpers.py from the cache; glue.py (no function: its bytes answer) is asked again, never kept.
+    assert (warm.cache_stats["skipped_hit"], warm.cache_stats["skipped_miss"], warm.files_passed) == (1, 1, 1)
+
+    (tmp_path / "glue.py").write_text("from helpers import charge\n\nVERSION = 1\n")  # hands it on now
+    edited = run_cached()
+    cold = runner.run(files, config, 1)
+    assert (edited.cache_stats["skipped_hit"], edited.cache_stats["skipped_miss"]) == (0, 2)
+    assert (edited.files_passed, edited.diagnostics) == (cold.files_passed, cold.diagnostics)
+    assert [(os.path.basename(d.path), d.code) for d in edited.diagnostics] == [("agent.py", "SIB101")]
+    assert lint(tmp_path) == lint(tmp_path, cached=False)
+
+
+def test_a_module_glue_code_hands_its_imports_to_becoming_agent_code_asks_again(tmp_path: Path) -> None:
+    # glue.py hands charge to maker.py's builder; no lookup about helpers.py read maker.py's bytes,
+    # so only the set of agent files (AGENT_INDEX in the trace) tells that maker.py became agent code.
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "glue.py").write_text("from helpers import charge\nfrom maker import build\n\nagent = build([charge])\n")
+    (tmp_path / "maker.py").write_text("def build(tools: list) -> list:\n    return tools\n")
+    (tmp_path / "agent.py").write_text("from agents import Agent\n\nagent = Agent(name='a')\n")
+    config = Config(root=str(tmp_path))
+    files = sorted(str(p) for p in tmp_path.rglob("*.py") if ".cache" not in p.parts)
+
+    def run_cached() -> runner.RunResult:
+        return runner.run(files, config, 1, cache=cache_mod.Cache(str(tmp_path / ".cache"), cache_mod.config_key(config)))
+
+    run_cached()
+    assert run_cached().cache_stats["skipped_hit"] == 2  # helpers.py, maker.py
+    (tmp_path / "maker.py").write_text("from google.adk.agents import LlmAgent\n\n\ndef build(tools: list) -> LlmAgent:\n"
+                                       "    return LlmAgent(name='m', model='gemini-2.0-flash', tools=tools)\n")
+    edited = run_cached()
+    cold = runner.run(files, config, 1)
+    assert edited.cache_stats["skipped_hit"] == 0
+    assert (edited.files_passed, edited.diagnostics) == (cold.files_passed, cold.diagnostics)
