@@ -1031,7 +1031,7 @@ _FEW_NAMES = 32  # finds of up to this many names cost less than splitting a fil
 
 
 def _spells(data: bytes, word: bytes) -> bool:
-    """Does `data` hold `word` as a whole word (as `re.findall(rb"\w+")` would split it)?"""
+    r"""Does `data` hold `word` as a whole word (as `re.findall(rb"\w+")` would split it)?"""
     at = data.find(word)
     while at >= 0:
         end = at + len(word)
