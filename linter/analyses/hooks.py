@@ -28,7 +28,7 @@ from typing import Literal
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Framework, HookSpec
-from ..model.groups import Group, Member, holder_of
+from ..model.groups import Group, Member, group_maker, holder_of
 from ..model.project import ProjectIndex
 from ..model.semantic import (
     Scope,
@@ -265,8 +265,8 @@ def module_hooks(facts: ModuleFacts, project: ProjectIndex) -> list[RaisingHook]
             for scope_name, call in facts.all_calls():
                 scope = Scope(facts, scope_name)
                 out.extend(_registration(fw, scope, call, project))
-                maker = _maker(fw, call)
-                if maker is not None and fw.hooks.group is not None:
+                made = group_maker(facts, call, scope_name)
+                if made is not None and made[0] is fw and fw.hooks.group is not None:
                     value = call.arg(fw.hooks.group.position, fw.hooks.group.keyword)
                     for where, item in elements(scope, value, project):
                         if where.facts is facts and isinstance(item, Ref):
@@ -277,13 +277,6 @@ def module_hooks(facts: ModuleFacts, project: ProjectIndex) -> list[RaisingHook]
         return _unique(out)
 
     return facts.derived("hooks.module", compute)
-
-
-def _maker(fw: Framework, call: Call) -> str | None:
-    if not isinstance(call.func, Ref):
-        return None
-    found, canon = canonical(call.func.name)
-    return canon if found is fw and canon in fw.groups.makers else None
 
 
 def _objects(fw: Framework, where: Scope, item: Value, project: ProjectIndex) -> list[RaisingHook]:

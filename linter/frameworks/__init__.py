@@ -141,6 +141,8 @@ def vocabulary() -> frozenset[str]:
             if _DOTTED.fullmatch(text) and any(text == r or text.startswith(r + ".") for r in roots):
                 parts = text.split(".")
                 words.add(parts[-2] if parts[-2][:1].isupper() else parts[-1])
+        # A method of a receiver named by a pattern (`agent_framework.*Client`): the method names it.
+        words.update(method for built, method in (*fw.groups.methods, *fw.tools.methods) if "*" in built)
     return frozenset(words)
 
 

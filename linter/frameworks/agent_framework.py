@@ -14,6 +14,8 @@ read (the syntax facts keep no subscript targets).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .spec import (
     ConcurrencySpec,
     FailureSpec,
@@ -29,11 +31,17 @@ from .spec import (
 TOOL = "agent_framework.tool"
 FUNCTION_TOOL = "agent_framework.FunctionTool"
 AGENT = "agent_framework.Agent"
+CHAT_AGENT = "agent_framework.ChatAgent"  # Agent's name before 1.0 (`ChatAgent(chat_client, ...)`)
+# Every chat client's `as_agent(...)` (`create_agent(...)` before 1.0) makes an Agent with itself as
+# the client: `BaseChatClient.as_agent(*, id=None, name=None, ..., tools=None, ...)` (_clients.py:575).
+CLIENTS = "agent_framework.*Client"
 CONTEXT = "agent_framework.FunctionInvocationContext"
 FUNCTION_MIDDLEWARE = "agent_framework.function_middleware"
 MIDDLEWARE_CLASS = "agent_framework.FunctionMiddleware"
 FAILURE = "agent_framework.MiddlewareFailure"
 MCP = tuple(f"agent_framework.{c}" for c in ("MCPStdioTool", "MCPStreamableHTTPTool", "MCPWebsocketTool"))
+
+AGENT_MAKER = GroupMaker(tools=Param("tools"), name=Param("name"), plain_functions_are_tools=True)
 
 FRAMEWORK = Framework(
     name="agent-framework",
@@ -42,6 +50,7 @@ FRAMEWORK = Framework(
         "agent_framework._tools.tool": TOOL,
         "agent_framework._tools.FunctionTool": FUNCTION_TOOL,
         "agent_framework._agents.Agent": AGENT,
+        "agent_framework._agents.ChatAgent": CHAT_AGENT,
         "agent_framework._middleware.FunctionInvocationContext": CONTEXT,
         "agent_framework._middleware.function_middleware": FUNCTION_MIDDLEWARE,
         "agent_framework._middleware.FunctionMiddleware": MIDDLEWARE_CLASS,
@@ -63,7 +72,8 @@ FRAMEWORK = Framework(
     groups=GroupSpec(
         # Agent(client, instructions=None, *, id=None, name=None, description=None, tools=None, ...,
         # middleware=None, ...); a plain callable in tools=[...] becomes a FunctionTool.
-        makers={AGENT: GroupMaker(tools=Param("tools"), name=Param("name"), plain_functions_are_tools=True)},
+        makers={AGENT: AGENT_MAKER, CHAT_AGENT: AGENT_MAKER},
+        methods={(CLIENTS, method): replace(AGENT_MAKER, receiver_as="client") for method in ("as_agent", "create_agent")},
         fix=(
             "build the chat client with function_invocation_configuration={{\"allow_concurrent_invocation\": False}}, "
             "make {victim} async and awaiting, or let {fatal}'s failure reach the model (raise "
@@ -97,7 +107,8 @@ FRAMEWORK = Framework(
     ),
     concurrency=ConcurrencySpec(
         # FunctionInvocationConfiguration.allow_concurrent_invocation (default True; _tools.py:1904-1906, 2665-2685).
-        serial_settings={("client", "function_invocation_configuration", "allow_concurrent_invocation"): False},
+        serial_settings={(client, "function_invocation_configuration", "allow_concurrent_invocation"): False
+                         for client in ("client", "chat_client")},  # ChatAgent(chat_client=...) before 1.0
     ),
     example=("from agent_framework import tool", "@tool"),
 )

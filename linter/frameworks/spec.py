@@ -22,6 +22,7 @@ cause owns the code (`siblint.rules.failure_policy`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Literal
 
 from .versions import Release
@@ -223,6 +224,9 @@ class GroupMaker:
     tools_by_name: bool = False
     # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.
     one_call_per_turn: bool = False
+    # A method maker's receiver given as this keyword (`client.as_agent(...)` is `Agent(client=client,
+    # ...)`): the concurrency settings read at that keyword read the receiver.
+    receiver_as: str = ""
     # An object given to the maker (`kernel=kernel`) whose `GroupSpec.holder_methods` calls add
     # members (`kernel.add_plugin(Billing())`) and on which hooks are registered (`kernel.add_filter`).
     holder: Param | None = None
@@ -299,7 +303,8 @@ class GroupSpec:
     """Which calls offer tools to the model together (read by `siblint.model.groups`)."""
 
     makers: dict[str, GroupMaker] = field(default_factory=dict)
-    # (constructor of the receiver, method) -> GroupMaker, e.g. agent.clone(tools=[...])
+    # (constructor of the receiver, method) -> GroupMaker, e.g. agent.clone(tools=[...]); the
+    # constructor may be a pattern (`agent_framework.*Client`: every chat client of the framework).
     methods: dict[tuple[str, str], GroupMaker] = field(default_factory=dict)
     # Attribute of a group object that holds its tools (`agent.tools = [...]`, `.append(t)`).
     tools_attr: str = ""
@@ -320,6 +325,14 @@ class GroupSpec:
     # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
     workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 
+
+    def method_maker(self, built: str, method: str) -> GroupMaker | None:
+        """The maker of `receiver.method(...)` for a receiver `built` constructs (see `methods`)."""
+        found = self.methods.get((built, method))
+        if found is None and built:
+            found = next((maker for (pattern, name), maker in self.methods.items()
+                          if name == method and "*" in pattern and fnmatchcase(built, pattern)), None)
+        return found
 
 @dataclass(frozen=True)
 class PolicyLevel:

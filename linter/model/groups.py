@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import NamedTuple
 
@@ -352,7 +352,7 @@ def siblings_cancelled_in(facts: ModuleFacts) -> bool:
 # ---- makers and runs -------------------------------------------------------------------------
 def members_made_by(facts: ModuleFacts, call: Call, scope: str, project: ProjectIndex) -> list[Member] | None:
     """The tools of the group `call` makes (`Agent(tools=[shell, file_write])`), None if it makes none."""
-    made = _group_maker(facts, call, scope)
+    made = group_maker(facts, call, scope)
     if made is None:
         return None
     fw, maker, _ = made
@@ -362,7 +362,7 @@ def members_made_by(facts: ModuleFacts, call: Call, scope: str, project: Project
     return resolve_members(facts, tools_value, scope, project, plain=fw.name if maker.plain_functions_are_tools else "")
 
 
-def _group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, GroupMaker, str] | None:
+def group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework, GroupMaker, str] | None:
     """(framework, maker, receiver) when `call` makes a group; receiver is set for methods (clone)."""
     if not isinstance(call.func, Ref):
         return None
@@ -373,7 +373,7 @@ def _group_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework,
     if receiver:
         built = constructed_by(Scope(facts, scope), Ref(receiver, receiver, call.func.loc))
         for fw in FRAMEWORKS:
-            maker = fw.groups.methods.get((built, method))
+            maker = fw.groups.method_maker(built, method)
             if maker is not None:
                 return fw, maker, receiver
     return None
@@ -657,7 +657,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
     """Every group the module makes, with its members after each mutation; `with_workflows` adds the
     agents of other modules that a workflow here runs under its deadline."""
     groups: list[Group] = []
-    made_here = [(scope, call, _group_maker(facts, call, scope)) for scope, call in facts.all_calls()]
+    made_here = [(scope, call, group_maker(facts, call, scope)) for scope, call in facts.all_calls()]
     outer_calls = sorted((call.loc for _, call, made in made_here if made is not None),
                          key=lambda loc: (loc.line, loc.col))
     for scope, call, made in made_here:
@@ -694,8 +694,11 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
                       cancels_siblings=_cancels(call, maker) and runs_current(maker.cancels_since, facts.path, project))
         hint = _path(call, fw.concurrency.hint, facts, scope) if fw.concurrency.hint else None
         group.parallel_hint_off = isinstance(hint, Const) and hint.value is False
+        as_made = call
+        if receiver and maker.receiver_as and call.kwarg(maker.receiver_as) is None:
+            as_made = replace(call, kwargs=(*call.kwargs, (maker.receiver_as, Ref(receiver, receiver, call.func.loc))))
         group.capped = (maker.one_call_per_turn or _is_capped(facts, fw, target, call)
-                        or _serial_option(facts, fw, call, scope) or _serial_setting(facts, fw, call, scope))
+                        or _serial_option(facts, fw, as_made, scope) or _serial_setting(facts, fw, as_made, scope))
         if fw.concurrency.wrappers or fw.concurrency.sync_threads:
             names = _aliases(facts, fw, call, target)
             group.wrappers = _wrapper_calls(facts, fw, call, names)

@@ -109,8 +109,8 @@ def constructed_by(scope: "Scope", value: Value | None, depth: int = 0) -> str:
         if receiver:
             built = constructed_by(scope, Ref(receiver, receiver, value.loc), depth + 1)
             if built and (_returns_receiver(built, method) or any(
-                    m.keeps_receiver_tools for fw in FRAMEWORKS for (c, name), m in fw.groups.methods.items()
-                    if c == built and name == method)):
+                    (m := fw.groups.method_maker(built, method)) is not None and m.keeps_receiver_tools
+                    for fw in FRAMEWORKS)):
                 return built
         return canonical(value.func.name)[1]
     if isinstance(value, Ref):

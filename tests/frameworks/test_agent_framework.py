@@ -90,6 +90,44 @@ def test_tool_of_another_library_is_not_an_agent_framework_tool(found):
     assert found(text) == []
 
 
+# ---- the agent's other makers --------------------------------------------------------------------
+AGENT_SPELLINGS = [
+    "agent = Agent(client=client, tools=[lookup_customer, charge_card], middleware=[fail_closed])",
+    # every chat client's as_agent(), create_agent() before 1.0: the client is the receiver
+    "agent = client.as_agent(name='a', tools=[lookup_customer, charge_card], middleware=[fail_closed])",
+    "agent = client.create_agent(name='a', tools=[lookup_customer, charge_card], middleware=[fail_closed])",
+    # ChatAgent, Agent's name before 1.0
+    "agent = ChatAgent(chat_client=client, tools=[lookup_customer, charge_card], middleware=[fail_closed])",
+]
+
+
+@pytest.mark.parametrize("make", AGENT_SPELLINGS)
+def test_agent_makers_make_the_group(found, make):
+    text = (IMPORTS.replace("import Agent,", "import Agent, ChatAgent,") + TOOLS + FAIL_CLOSED
+            + '\nclient = OpenAIChatCompletionClient(model="m")\n' + make + "\n")
+    got = found(text)
+    assert lines(got, "SIB301") == [line_of(text, "agent = ")], got
+    assert lines(got, "SIB101") == [line_of(text, "def charge_card")]
+
+
+@pytest.mark.parametrize("make", AGENT_SPELLINGS)
+def test_the_serialised_client_serialises_each_maker(found, make):
+    text = (IMPORTS.replace("import Agent,", "import Agent, ChatAgent,") + TOOLS + FAIL_CLOSED
+            + '\nclient = OpenAIChatCompletionClient(model="m", function_invocation_configuration='
+            '{"allow_concurrent_invocation": False})\n' + make + "\n")
+    assert lines(found(text), "SIB301") == []
+
+
+@pytest.mark.parametrize("receiver", [
+    "other = Thing()\nagent = other.as_agent(tools=[lookup_customer, charge_card], middleware=[fail_closed])",
+    "from mylib import FakeClient\nagent = FakeClient().create_agent(tools=[lookup_customer, charge_card], "
+    "middleware=[fail_closed])",
+])
+def test_as_agent_of_another_object_makes_no_group(found, receiver):
+    text = IMPORTS + TOOLS + FAIL_CLOSED + "\n" + receiver + "\n"
+    assert lines(found(text), "SIB301") == []
+
+
 # ---- middleware that ends the run ---------------------------------------------------------------
 def test_fail_closed_middleware_makes_the_mix(found):
     text = IMPORTS + TOOLS + FAIL_CLOSED + _agent()

@@ -95,6 +95,11 @@ async def lookup_customer(customer_id: str) -> str:
 KEYED_SERIAL = _main().replace(
     "    agent = Agent(", '    client.function_invocation_configuration["allow_concurrent_invocation"] = False\n    agent = Agent(', 1)
 
+# The agent made by the client's own as_agent(), the client its receiver.
+def _as_agent(main: str) -> str:
+    return main.replace("agent = Agent(client=client, ", "agent = client.as_agent(", 1)
+
+
 SCENARIOS = {
     "maf_sync_tool_raises": HEAD_OWN_RAISE + SYNC_CHARGE + _main(""),
     "maf_sync_tool_raises_plain": HEAD_OWN_RAISE.replace("raise MiddlewareFailure(", "raise RuntimeError(") + SYNC_CHARGE
@@ -103,8 +108,10 @@ SCENARIOS = {
     "maf_sync_middleware": HEAD + SYNC_CHARGE + FAIL_CLOSED + _main(),
     "maf_thread_middleware": HEAD + THREAD_CHARGE + FAIL_CLOSED + _main(),
     "maf_sync_middleware_class": HEAD + SYNC_CHARGE + FAIL_CLOSED_CLASS + _main("FailClosed()"),
+    "maf_as_agent_middleware": HEAD + SYNC_CHARGE + FAIL_CLOSED + _as_agent(_main()),
     # Fixes: allow_concurrent_invocation=False; an awaiting charge; a middleware raising a plain error.
     "maf_sync_serial": HEAD + SYNC_CHARGE + FAIL_CLOSED + _main(config=SERIAL),
+    "maf_as_agent_serial": HEAD + SYNC_CHARGE + FAIL_CLOSED + _as_agent(_main(config=SERIAL)),
     "maf_await_middleware": HEAD + AWAIT_CHARGE + FAIL_CLOSED + _main(),
     "maf_sync_runtime_error": HEAD + SYNC_CHARGE + RUNTIME_ERROR + _main(),
 }
@@ -122,7 +129,7 @@ def codes(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name, code", [("maf_sync_middleware", "SIB101"), ("maf_thread_middleware", "SIB102"),
-                                        ("maf_sync_middleware_class", "SIB101")])
+                                        ("maf_sync_middleware_class", "SIB101"), ("maf_as_agent_middleware", "SIB101")])
 def test_middleware_failure_lands_the_charge_after_the_raise(name, code, results, codes):
     r = results[name]
     assert r["exc_type"] == "MiddlewareFailure", r
@@ -130,11 +137,12 @@ def test_middleware_failure_lands_the_charge_after_the_raise(name, code, results
     assert {code, "SIB202", "SIB301"} <= codes(name), codes(name)
 
 
-def test_allow_concurrent_invocation_false_lands_nothing_after_the_raise(results, codes):
-    r = results["maf_sync_serial"]
+@pytest.mark.parametrize("name", ["maf_sync_serial", "maf_as_agent_serial"])
+def test_allow_concurrent_invocation_false_lands_nothing_after_the_raise(name, results, codes):
+    r = results[name]
     # One call at a time: the failing lookup comes first and the charge never starts.
     assert r["exc_type"] == "MiddlewareFailure" and all(t <= 0 for t in r["after_end"]), r
-    found = codes("maf_sync_serial")
+    found = codes(name)
     assert "SIB301" not in found and "SIB202" in found, found
 
 
