@@ -1,5 +1,6 @@
 """Google APIs through `googleapiclient`: `service.users().messages().send(...).execute()`. The
-effect is `.execute()` of a request whose verb writes (`check="google_api"`); `get` and `list` read."""
+effect is `.execute()` of a request whose verb writes (`check="google_api"`); `get` and `list` read.
+Google Sheets through gspread: its write methods."""
 
 from __future__ import annotations
 
@@ -10,6 +11,15 @@ from .rows import Row, methods
 ROWS: tuple[Row, ...] = (
     *methods("googleapiclient.discovery.build googleapiclient.discovery.build_from_document", "execute",
              "{name} (Google API)", True, "google_api", "google_api"),
+    # gspread: `gspread.authorize(creds).open_by_key(key).worksheet(name).append_row([...])`, each a
+    # Sheets API request; `get_*`, `find`, `row_values`, `acell` read.
+    *methods("gspread.authorize gspread.service_account gspread.service_account_from_dict gspread.oauth "
+             "gspread.oauth_from_dict gspread.Client gspread.client.Client",
+             "append_row append_rows insert_row insert_rows insert_cols update update_cell update_cells update_acell "
+             "update_title update_note insert_note clear_note batch_update batch_clear clear delete_rows delete_row "
+             "delete_columns add_rows add_cols resize sort format batch_format merge_cells unmerge_cells add_worksheet "
+             "del_worksheet duplicate_sheet create del_spreadsheet copy share remove_permission import_csv "
+             "values_update values_append values_clear", "{name} (Google Sheets)", True, "google_api"),
 )
 
 WRITES = frozenset({"insert", "update", "patch", "delete", "send", "create", "modify", "trash", "untrash", "move",

@@ -1537,3 +1537,25 @@ def test_canvas_lms_changes_through_a_factory_and_a_chain_of_names_not_its_reads
             course = get_canvas().get_course(course_id)
             return ", ".join(a.name for a in course.get_assignments())
     """) == [(8, 13, "edit_assignment: sync, assignment.edit (Canvas LMS)")]
+
+
+def test_google_sheets_writes_through_gspread_in_another_module_not_its_reads(lint, tmp_path):
+    """evalU1's expense agent: the worksheet is built once in a helper module, the tools import it."""
+    (tmp_path / "sheets.py").write_text(
+        "import gspread\n\ngc = gspread.service_account(filename='creds.json')\n"
+        "sheet = gc.open_by_key('key').worksheet('Expenses')\n")
+    assert sib101(lint, tmp_path, """\
+        from strands import tool
+        from sheets import sheet
+
+        @tool
+        def add_expense(name: str, amount: float) -> str:
+            \"\"\"Add a row.\"\"\"
+            sheet.append_row([name, amount])
+            return "added"
+
+        @tool
+        def list_expenses() -> str:
+            \"\"\"Read the rows.\"\"\"
+            return str(sheet.get_all_records())
+    """) == [(5, 7, "add_expense: sync, sheet.append_row (Google Sheets)")]
