@@ -331,10 +331,36 @@ def _class_tools(facts: ModuleFacts) -> list[Tool]:
         ran = fn or _local_method(facts, cls, async_method) or _local_method(facts, cls, sync_method)
         if ran is None:
             continue
-        out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module,
-                        ran.loc if ran is fn else facts.class_locs.get(cls, ran.loc), prefix + ran.name, None, "",
-                        cls.rpartition(".")[0], class_name=cls))
+        loc = _reported_at(facts, cls, fn, sync_method) if ran is fn else facts.class_locs.get(cls, ran.loc)
+        out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, loc,
+                        prefix + ran.name, None, "", cls.rpartition(".")[0], class_name=cls))
     return out
+
+
+def _reported_at(facts: ModuleFacts, cls: str, fn: FunctionFacts, sync_method: str) -> Loc:
+    """Where a class tool whose method `fn` runs is reported: `fn`, but the sync method when `fn`
+    only hands the call to it (`async def _arun(...): return self._run(...)`): its body holds the effects."""
+    sync = facts.functions.get(f"{cls}.{sync_method}")
+    return sync.loc if sync is not None and sync is not fn and _delegates(fn, sync_method) else fn.loc
+
+
+_OFFLOADERS = frozenset({"to_thread", "run_in_executor", "get_event_loop", "get_running_loop", "partial"})
+
+
+def _delegates(fn: FunctionFacts, method: str) -> bool:
+    """Does the method only hand its call on to `self.<method>` (`return self._run(...)`, or through
+    `asyncio.to_thread(self._run, ...)`)? It still is what runs; the effects are in `method`."""
+    target = f"self.{method}"
+    named = False
+    for site in fn.calls:
+        text = site.call.func.text if isinstance(site.call.func, Ref) else ""
+        if text == target:
+            named = True
+        elif text.rpartition(".")[2] in _OFFLOADERS:
+            named = named or any(isinstance(a, Ref) and a.text == target for a in site.call.args)
+        else:
+            return False
+    return named
 
 
 def _local_method(facts: ModuleFacts, cls: str, method: str) -> FunctionFacts | None:
@@ -718,8 +744,9 @@ def inherited_tool_classes(facts: ModuleFacts, project: ProjectIndex) -> list[To
         fw, (sync_method, async_method) = found
         fn = facts.functions.get(f"{cls}.{async_method}") or facts.functions.get(f"{cls}.{sync_method}")
         if fn is not None:
-            out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
-                            prefix + fn.name, None, "", cls.rpartition(".")[0], class_name=cls))
+            out.append(Tool(cls.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module,
+                            _reported_at(facts, cls, fn, sync_method), prefix + fn.name, None, "",
+                            cls.rpartition(".")[0], class_name=cls))
             continue
         # The method that runs, inherited from a project base class in another module.
         inherited = method_of((facts, cls), async_method, project) or method_of((facts, cls), sync_method, project)

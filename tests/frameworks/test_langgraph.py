@@ -183,6 +183,21 @@ class AsyncCharge(BaseTool):
     assert codes(text) == [("SIB101", 8)]
 
 
+@pytest.mark.parametrize("arun, line", [
+    # `_arun` that only hands the call to `_run`: what runs blocks the loop; reported where the effect is
+    ("    async def _arun(self, amount: int) -> str:\n        return self._run(amount)\n", 7),
+    ("    async def _arun(self, amount: int) -> str:\n        return await asyncio.to_thread(self._run, amount)\n", 7),
+    # `_arun` with code of its own is reported itself
+    ("    async def _arun(self, amount: int) -> str:\n        print(amount)\n        return self._run(amount)\n", 11),
+])
+def test_an_arun_handing_the_call_to_run_is_reported_at_run(codes, arun, line):
+    text = ("import asyncio\nimport requests\nfrom langchain_core.tools import BaseTool\n\n"
+            "class Charge(BaseTool):\n    name: str = 'charge'\n"
+            "    def _run(self, amount: int) -> str:\n        requests.post('https://p.example.com', json={})\n"
+            "        return 'ok'\n\n" + arun)
+    assert [line for _, line in codes(text)] == [line]
+
+
 def test_plain_function_in_a_tools_list_is_a_tool(codes):
     text = ("import requests\nfrom langgraph.prebuilt import ToolNode\n\n"
             "def charge(amount: int) -> str:\n    requests.post('https://p.example.com', json={})\n    return 'ok'\n\n"
