@@ -10,6 +10,7 @@ function such a helper calls (`_get_token()` encrypting the password with a POST
 a payment or SQL never does, whatever the helper is called, and neither does anything in a generic
 request helper that merely carries a token (`_request_with_token`, `_auth_request`).
 
+The app's log file is bookkeeping too, written by a helper named for a logger or named `*.log`.
 The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
 tool that stores a trajectory row (`TrajectoryRepository.create`) or sends telemetry has not changed
 the world it reads. So is a search index brought up to date with its sources on the way to a
@@ -41,6 +42,9 @@ CREDENTIAL_STORE_KINDS = frozenset({"sql", "orm", "nosql", "kv"})
 # Words of a helper that records the agent's own run, and the stores such a record may land in.
 RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
 RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
+# Words of a helper that keeps the app's log (`Logger.writeToFile` appending to `logs/app.log`): its
+# file writes are the log, not the tool's effect (a `log_expense` helper is not one of them).
+LOG_WORDS = frozenset({"logger", "loggers", "logging", "syslog"})
 # Words of a helper that brings a search or vector index up to date with its sources, and those stores.
 INDEX_UPKEEP_WORDS = frozenset({"sync", "resync", "reindex", "rebuild", "refresh"})
 INDEX_KINDS = frozenset({"vector", "index"})
@@ -54,7 +58,7 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     words = {w.lower() for w in _WORD.findall(helper)}
     # A request helper is named so itself; its class's name does not make one (`GoogleAPI.save_credentials`).
     own = {w.lower() for w in _WORD.findall(helper.rpartition(".")[2])}
-    if effect.kind == "file" and is_upkeep_file(effect.target):
+    if effect.kind == "file" and (is_upkeep_file(effect.target) or words & LOG_WORDS):
         return True
     if effect.kind in RUN_RECORD_KINDS and words & RUN_RECORD_WORDS:
         return True
@@ -67,7 +71,9 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
 
 
 def is_upkeep_file(path: str) -> bool:
-    """A file whose name says it holds credentials or a cache: `token.json`, `cookies.pkl`."""
+    """A file whose name says it holds credentials or a cache, or a log: `token.json`, `cookies.pkl`, `app.log`."""
+    if path.lower().endswith(".log"):
+        return True
     name = path.replace("\\", "/").rpartition("/")[2].partition(".")[0]
     words = {w.lower() for w in _WORD.findall(name)}
     return bool(words) and bool(words & BOOKKEEPING_WORDS) and not words & REQUEST_WORDS

@@ -711,3 +711,38 @@ def test_an_index_synced_with_its_sources_on_the_way_to_a_search_is_bookkeeping(
             store.add_memory([text])
             return "ok"
     """) == [(23, 12)]
+
+
+def test_the_apps_log_file_is_bookkeeping_a_log_named_business_write_is_not(lint, tmp_path):
+    """evalU4's ClaudIA: every read tool logs through `Logger.writeToFile` (`fs.appendFileSync` of
+    `logs/claudia.log`); a helper named `log_expense` writing the expenses file is the tool's effect."""
+    found = lint(textwrap.dedent("""\
+        from pathlib import Path
+        from agents import function_tool
+
+        class Logger:
+            def write_to_file(self, line: str) -> None:
+                with open(LOG_PATH, "a") as fh:
+                    fh.write(line)
+
+        def append_line(line: str) -> None:
+            with open("logs/agent.log", "a") as fh:
+                fh.write(line)
+
+        def log_expense(amount: int) -> None:
+            Path("expenses.json").write_text(str(amount))
+
+        logger = Logger()
+
+        @function_tool
+        def list_boards() -> str:
+            logger.write_to_file("listing")
+            append_line("listing")
+            return "boards"
+
+        @function_tool
+        def add_expense(amount: int) -> str:
+            log_expense(amount)
+            return "added"
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == [25]
