@@ -94,6 +94,7 @@ class _Collector:
         self.awaited: set[int] = set()
         self._values: dict[int, Value] = {}
         self.root: ts.Node | None = None  # the program: its type aliases and interfaces (`_shapes`)
+        self.commonjs_default: Value | None = None  # `module.exports = new Service()`
         self._named_shapes: dict[str, ts.Node] | None = None
         self._wide_lines = {i for i, line in enumerate(data.split(b"\n")) if not line.isascii()}
         self._lines = data.split(b"\n") if self._wide_lines else []
@@ -491,11 +492,26 @@ class _Collector:
         name = self.dotted(left) if left is not None else None
         if name is not None and right is not None:
             self.facts.assignments.append(Assignment(name, self.value(right), self.loc(left), self.scope()))  # type: ignore[arg-type]
+            if name == "module.exports" and not self.scope():
+                self._commonjs_exports(self.value(right), self.loc(right))
         if right is not None:
             self.visit(right)
         if left is not None and left.type != "identifier":
             self.visit(left)
         return False
+
+    def _commonjs_exports(self, value: Value, loc: Loc) -> None:
+        """`module.exports = { createTools, run: runWorkflow }`: the names it hands on, as `export { ... }`
+        does; `module.exports = new Service()`: the module is that value, an `export default` that
+        `require('./service')` binds whole (`siblint.js.collector.collect` hands on its methods)."""
+        if isinstance(value, Mapping):
+            for key, item in value.items:
+                key_name = key.value if isinstance(key, Const) and isinstance(key.value, str) else None
+                if key_name and isinstance(item, Ref) and "." not in item.text and item.text != key_name:
+                    self.imports[key_name] = self.imports.get(item.text, f"{self.facts.module}.{item.text}")
+            return
+        self.facts.assignments.append(Assignment("default", value, loc, ""))
+        self.commonjs_default = value
 
     # classes and functions
     def visit_class_declaration(self, node: ts.Node) -> bool:
@@ -836,4 +852,15 @@ def collect(tree: ts.Tree, data: bytes, path: str) -> ModuleFacts:
     collector = _Collector(facts, data)
     collector.root = tree.root_node
     collector.visit(tree.root_node)
+    made = collector.commonjs_default
+    if isinstance(made, Call) and isinstance(made.func, Ref) and made.func.text in facts.classes:
+        # `const calendar = require('./calendarService'); calendar.update(...)`: the instance's methods
+        # are the module's names, each bound to its method (`resolve_function` follows such an alias).
+        prefix = f"{made.func.text}."
+        taken = {a.target for a in facts.assignments if not a.scope} | set(facts.imports)
+        for qual, fn in list(facts.functions.items()):
+            method = qual[len(prefix):] if qual.startswith(prefix) else ""
+            if method and "." not in method and "@" not in method and method != "constructor" \
+                    and method not in facts.functions and method not in taken:
+                facts.assignments.append(Assignment(method, Ref(qual, qual, fn.loc), made.loc, ""))
     return facts

@@ -353,3 +353,48 @@ def test_sib101_a_tree_run_analyses_the_subclass_module_that_imports_no_framewor
                      "src/tools.ts": SUBCLASSES, "src/util.ts": "export class Cache extends Map<string, string> {}\n"})
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, code) for path, line, _, code, _ in found] == [("src/tools.ts", 4, "SIB101")]
+
+
+SERVICE = """const { google } = require('googleapis');
+class CalendarService {
+  constructor() { this.calendar = google.calendar({ version: 'v3' }); }
+  async updateAppointment(id, data) {
+    return await this.calendar.events.patch({ calendarId: 'primary', eventId: id, requestBody: data });
+  }
+  async listAppointments() { return await this.calendar.events.list({ calendarId: 'primary' }); }
+}
+%s
+"""
+CJS_TOOLS = """const { DynamicStructuredTool } = require('@langchain/core/tools');
+const { z } = require('zod');
+%s
+function createCalendarTools() {
+  const shift = new DynamicStructuredTool({
+    name: 'shift_appointment', description: 'Shift', schema: z.object({ id: z.string() }),
+    func: async ({ id }) => { %s await calendar.updateAppointment(id, {}); return 'shifted'; },
+  });
+  const list = new DynamicStructuredTool({
+    name: 'list_appointments', description: 'List', schema: z.object({}),
+    func: async () => { %s return JSON.stringify(await calendar.listAppointments()); },
+  });
+  return [shift, list];
+}
+module.exports = { createCalendarTools };
+"""
+
+
+@pytest.mark.parametrize("exported, required_at_top", [
+    ("module.exports = new CalendarService();", True),
+    ("module.exports = new CalendarService();", False),  # `require` inside the tool's function
+    ("const service = new CalendarService();\nmodule.exports = { calendarApi: service };", None),
+])
+def test_a_commonjs_module_exporting_a_service_instance(tmp_path, exported, required_at_top):
+    """evalU3's voice agent: `module.exports = new GoogleCalendarService()`, required by the tools."""
+    if required_at_top is None:
+        head, inner = "const { calendarApi: calendar } = require('./calendarService');", ""
+    else:
+        require = "const calendar = require('./calendarService');"
+        head, inner = (require, "") if required_at_top else ("", require)
+    files = {"calendarService.js": SERVICE % exported, "calendarTools.js": CJS_TOOLS % (head, inner, inner)}
+    found = _lint(tmp_path, files, "calendarTools.js", select=("SIB101",))
+    assert found == [("SIB101", 5)]  # the patch, not the list
