@@ -24,6 +24,11 @@ _FIRESTORE_ASYNC = "google.cloud.firestore.AsyncClient google.cloud.firestore_v1
 _FIRESTORE_WRITES = "set update delete add create"
 
 ROWS: tuple[Row, ...] = (
+    # Appwrite's Python SDK: `Databases(client).create_document(...)`; `get_*`/`list_*` read.
+    *methods(" ".join(f"appwrite.services.{m}.{c}" for m, c in (("databases", "Databases"), ("tables_db", "TablesDB"),
+                                                                ("storage", "Storage"), ("users", "Users"),
+                                                                ("teams", "Teams"), ("messaging", "Messaging"))),
+             "create* update* upsert* delete* increment* decrement*", "{name} (Appwrite write)", True, "nosql"),
     anys("execute executemany executescript exec_driver_sql", "SQL {method}", None, "sql", "sql"),
     # `conn.commit()`; a commit given a positional argument is another library's (GitPython's
     # `repo.commit(rev)` looks a commit up, `repo.index.commit(message)` is a git commit).

@@ -72,6 +72,11 @@ ROWS: tuple[Row, ...] = (
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
+    # Appwrite (node-appwrite, appwrite): `new Databases(client).createDocument(db, coll, id, {...})`,
+    # `new Storage(client).createFile(...)`; `get*`/`list*` read.
+    *methods(" ".join(f"{pkg}.{service}" for pkg in ("node-appwrite", "appwrite")
+                      for service in ("Databases", "TablesDB", "Storage", "Users", "Teams", "Messaging", "Functions")),
+             "create* update* upsert* delete* increment* decrement*", "{name} (Appwrite write)", False, "nosql"),
     # Firestore: the Admin SDK's (`getFirestore().collection('users').doc(id).set({...})`) and the
     # web SDK's functions (`setDoc(doc(db, 'users', id), {...})`).
     *methods("firebase-admin/firestore.getFirestore firebase-admin.firestore @google-cloud/firestore.Firestore",

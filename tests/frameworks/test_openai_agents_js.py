@@ -155,6 +155,10 @@ EFFECTS = {
     "ioredis hset": ("import Redis from 'ioredis';\nconst redis = new Redis();\n", "await redis.hset('cart:1', 'a', 1);"),
     "drizzle insert": ("import { drizzle } from 'drizzle-orm/postgres-js';\nconst db = drizzle(process.env.DB!);\n",
                        "await db.insert(documents).values({ name: 'x' });"),
+    # evalU3: Appwrite's Databases service over a configured client.
+    "appwrite createDocument": ("import { Client, Databases } from 'node-appwrite';\n"
+                                "const db = new Databases(new Client().setEndpoint('x').setProject('p'));\n",
+                                "await db.createDocument('db', 'contests', 'unique()', { title: 'x' });"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -200,6 +204,7 @@ READ_ONLY = {
     "redis get": "await redis.get('cart:1');\n    await redis.json.get('cart:1', { path: '$' });",
     "drizzle select": "await orm.select().from(documents);",
     "request helper spreading no method": "await api('/campaigns');\n    await api('/campaigns', { headers: {} });",
+    "appwrite listDocuments": "await aw.listDocuments('db', 'contests');\n    await aw.getDocument('db', 'contests', '1');",
 }
 
 
@@ -221,6 +226,7 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { MongoClient } from 'mongodb';\nconst mongo = new MongoClient('x');\n"
                "import { createClient as redisClient } from 'redis';\nconst redis = redisClient();\n"
                "import { drizzle } from 'drizzle-orm/node-postgres';\nconst orm = drizzle('x');\n"
+               "import { Client as AwClient, Databases } from 'node-appwrite';\nconst aw = new Databases(new AwClient());\n"
                "async function api(path: string, options: RequestInit = {}) {\n"
                "  return fetch(`https://graph.example.com${path}`, { ...options, signal: AbortSignal.timeout(5000) });\n}\n"
                "async function gql(query: string, variables: object) {\n  const res = await fetch('https://shop.example.com/graphql', "

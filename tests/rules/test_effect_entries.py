@@ -1559,3 +1559,19 @@ def test_google_sheets_writes_through_gspread_in_another_module_not_its_reads(li
             \"\"\"Read the rows.\"\"\"
             return str(sheet.get_all_records())
     """) == [(5, 7, "add_expense: sync, sheet.append_row (Google Sheets)")]
+
+
+def test_appwrite_document_writes_not_its_reads():
+    """Appwrite's Python SDK, as evalU3's MathX uses its Node twin: `Databases(client)` writes documents."""
+    assert [(line, description) for line, description, _, _, _ in effects("""\
+        from appwrite.client import Client
+        from appwrite.services.databases import Databases
+
+        db = Databases(Client().set_endpoint("https://cloud.appwrite.io/v1"))
+
+        def f(doc_id):
+            db.create_document("db", "contests", doc_id, {"title": "x"})
+            db.list_documents("db", "contests")
+            db.get_document("db", "contests", doc_id)
+            db.delete_document("db", "contests", doc_id)
+    """)] == [(7, "db.create_document (Appwrite write)"), (10, "db.delete_document (Appwrite write)")]
