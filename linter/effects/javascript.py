@@ -72,6 +72,13 @@ ROWS: tuple[Row, ...] = (
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
+    # Microsoft Graph: `Client.init({ authProvider }).api('/me/events').post(event)`; `get` reads.
+    *methods("@microsoft/microsoft-graph-client.Client.init @microsoft/microsoft-graph-client.Client.initWithMiddleware "
+             "@microsoft/microsoft-graph-client.Client", "post put patch update delete del", "{name} (Microsoft Graph)",
+             False, "http"),
+    # jsforce (Salesforce): `conn.sobject('Contact').create({...})`, `conn.insert(...)`; `query` reads.
+    *methods("jsforce.Connection", "create insert update upsert destroy delete del", "{name} (Salesforce write)", False,
+             "ticket"),
     # Appwrite (node-appwrite, appwrite): `new Databases(client).createDocument(db, coll, id, {...})`,
     # `new Storage(client).createFile(...)`; `get*`/`list*` read.
     *methods(" ".join(f"{pkg}.{service}" for pkg in ("node-appwrite", "appwrite")

@@ -159,6 +159,11 @@ EFFECTS = {
     "appwrite createDocument": ("import { Client, Databases } from 'node-appwrite';\n"
                                 "const db = new Databases(new Client().setEndpoint('x').setProject('p'));\n",
                                 "await db.createDocument('db', 'contests', 'unique()', { title: 'x' });"),
+    # evalU4: Microsoft Graph made in the tool; jsforce through a typed field.
+    "microsoft graph post": ("import { Client } from '@microsoft/microsoft-graph-client';\n",
+                             "await Client.init({ authProvider: (d) => d(null, 't') }).api('/me/sendMail').post({});"),
+    "jsforce sobject create": ("import { Connection } from 'jsforce';\nlet conn: Connection;\n",
+                               "await conn.sobject('Contact').create({ LastName: 'x' });"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -204,6 +209,8 @@ READ_ONLY = {
     "redis get": "await redis.get('cart:1');\n    await redis.json.get('cart:1', { path: '$' });",
     "drizzle select": "await orm.select().from(documents);",
     "request helper spreading no method": "await api('/campaigns');\n    await api('/campaigns', { headers: {} });",
+    "microsoft graph get": "await Client.init({}).api('/me/events').get();",
+    "jsforce query": "await conn.query('SELECT Id FROM Contact');",
     "appwrite listDocuments": "await aw.listDocuments('db', 'contests');\n    await aw.getDocument('db', 'contests', '1');",
 }
 
@@ -227,6 +234,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { createClient as redisClient } from 'redis';\nconst redis = redisClient();\n"
                "import { drizzle } from 'drizzle-orm/node-postgres';\nconst orm = drizzle('x');\n"
                "import { Client as AwClient, Databases } from 'node-appwrite';\nconst aw = new Databases(new AwClient());\n"
+               "import { Client } from '@microsoft/microsoft-graph-client';\n"
+               "import { Connection } from 'jsforce';\nlet conn: Connection;\n"
                "async function api(path: string, options: RequestInit = {}) {\n"
                "  return fetch(`https://graph.example.com${path}`, { ...options, signal: AbortSignal.timeout(5000) });\n}\n"
                "async function gql(query: string, variables: object) {\n  const res = await fetch('https://shop.example.com/graphql', "
