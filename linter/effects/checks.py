@@ -7,7 +7,7 @@ import re
 from typing import Callable
 
 from ..syntax.facts import Attr, Call, Const, Either, FString, Mapping, Ref, Seq, Starred, Value
-from . import cloud, databases, files, google_apis, http, stores
+from . import cloud, databases, files, google_apis, http, mcp, stores
 from .incidental import is_upkeep_file
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
@@ -513,6 +513,21 @@ def check_route(row: Row, call: Call, r: Resolver) -> Found | None:
     return None
 
 
+def check_mcp_tool(row: Row, call: Call, r: Resolver) -> Found | None:
+    """An MCP server's tool called by name (`siblint.effects.mcp`): a write when its name says so."""
+    first = call.arg(0, None)
+    options = _js_object(first, r)
+    if options is not None:
+        params = _js_object(options.get("params"), r) if r.text(options.get("method")) == "tools/call" else options
+        first = params.get("name") if params is not None else None
+    elif row.name.startswith("@"):
+        first = None  # a JS client's request that is not a literal `tools/call`
+    tool = r.text(first)
+    if tool is None or not mcp.writes(tool):
+        return None
+    return Found(row.what.format(name=shown_name(call), tool=tool), tool, tool)
+
+
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
@@ -520,4 +535,5 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
     "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit, "prepared_sql": check_prepared_sql,
+    "mcp_tool": check_mcp_tool,
 }

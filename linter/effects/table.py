@@ -13,6 +13,7 @@ from . import (
     http,
     javascript,
     mail,
+    mcp,
     media,
     memory,
     messaging,
@@ -27,7 +28,7 @@ from .rows import Row, verb_matches
 TABLE: tuple[Row, ...] = (
     *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,
     *cloud.ROWS, *google_apis.ROWS, *ticketing.ROWS, *memory.ROWS, *desktop.ROWS, *office.ROWS, *javascript.ROWS,
-    *stores.ROWS, *browser.ROWS, *media.ROWS,
+    *stores.ROWS, *browser.ROWS, *media.ROWS, *mcp.ROWS,
 )
 
 # Library roots the table names (`requests`, `stripe`, `boto3`): never project code.

@@ -164,6 +164,13 @@ EFFECTS = {
                              "await Client.init({ authProvider: (d) => d(null, 't') }).api('/me/sendMail').post({});"),
     "jsforce sobject create": ("import { Connection } from 'jsforce';\nlet conn: Connection;\n",
                                "await conn.sobject('Contact').create({ LastName: 'x' });"),
+    # evalU4: a remote MCP server's tool whose name writes, called by name or by a raw `tools/call`.
+    "mcp callTool": ("import { Client } from '@modelcontextprotocol/sdk/client/index.js';\nlet mcp: Client;\n",
+                     "await mcp.callTool({ name: 'API-patch-block-children', arguments: {} });"),
+    "mcp tools/call request": ("import { Client } from '@modelcontextprotocol/sdk/client/index.js';\n"
+                               "const mcp = new Client({ name: 'c', version: '1' });\n",
+                               "const request = { method: 'tools/call', params: { name: 'create_issue', arguments: {} } };\n"
+                               "    await mcp.request(request, Schema);"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -209,6 +216,10 @@ READ_ONLY = {
     "redis get": "await redis.get('cart:1');\n    await redis.json.get('cart:1', { path: '$' });",
     "drizzle select": "await orm.select().from(documents);",
     "request helper spreading no method": "await api('/campaigns');\n    await api('/campaigns', { headers: {} });",
+    "mcp tools that read": ("await mcpc.callTool({ name: 'API-post-search', arguments: {} });\n"
+                            "    await mcpc.callTool({ name: 'get_file_contents', arguments: {} });\n"
+                            "    await mcpc.callTool({ name: toolName, arguments: {} });\n"
+                            "    await mcpc.request({ method: 'resources/read', params: { uri: 'x' } }, Schema);"),
     "microsoft graph get": "await Client.init({}).api('/me/events').get();",
     "jsforce query": "await conn.query('SELECT Id FROM Contact');",
     "appwrite listDocuments": "await aw.listDocuments('db', 'contests');\n    await aw.getDocument('db', 'contests', '1');",
@@ -235,6 +246,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { drizzle } from 'drizzle-orm/node-postgres';\nconst orm = drizzle('x');\n"
                "import { Client as AwClient, Databases } from 'node-appwrite';\nconst aw = new Databases(new AwClient());\n"
                "import { Client } from '@microsoft/microsoft-graph-client';\n"
+               "import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';\n"
+               "const mcpc = new McpClient({ name: 'c', version: '1' });\nconst toolName = process.env.TOOL;\n"
                "import { Connection } from 'jsforce';\nlet conn: Connection;\n"
                "async function api(path: string, options: RequestInit = {}) {\n"
                "  return fetch(`https://graph.example.com${path}`, { ...options, signal: AbortSignal.timeout(5000) });\n}\n"

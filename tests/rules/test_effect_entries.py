@@ -1575,3 +1575,16 @@ def test_appwrite_document_writes_not_its_reads():
             db.get_document("db", "contests", doc_id)
             db.delete_document("db", "contests", doc_id)
     """)] == [(7, "db.create_document (Appwrite write)"), (10, "db.delete_document (Appwrite write)")]
+
+
+def test_an_mcp_servers_tool_called_by_a_name_that_writes():
+    """The Python MCP client's `call_tool(name, arguments)`: the remote tool's name says what it does."""
+    assert [(line, description) for line, description, _, _, _ in effects("""\
+        from mcp import ClientSession
+
+        async def f(session: ClientSession, name):
+            await session.call_tool("create_issue", {"title": "x"})
+            await session.call_tool("search_issues", {"q": "x"})
+            await session.call_tool(name, {})
+            await session.call_tool("ping", {})
+    """)] == [(4, "session.call_tool (MCP tool create_issue)")]

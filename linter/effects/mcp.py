@@ -1,0 +1,39 @@
+"""Tools of an MCP server called from a tool's code: `client.callTool({ name: 'API-post-page', ... })`.
+
+What the call does is what the remote tool does, and its name is all the source says of it: a name
+with a word that writes (`API-patch-block-children`, `create_issue`) and none that reads is a write;
+one that reads (`API-post-search`, `get_file_contents`) or that siblint cannot read is not, as SQL it
+cannot read is not (`check="mcp_tool"`). The name is read where the call gives it: the first argument
+(Python's `call_tool(name, args)`), the `name` of the options object (`callTool({ name })`), or the
+`params.name` of a raw `tools/call` request (`client.request({ method: 'tools/call', params }, schema)`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rows import Row, methods
+
+_JS_CLIENTS = " ".join(f"@modelcontextprotocol/sdk/client/{m}.Client" for m in ("index.js", "index"))
+
+ROWS: tuple[Row, ...] = (
+    *methods(f"{_JS_CLIENTS} @modelcontextprotocol/sdk/client.Client", "callTool request",
+             "{name} (MCP tool {tool})", False, "mcp", "mcp_tool"),
+    *methods("mcp.ClientSession mcp.client.session.ClientSession fastmcp.Client fastmcp.client.Client",
+             "call_tool", "{name} (MCP tool {tool})", False, "mcp", "mcp_tool"),
+)
+
+READS = frozenset({"get", "list", "search", "query", "find", "read", "retrieve", "fetch", "lookup", "describe",
+                   "count", "view", "show", "check", "validate", "preview", "export", "download", "browse", "inspect",
+                   "status", "info", "explain", "analyze", "summarize"})
+WRITES = frozenset({"create", "post", "put", "patch", "update", "delete", "remove", "append", "insert", "add", "send",
+                    "write", "set", "upload", "move", "archive", "publish", "comment", "merge", "close", "assign",
+                    "edit", "modify", "replace", "upsert", "push", "commit", "cancel", "book", "pay", "charge",
+                    "refund", "transfer", "invite", "schedule", "submit", "reply", "forward", "restore", "trash"})
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def writes(tool: str) -> bool:
+    """Does the MCP tool named `tool` write, as its name says?"""
+    words = {w.lower() for w in _WORD.findall(tool)}
+    return bool(words & WRITES) and not words & READS
