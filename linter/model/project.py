@@ -846,13 +846,15 @@ class ProjectIndex:
             for _ in range(hops):
                 hop = sorted({p for module in frontier for p in self.importer_paths(module)} - seen)
                 seen.update(hop)
+                found.extend(p for p in hop if p in agents)
+                if hops == 1:
+                    break  # a framework's own module: its importers alone are asked, none of their bytes read
                 # Followed further only through a module that names one of its functions (re-exports,
                 # lists or calls it) or re-exports all of them (`from .user_tools import *`): one that
                 # imports its constants hands no tool on.
                 frontier = [p for p in hop if p not in agents and (self.spells_any(p, names) or self._star_imports(p))
                             ][:MAX_IMPORTERS_FOLLOWED]
-                found.extend(p for p in hop if p in agents)
-                for glue in frontier if hops > 1 else ():  # what a module that is not agent code hands its imports to
+                for glue in frontier:  # what a module that is not agent code hands its imports to
                     found.extend(p for name in self._imported_by().get(glue, ())
                                  for p in self.scan.names.get(name, ()) if p in agents)
             return tuple(p for p in dict.fromkeys(found) if p != path)[:MAX_IMPORTERS_FOLLOWED]
