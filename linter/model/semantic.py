@@ -420,7 +420,31 @@ class Scope:
                 return self.text(value.args[0], depth + 1)
             if isinstance(value.func, Attr) and value.func.attr in ("format", "strip"):  # "...".format(x)
                 return self.text(value.func.receiver, depth + 1)
+        if isinstance(value, Call) and len(value.args) <= 1:
+            return self._str_method(value, depth)
         return None
+
+    def _str_method(self, call: Call, depth: int) -> str | None:
+        """`method.upper()`, `path.lstrip("/")` of a text that can be read: the text it makes."""
+        if isinstance(call.func, Attr):
+            receiver, name = call.func.receiver, call.func.attr
+        elif isinstance(call.func, Ref) and "." in call.func.text:
+            head, _, name = call.func.text.rpartition(".")
+            receiver = Ref(head, head, call.func.loc)
+        else:
+            return None
+        if name not in _STR_METHODS:
+            return None
+        base = self.text(receiver, depth + 1)
+        chars = self.text(call.args[0], depth + 1) if call.args else None
+        if base is None or (call.args and chars is None):
+            return None
+        return getattr(base, name)(chars) if name in _STRIPS else getattr(base, name)()
+
+
+_STRIPS = frozenset({"strip", "lstrip", "rstrip"})
+# Methods of `str` whose result a literal receiver decides (what an HTTP helper does to its `method`).
+_STR_METHODS = _STRIPS | {"upper", "lower", "casefold", "title", "capitalize"}
 
 
 def scope_of(facts: ModuleFacts, fn: FunctionFacts | None) -> Scope:

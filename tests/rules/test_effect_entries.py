@@ -1588,3 +1588,38 @@ def test_an_mcp_servers_tool_called_by_a_name_that_writes():
             await session.call_tool(name, {})
             await session.call_tool("ping", {})
     """)] == [(4, "session.call_tool (MCP tool create_issue)")]
+
+
+def test_a_request_helper_upper_casing_its_method_sends_what_its_caller_says(lint, tmp_path):
+    """evalV2's Magento client: `session.request(method=method.upper(), url=...)`, `method` the
+    caller's; `path.lstrip("/")` of a literal path is read the same way."""
+    assert sib101(lint, tmp_path, """\
+        import requests
+        from langchain_core.tools import tool
+
+        class Client:
+            def __init__(self):
+                self.session = requests.Session()
+
+            def send(self, endpoint: str, method: str = "GET", data: dict | None = None) -> dict:
+                url = "https://shop.example.com/rest/V1/" + endpoint.lstrip("/")
+                return self.session.request(method=method.upper(), url=url, json=data).json()
+
+        client = Client()
+
+        @tool
+        def list_countries() -> dict:
+            \"\"\"List countries.\"\"\"
+            return client.send("/directory/countries", method="get")
+
+        @tool
+        def get_order(order_id: int) -> dict:
+            \"\"\"Read an order.\"\"\"
+            return client.send(f"orders/{order_id}")
+
+        @tool
+        def cancel_order(order_id: int) -> dict:
+            \"\"\"Cancel an order.\"\"\"
+            return client.send(f"orders/{order_id}/cancel", method="post")
+    """) == [(25, 10, "cancel_order: sync, POST to https://shop.example.com/rest/V1/orders/{}/canc… via requests "
+                       "(via Client.send)")]
