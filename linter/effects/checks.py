@@ -513,6 +513,15 @@ def check_route(row: Row, call: Call, r: Resolver) -> Found | None:
     return None
 
 
+def check_from_table(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`<anything>.from('orders').insert({...})`: a write on the table the builder names."""
+    receiver = receiver_of(call.func)
+    if not isinstance(receiver, Call) or method_name(receiver.func) != "from":
+        return None
+    table = r.text(receiver.arg(0, None))
+    return None if table is None else Found(row.what.format(name=shown_name(call)), method_name(call.func), table)
+
+
 def check_mcp_tool(row: Row, call: Call, r: Resolver) -> Found | None:
     """An MCP server's tool called by name (`siblint.effects.mcp`): a write when its name says so."""
     first = call.arg(0, None)
@@ -535,5 +544,5 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
     "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit, "prepared_sql": check_prepared_sql,
-    "mcp_tool": check_mcp_tool,
+    "mcp_tool": check_mcp_tool, "from_table": check_from_table,
 }

@@ -69,6 +69,9 @@ ROWS: tuple[Row, ...] = (
     # Drizzle: `db.insert(users).values({...})` of `db = drizzle(client)`, for each driver's module.
     *methods(" ".join(f"drizzle-orm/{driver}.drizzle" for driver in _DRIZZLE_DRIVERS.split()), "insert update delete",
              "{name} (Drizzle write)", False, "orm"),
+    # A write on a table a builder names (`client.from('orders').insert({...})`) on a client siblint
+    # cannot trace (a parameter, the run's context): supabase-js's spelling, and a write in any library.
+    anys("insert update upsert delete", "{name} (table write)", False, "sql", "from_table"),
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),

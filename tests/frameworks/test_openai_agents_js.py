@@ -171,6 +171,10 @@ EFFECTS = {
                                "const mcp = new Client({ name: 'c', version: '1' });\n",
                                "const request = { method: 'tools/call', params: { name: 'create_issue', arguments: {} } };\n"
                                "    await mcp.request(request, Schema);"),
+    # evalV3: a client handed in from the run's context (untyped): the table the builder names is written.
+    "table write on an untraced client": ("async function createRing(db: any, name: string) {\n"
+                                          "  return db.from('wheel_rings').insert({ name }).select().single();\n}\n",
+                                          "await createRing(globalThis.db, 'x');"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -216,6 +220,8 @@ READ_ONLY = {
     "redis get": "await redis.get('cart:1');\n    await redis.json.get('cart:1', { path: '$' });",
     "drizzle select": "await orm.select().from(documents);",
     "request helper spreading no method": "await api('/campaigns');\n    await api('/campaigns', { headers: {} });",
+    "table reads on an untraced client and Array.from": ("await (globalThis as any).db.from('rings').select('*').eq('id', 1);\n"
+                                                        "    Array.from([1]).fill(0);"),
     "mcp tools that read": ("await mcpc.callTool({ name: 'API-post-search', arguments: {} });\n"
                             "    await mcpc.callTool({ name: 'get_file_contents', arguments: {} });\n"
                             "    await mcpc.callTool({ name: toolName, arguments: {} });\n"
