@@ -8,7 +8,7 @@ from ..syntax.facts import Call, Ref
 from .checks import CHECKS, describe
 from .resolve import Resolver, method_name, no_names, receiver_of
 from .rows import Row, verb_matches
-from .table import CALLS, FAMILIES, METHODS, SAME_CALL_WRAPPERS, any_row, type_family
+from .table import CALLS, FAMILIES, METHODS, SAME_CALL_WRAPPERS, any_rows, type_family
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
     if not rows and meth:
         ctor = type_family(names[1].rpartition(".")[0]) if names[1] else ""
         rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth))
-        if not rows and receiver_of(call.func) is not None and (row := any_row(meth)) is not None:
-            rows.append(row)
+        if not rows and receiver_of(call.func) is not None:
+            rows.extend(any_rows(meth))
     return rows
 
 

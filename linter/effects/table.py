@@ -39,11 +39,11 @@ LIBRARY_ROOTS = TABLE_ROOTS | {"asyncio", "concurrent", "functools", "contextlib
                                "json", "time"} | set(import_roots())
 
 
-def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str, Row]]:
+def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str, tuple[Row, ...]]]:
     calls: dict[str, Row] = {}
     families: list[Row] = []
     methods: dict[str, list[Row]] = {}
-    anys: dict[str, Row] = {}
+    anys: dict[str, tuple[Row, ...]] = {}  # several libraries' rows may claim a verb; each check decides
     for row in TABLE:
         if row.match == "call":
             calls[row.name] = row
@@ -53,7 +53,7 @@ def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str,
             methods.setdefault(row.name, []).append(row)
         else:
             for verb in row.verbs:
-                anys[verb] = row
+                anys[verb] = (*anys.get(verb, ()), row)
     return calls, families, methods, anys
 
 
@@ -61,12 +61,12 @@ CALLS, FAMILIES, METHODS, ANY = _index()
 CONSTRUCTORS = frozenset(METHODS)
 SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
 # "any" rows with a prefix verb (`patch_namespaced_*`): matched after the exact names.
-_ANY_PREFIXED = tuple(dict.fromkeys(row for verb, row in ANY.items() if verb.endswith("*")))
+_ANY_PREFIXED = tuple(dict.fromkeys(row for verb, rows in ANY.items() if verb.endswith("*") for row in rows))
 
 
-def any_row(method: str) -> Row | None:
-    """The "any" row a method name matches on any receiver: its exact name, else a prefix."""
-    return ANY.get(method) or next((row for row in _ANY_PREFIXED if verb_matches(row.verbs, method)), None)
+def any_rows(method: str) -> tuple[Row, ...]:
+    """The "any" rows a method name matches on any receiver: its exact name's, else a prefix's."""
+    return ANY.get(method) or tuple(row for row in _ANY_PREFIXED if verb_matches(row.verbs, method))[:1]
 
 
 def type_family(ctor: str) -> str:
