@@ -29,6 +29,10 @@ BOOKKEEPING_WORDS = frozenset({"token", "tokens", "credential", "credentials", "
                                "cookiejar", "cache", "cached", "caching", "oauth", "oauth2", "auth", "authenticate",
                                "authentication", "authorize", "authorization", "authorise", "login", "signin",
                                "lock", "lockfile", "flock"})
+# A lock that serialises writers is a file or a key; an HTTP request to lock something (`lockDevice`
+# posting `/devices/{id}/action/lock`) is the tool's business.
+LOCK_WORDS = frozenset({"lock", "lockfile", "flock"})
+LOCK_KINDS = frozenset({"file", "kv"})
 # Words of a helper that sends whatever its caller asks for: its requests are the tool's own.
 REQUEST_WORDS = frozenset({"request", "requests", "call", "api", "http", "send", "post", "put", "patch", "delete",
                            "execute"})
@@ -66,7 +70,8 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
         return True
     if own & REQUEST_WORDS:
         return False
-    return (effect.kind in BOOKKEEPING_KINDS and bool(words & BOOKKEEPING_WORDS)) or (
+    upkeep = words & BOOKKEEPING_WORDS if effect.kind in LOCK_KINDS else words & (BOOKKEEPING_WORDS - LOCK_WORDS)
+    return (effect.kind in BOOKKEEPING_KINDS and bool(upkeep)) or (
         effect.kind in CREDENTIAL_STORE_KINDS and bool(words & CREDENTIAL_WORDS))
 
 

@@ -416,6 +416,24 @@ def test_a_lock_file_opened_by_a_helper_is_bookkeeping(sib101):
     assert [line for line, _ in found] == [23]
 
 
+def test_a_request_that_locks_a_device_is_no_lock_of_its_own(sib101):
+    """evalV4's Kandji service: `lockDevice` POSTs `/devices/{id}/action/lock`, the tool's business."""
+    found = sib101("""\
+        import requests
+        from strands import tool
+
+        class Kandji:
+            def lock_device(self, device_id: str) -> None:
+                requests.post(f"https://api.kandji.io/devices/{device_id}/action/lock")
+
+        @tool
+        def lock_kandji_device(device_id: str) -> str:
+            Kandji().lock_device(device_id)
+            return "locked"
+    """)
+    assert [line for line, _ in found] == [9]
+
+
 HOLDER = """\
     import asyncio
     from dataclasses import dataclass
