@@ -75,6 +75,9 @@ ROWS: tuple[Row, ...] = (
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
+    # node-zendesk: `createClient({...}).tickets.create({ ticket })`, `.tickets.update(id, {...})`; `show`/`list` read.
+    *methods("node-zendesk.createClient", "create createMany update updateMany delete deleteMany merge",
+             "{name} (Zendesk)", False, "ticket"),
     # Microsoft Graph: `Client.init({ authProvider }).api('/me/events').post(event)`; `get` reads.
     *methods("@microsoft/microsoft-graph-client.Client.init @microsoft/microsoft-graph-client.Client.initWithMiddleware "
              "@microsoft/microsoft-graph-client.Client", "post put patch update delete del", "{name} (Microsoft Graph)",

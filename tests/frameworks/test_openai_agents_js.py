@@ -175,6 +175,10 @@ EFFECTS = {
     "table write on an untraced client": ("async function createRing(db: any, name: string) {\n"
                                           "  return db.from('wheel_rings').insert({ name }).select().single();\n}\n",
                                           "await createRing(globalThis.db, 'x');"),
+    # evalV4 quix: node-zendesk's resources.
+    "node-zendesk tickets.update": ("import { createClient } from 'node-zendesk';\n"
+                                    "const zd = createClient({ username: 'u', token: 't', subdomain: 's' });\n",
+                                    "await zd.tickets.update(1, { ticket: { comment: { body: 'x' } } });"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
