@@ -325,7 +325,6 @@ class GroupSpec:
     # Calls that run groups made elsewhere, with a deadline of their own (`AgentWorkflow(agents=[...])`).
     workflows: dict[str, WorkflowMaker] = field(default_factory=dict)
 
-
     def method_maker(self, built: str, method: str) -> GroupMaker | None:
         """The maker of `receiver.method(...)` for a receiver `built` constructs (see `methods`)."""
         found = self.methods.get((built, method))
@@ -333,6 +332,7 @@ class GroupSpec:
             found = next((maker for (pattern, name), maker in self.methods.items()
                           if name == method and "*" in pattern and fnmatchcase(built, pattern)), None)
         return found
+
 
 @dataclass(frozen=True)
 class PolicyLevel:
