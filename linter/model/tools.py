@@ -344,21 +344,26 @@ def _reported_at(facts: ModuleFacts, cls: str, fn: FunctionFacts, sync_method: s
     return sync.loc if sync is not None and sync is not fn and _delegates(fn, sync_method) else fn.loc
 
 
-_OFFLOADERS = frozenset({"to_thread", "run_in_executor", "get_event_loop", "get_running_loop", "partial"})
+# What fetches the loop a hand-off runs on (`asyncio.get_running_loop().run_in_executor(None, self._run)`).
+_LOOP_GETTERS = frozenset({"asyncio.get_event_loop", "asyncio.get_running_loop"})
 
 
 def _delegates(fn: FunctionFacts, method: str) -> bool:
-    """Does the method only hand its call on to `self.<method>` (`return self._run(...)`, or through
-    `asyncio.to_thread(self._run, ...)`)? It still is what runs; the effects are in `method`."""
+    """Does the method only hand its call on to `self.<method>` (`return self._run(...)`, or through a
+    thread hand-off the call graph knows: `asyncio.to_thread(self._run, ...)`, `run_in_executor`)? It
+    still is what runs; the effects are in `method`."""
+    from ..effects.resolve import method_name
+    from .callgraph import PARTIALS, THREAD_HANDOFF_METHODS, THREAD_HANDOFFS  # the call graph imports this module
+
     target = f"self.{method}"
     named = False
     for site in fn.calls:
-        text = site.call.func.text if isinstance(site.call.func, Ref) else ""
-        if text == target:
+        call = site.call
+        if isinstance(call.func, Ref) and call.func.text == target:
             named = True
-        elif text.rpartition(".")[2] in _OFFLOADERS:
-            named = named or any(isinstance(a, Ref) and a.text == target for a in site.call.args)
-        else:
+        elif call.callee in THREAD_HANDOFFS or call.callee in PARTIALS or method_name(call.func) in THREAD_HANDOFF_METHODS:
+            named = named or any(isinstance(a, Ref) and a.text == target for a in call.args)
+        elif call.callee not in _LOOP_GETTERS:
             return False
     return named
 

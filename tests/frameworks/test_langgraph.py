@@ -187,6 +187,8 @@ class AsyncCharge(BaseTool):
     # `_arun` that only hands the call to `_run`: what runs blocks the loop; reported where the effect is
     ("    async def _arun(self, amount: int) -> str:\n        return self._run(amount)\n", 7),
     ("    async def _arun(self, amount: int) -> str:\n        return await asyncio.to_thread(self._run, amount)\n", 7),
+    ("    async def _arun(self, amount: int) -> str:\n"
+     "        return await asyncio.get_running_loop().run_in_executor(None, self._run, amount)\n", 7),
     # `_arun` with code of its own is reported itself
     ("    async def _arun(self, amount: int) -> str:\n        print(amount)\n        return self._run(amount)\n", 11),
 ])
