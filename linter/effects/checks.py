@@ -524,14 +524,15 @@ def check_from_table(row: Row, call: Call, r: Resolver) -> Found | None:
 
 def check_mcp_tool(row: Row, call: Call, r: Resolver) -> Found | None:
     """An MCP server's tool called by name (`siblint.effects.mcp`): a write when its name says so."""
-    first = call.arg(0, None)
-    options = _js_object(first, r)
-    if options is not None:
-        params = _js_object(options.get("params"), r) if r.text(options.get("method")) == "tools/call" else options
-        first = params.get("name") if params is not None else None
-    elif row.name.startswith("@"):
-        first = None  # a JS client's request that is not a literal `tools/call`
-    tool = r.text(first)
+    name = call.arg(0, None)  # Python's `call_tool(name, arguments)`
+    options = _js_object(name, r)
+    if method_name(call.func) == "request":  # a raw JSON-RPC request: only `tools/call` calls a tool
+        is_call = options is not None and r.text(options.get("method")) == "tools/call"
+        params = _js_object(options.get("params"), r) if is_call and options is not None else None
+        name = params.get("name") if params is not None else None
+    elif options is not None:  # `callTool({ name, arguments })`
+        name = options.get("name")
+    tool = r.text(name)
     if tool is None or not mcp.writes(tool):
         return None
     return Found(row.what.format(name=shown_name(call), tool=tool), tool, tool)

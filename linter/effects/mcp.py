@@ -10,8 +10,7 @@ cannot read is not (`check="mcp_tool"`). The name is read where the call gives i
 
 from __future__ import annotations
 
-import re
-
+from .readonly import camel_words
 from .rows import Row, methods
 
 _JS_CLIENTS = " ".join(f"@modelcontextprotocol/sdk/client/{m}.Client" for m in ("index.js", "index"))
@@ -30,10 +29,9 @@ WRITES = frozenset({"create", "post", "put", "patch", "update", "delete", "remov
                     "write", "set", "upload", "move", "archive", "publish", "comment", "merge", "close", "assign",
                     "edit", "modify", "replace", "upsert", "push", "commit", "cancel", "book", "pay", "charge",
                     "refund", "transfer", "invite", "schedule", "submit", "reply", "forward", "restore", "trash"})
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
 def writes(tool: str) -> bool:
     """Does the MCP tool named `tool` write, as its name says?"""
-    words = {w.lower() for w in _WORD.findall(tool)}
+    words = camel_words(tool)
     return bool(words & WRITES) and not words & READS

@@ -21,6 +21,11 @@ _URL_WORD = re.compile(r"[/._:\-]+")  # `models/gemini-pro:generateContent`
 _CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # `searchChannelPrice`: search, channel, price
 
 
+def camel_words(text: str) -> set[str]:
+    """The lower-cased words of a camel-, snake- or kebab-case name (`API-post-page`: api, post, page)."""
+    return {w.lower() for w in _CAMEL_WORD.findall(text)}
+
+
 def reads_only(url: str, call: Call, r: Resolver) -> bool:
     """A POST that reads: a GraphQL query (not a `mutation`), or a URL naming a read-only API."""
     query = _graphql_query(call, r)
@@ -34,7 +39,7 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
         host = host.lower()
     path, _, params = path.partition("?")
     words = {w.lower() for w in _URL_WORD.split(path) if w}
-    words.update(w.lower() for w in _CAMEL_WORD.findall(path))
+    words.update(camel_words(path))
     if words & http.WRITE_PATH_WORDS:
         return False
     if {key.partition("=")[0].lower() for key in params.split("&")} & http.PAGINATION_KEYS:
