@@ -416,12 +416,12 @@ class Scope:
             return self.text(self.value(value.text), depth + 1)
         if isinstance(value, Call) and value.args:
             # sqlalchemy.text, textwrap.dedent, a GraphQL document's tag (gql, graphql-tag)
-            if value.callee.rpartition(".")[2] in ("text", "dedent", "strip", "gql"):
+            if value.callee.rpartition(".")[2] in ("text", "dedent", "gql"):
                 return self.text(value.args[0], depth + 1)
-            if isinstance(value.func, Attr) and value.func.attr in ("format", "strip"):  # "...".format(x)
+            if isinstance(value.func, Attr) and value.func.attr == "format":  # "...".format(x)
                 return self.text(value.func.receiver, depth + 1)
         if isinstance(value, Call) and len(value.args) <= 1:
-            return self._str_method(value, depth)
+            return self._str_method(value, depth)  # `"...".strip()`, `method.upper()`
         return None
 
     def _str_method(self, call: Call, depth: int) -> str | None:

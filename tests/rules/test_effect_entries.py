@@ -1623,3 +1623,15 @@ def test_a_request_helper_upper_casing_its_method_sends_what_its_caller_says(lin
             return client.send(f"orders/{order_id}/cancel", method="post")
     """) == [(25, 10, "cancel_order: sync, POST to https://shop.example.com/rest/V1/orders/{}/canc… via requests "
                        "(via Client.send)")]
+
+
+def test_sql_read_through_str_methods_of_its_text():
+    """`.strip()` of a literal, `.strip(chars)` of a bound text: the text they make (a strip's argument
+    was read as the text before)."""
+    assert [(line, description) for line, description, _, _, _ in effects("""\
+        def f(cursor):
+            sql = "\\nDELETE FROM t\\n"
+            cursor.execute("  UPDATE t SET a = 1  ".strip())
+            cursor.execute(sql.strip("\\n"))
+            cursor.execute("  select 1  ".strip())
+    """)] == [(3, "SQL UPDATE"), (4, "SQL DELETE")]
