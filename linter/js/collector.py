@@ -358,7 +358,7 @@ class _Collector:
                 if base is not None:
                     self.imports[exported] = f"{base}.{name}"
                 elif exported != name:
-                    self.imports[exported] = self.imports.get(name, f"{own}.{name}")
+                    self._hand_on(exported, name)
             return False
         declaration = node.child_by_field_name("declaration")
         value = node.child_by_field_name("value")
@@ -508,10 +508,14 @@ class _Collector:
             for key, item in value.items:
                 key_name = key.value if isinstance(key, Const) and isinstance(key.value, str) else None
                 if key_name and isinstance(item, Ref) and "." not in item.text and item.text != key_name:
-                    self.imports[key_name] = self.imports.get(item.text, f"{self.facts.module}.{item.text}")
+                    self._hand_on(key_name, item.text)
             return
         self.facts.assignments.append(Assignment("default", value, loc, ""))
         self.commonjs_default = value
+
+    def _hand_on(self, exported: str, local: str) -> None:
+        """`exported` is this module's name for what it calls `local` (imported or its own)."""
+        self.imports[exported] = self.imports.get(local, f"{self.facts.module}.{local}")
 
     # classes and functions
     def visit_class_declaration(self, node: ts.Node) -> bool:
