@@ -8,9 +8,10 @@ cache and the lock are rebuilt on the next call. A file write or an HTTP request
 bookkeeping when it happens in a helper (not in the tool's own body) whose name says so, or in a
 function such a helper calls (`_get_token()` encrypting the password with a POST); an email,
 a payment or SQL never does, whatever the helper is called, and neither does anything in a generic
-request helper that merely carries a token (`_request_with_token`, `_auth_request`).
+request helper that merely carries a token (`_request_with_token`, `_auth_request`). A helper
+named for a lock keeps a file or a key lock; its HTTP request (`lock_device`) is the tool's own.
 
-The app's log file is bookkeeping too, written by a helper named for a logger or named `*.log`.
+The app's log is bookkeeping too: a file written by a helper named for a logger, or named `*.log`.
 The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
 tool that stores a trajectory row (`TrajectoryRepository.create`) or sends telemetry has not changed
 the world it reads. So is a search index brought up to date with its sources on the way to a
