@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from itertools import dropwhile
-from typing import Any
+from typing import Any, Sequence
 
 import libcst as cst
 
@@ -503,10 +503,20 @@ class Collector(Walker):
         elif kind == "loop":
             frame.loops.pop()
 
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
         self._enter_suite(node)
-        if self.frames:
-            self._note_next_returns(list(node.body))
+        if not self.frames:
+            return True
+        live = _reachable(node.body)
+        self._note_next_returns(live)
+        if len(live) == len(node.body):
+            return True
+        # Statements after a `return`, `raise`, `continue` or `break` never run: a write left
+        # below an early `return` is not the tool's effect.
+        for stmt in live:
+            self.walk(stmt)
+        self.leave_IndentedBlock(node)
+        return False
 
     def _note_next_returns(self, stmts: list) -> None:
         """For each `try` of a block: the `return` that follows it when only simple statements
@@ -719,6 +729,19 @@ def _bound_names(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> tuple[st
     return tuple(dict.fromkeys(names.bound))
 
 
+_ENDS_BLOCK = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+
+
+def _reachable(stmts: Sequence[Any]) -> list[Any]:
+    """The statements of a block (or the small statements of a one-line suite) up to and including
+    the first one that leaves it."""
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, _ENDS_BLOCK) or (
+                type(stmt) is cst.SimpleStatementLine and any(isinstance(s, _ENDS_BLOCK) for s in stmt.body)):
+            return list(stmts[: i + 1])
+    return list(stmts)
+
+
 def _body_statements(body: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
     if isinstance(body, cst.SimpleStatementSuite):
         return list(body.body)
@@ -733,6 +756,7 @@ def _body_statements(body: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSm
 
 def _may_fall_off(stmts: list) -> bool:
     """Can control reach the end of this statement list (an implicit `return None`)?"""
+    stmts = _reachable(stmts)
     if not stmts:
         return True
     last = stmts[-1]

@@ -138,3 +138,39 @@ def test_arms_guarded_by_a_flag_or_none_follow_the_value_passed_or_defaulted(lin
     assert "file write" in sib101[39]
     assert "POST to https://drive.example/publish" in sib101[47]
     assert "POST to https://drive.example/files" in sib101[51]  # the model picks `create`
+
+
+UNREACHABLE = """\
+    import requests
+    from agents import function_tool
+
+    def _seo(name: str) -> dict:
+        meta = requests.get(f"https://shop.example/categories/{name}").json()
+        return meta
+        requests.put(f"https://shop.example/categories/{name}", json=meta)
+
+    @function_tool
+    def suggest_seo(name: str) -> dict:
+        return _seo(name)
+
+    @function_tool
+    def retire(name: str) -> str:
+        raise NotImplementedError("retire is disabled")
+        requests.delete(f"https://shop.example/categories/{name}")
+
+    @function_tool
+    def tag_all(names: list[str]) -> str:
+        for name in names:
+            if not name:
+                continue
+                requests.delete(f"https://shop.example/categories/{name}")
+            requests.post(f"https://shop.example/tags/{name}")
+        return "ok"
+"""
+
+
+def test_statements_after_a_return_raise_or_continue_do_not_run(lint, tmp_path):
+    sib101 = sib101_of(lint, tmp_path, UNREACHABLE)
+    assert sorted(sib101) == [19]
+    assert "POST to https://shop.example/tags/{} via requests" in sib101[19]
+    assert "DELETE" not in sib101[19]
