@@ -301,6 +301,13 @@ class _Collector:
             for child in node.named_children:
                 self.visit(child)
 
+    def visit_statement_block(self, node: ts.Node) -> bool:
+        # Statements after a `return`, `throw`, `break` or `continue` never run (a declared
+        # function is hoisted, so it is still defined).
+        for child in _reachable(node.named_children, keep=_HOISTED):
+            self.visit(child)
+        return False
+
     # imports and exports
     def _source(self, node: ts.Node) -> str | None:
         src = node.child_by_field_name("source")
@@ -636,10 +643,10 @@ class _Collector:
             self.facts.assignments.append(Assignment(local, Ref(source, source, fn.loc), fn.loc, qual, annotation=types))
         if body is not None:
             if body.type == "statement_block":
-                stmts = [c for c in body.named_children if c.type != "comment"]
+                stmts = _reachable([c for c in body.named_children if c.type != "comment"])
                 fn.guarded_body = len(stmts) == 1 and stmts[0].type == "try_statement" and \
                     stmts[0].child_by_field_name("handler") is not None
-                self.visit_children(body)
+                self.visit_statement_block(body)
                 if not stmts or stmts[-1].type not in ("return_statement", "throw_statement"):
                     fn.can_return_none = True  # may fall off the end: it returns undefined
             else:  # an arrow's expression body is its return value
@@ -840,6 +847,18 @@ def _number(text: str) -> object:
 
 # A case ending in one of these does not fall through into the next.
 _CASE_ENDS = frozenset({"break_statement", "return_statement", "throw_statement", "continue_statement"})
+
+
+_HOISTED = frozenset({"function_declaration", "generator_function_declaration"})
+
+
+def _reachable(stmts: list[ts.Node], keep: frozenset[str] = frozenset()) -> list[ts.Node]:
+    """The statements of a block up to and including the first that leaves it, then any of the
+    kinds in `keep`."""
+    for i, stmt in enumerate(stmts):
+        if stmt.type in _CASE_ENDS:
+            return stmts[: i + 1] + [s for s in stmts[i + 1:] if s.type in keep]
+    return stmts
 
 
 def _case_test(value: ts.Node | None, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:

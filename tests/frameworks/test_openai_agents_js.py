@@ -511,6 +511,22 @@ def test_sib101_an_async_function_a_sync_one_calls_runs(tmp_path):
     assert _codes(tmp_path, files) == [("SIB101", 4)]
 
 
+def test_sib101_statements_after_a_return_or_throw_do_not_run(tmp_path):
+    """A write left below a `return` or `throw` never runs; a function declared below one is
+    hoisted, so calling it before still runs its write."""
+    files = {"main.ts": HEAD +
+             "export const seo = tool({\n  name: 'seo',\n  parameters: z.object({}),\n"
+             "  execute: async () => {\n    const meta = await fetch('https://shop.example/c');\n    return meta;\n"
+             "    await fetch('https://shop.example/c', { method: 'PUT' });\n  },\n});\n"
+             "export const retire = tool({\n  name: 'retire',\n  parameters: z.object({}),\n"
+             "  execute: async () => {\n    if (true) {\n      throw new Error('disabled');\n"
+             "      await fetch('https://shop.example/c', { method: 'DELETE' });\n    }\n    return 'ok';\n  },\n});\n"
+             "export const tag = tool({\n  name: 'tag',\n  parameters: z.object({}),\n"
+             "  execute: async () => {\n    await new Promise((r) => setTimeout(r, 300));\n    return post();\n"
+             "    async function post() { return fetch('https://shop.example/t', { method: 'POST' }); }\n  },\n});\n"}
+    assert _codes(tmp_path, files) == [("SIB101", 23)]  # tag
+
+
 def test_sib101_signal_passed_to_helper_protects(tmp_path):
     files = {
         "lib/mail.ts": "import nodemailer from 'nodemailer';\nconst t = nodemailer.createTransport({});\n"
