@@ -45,7 +45,7 @@ from .failing import can_fail
 from .incidental import STAGED_WRITES, is_bookkeeping, is_scope_commit
 from .resolve import Resolver, method_name, receiver_of
 from .rows import MUTATING_HTTP, Row
-from .table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE
+from .table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE, in_family
 
 __all__ = ["CONSTRUCTORS", "LIBRARY_ROOTS", "MUTATING_HTTP", "STAGED_WRITES", "TABLE", "Effect", "Resolver", "Row",
-           "can_fail", "effect_of", "is_bookkeeping", "is_pure", "is_scope_commit", "method_name", "names_of", "receiver_of"]
+           "can_fail", "effect_of", "in_family", "is_bookkeeping", "is_pure", "is_scope_commit", "method_name", "names_of", "receiver_of"]

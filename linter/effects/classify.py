@@ -52,8 +52,11 @@ def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
     rows: list[Row] = []
     if callee in CALLS:
         rows.append(CALLS[callee])
-    if callee:
-        rows.extend(r for r in FAMILIES if callee.startswith(r.name) and verb_matches(r.verbs, meth))
+    # A family's object by its import path (`stripe.Customer.create`), or bound to a local name
+    # (`pods = Renderer.K8sApi.podsApi; pods.evict(...)`: the constructor the resolver gives).
+    for name in (callee, names[1]):
+        if name and not rows:
+            rows.extend(r for r in FAMILIES if name.startswith(r.name) and verb_matches(r.verbs, meth))
     if not rows and meth:
         ctor = type_family(names[1].rpartition(".")[0]) if names[1] else ""
         rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth))

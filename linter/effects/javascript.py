@@ -37,6 +37,11 @@ TYPE_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_LENS = ("@freelensapp/extensions", "@k8slens/extensions")
+_LENS_WRITES = ("create update patch remove removeWithOptions removeSelectedItems delete forceDelete deleteWithFinalizers "
+                "evict restart scale")
+
+
 def _http(lib: str) -> list[Row]:
     """`lib.post(...)` and friends, and `lib(url, { method })` / `lib.request({ method })`."""
     rows = [Row("call", f"{lib}.{m.lower()}", (), "{method} via " + lib, False, "js_http", m, "http")
@@ -82,6 +87,21 @@ ROWS: tuple[Row, ...] = (
     *methods("@microsoft/microsoft-graph-client.Client.init @microsoft/microsoft-graph-client.Client.initWithMiddleware "
              "@microsoft/microsoft-graph-client.Client", "post put patch update delete del", "{name} (Microsoft Graph)",
              False, "http"),
+    # Kubernetes: @kubernetes/client-node's typed APIs (`kc.makeApiClient(CoreV1Api).createNamespacedPod(...)`,
+    # on any receiver as `create_namespaced_*` in Python) and its generic object API; a Lens or Freelens
+    # extension's stores and APIs (`Renderer.K8sApi.apiManager.getStore(api).create(...)`). read*, list*, get read.
+    anys("createNamespaced* deleteNamespaced* patchNamespaced* replaceNamespaced* deleteCollectionNamespaced*",
+         "{name} (Kubernetes)", False, "cloud"),
+    *methods("@kubernetes/client-node.KubernetesObjectApi.makeApiClient", "create patch replace delete",
+             "{name} (Kubernetes)", False, "cloud"),
+    *methods(" ".join(f"{pkg}.Renderer.K8sApi.apiManager.{getter}" for pkg in _LENS for getter in ("getStore", "getApiByKind",
+                                                                                               "getApi")),
+             _LENS_WRITES, "{name} (Kubernetes)", False, "cloud"),
+    *(Row("family", f"{pkg}.Renderer.K8sApi.", tuple(_LENS_WRITES.split()), "{name} (Kubernetes)", False, kind="cloud")
+      for pkg in _LENS),  # its ready-made APIs: `Renderer.K8sApi.podsApi.evict(...)`
+    # HubSpot: `new Client({ accessToken }).crm.contacts.basicApi.create({...})`; get*, doSearch read.
+    *methods("@hubspot/api-client.Client", "create* update* archive* merge* upsert* send* purge gdprDelete",
+             "{name} (HubSpot CRM)", False, "ticket"),
     # jsforce (Salesforce): `conn.sobject('Contact').create({...})`, `conn.insert(...)`; `query` reads.
     *methods("jsforce.Connection", "create insert update upsert destroy delete del", "{name} (Salesforce write)", False,
              "ticket"),

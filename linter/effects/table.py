@@ -64,6 +64,11 @@ SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
 _ANY_PREFIXED = tuple(dict.fromkeys(row for verb, rows in ANY.items() if verb.endswith("*") for row in rows))
 
 
+def in_family(name: str) -> bool:
+    """`name` is an object a "family" row lists the methods of (`stripe.Customer`)."""
+    return any(name.startswith(row.name) for row in FAMILIES)
+
+
 def any_rows(method: str) -> tuple[Row, ...]:
     """The "any" rows a method name matches on any receiver: its exact name's, else a prefix's."""
     return ANY.get(method) or tuple(row for row in _ANY_PREFIXED if verb_matches(row.verbs, method))[:1]

@@ -1,11 +1,17 @@
 """Issue trackers, code hosts and workspaces: Jira, GitHub, GitLab, Zendesk, Confluence and Notion pages,
-and the Canvas LMS."""
+the Canvas LMS and the HubSpot CRM."""
 
 from __future__ import annotations
 
 from .rows import Row, methods
 
+# HubSpot's CRM objects, through the API client's nested services
+# (`client.crm.deals.basic_api.create(...)`, `batch_api.upsert(...)`); get_*, search and do_search read.
+_HUBSPOT_WRITES = "create* update* archive* merge* upsert* send* purge gdpr_delete"
+
 ROWS: tuple[Row, ...] = (
+    *methods("hubspot.Client.create hubspot.Client hubspot.HubSpot", _HUBSPOT_WRITES, "{name} (HubSpot CRM)", True,
+             "ticket"),
     # ... and what its resources do: `jira.issue(key).update(fields=...)`, `.delete()`, `.add_field_value(...)`.
     *methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link "
              "add_watcher remove_watcher add_attachment add_worklog create_version create_project delete_project "

@@ -436,6 +436,11 @@ class _Collector:
                     for local, key in self._pattern_names(target):
                         self.facts.assignments.append(Assignment(local, Ref(self.qualify(f"{source}.{key}"), f"{source}.{key}",
                                                                             self.loc(target)), self.loc(target), self.scope()))
+                else:  # `const { store } = await resolveTarget(kind)`: a part of what the call returns
+                    whole = self.value(init)
+                    for local, key in self._pattern_names(target):
+                        self.facts.assignments.append(Assignment(local, Attr(self.loc(target), "attr:" + key, key, whole),
+                                                                 self.loc(target), self.scope()))
             self.visit(init)
         return False
 

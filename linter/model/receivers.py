@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..effects import CONSTRUCTORS, Effect, effect_of
+from ..effects import CONSTRUCTORS, Effect, effect_of, in_family
 from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
-from ..syntax.facts import Call, FunctionFacts, ModuleFacts, Ref, Value
+from ..syntax.facts import Attr, Call, FunctionFacts, Mapping, ModuleFacts, Ref, Value
 from .project import ProjectIndex
 from .semantic import (
     OWN_OBJECT,
@@ -94,6 +94,9 @@ class ReceiverScope(Scope):
             return where.constructor(given, depth + 1)
         if isinstance(value, Call):
             return self._returned_client(callees(self, value, self.project), depth)
+        part = self._returned_part(value, depth)
+        if part:
+            return part
         if isinstance(value, Ref) and "." in value.text:
             receiver, _, attr = value.text.rpartition(".")
             head = Ref(value.name.rpartition(".")[0], receiver, value.loc)
@@ -167,13 +170,35 @@ class ReceiverScope(Scope):
             return ""
         return ReceiverScope(facts, "", self.project).constructor(Ref(attr, attr, value.loc), depth + 1)
 
+    def _returned_part(self, value: Value, depth: int) -> str:
+        """`store` of `const { store } = resolveTarget(kind)` or `target.store` of `target =
+        resolveTarget(kind)`, where the project function returns `{ api, store }`: the known client
+        that key of the returned object holds ("" if none)."""
+        if isinstance(value, Attr) and isinstance(value.receiver, Call):
+            call, key = value.receiver, value.attr
+        elif isinstance(value, Ref) and "." in value.text:
+            head, _, rest = value.text.partition(".")
+            call, key = self.value(head), rest.partition(".")[0]
+        else:
+            return ""
+        if not isinstance(call, Call):
+            return ""
+        for facts, fn in callees(self, call, self.project):
+            inner = ReceiverScope(facts, fn.name, self.project)
+            for ret in fn.return_values:
+                held = ret.get(key) if isinstance(ret, Mapping) else None
+                built = inner.constructor(held, depth + 1) if held is not None else ""
+                if _known(built):
+                    return built
+        return ""
+
     def _returned_client(self, functions: list[tuple[ModuleFacts, FunctionFacts]], depth: int) -> str:
         """The known client constructor a project function returns ("" if none)."""
         for facts, fn in functions:
             inner = ReceiverScope(facts, fn.name, self.project)
             for ret in fn.return_values:
                 built = inner.constructor(ret, depth + 1)
-                if built in CONSTRUCTORS or is_chat_model(built):  # a chat model's calls can fail
+                if _known(built) or is_chat_model(built):  # a chat model's calls can fail
                     return built
             # `def _require_sheet(...) -> xw.Sheet`: what it returns is read where its annotation says.
             declared = annotation_names(facts, fn.returns_annotation) if fn.returns_annotation else ()
@@ -181,6 +206,11 @@ class ReceiverScope(Scope):
             if built:
                 return built
         return ""
+
+
+def _known(built: str) -> bool:
+    """A client the effect table lists the methods of."""
+    return built in CONSTRUCTORS or in_family(built)
 
 
 def _is_property(fn: FunctionFacts) -> bool:

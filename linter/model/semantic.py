@@ -345,7 +345,7 @@ class Scope:
     def constructor(self, value: Value | None, depth: int = 0) -> str:
         """The dotted name of the constructor that built `value` ("" if unknown), through bindings
         and call chains (`repo = Github(t).get_repo(n)` is a `github.Github` object)."""
-        from ..effects import CONSTRUCTORS, method_name, receiver_of
+        from ..effects import CONSTRUCTORS, in_family, method_name, receiver_of
         from ..effects.files import TEXT_OF_PATH
 
         if value is None or depth > MAX_DEPTH:
@@ -376,7 +376,7 @@ class Scope:
                 if types and text == value.text or client:
                     return types[0]
                 text = text.rpartition(".")[0]
-            if value.name != value.text and value.name in CONSTRUCTORS:
+            if value.name != value.text and (value.name in CONSTRUCTORS or in_family(value.name)):
                 return value.name  # an imported module that is the client (`import mail from '@sendgrid/mail'`)
             return ""
         if isinstance(value, Call):

@@ -179,6 +179,27 @@ EFFECTS = {
     "node-zendesk tickets.update": ("import { createClient } from 'node-zendesk';\n"
                                     "const zd = createClient({ username: 'u', token: 't', subdomain: 's' });\n",
                                     "await zd.tickets.update(1, { ticket: { comment: { body: 'x' } } });"),
+    # evalW4 freelens: a Freelens extension's store from the API manager, reached through a helper's
+    # returned object and destructured; its ready-made pods API under a local name; a helper that
+    # returns one of its ready-made APIs.
+    "lens store from a helper's returned object": (
+        "import { Renderer } from '@freelensapp/extensions';\n"
+        "function target(kind: string) {\n  const api = Renderer.K8sApi.apiManager.getApiByKind(kind, 'v1');\n"
+        "  if (!api) return 'no api';\n  return { api, store: Renderer.K8sApi.apiManager.getStore(api) };\n}\n",
+        "const { store } = target('Pod') as any;\n    await store.create({ name: 'x' }, {});"),
+    "lens pods API under a local name": ("import { Renderer } from '@freelensapp/extensions';\n",
+                                         "const pods = Renderer.K8sApi.podsApi;\n    await pods.evict({ name: 'x' });"),
+    "lens API a helper returns": (
+        "import { Renderer } from '@k8slens/extensions';\n"
+        "function workloads(kind: string) {\n  switch (kind) {\n    case 'Deployment':\n"
+        "      return Renderer.K8sApi.deploymentApi;\n    default:\n      return undefined;\n  }\n}\n",
+        "const api = workloads('Deployment');\n    await api!.restart({ name: 'x' });"),
+    "kubernetes client-node typed API": ("import * as k8s from '@kubernetes/client-node';\n"
+                                         "const core = new k8s.KubeConfig().makeApiClient(k8s.CoreV1Api);\n",
+                                         "await core.deleteNamespacedPod({ name: 'x', namespace: 'default' });"),
+    # evalW2: HubSpot's CRM through the client's nested services.
+    "hubspot basicApi.create": ("import { Client } from '@hubspot/api-client';\nconst hs = new Client({ accessToken: 't' });\n",
+                                "await hs.crm.deals.basicApi.create({ properties: {} });"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -232,6 +253,10 @@ READ_ONLY = {
                             "    await mcpc.request({ method: 'resources/read', params: { uri: 'x' } }, Schema);"),
     "microsoft graph get": "await Client.init({}).api('/me/events').get();",
     "jsforce query": "await conn.query('SELECT Id FROM Contact');",
+    "kubernetes and lens reads": ("await k8sCore.readNamespacedPod({ name: 'x', namespace: 'd' });\n"
+                                  "    await LensRenderer.K8sApi.podsApi.getLogs({ name: 'x' });\n"
+                                  "    await LensRenderer.K8sApi.apiManager.getStore(LensRenderer.K8sApi.podsApi).loadAll();"),
+    "hubspot reads": "await hubspot.crm.contacts.basicApi.getPage(10);\n    await hubspot.crm.deals.searchApi.doSearch({});",
     "appwrite listDocuments": "await aw.listDocuments('db', 'contests');\n    await aw.getDocument('db', 'contests', '1');",
 }
 
@@ -259,6 +284,9 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';\n"
                "const mcpc = new McpClient({ name: 'c', version: '1' });\nconst toolName = process.env.TOOL;\n"
                "import { Connection } from 'jsforce';\nlet conn: Connection;\n"
+               "import * as k8s from '@kubernetes/client-node';\nconst k8sCore = new k8s.KubeConfig().makeApiClient(k8s.CoreV1Api);\n"
+               "import { Renderer as LensRenderer } from '@freelensapp/extensions';\n"
+               "import { Client as HubSpot } from '@hubspot/api-client';\nconst hubspot = new HubSpot({ accessToken: 't' });\n"
                "async function api(path: string, options: RequestInit = {}) {\n"
                "  return fetch(`https://graph.example.com${path}`, { ...options, signal: AbortSignal.timeout(5000) });\n}\n"
                "async function gql(query: string, variables: object) {\n  const res = await fetch('https://shop.example.com/graphql', "

@@ -1577,6 +1577,24 @@ def test_appwrite_document_writes_not_its_reads():
     """)] == [(7, "db.create_document (Appwrite write)"), (10, "db.delete_document (Appwrite write)")]
 
 
+def test_hubspot_crm_writes_through_the_clients_services_not_its_reads():
+    """evalW2's CRM agent: `hubspot.Client.create(...)` and `HubSpot(...)`, whose nested services write."""
+    assert [(line, description) for line, description, _, _, _ in effects("""\
+        import hubspot
+        from hubspot import HubSpot
+
+        client = hubspot.Client.create(access_token="t")
+        api = HubSpot(access_token="t")
+
+        def f(deal_id, props):
+            client.crm.deals.basic_api.create(simple_public_object_input_for_create=props)
+            client.crm.deals.basic_api.get_page(limit=10)
+            api.crm.contacts.search_api.do_search(public_object_search_request=props)
+            api.crm.contacts.basic_api.archive(deal_id)
+    """)] == [(8, "client.crm.deals.basic_api.create (HubSpot CRM)"),
+              (11, "api.crm.contacts.basic_api.archive (HubSpot CRM)")]
+
+
 def test_an_mcp_servers_tool_called_by_a_name_that_writes():
     """The Python MCP client's `call_tool(name, arguments)`: the remote tool's name says what it does."""
     assert [(line, description) for line, description, _, _, _ in effects("""\
