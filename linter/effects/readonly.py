@@ -203,13 +203,26 @@ def _items(values: tuple[Value, ...], r: Resolver) -> list[Arg] | None:
     for v in values:
         if isinstance(v, Starred):
             spread = r.value(v.value.text) if isinstance(v.value, Ref) else v.value
+            where = r
+            if isinstance(spread, Seq) and v in spread.items and isinstance(v.value, Ref):
+                # `args = ["--kubeconfig", path, ...args]`: the list the parameter held before.
+                where, spread = _given(v.value.text, r)
             if not isinstance(spread, Seq) or any(isinstance(i, Starred) for i in spread.items):
                 return None
-            where = _caller_of(v.value, spread, r)
+            where = _caller_of(v.value, spread, where)
             out.extend(Arg(where.text(i), i, where) for i in spread.items)
         else:
             out.append(Arg(r.text(v), v, r))
     return out
+
+
+def _given(param: str, r: Resolver) -> tuple[Resolver, Value | None]:
+    """What the caller passed for `param` on the model's call path, and the caller's resolver."""
+    arguments = getattr(r, "arguments", None) or {}
+    if param not in arguments:
+        return r, None
+    caller, given = arguments[param]
+    return caller, caller.value(given.text) if isinstance(given, Ref) else given
 
 
 def _caller_of(value: Value, bound: Seq, r: Resolver) -> Resolver:

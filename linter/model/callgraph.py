@@ -286,8 +286,10 @@ class _Walker:
             if eff is None:
                 # A function written in place as an argument runs: a Promise's executor, a `map` or
                 # `forEach` callback, an event handler (`new Promise((resolve) => { spawn(...) })`).
+                # It sees what the enclosing function's parameters were given, as its closure does.
                 for callback in _inline_callbacks(scope, call):
-                    self.follow((facts, callback), ctx if ctx.depth else replace(ctx, entry=call.loc), {}, call.loc)
+                    closure = {name: given for name, given in args.items() if name not in callback.params}
+                    self.follow((facts, callback), ctx if ctx.depth else replace(ctx, entry=call.loc), closure, call.loc)
 
     def run_agent(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context,
                   awaited: bool, members: list[Member]) -> None:

@@ -145,6 +145,22 @@ def _method_of_object(facts: ModuleFacts, value: Value | None, scope: str, metho
     return Ref(f"{cls}.{method}", f"{value.func.text}.{method}", value.func.loc)
 
 
+def _through_wrappers(facts: ModuleFacts, value: Value | None, scope: str) -> Value | None:
+    """`tool(withTracing(cfg, async (input) => {...}), {...})`: a wrapper call's result runs the
+    function it is handed (through nested wrappers), so that function is the tool's."""
+    for _ in range(MAX_WRAPPERS):
+        if not isinstance(value, Call) or not isinstance(value.func, Ref) or _maker(value.func.name) is not None:
+            break
+        inner = next((a for a in value.args if function_name(facts, a, scope) and local_function(facts, a, scope)), None)
+        if inner is None:
+            break
+        value = inner
+    return value
+
+
+MAX_WRAPPERS = 3
+
+
 def _const_str(value: Value | None) -> str:
     return value.value if isinstance(value, Const) and isinstance(value.value, str) else ""
 
@@ -208,6 +224,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             fn_value = call.arg(maker.async_function.position, maker.async_function.keyword) or fn_value
         if maker.method:
             fn_value = _method_of_object(facts, fn_value, scope, maker.method)
+        fn_value = _through_wrappers(facts, fn_value, scope)
         fn_name = function_name(facts, fn_value, scope)
         local = local_function(facts, fn_value, scope)
         name = _const_str(call.arg(maker.name.position, maker.name.keyword)) if maker.name else ""

@@ -398,3 +398,51 @@ def test_a_commonjs_module_exporting_a_service_instance(tmp_path, exported, requ
     files = {"calendarService.js": SERVICE % exported, "calendarTools.js": CJS_TOOLS % (head, inner, inner)}
     found = _lint(tmp_path, files, "calendarTools.js", select=("SIB101",))
     assert found == [("SIB101", 5)]  # the patch, not the list
+
+
+KUBECTL = """\
+import { spawnSync } from 'child_process';
+import { trace } from '@opentelemetry/api';
+
+function executeKubectl(args: string[], options?: { kubeconfig?: string }) {
+  if (options?.kubeconfig) {
+    args = ['--kubeconfig', options.kubeconfig, ...args];
+  }
+  return trace.getTracer('k').startActiveSpan('kubectl', (span) => {
+    const result = spawnSync('kubectl', args, { encoding: 'utf-8' });
+    span.end();
+    return result.stdout;
+  });
+}
+export async function kubectlGet(resource: string, options?: { kubeconfig?: string }) {
+  const args: string[] = ['get', resource];
+  return executeKubectl(args, options);
+}
+export async function kubectlApply(manifest: string, options?: { kubeconfig?: string }) {
+  return executeKubectl(['apply', '-f', manifest], options);
+}
+"""
+TRACING = """\
+export function withToolTracing<T, R>(config: { name: string }, handler: (input: T) => Promise<R>) {
+  return async (input: T): Promise<R> => handler(input);
+}
+"""
+
+
+def test_sib101_a_tool_function_handed_to_a_project_wrapper(tmp_path):
+    """evalW4 cluster-whisperer: `tool(withToolTracing(cfg, async (input) => ...), {...})` inside a
+    factory: the wrapper's result runs the function it is handed, so that function is the tool's;
+    `kubectl get` stays a read, through `args = ['--kubeconfig', k, ...args]` rebinding the
+    parameter and a callback that the tracer runs in place."""
+    files = {
+        "core.ts": KUBECTL,
+        "tracing.ts": TRACING,
+        "main.ts": HEAD + "import { kubectlGet, kubectlApply } from './core';\nimport { withToolTracing } from './tracing';\n"
+                   "export function createTools(options?: { kubeconfig?: string }) {\n"
+                   "  const get = tool(withToolTracing({ name: 'kubectl_get' }, async (input: { r: string }) => {\n"
+                   "    return kubectlGet(input.r, options);\n  }), { name: 'kubectl_get', schema: z.object({}) });\n"
+                   "  const apply = tool(withToolTracing({ name: 'kubectl_apply' }, async (input: { m: string }) => {\n"
+                   "    return kubectlApply(input.m, options);\n  }), { name: 'kubectl_apply', schema: z.object({}) });\n"
+                   "  return [get, apply];\n}\n",
+    }
+    assert _lint(tmp_path, files, select=("SIB101",)) == [("SIB101", 9)]  # apply

@@ -147,3 +147,34 @@ def test_a_chat_model_returned_by_a_helper_can_fail_in_a_default_fatal_group(fou
 
 def test_a_chat_model_call_inside_try_except_is_no_fatal_failure(found):
     assert not found(AGENT, {"tools.py": CHAT_TOOLS.format(call=CAUGHT)})
+
+
+WRAPPED = """\
+import requests
+from langchain_core.tools import StructuredTool
+
+
+def traced(name, fn):
+    def run(**kwargs):
+        return fn(**kwargs)
+    return run
+
+
+def create_ticket(title: str) -> str:
+    requests.post("https://desk.example.com/tickets", json={"title": title})
+    return "ok"
+
+
+def search(q: str) -> str:
+    return requests.get("https://desk.example.com/search", params={"q": q}).text
+
+
+ticket_tool = StructuredTool.from_function(func=traced("create_ticket", create_ticket), name="create_ticket")
+search_tool = StructuredTool.from_function(func=traced("search", search), name="search")
+"""
+
+
+def test_a_tool_function_handed_to_a_wrapper_is_the_tools(lint, tmp_path):
+    """`func=traced(name, create_ticket)`: the wrapper's result runs the function it is handed."""
+    found = code_lines(lint, tmp_path, ("SIB101",))(WRAPPED)
+    assert found == [("SIB101", line_of(WRAPPED, "def create_ticket"))]
