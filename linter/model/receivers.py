@@ -174,6 +174,7 @@ class ReceiverScope(Scope):
         """`store` of `const { store } = resolveTarget(kind)` or `target.store` of `target =
         resolveTarget(kind)`, where the project function returns `{ api, store }`: the known client
         that key of the returned object holds ("" if none)."""
+        call: Value | None
         if isinstance(value, Attr) and isinstance(value.receiver, Call):
             call, key = value.receiver, value.attr
         elif isinstance(value, Ref) and "." in value.text:
