@@ -499,6 +499,15 @@ class _Collector:
                     out.append((self.text(value), self.text(key).strip("'\"")))
         return out
 
+    def visit_augmented_assignment_expression(self, node: ts.Node) -> bool:
+        # `command += ' -n'`: recorded as Python's `+=` is, so the text it builds reads whole.
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        name = self.dotted(left) if left is not None else None
+        if name is not None and right is not None and operator is not None and self.text(operator) == "+=":
+            self.facts.assignments.append(Assignment(name, self.value(right), self.loc(left), self.scope(), "+="))  # type: ignore[arg-type]
+        return True
+
     def visit_assignment_expression(self, node: ts.Node) -> bool:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         name = self.dotted(left) if left is not None else None

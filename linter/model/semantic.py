@@ -413,7 +413,14 @@ class Scope:
         if isinstance(value, FString):
             return value.text
         if isinstance(value, Ref):
-            return self.text(self.value(value.text), depth + 1)
+            bound = self.binding(value.text)
+            base = self.text(bound[1], depth + 1) if bound is not None else None
+            # `cmd = "grep"` then `cmd += f' "{pattern}"'`: the text the additions build, each
+            # addition it cannot read as "{}".
+            added = _aug_assignments(self.facts).get((value.text, bound[0].name), ()) if bound is not None else ()
+            if base is None or not added:
+                return base
+            return base + "".join(self.text(a.value, depth + 1) or "{}" for a in added)
         if isinstance(value, Call) and value.args:
             # sqlalchemy.text, textwrap.dedent, a GraphQL document's tag (gql, graphql-tag)
             if value.callee.rpartition(".")[2] in ("text", "dedent", "gql"):

@@ -200,6 +200,10 @@ EFFECTS = {
     # evalW2: HubSpot's CRM through the client's nested services.
     "hubspot basicApi.create": ("import { Client } from '@hubspot/api-client';\nconst hs = new Client({ accessToken: 't' });\n",
                                 "await hs.crm.deals.basicApi.create({ properties: {} });"),
+    # evalW3 nucleus: a shell line built with `+=`, the model's pattern in it.
+    "grep line built with +=": ("import { execSync } from 'child_process';\n",
+                                "let command = 'grep -rn';\n    command += ` \"${process.argv[2]}\" .`;\n"
+                                "    execSync(command);"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -253,6 +257,7 @@ READ_ONLY = {
                             "    await mcpc.request({ method: 'resources/read', params: { uri: 'x' } }, Schema);"),
     "microsoft graph get": "await Client.init({}).api('/me/events').get();",
     "jsforce query": "await conn.query('SELECT Id FROM Contact');",
+    "ls line built with += of literal flags": "let listing = 'ls';\n    if (Date.now()) listing += ' -la';\n    execSync(listing);",
     "kubernetes and lens reads": ("await k8sCore.readNamespacedPod({ name: 'x', namespace: 'd' });\n"
                                   "    await LensRenderer.K8sApi.podsApi.getLogs({ name: 'x' });\n"
                                   "    await LensRenderer.K8sApi.apiManager.getStore(LensRenderer.K8sApi.podsApi).loadAll();"),

@@ -198,3 +198,20 @@ def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
         "ip-shell-string", "nmcli-list", "nmap", "lsof"])
 def test_system_inspection_and_its_changing_twins(read, write):
     assert_only_the_twin_writes(read, write)
+
+
+def test_a_command_line_built_with_plus_equals_reads_whole():
+    """evalW3's grep tool: `cmd = "grep"` then `cmd += f' "{pattern}"'` is a shell line with the
+    model's text in it, not `grep`; literal flags added the same way keep a read a read."""
+    assert described("""\
+        import subprocess
+
+        def f(pattern, long):
+            listing = "ls"
+            if long:
+                listing += " -la"
+            subprocess.run(listing, shell=True)
+            command = "grep -rn"
+            command += f' "{pattern}" .'
+            subprocess.run(command, shell=True)
+    """) == {10: "a subprocess"}
