@@ -67,7 +67,13 @@ READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embed
                              "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance",
                              "get", "list", "find", "lookup", "track", "page", "estimate", "quote",
                              # a model asked about a text or an image (`/api/detect/detectText`)
-                             "detect", "classify", "predict", "moderations", "translate", "validate"})
+                             "detect", "classify", "predict", "moderations", "translate", "validate",
+                             # a lookup that fills in a record (`/enrich`, Clearbit's, Apollo's)
+                             "enrich", "enrichment"})
+# A conversion service answers with the document it renders (`/api/export/pdf`, Gotenberg's
+# `/forms/chromium/convert/html`): a verb of rendering beside a document format reads.
+RENDER_VERBS = frozenset({"render", "convert", "export"})
+DOCUMENT_FORMATS = frozenset({"pdf", "docx", "pptx", "xlsx", "csv", "html", "markdown", "png", "jpg", "jpeg", "svg"})
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",

@@ -42,6 +42,8 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     words.update(camel_words(path))
     if words & http.WRITE_PATH_WORDS:
         return False
+    if words & http.RENDER_VERBS and words & http.DOCUMENT_FORMATS:
+        return True
     if {key.partition("=")[0].lower() for key in params.split("&")} & http.PAGINATION_KEYS:
         return True  # `/contacts?page=1&limit=10`: a page of a listing
     if any(grant <= words for grant in http.TOKEN_GRANT_WORDS):

@@ -362,7 +362,14 @@ def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
      'requests.post("https://api.openstreetmap.org/api/0.6/changeset/create", data={"data": u})'),
     ('requests.post("https://crm.example.com/v1/contacts?page=" + str(u) + "&limit=10", json={"searchTerm": u})',
      'requests.post("https://crm.example.com/v1/contacts?notify=" + str(u), json={"name": u})'),
-], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated"])
+    # evalW3 frok: the app's own export route renders the document and answers with it; evalW2's
+    # enrichment lookup.
+    ('requests.post(f"{u}/api/export/pdf", json={"html": k})', 'requests.post(f"{u}/api/export/pdf/save", json={"html": k})'),
+    ('requests.post("https://demo.gotenberg.dev/forms/chromium/convert/html", files={"f": k})',
+     'requests.post("https://api.example.com/exports", json={"html": k})'),
+    ('requests.post(f"{u}/enrich", json={"company": k})', 'requests.post(f"{u}/companies", json={"company": k})'),
+], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated",
+        "export-pdf", "convert-html", "enrich"])
 def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
     code = f"""\
         import os, requests
