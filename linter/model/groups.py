@@ -23,7 +23,8 @@ from ..common.diagnostics import Loc
 from ..common.reading import read_bounded
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
-from ..syntax.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
+from ..js import modules as js_modules
+from ..syntax.facts import Attr, Call, Const, Either, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from . import relevance
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, framework_module, module_name_for, names_from_roots
@@ -735,6 +736,8 @@ def _named_values(scope: Scope, value: Value | None) -> Value | None:
 def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: str = "") -> RunDeadline | None:
     """The deadline `call` sets; an explicit None sets none, anything unreadable counts as one."""
     value = call.arg(spec.param.position, spec.param.keyword)
+    if value is None and spec.param.keyword:
+        value = _spread_option(Scope(facts, scope), call, spec.param.keyword)
     if isinstance(value, Ref) and value.name == "undefined":
         value = None  # JS: an option given as undefined is left out
     if isinstance(value, Mapping) and spec.keys:
@@ -755,6 +758,21 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
     shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else
                                                    f"{value.func.text}(...)" if isinstance(value, Call) and isinstance(value.func, Ref) else "...")
     return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+
+
+def _spread_option(scope: Scope, call: Call, keyword: str) -> Value | None:
+    """The option an object spread into the call's options gives (JS): `...(signal ? { abortSignal:
+    signal } : {})`, or `...opts` of `const opts = { abortSignal }`; None where none does."""
+    for key, spread in call.kwargs:
+        if key is not None:
+            continue
+        if isinstance(spread, Ref) and "." not in spread.text:
+            spread = scope.value(spread.text) or spread
+        for option in spread.options if isinstance(spread, Either) else (spread,):
+            found = option.get(keyword) if isinstance(option, Mapping) else None
+            if found is not None:
+                return found
+    return None
 
 
 def _stopped(facts: ModuleFacts, fw: Framework, call: Call, names: set[str]) -> RunDeadline | None:
@@ -985,6 +1003,9 @@ def running_framework(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> 
     return next(iter(found.values())) if len(found) == 1 else None
 
 
+MAX_JS_IMPORTERS = 64  # TS/JS importers (and their importers) asked for a tool's groups
+
+
 def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[_Listing]:
     """`tool`'s places in the groups that run it, looked for where `run_by_a_group` says."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
@@ -992,6 +1013,12 @@ def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Itera
     keep = partial(_may_make_groups, project=project)
     candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name, keep=keep)),
                   *(m for p in project.agent_code_near(facts.path) if keep(p) and (m := project.facts_for_path(p)))]
+    if facts.path and facts.module.startswith(js_modules.PREFIX):
+        # TS/JS: the files importing it, and theirs (`route.ts` importing the `registry.ts` that
+        # imports the tool's module).
+        near = project.js_importers(facts.path)
+        near += [p for importer in near[:MAX_JS_IMPORTERS] for p in project.js_importers(importer)]
+        candidates += [m for p in dict.fromkeys(near) if keep(p) and (m := project.facts_for_path(p))][:MAX_JS_IMPORTERS]
     own = (os.path.abspath(tool.path), tool.loc)
     seen: set[str] = set()
     for where in candidates:

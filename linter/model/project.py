@@ -39,10 +39,14 @@ CLASS_INDEX = "<class index>"
 # The same for TypeScript: which TS/JS files declare a class that `implements` an interface, read
 # only when a value typed by an interface is resolved (`store: OpsStore`), once per scan.
 JS_CLASS_INDEX = "<js class index>"
+# And which TS/JS files import which (a relative, tsconfig-aliased or workspace specifier): read only
+# when a TS/JS tool's groups are looked for in other files, once per scan.
+JS_IMPORT_INDEX = "<js import index>"
 # The same for the files the scan calls agent code: an answer that asked whether an importer is
 # agent code is re-checked when that set changes (the importer's bytes may not be in the trace).
 AGENT_INDEX = "<agent index>"
 # Each run bounded and no two runs matching the same characters: linear on any bytes.
+_JS_SPECIFIER = re.compile(rb"""(?:\bfrom|\bimport|\brequire[ \t]*\()[ \t]*\(?[ \t]*['"]([^'"\n]{1,500})['"]""")
 _IMPLEMENTS = re.compile(rb"\bimplements\b([^{};()=]{1,200})\{")
 # A TS/JS class's base (`class A<T> extends Base<T> {`), and what an import statement binds from where.
 _JS_EXTENDS = re.compile(rb"\bclass[ \t]+[\w$]{1,200}(?:<[^>{]{0,200}>)?[ \t]+extends[ \t]+([\w$]{1,200})")
@@ -483,6 +487,8 @@ class ProjectIndex:
             return self._index_digest()
         if key == JS_CLASS_INDEX:
             return self._js_implementing()[1]
+        if key == JS_IMPORT_INDEX:
+            return self._js_importing()[1]
         if key == AGENT_INDEX:
             return self._agents_digest()
         if key.startswith(IMPORT_INDEX + " "):
@@ -982,6 +988,33 @@ class ProjectIndex:
             found = {name: tuple(sorted(set(paths))) for name, paths in sorted(table.items())}
             digest = hashlib.sha256(repr(sorted(found.items())).encode("utf-8", "surrogateescape")).hexdigest()[:32]
             held = self.memo["project.js_implementing"] = (scan, found, f"{JS_CLASS_INDEX} {digest}")
+        return held[1], held[2]
+
+    def js_importers(self, path: str) -> list[str]:
+        """The TS/JS files of the project that import the one at `path`, in path order."""
+        table, digest = self._js_importing()
+        self._record(JS_IMPORT_INDEX, digest)
+        return list(table.get(os.path.abspath(path), ()))
+
+    def _js_importing(self) -> tuple[dict[str, tuple[str, ...]], str]:
+        """TS/JS file -> the TS/JS files importing it, and a digest of that table: a byte scan of the
+        project's TS/JS files, once per scan (as `_js_implementing`)."""
+        from ..js import modules as js
+        from ..syntax.prefilter import JS_EXTENSIONS
+
+        scan = self.scan
+        held = self.memo.get("project.js_importing")
+        if held is None or held[0] is not scan:
+            table: dict[str, set[str]] = {}
+            for path, data in _indexed_files(self.roots, self._skip, JS_EXTENSIONS):
+                for m in _JS_SPECIFIER.finditer(data):
+                    module = js.resolve_specifier(m.group(1).decode("utf-8", "replace"), path)
+                    target = js.locate(module) if module.startswith(js.PREFIX) else None
+                    if target is not None and target != path:
+                        table.setdefault(target, set()).add(path)
+            found = {target: tuple(sorted(paths)) for target, paths in sorted(table.items())}
+            digest = hashlib.sha256(repr(sorted(found.items())).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+            held = self.memo["project.js_importing"] = (scan, found, f"{JS_IMPORT_INDEX} {digest}")
         return held[1], held[2]
 
     def facts_for_path(self, path: str) -> ModuleFacts | None:

@@ -1147,6 +1147,12 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
         if isinstance(bound, Ref):
             yield from elements(scope, bound, project, depth + 1)
             return
+        if isinstance(bound, Mapping) and "." not in value.text:
+            # `tools = { ...tools, ...createApplyTools(opts) }`: its spread of the name itself is
+            # the value before, which `_rebound` gave.
+            yield from elements(scope, Mapping(tuple((k, v) for k, v in bound.items if not _same_spread(k, v, value.text)),
+                                               bound.loc), project, depth + 1)
+            return
         held = _group_tools(scope, value.text) if bound is None and "." in value.text else None
         if held is not None:  # `[...base.tools, x]`: the tools `base` was built with
             yield from elements(scope, held, project, depth + 1)
@@ -1184,7 +1190,12 @@ def _rebound(scope: Scope, text: str, last: Value | None) -> list[tuple[Scope, V
         return []
     where = found[0]
     return [(where, a.value) for a in _assignments_by(scope.facts, "=").get((text, where.name), ())
-            if a.value is not last and isinstance(a.value, (Seq, Starred, Comp, Call, Either))]
+            if a.value is not last and isinstance(a.value, (Seq, Starred, Comp, Call, Either, Mapping))]
+
+
+def _same_spread(key: Value | None, item: Value, name: str) -> bool:
+    """`...name` in an object assigned back to `name`."""
+    return key is None and isinstance(item, Ref) and item.text == name
 
 
 def _group_tools(scope: Scope, text: str) -> Value | None:

@@ -145,6 +145,24 @@ def _method_of_object(facts: ModuleFacts, value: Value | None, scope: str, metho
     return Ref(f"{cls}.{method}", f"{value.func.text}.{method}", value.func.loc)
 
 
+def _keys_of_calls(facts: ModuleFacts) -> dict[Loc, str]:
+    """Call location -> the key an object literal holds it under, where it is assigned or returned
+    (`return { kubectl_apply: tool({...}) }`): the name a tool keyed by name goes by."""
+
+    def compute() -> dict[Loc, str]:
+        found: dict[Loc, str] = {}
+        values = [a.value for a in facts.assignments]
+        values += [v for fn in facts.functions.values() for v in fn.return_values]
+        for value in values:
+            if isinstance(value, Mapping):
+                for key, item in value.items:
+                    if isinstance(item, Call) and isinstance(key, Const) and isinstance(key.value, str):
+                        found.setdefault(item.loc, key.value)
+        return found
+
+    return facts.derived("tools.keys_of_calls", compute)
+
+
 def _through_wrappers(facts: ModuleFacts, value: Value | None, scope: str) -> Value | None:
     """`tool(withTracing(cfg, async (input) => {...}), {...})`: a wrapper call's result runs the
     function it is handed (through nested wrappers), so that function is the tool's."""
@@ -233,7 +251,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         binding = _binding_for(facts, call)
         own = fn_name.rsplit(".", 1)[-1]
         if "@" in own:  # a function written inline (`execute@12:4`): the tool's variable names it, at any level
-            own = binding or first_result_name(facts, call, plain=True) or own
+            own = binding or first_result_name(facts, call, plain=True) or _keys_of_calls(facts).get(call.loc) or own
         found.append(Tool(name or own or call.func.text, fw.name, kind, facts.path, facts.module,
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
                           binding, scope,

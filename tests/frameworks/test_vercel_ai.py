@@ -144,9 +144,66 @@ def test_across_modules(found):
     got = found(main, {"tools.ts": tools})
     assert lines(got, "SIB301") == [line_of(main, "tools: {")], got
     assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), {"tools.ts": tools}) == []
-    # The tool's own module names no run stop: SIB101 there would need the importers of a TS file,
-    # which the project scan does not index (Python imports only); the SIB301 above reports the pair.
-    assert found(tools, {"app.ts": main}) == []
+    # The tool's own module names no run stop: the TS/JS files importing it do (evalW4, evalW3).
+    importer = main.replace("'./tools'", "'./main'")  # the module linted is main.ts
+    assert lines(found(tools, {"app.ts": importer}), "SIB101") == [line_of(tools, "export const chargeCard")]
+    assert found(tools, {"app.ts": importer.replace("    timeout: { totalMs: 5000 },\n", "")}) == []
+
+
+@pytest.mark.parametrize("layout", ["relative", "tsconfig alias", "through a registry"])
+def test_a_tool_in_another_folder_than_the_route_that_runs_it(lint, tmp_path, layout):
+    """A Next.js route (`app/api/chat/route.ts`) runs the tools of `lib/tools.ts` with the request's
+    signal: by a relative specifier, a tsconfig alias, or through a module gathering them."""
+    tools = "import { tool } from 'ai';\nimport { z } from 'zod';\n\n" + _charge()
+    spec = {"relative": "../../../lib/tools", "tsconfig alias": "@/lib/tools", "through a registry": "@/lib/registry"}[layout]
+    route = ("import { streamText } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
+             f"import {{ chargeCard }} from '{spec}';\n"
+             "export async function POST(req: Request) {\n"
+             "  return streamText({ model: openai('gpt-5'), tools: { chargeCard }, abortSignal: req.signal });\n}\n")
+    files = {"app/api/chat/route.ts": route, "tsconfig.json": '{ "compilerOptions": { "paths": { "@/*": ["./*"] } } }',
+             "lib/registry.ts": "export { chargeCard } from './tools';\n"}
+
+    def sib101(route_text: str) -> list[int]:
+        found = lint(tools, {**files, "app/api/chat/route.ts": route_text}, Config(root=str(tmp_path), select=("SIB101",)),
+                     filename="lib/tools.ts")
+        return [d.loc.line for d in found]
+
+    assert sib101(route) == [line_of(tools, "export const chargeCard")]
+    assert sib101(route.replace(", abortSignal: req.signal", "")) == []
+
+
+@pytest.mark.parametrize("spread", [
+    "    ...(signal ? { abortSignal: signal } : {}),\n",
+    "    ...stops,\n",
+], ids=["conditional", "named object"])
+def test_a_run_stop_spread_into_the_options(found, spread):
+    """evalW4 cluster-whisperer: `...(options?.signal ? { abortSignal: options.signal } : {})`."""
+    text = HEAD + _charge() + _run(stop=spread).replace(
+        "export async function checkout(prompt: string) {\n",
+        "export async function checkout(prompt: string, signal?: AbortSignal) {\n  const stops = { abortSignal: signal };\n")
+    got = found(text)
+    assert lines(got, "SIB101") == [line_of(text, "export const chargeCard")], got
+    assert found(text.replace("abortSignal: signal", "maxRetries: 1")) == []
+
+
+def test_a_tools_object_grown_by_spreads_in_a_builder(found):
+    """`let tools = {}; tools = { ...tools, ...createApplyTools() }` in a method building the set; a
+    tool keyed by name under a wrapper's inline function goes by its key."""
+    lib = ("import { tool } from 'ai';\nimport { z } from 'zod';\n\n"
+           "function traced<T>(name: string, fn: (input: T) => Promise<string>) {\n  return async (input: T) => fn(input);\n}\n"
+           "export function createApplyTools() {\n  return {\n    charge_card: tool({\n      description: 'Charge',\n"
+           "      inputSchema: z.object({ amount: z.number() }),\n      execute: traced('charge_card', async ({ amount }) => {\n"
+           "        await new Promise((r) => setTimeout(r, 300));\n"
+           "        await fetch('https://pay.example.com/charges', { method: 'POST', body: JSON.stringify({ amount }) });\n"
+           "        return 'charged';\n      }),\n    }),\n  };\n}\n")
+    main = ("import { streamText } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
+            "import { createApplyTools } from './main';\n"
+            "class Investigator {\n  private build(apply: boolean) {\n    let tools = {};\n"
+            "    if (apply) {\n      tools = { ...tools, ...createApplyTools() };\n    }\n    return tools;\n  }\n"
+            "  run(prompt: string, signal: AbortSignal) {\n"
+            "    return streamText({ model: openai('gpt-5'), prompt, tools: this.build(true), abortSignal: signal });\n  }\n}\n")
+    got = found(lib, {"agent.ts": main})
+    assert lines(got, "SIB101") == [line_of(lib, "charge_card: tool({")], got
 
 
 @pytest.mark.parametrize("tools, defs", [

@@ -94,3 +94,47 @@ def test_an_edited_tsconfig_alias_outdates_the_cached_findings(tmp_path):
             proc = siblint(["check", "--format", "json", *cache, "."], tmp_path)
             found = json.loads(proc.stdout) if proc.returncode == 1 else []
             assert [(d["path"], d["line"], d["code"]) for d in found] == expected, (paths, proc.stderr)
+
+
+VERCEL_TOOL = """\
+import { tool } from 'ai';
+import { z } from 'zod';
+
+export const chargeCard = tool({
+  description: 'Charge',
+  inputSchema: z.object({ amount: z.number() }),
+  execute: async ({ amount }) => {
+    await new Promise((r) => setTimeout(r, 300));
+    await fetch('https://pay.example.com/charges', { method: 'POST', body: JSON.stringify({ amount }) });
+    return 'charged';
+  },
+});
+"""
+VERCEL_ROUTE = """\
+import { streamText } from 'ai';
+import { chargeCard } from '../../../lib/tools';
+
+export async function POST(req: Request) {
+  return streamText({ model: 'm' as any, prompt: 'x', tools: { chargeCard }, abortSignal: req.signal });
+}
+"""
+
+
+def test_a_warm_run_follows_the_route_that_runs_a_tool_of_another_folder(tmp_path):
+    """lib/tools.ts's finding comes from the route importing it: a warm run after the route drops its
+    abort signal, or after a second route with one appears, answers as a cold one."""
+    write(tmp_path, {"lib/tools.ts": VERCEL_TOOL, "app/api/chat/route.ts": VERCEL_ROUTE, "package.json": "{}"})
+    cache = ["--cache-dir", str(tmp_path / ".cache"), "--select", "SIB101"]
+    steps = (
+        (None, [("lib/tools.ts", 4, "SIB101")]),
+        (("app/api/chat/route.ts", VERCEL_ROUTE.replace(", abortSignal: req.signal", "")), []),
+        (("app/api/other/route.ts", VERCEL_ROUTE), [("lib/tools.ts", 4, "SIB101")]),
+    )
+    for change, expected in steps:
+        if change is not None:
+            (tmp_path / change[0]).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / change[0]).write_text(change[1])
+        for extra in ([], ["--no-cache"]):  # warm (or cold the first time), then without the cache
+            proc = siblint(["check", "--format", "json", *cache, *extra, "."], tmp_path)
+            found = json.loads(proc.stdout) if proc.returncode == 1 else []
+            assert [(d["path"], d["line"], d["code"]) for d in found] == expected, (change, extra, proc.stderr)
