@@ -13,8 +13,8 @@ named for a lock keeps a file or a key lock; its HTTP request (`lock_device`) is
 
 The app's log is bookkeeping too: a file written by a helper named for a logger, or named `*.log`.
 The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
-tool that stores a trajectory row (`TrajectoryRepository.create`) or sends telemetry has not changed
-the world it reads. So is a search index brought up to date with its sources on the way to a
+tool that stores a trajectory row (`TrajectoryRepository.create`), logs an event of the session
+(`tracker.log_event(MENU_VIEWED)`) or sends telemetry has not changed the world it reads. So is a search index brought up to date with its sources on the way to a
 search (`KnowledgeStore.sync_markdown_library` upserting changed chunks): rebuilt on the next call.
 """
 
@@ -47,6 +47,11 @@ CREDENTIAL_STORE_KINDS = frozenset({"sql", "orm", "nosql", "kv"})
 # Words of a helper that records the agent's own run, and the stores such a record may land in.
 RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
 RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
+# A helper that logs or tracks an event of the run (`tracker.log_event(MENU_VIEWED, ...)`,
+# `track_event`, `log_audit_event`): both a verb and an event word in its own name (a `log_expense`
+# helper is the tool's business).
+EVENT_LOG_VERBS = frozenset({"log", "track"})
+EVENT_WORDS = frozenset({"event", "events", "audit", "activity"})
 # Words of a helper that keeps the app's log (`Logger.writeToFile` appending to `logs/app.log`): its
 # file writes are the log, not the tool's effect (a `log_expense` helper is not one of them).
 LOG_WORDS = frozenset({"logger", "loggers", "logging", "syslog"})
@@ -65,7 +70,7 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     own = {w.lower() for w in _WORD.findall(helper.rpartition(".")[2])}
     if effect.kind == "file" and (is_upkeep_file(effect.target) or words & LOG_WORDS):
         return True
-    if effect.kind in RUN_RECORD_KINDS and words & RUN_RECORD_WORDS:
+    if effect.kind in RUN_RECORD_KINDS and (words & RUN_RECORD_WORDS or (own & EVENT_LOG_VERBS and own & EVENT_WORDS)):
         return True
     if effect.kind in INDEX_KINDS and own & INDEX_UPKEEP_WORDS:
         return True

@@ -240,6 +240,32 @@ def test_a_record_of_the_run_itself_is_bookkeeping(sib101):
     assert sib101(RUN_RECORD.replace("{store}", "Trajectory"), SELF_IMPORTING_MODELS) == []
 
 
+SESSION_EVENTS = """\
+    import psycopg2
+    from langchain_core.tools import tool
+
+    class SessionTracker:
+        def {method}(self, kind: str, data: dict):
+            with psycopg2.connect("dbname=app") as conn:
+                conn.cursor().execute("INSERT INTO session_events (kind, data) VALUES (%s, %s)", (kind, data))
+
+    @tool
+    def search_menu(query: str) -> str:
+        \"\"\"Search the menu.\"\"\"
+        SessionTracker().{method}("menu_viewed", {{"q": query}})
+        return "pizza"
+"""
+
+
+@pytest.mark.parametrize("method, reported", [("log_event", False), ("track_event", False), ("log_audit_event", False),
+                                              ("log_expense", True), ("add_event", True)])
+def test_an_event_the_session_logs_is_bookkeeping(sib101, method, reported):
+    """evalW2's restaurant bot: a menu search logs `MENU_VIEWED` through `tracker.log_event`; a helper
+    that logs an expense or adds an event is the tool's business."""
+    found = sib101(SESSION_EVENTS.format(method=method))
+    assert [line for line, _ in found] == ([10] if reported else [])
+
+
 def test_a_store_the_tool_is_about_is_not_bookkeeping(sib101):
     found = sib101(RUN_RECORD.replace("{store}", "Note"), SELF_IMPORTING_MODELS)
     assert [line for line, _ in found] == [9]
