@@ -14,8 +14,9 @@ named for a lock keeps a file or a key lock; its HTTP request (`lock_device`) is
 The app's log is bookkeeping too: a file written by a helper named for a logger, or named `*.log`.
 The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
 tool that stores a trajectory row (`TrajectoryRepository.create`), logs an event of the session
-(`tracker.log_event(MENU_VIEWED)`) or sends telemetry has not changed the world it reads. So is a search index brought up to date with its sources on the way to a
-search (`KnowledgeStore.sync_markdown_library` upserting changed chunks): rebuilt on the next call.
+(`tracker.log_event(MENU_VIEWED)`) or sends telemetry has not changed the world it reads. So is a
+search index brought up to date with its sources on the way to a search
+(`KnowledgeStore.sync_markdown_library` upserting changed chunks): rebuilt on the next call.
 """
 
 from __future__ import annotations

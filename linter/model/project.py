@@ -46,7 +46,7 @@ JS_IMPORT_INDEX = "<js import index>"
 # agent code is re-checked when that set changes (the importer's bytes may not be in the trace).
 AGENT_INDEX = "<agent index>"
 # Each run bounded and no two runs matching the same characters: linear on any bytes.
-_JS_SPECIFIER = re.compile(rb"""(?:\bfrom|\bimport|\brequire[ \t]*\()[ \t]*\(?[ \t]*['"]([^'"\n]{1,500})['"]""")
+_JS_SPECIFIER = re.compile(rb"""(?:\bfrom|\bimport|\brequire[ \t]{0,8}\()[ \t]{0,8}\(?[ \t]{0,8}['"]([^'"\n]{1,500})['"]""")
 _IMPLEMENTS = re.compile(rb"\bimplements\b([^{};()=]{1,200})\{")
 # A TS/JS class's base (`class A<T> extends Base<T> {`), and what an import statement binds from where.
 _JS_EXTENDS = re.compile(rb"\bclass[ \t]+[\w$]{1,200}(?:<[^>{]{0,200}>)?[ \t]+extends[ \t]+([\w$]{1,200})")

@@ -132,6 +132,28 @@ def test_n4_the_typescript_scans_are_linear_too(tmp_path: Path) -> None:
     proc = ci(["check", "--no-cache", "--format", "json", "."], tmp_path, tmp_path, timeout=90)
     assert [(Path(d["path"]).name, d["code"]) for d in json.loads(proc.stdout)] == [("tools.ts", "SIB101")], proc.stderr
 
+def test_n4_the_typescript_import_scan_is_linear(tmp_path: Path) -> None:
+    """The scan of which TS/JS file imports which (asked for a Vercel AI tool's groups) on a file of
+    blanks after `from`, `import` and `require(`: the run ends with the tool's finding."""
+    blanks = b" " * 300_000
+    files = {
+        "lib/tools.ts": b"import { tool } from 'ai';\nimport { z } from 'zod';\n"
+                        b"export const charge = tool({ description: 'c', inputSchema: z.object({}),\n"
+                        b"  execute: async () => { await new Promise((r) => setTimeout(r, 9));\n"
+                        b"    await fetch('https://pay.example.com/c', { method: 'POST' }); return 'ok'; } });\n",
+        "route.ts": b"import { streamText } from 'ai';\nimport { charge } from './lib/tools';\n"
+                    b"export function POST(req: Request) {\n"
+                    b"  return streamText({ model: 'm' as any, tools: { charge }, abortSignal: req.signal });\n}\n",
+        "blob.ts": b"from" + blanks + b"\nimport" + blanks + b"(" + blanks + b"\nrequire" + blanks + b"(" + blanks
+                   + b"from '" * 20_000,
+    }
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    proc = ci(["check", "--no-cache", "--format", "json", "--select", "SIB101", "."], tmp_path, tmp_path, timeout=90)
+    assert [(d["path"], d["code"]) for d in json.loads(proc.stdout)] == [("lib/tools.ts", "SIB101")], proc.stderr
+
+
 def test_n4_the_class_index_skips_what_the_run_excludes(tmp_path: Path) -> None:
     from siblint.model.project import ProjectIndex
     from siblint.settings.config import load
