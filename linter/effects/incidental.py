@@ -49,10 +49,11 @@ CREDENTIAL_STORE_KINDS = frozenset({"sql", "orm", "nosql", "kv"})
 RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
 RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
 # A helper that logs or tracks an event of the run (`tracker.log_event(MENU_VIEWED, ...)`,
-# `track_event`, `log_audit_event`): both a verb and an event word in its own name (a `log_expense`
-# helper is the tool's business).
+# `track_event`): both a verb and an event word in its own name. A `log_expense` helper is the
+# tool's business, and so is an audit row (`log_audit_event`): the corpus counts audit trails.
 EVENT_LOG_VERBS = frozenset({"log", "track"})
-EVENT_WORDS = frozenset({"event", "events", "audit", "activity"})
+EVENT_WORDS = frozenset({"event", "events"})
+AUDIT_WORDS = frozenset({"audit", "audits"})
 # Words of a helper that keeps the app's log (`Logger.writeToFile` appending to `logs/app.log`): its
 # file writes are the log, not the tool's effect (a `log_expense` helper is not one of them).
 LOG_WORDS = frozenset({"logger", "loggers", "logging", "syslog"})
@@ -71,7 +72,8 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     own = {w.lower() for w in _WORD.findall(helper.rpartition(".")[2])}
     if effect.kind == "file" and (is_upkeep_file(effect.target) or words & LOG_WORDS):
         return True
-    if effect.kind in RUN_RECORD_KINDS and (words & RUN_RECORD_WORDS or (own & EVENT_LOG_VERBS and own & EVENT_WORDS)):
+    if effect.kind in RUN_RECORD_KINDS and (words & RUN_RECORD_WORDS or (
+            own & EVENT_LOG_VERBS and own & EVENT_WORDS and not own & AUDIT_WORDS)):
         return True
     if effect.kind in INDEX_KINDS and own & INDEX_UPKEEP_WORDS:
         return True

@@ -257,11 +257,11 @@ SESSION_EVENTS = """\
 """
 
 
-@pytest.mark.parametrize("method, reported", [("log_event", False), ("track_event", False), ("log_audit_event", False),
+@pytest.mark.parametrize("method, reported", [("log_event", False), ("track_event", False), ("log_audit_event", True),
                                               ("log_expense", True), ("add_event", True)])
 def test_an_event_the_session_logs_is_bookkeeping(sib101, method, reported):
     """evalW2's restaurant bot: a menu search logs `MENU_VIEWED` through `tracker.log_event`; a helper
-    that logs an expense or adds an event is the tool's business."""
+    that logs an expense, adds an event or writes an audit row (the corpus's RECA) is the tool's business."""
     found = sib101(SESSION_EVENTS.format(method=method))
     assert [line for line, _ in found] == ([10] if reported else [])
 
