@@ -11,7 +11,7 @@ writes (`check="boto3"`); SQL siblint cannot read is not assumed to write, as fo
 
 from __future__ import annotations
 
-from .rows import Row, anys, methods
+from .rows import Row, anys, calls, methods
 
 # boto3 writes. `invoke_model*` is a Bedrock model call (a read), unlike Lambda's `invoke`.
 _BOTO3_VERBS = (
@@ -58,6 +58,11 @@ ROWS: tuple[Row, ...] = (
     *methods("kubernetes.client.BatchV1Api kubernetes.client.CoreV1Api kubernetes.client.AppsV1Api "
              "kubernetes.client.CustomObjectsApi", "create_* delete_* patch_* replace_*", "{name} (Kubernetes)", True,
              "cloud"),
+    # Replicate: a prediction or training started (`replicate.predictions.create(...)`) runs on detached
+    # from the caller; `replicate.run(...)` waits for the model's answer and is a model call.
+    *calls("replicate.predictions.create replicate.trainings.create replicate.deployments.predictions.create",
+           "{name} (cloud job)", True, "cloud"),
+    *methods("replicate.Client replicate.client.Client", "create", "{name} (cloud job)", True, "cloud"),
     # Docker SDK: `docker.from_env().containers.run(...)`.
     *methods("docker.from_env docker.DockerClient docker.client.DockerClient",
              "run create exec_run remove kill stop restart build push", "{name} (container)", True, "container"),

@@ -93,7 +93,9 @@ SEARCH_HOSTS = frozenset({"api.tavily.com", "google.serper.dev", "api.search.bra
                           "overpass-api.de", "overpass.kumi.systems", "overpass.openstreetmap.fr"})
 # Hosted model inference: every endpoint runs a model on the input and returns its output
 # (`api-inference.huggingface.co/models/<model>`).
-INFERENCE_HOSTS = frozenset({"api-inference.huggingface.co", "router.huggingface.co"})
+INFERENCE_HOSTS = frozenset({"api-inference.huggingface.co", "router.huggingface.co",
+                             # image generation: the image comes back in the answer (or a link to it)
+                             "api.getimg.ai", "api.stability.ai", "api.ideogram.ai", "api.bfl.ai", "api.bfl.ml"})
 # Page-rendering services (a headless browser behind an API): rendering a page reads it.
 RENDER_HOST_SUFFIXES = ("browserless.io",)
 RENDER_PATH_WORDS = frozenset({"content", "scrape", "screenshot", "pdf", "unblock"})
@@ -103,4 +105,4 @@ LLM_HOSTS = frozenset({"api.openai.com", "api.anthropic.com", "generativelanguag
                        "api.groq.com", "openrouter.ai", "api.together.xyz", "api.deepseek.com", "api.cohere.com",
                        "api.cohere.ai", "api.fireworks.ai", "api.x.ai"})
 LLM_PATH_WORDS = frozenset({"completions", "messages", "responses", "embeddings", "chat", "generate", "moderations",
-                            "generatecontent", "embedcontent", "rerank"})
+                            "generatecontent", "embedcontent", "rerank", "images"})  # `/v1/images/generations`

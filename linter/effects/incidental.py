@@ -57,6 +57,8 @@ AUDIT_WORDS = frozenset({"audit", "audits"})
 # Words of a helper that keeps the app's log (`Logger.writeToFile` appending to `logs/app.log`): its
 # file writes are the log, not the tool's effect (a `log_expense` helper is not one of them).
 LOG_WORDS = frozenset({"logger", "loggers", "logging", "syslog"})
+# ... or for its log file (`writeToLogFile`, `devLog`, `debug_log`): "log" with one of these in its own name.
+LOG_FILE_WORDS = frozenset({"file", "dev", "debug"})
 # Words of a helper that brings a search or vector index up to date with its sources, and those stores.
 INDEX_UPKEEP_WORDS = frozenset({"sync", "resync", "reindex", "rebuild", "refresh"})
 INDEX_KINDS = frozenset({"vector", "index"})
@@ -70,7 +72,8 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     words = {w.lower() for w in _WORD.findall(helper)}
     # A request helper is named so itself; its class's name does not make one (`GoogleAPI.save_credentials`).
     own = {w.lower() for w in _WORD.findall(helper.rpartition(".")[2])}
-    if effect.kind == "file" and (is_upkeep_file(effect.target) or words & LOG_WORDS):
+    if effect.kind == "file" and (is_upkeep_file(effect.target) or words & LOG_WORDS or (
+            own & {"log", "logs"} and own & LOG_FILE_WORDS)):
         return True
     if effect.kind in RUN_RECORD_KINDS and (words & RUN_RECORD_WORDS or (
             own & EVENT_LOG_VERBS and own & EVENT_WORDS and not own & AUDIT_WORDS)):

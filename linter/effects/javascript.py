@@ -99,6 +99,9 @@ ROWS: tuple[Row, ...] = (
              _LENS_WRITES, "{name} (Kubernetes)", False, "cloud"),
     *(Row("family", f"{pkg}.Renderer.K8sApi.", tuple(_LENS_WRITES.split()), "{name} (Kubernetes)", False, kind="cloud")
       for pkg in _LENS),  # its ready-made APIs: `Renderer.K8sApi.podsApi.evict(...)`
+    # Replicate: `new Replicate({ auth }).predictions.create({...})` starts a job that runs on detached;
+    # `run` waits for the model's answer.
+    *methods("replicate replicate.default replicate.Replicate", "create", "{name} (cloud job)", False, "cloud"),
     # HubSpot: `new Client({ accessToken }).crm.contacts.basicApi.create({...})`; get*, doSearch read.
     *methods("@hubspot/api-client.Client", "create* update* archive* merge* upsert* send* purge gdprDelete",
              "{name} (HubSpot CRM)", False, "ticket"),

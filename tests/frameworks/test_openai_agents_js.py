@@ -204,6 +204,9 @@ EFFECTS = {
     "grep line built with +=": ("import { execSync } from 'child_process';\n",
                                 "let command = 'grep -rn';\n    command += ` \"${process.argv[2]}\" .`;\n"
                                 "    execSync(command);"),
+    # evalX4 sandbox: a Replicate prediction started.
+    "replicate predictions.create": ("import Replicate from 'replicate';\nconst rep = new Replicate({ auth: 't' });\n",
+                                     "await rep.predictions.create({ model: 'o/v', input: {} });"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -258,6 +261,8 @@ READ_ONLY = {
     "microsoft graph get": "await Client.init({}).api('/me/events').get();",
     "jsforce query": "await conn.query('SELECT Id FROM Contact');",
     "ls line built with += of literal flags": "let listing = 'ls';\n    if (Date.now()) listing += ' -la';\n    execSync(listing);",
+    "replicate run": "await replicateClient.run('o/m', { input: {} });",
+    "openai image generation": "await fetch('https://api.openai.com/v1/images/generations', { method: 'POST', body: '{}' });",
     "kubernetes and lens reads": ("await k8sCore.readNamespacedPod({ name: 'x', namespace: 'd' });\n"
                                   "    await LensRenderer.K8sApi.podsApi.getLogs({ name: 'x' });\n"
                                   "    await LensRenderer.K8sApi.apiManager.getStore(LensRenderer.K8sApi.podsApi).loadAll();"),
@@ -291,6 +296,7 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { Connection } from 'jsforce';\nlet conn: Connection;\n"
                "import * as k8s from '@kubernetes/client-node';\nconst k8sCore = new k8s.KubeConfig().makeApiClient(k8s.CoreV1Api);\n"
                "import { Renderer as LensRenderer } from '@freelensapp/extensions';\n"
+               "import Replicate from 'replicate';\nconst replicateClient = new Replicate({ auth: 't' });\n"
                "import { Client as HubSpot } from '@hubspot/api-client';\nconst hubspot = new HubSpot({ accessToken: 't' });\n"
                "async function api(path: string, options: RequestInit = {}) {\n"
                "  return fetch(`https://graph.example.com${path}`, { ...options, signal: AbortSignal.timeout(5000) });\n}\n"

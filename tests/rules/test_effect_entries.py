@@ -1595,6 +1595,20 @@ def test_hubspot_crm_writes_through_the_clients_services_not_its_reads():
               (11, "api.crm.contacts.basic_api.archive (HubSpot CRM)")]
 
 
+def test_a_replicate_job_started_not_a_model_run():
+    """evalX4's sandbox: `predictions.create` starts a job that runs on detached; `run` waits for the answer."""
+    assert [(line, description) for line, description, _, _, _ in effects("""\
+        import replicate
+
+        client = replicate.Client(api_token="t")
+
+        def f(prompt):
+            replicate.run("owner/model", input={"prompt": prompt})
+            replicate.predictions.create(model="owner/video", input={"prompt": prompt})
+            client.trainings.create(destination="me/model", input={})
+    """)] == [(7, "replicate.predictions.create (cloud job)"), (8, "client.trainings.create (cloud job)")]
+
+
 def test_an_mcp_servers_tool_called_by_a_name_that_writes():
     """The Python MCP client's `call_tool(name, arguments)`: the remote tool's name says what it does."""
     assert [(line, description) for line, description, _, _, _ in effects("""\

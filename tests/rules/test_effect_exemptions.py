@@ -368,8 +368,13 @@ def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
     ('requests.post("https://demo.gotenberg.dev/forms/chromium/convert/html", files={"f": k})',
      'requests.post("https://api.example.com/exports", json={"html": k})'),
     ('requests.post(f"{u}/enrich", json={"company": k})', 'requests.post(f"{u}/companies", json={"company": k})'),
+    # evalX4's sandbox: image generation answers with the image.
+    ('requests.post("https://api.openai.com/v1/images/generations", json={"prompt": k})',
+     'requests.post("https://api.openai.com/v1/files", json={"purpose": k})'),
+    ('requests.post("https://api.getimg.ai/v1/seedream-v4/text-to-image", json={"prompt": k})',
+     'requests.post("https://api.example.com/v1/images", json={"prompt": k})'),
 ], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated",
-        "export-pdf", "convert-html", "enrich"])
+        "export-pdf", "convert-html", "enrich", "openai-images", "getimg"])
 def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
     code = f"""\
         import os, requests
@@ -739,12 +744,17 @@ def test_the_apps_log_file_is_bookkeeping_a_log_named_business_write_is_not(lint
         def log_expense(amount: int) -> None:
             Path("expenses.json").write_text(str(amount))
 
+        def write_to_log_file(line: str) -> None:  # evalX4's discord bot: `devLog` -> `writeToLogFile`
+            with open(SETTINGS.log_path, "a") as fh:
+                fh.write(line)
+
         logger = Logger()
 
         @function_tool
         def list_boards() -> str:
             logger.write_to_file("listing")
             append_line("listing")
+            write_to_log_file("listing")
             return "boards"
 
         @function_tool
@@ -752,4 +762,4 @@ def test_the_apps_log_file_is_bookkeeping_a_log_named_business_write_is_not(lint
             log_expense(amount)
             return "added"
     """), config=Config(root=str(tmp_path), select=("SIB101",)))
-    assert [d.loc.line for d in found] == [25]
+    assert [d.loc.line for d in found] == [30]
