@@ -485,6 +485,19 @@ def check_prepared_sql(row: Row, call: Call, r: Resolver) -> Found | None:
     return check_sql(row, statement, r)
 
 
+def check_prepared_sql_any(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`<any>.prepare(sql).run(...)` (D1's `.prepare(sql).bind(...).run()` too) on a database siblint
+    cannot trace (the run's context, a parameter): a write only when the SQL it reads writes."""
+    statement = receiver_of(call.func)
+    if isinstance(statement, Ref):
+        statement = r.value(statement.text)
+    while isinstance(statement, Call) and method_name(statement.func) == "bind":
+        statement = receiver_of(statement.func)
+    if not isinstance(statement, Call) or method_name(statement.func) != "prepare" or r.text(statement.arg(0, None)) is None:
+        return None
+    return check_sql(row, statement, r)
+
+
 def _mutation(call: Call) -> Found:
     return Found(f"a GraphQL mutation via {shown_name(call)}", "mutation", kind="http")
 
@@ -545,5 +558,6 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "save_to": check_save_to, "built": check_built, "process": check_process, "dynamic_code": check_dynamic_code,
     "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
     "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit, "prepared_sql": check_prepared_sql,
+    "prepared_sql_any": check_prepared_sql_any,
     "mcp_tool": check_mcp_tool, "from_table": check_from_table,
 }

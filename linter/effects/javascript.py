@@ -102,6 +102,12 @@ ROWS: tuple[Row, ...] = (
     # Replicate: `new Replicate({ auth }).predictions.create({...})` starts a job that runs on detached;
     # `run` waits for the model's answer.
     *methods("replicate replicate.default replicate.Replicate", "create", "{name} (cloud job)", False, "cloud"),
+    # Convex: a mutation or action run from a client (`convexClient.mutation(api.jobs.add, {...})`), or
+    # from a Convex function (`ctx.runMutation(internal.jobs.add, {...})`); `query` reads.
+    *methods("convex/browser.ConvexHttpClient convex/browser.ConvexClient convex/react.ConvexReactClient",
+             "mutation action", "{name} (Convex mutation)", False, "nosql"),
+    *calls("convex/nextjs.fetchMutation convex/nextjs.fetchAction", "{name} (Convex mutation)", False, "nosql"),
+    anys("runMutation runAction", "{name} (Convex mutation)", False, "nosql"),
     # HubSpot: `new Client({ accessToken }).crm.contacts.basicApi.create({...})`; get*, doSearch read.
     *methods("@hubspot/api-client.Client", "create* update* archive* merge* upsert* send* purge gdprDelete",
              "{name} (HubSpot CRM)", False, "ticket"),
@@ -138,6 +144,9 @@ ROWS: tuple[Row, ...] = (
     # statement's `run()` executes what `prepare(sql)` holds (`get`/`all` read); synchronous, both.
     *methods("sqlite.DatabaseSync better-sqlite3", "exec", "{name} (SQL)", True, "sql", "sql"),
     *methods("sqlite.DatabaseSync better-sqlite3", "run", "{name} (SQL)", True, "sql", "prepared_sql"),
+    # ... and on a database handed in (`ctx.context.db.prepare("INSERT ...").run(...)`, Cloudflare D1's
+    # `env.DB.prepare(sql).bind(id).run()`): only SQL that reads as a write.
+    anys("run", "{name} (SQL)", None, "sql", "prepared_sql_any"),
     # Puppeteer and Playwright: a click on a live page may submit or delete (as `effects.browser` says
     # of the Python drivers); typing, navigation and reading a page do not.
     *methods("puppeteer.launch puppeteer.default.launch puppeteer.connect puppeteer.Page puppeteer.Browser "

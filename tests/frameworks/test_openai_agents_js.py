@@ -207,6 +207,12 @@ EFFECTS = {
     # evalX4 sandbox: a Replicate prediction started.
     "replicate predictions.create": ("import Replicate from 'replicate';\nconst rep = new Replicate({ auth: 't' });\n",
                                      "await rep.predictions.create({ model: 'o/v', input: {} });"),
+    # evalX3: a better-sqlite3 database from the run's context; Cloudflare D1's bound statement; Convex.
+    "prepared INSERT on the run's context database": ("", "const db = (globalThis as any).ctx.context.db;\n"
+                                                          "    db.prepare('INSERT INTO users (name) VALUES (?)').run('x');"),
+    "D1 bound statement": ("", "await (globalThis as any).env.DB.prepare('UPDATE jobs SET state = ?').bind('done').run();"),
+    "convex mutation": ("import { ConvexHttpClient } from 'convex/browser';\nlet convex: ConvexHttpClient;\n",
+                        "await convex.mutation('jobs:add' as any, { title: 'x' });"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -261,6 +267,10 @@ READ_ONLY = {
     "microsoft graph get": "await Client.init({}).api('/me/events').get();",
     "jsforce query": "await conn.query('SELECT Id FROM Contact');",
     "ls line built with += of literal flags": "let listing = 'ls';\n    if (Date.now()) listing += ' -la';\n    execSync(listing);",
+    "prepared SELECT run on an untraced database": ("const db = (globalThis as any).ctx.context.db;\n"
+                                                    "    db.prepare('SELECT * FROM users').get();\n"
+                                                    "    db.prepare('SELECT 1').run();\n    job.run();"),
+    "convex query": "await convexReader.query('jobs:list' as any, {});",
     "replicate run": "await replicateClient.run('o/m', { input: {} });",
     "openai image generation": "await fetch('https://api.openai.com/v1/images/generations', { method: 'POST', body: '{}' });",
     "kubernetes and lens reads": ("await k8sCore.readNamespacedPod({ name: 'x', namespace: 'd' });\n"
@@ -296,6 +306,8 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { Connection } from 'jsforce';\nlet conn: Connection;\n"
                "import * as k8s from '@kubernetes/client-node';\nconst k8sCore = new k8s.KubeConfig().makeApiClient(k8s.CoreV1Api);\n"
                "import { Renderer as LensRenderer } from '@freelensapp/extensions';\n"
+               "import { ConvexHttpClient as Convex } from 'convex/browser';\nconst convexReader = new Convex('u');\n"
+               "const job = { run: () => 1 };\n"
                "import Replicate from 'replicate';\nconst replicateClient = new Replicate({ auth: 't' });\n"
                "import { Client as HubSpot } from '@hubspot/api-client';\nconst hubspot = new HubSpot({ accessToken: 't' });\n"
                "async function api(path: string, options: RequestInit = {}) {\n"
