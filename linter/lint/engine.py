@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..common.diagnostics import Diagnostic, Loc
@@ -214,7 +214,25 @@ def filter_findings(result: FileResult, config: Config, *, honour_noqa: bool = T
     if result.cells is not None:  # last: `# noqa` and SIB902 read the concatenated code's lines
         kept = notebook.in_cells(kept, result.cells)
     kept += [d for part in result.parts for d in filter_findings(part, config, honour_noqa=honour_noqa)]
-    return sorted(set(kept), key=Diagnostic.sort_key)
+    return sorted({_own_spelling(d) for d in kept}, key=Diagnostic.sort_key)
+
+
+def _own_spelling(d: Diagnostic) -> Diagnostic:
+    """`d` with its related locations' paths spelled as `d.path` is (relative to the same folder, or
+    absolute): a tool reached through two modules may be known by a relative and an absolute path,
+    and its one finding must not be reported twice."""
+    spelled = tuple(replace(r, path=_spelled_like(d.path, r.path)) for r in d.related)
+    return d if spelled == d.related else replace(d, related=spelled)
+
+
+def _spelled_like(anchor: str, path: str) -> str:
+    """`path` spelled as `anchor` is: itself when they name one file, else absolute or relative."""
+    target, own = os.path.abspath(path), os.path.abspath(anchor)
+    if target == own:
+        return anchor
+    if os.path.isabs(anchor):
+        return target
+    return os.path.normpath(os.path.join(os.path.dirname(anchor), os.path.relpath(target, os.path.dirname(own))))
 
 
 def lint_text(text: str, path: str = "example.py", config: Config | None = None,

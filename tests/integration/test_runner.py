@@ -196,3 +196,28 @@ def test_ctrl_c_while_workers_fork_is_held_not_lost():
     with _sigint_deferred() as quiet:
         pass
     assert quiet == []
+
+
+def test_a_tool_two_agent_modules_register_is_reported_once(tmp_path):
+    """evalX1's irrigation agent: two agent modules wrap one tool in `FunctionTool`; the tool's module
+    is reached by a relative path (the command line's) and an absolute one (an import's), and its
+    related locations spelled both ways made one finding print twice."""
+    from support import cli_findings, write
+
+    write(tmp_path, {
+        "app/__init__.py": "from .agent import root_agent\n",
+        "app/sub/__init__.py": "",
+        "app/tools/__init__.py": "from .notify import send_notification  # noqa: F401\n",
+        "app/tools/notify.py": "import requests\n\n\ndef send_notification(text: str) -> str:\n    return _post(text)\n\n\n"
+                               "def _post(text: str) -> str:\n"
+                               "    requests.post('https://chat.example.com/messages', json={'text': text})\n    return 'sent'\n",
+        "app/sub/alerts.py": "from google.adk.agents import Agent\nfrom google.adk.tools import FunctionTool\n\n"
+                             "from ..tools import send_notification\n\n"
+                             "alerts = Agent(name='alerts', model='m', tools=[FunctionTool(send_notification)])\n",
+        "app/agent.py": "from google.adk.agents import Agent\nfrom google.adk.tools import FunctionTool\n\n"
+                        "from .sub.alerts import alerts\nfrom .tools import send_notification\n\n"
+                        "root_agent = Agent(name='root', model='m', tools=[FunctionTool(send_notification)], sub_agents=[alerts])\n",
+    })
+    for jobs in ("1", "2"):
+        found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+        assert [(path, line, code) for path, line, _, code, _ in found] == [("app/tools/notify.py", 4, "SIB103")], jobs
