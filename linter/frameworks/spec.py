@@ -220,6 +220,11 @@ class GroupMaker:
     node_budget: NodeBudget | None = None
     deadline: Deadline | None = None  # a run deadline given where the group is made
     deadlines: tuple[Deadline, ...] = ()  # more of them, the first set one counting (`abortSignal`, `timeout`)
+    # Methods of the object the maker returns that run the group, and the deadlines their first argument
+    # may set (`agent.generate({ prompt, abortSignal })`): read on such calls of the name it is bound to
+    # in the same module.
+    run_methods: tuple[str, ...] = ()
+    run_deadlines: tuple[Deadline, ...] = ()
     # The tools are given as an object keyed by tool name (JS `tools: { charge: tool({...}) }`): its values.
     tools_by_name: bool = False
     # The model is asked for one call per step (a ReAct loop): the tools never run beside each other.

@@ -57,7 +57,11 @@ FRAMEWORK = Framework(
         makers={
             GENERATE: GroupMaker(tools=Param("tools"), tools_by_name=True, deadlines=_RUN_STOPS),
             STREAM: GroupMaker(tools=Param("tools"), tools_by_name=True, deadlines=_RUN_STOPS),
-            AGENT: GroupMaker(tools=Param("tools"), tools_by_name=True),
+            # new ToolLoopAgent({ model, tools, timeout }).generate / .stream({ prompt, abortSignal, timeout }):
+            # the call's stops, else the constructor's `timeout`, go to generateText / streamText
+            # (index.js:11285-11300 in v7; a constructor's `abortSignal` is overridden by the call's).
+            AGENT: GroupMaker(tools=Param("tools"), tools_by_name=True, deadlines=_RUN_STOPS[1:],
+                              run_methods=("generate", "stream"), run_deadlines=_RUN_STOPS),
         },
         fix=_FIX,
     ),

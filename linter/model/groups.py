@@ -706,6 +706,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
             group.sync_threads, group.sync_threads_serial = _sync_threads(facts, fw, call, names)
         for spec in (maker.deadline, *maker.deadlines) if maker.deadline else maker.deadlines:
             group.deadline = group.deadline or _deadline(facts, call, scope, spec)
+        if maker.run_methods and target and not group.deadline:
+            group.deadline = _run_call_deadline(facts, maker, target)
         if fw.groups.stoppers:
             group.deadline = group.deadline or _stopped(facts, fw, call, {target} if target else set())
         _apply_mutations(facts, group, project)
@@ -758,6 +760,19 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
     shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else
                                                    f"{value.func.text}(...)" if isinstance(value, Call) and isinstance(value.func, Ref) else "...")
     return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+
+
+def _run_call_deadline(facts: ModuleFacts, maker: GroupMaker, target: str) -> RunDeadline | None:
+    """The first deadline a run of the group bound to `target` sets in this module
+    (`agent.generate({ prompt, abortSignal })`)."""
+    called = calls_by_text(facts)
+    for method in maker.run_methods:
+        for scope, run in called.get(f"{target}.{method}", ()):
+            for spec in maker.run_deadlines:
+                found = _deadline(facts, run, scope, spec, via=f"{target}.{method}(): ")
+                if found is not None:
+                    return found
+    return None
 
 
 def _spread_option(scope: Scope, call: Call, keyword: str) -> Value | None:

@@ -229,3 +229,21 @@ def test_a_tools_object_a_factory_returns(found, tools, defs):
 ])
 def test_name_traps(found, head):
     assert [c for c in found(head + _charge() + _run()) if c[0] == "SIB101"] == []
+
+
+@pytest.mark.parametrize("settings, run, reported", [
+    ("", "agent.generate({ prompt })", False),
+    ("", "agent.generate({ prompt, abortSignal: signal })", True),
+    ("", "agent.stream({ prompt, timeout: { totalMs: 5000 } })", True),
+    ("", "agent.stream({ prompt, timeout: { toolMs: 5000 } })", False),
+    ("timeout: 5000, ", "agent.stream({ prompt })", True),
+    ("abortSignal: signal, ", "agent.generate({ prompt })", False),  # the call's own (undefined) signal wins
+], ids=["no stop", "call signal", "call total", "call tool budget", "settings timeout", "settings signal"])
+def test_a_tool_loop_agent_run_stop(found, settings, run, reported):
+    """`new ToolLoopAgent({...}).generate / .stream(...)`: the call's stops, else the agent's `timeout`
+    (tests/runtime/js/test_vercel_ai.py runs both kinds)."""
+    text = (HEAD.replace("dynamicTool }", "dynamicTool, ToolLoopAgent }") + _charge() +
+            f"const agent = new ToolLoopAgent({{ model: openai('gpt-5'), {settings}tools: {{ chargeCard }} }});\n"
+            f"export function checkout(prompt: string, signal: AbortSignal) {{\n  return {run};\n}}\n")
+    got = found(text)
+    assert bool(lines(got, "SIB101")) == reported, got

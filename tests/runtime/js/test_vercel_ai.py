@@ -56,6 +56,10 @@ ROWS = (
         "landed and the caller holds no result for it (8.3)", True, "before", False, True, ("SIB101", "SIB301")),
     Row("stream_tool_timeout", "timeout: { toolMs } aborts only the tool's own signal: the run goes on and keeps "
         "the charge's result (8.5)", True, None, True, False, ()),
+    Row("agent_generate_timeout_unobserved", "a ToolLoopAgent's generate({ timeout }) is generateText's: it waits "
+        "for the ignoring charge, then rejects without its result", True, "before", False, True, ("SIB101", "SIB301")),
+    Row("agent_stream_settings_timeout", "a ToolLoopAgent made with a run timeout, streamed: the stream ends at "
+        "the timeout and the charge lands afterwards, unrecorded", True, "after", False, False, ("SIB101", "SIB301")),
 )
 
 
