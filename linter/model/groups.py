@@ -24,7 +24,7 @@ from ..common.reading import read_bounded
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..js import modules as js_modules
-from ..syntax.facts import Attr, Call, Const, Either, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
+from ..syntax.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from . import relevance
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, framework_module, module_name_for, names_from_roots
@@ -737,16 +737,14 @@ def _named_values(scope: Scope, value: Value | None) -> Value | None:
 # ---- run deadlines ---------------------------------------------------------------------------
 def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: str = "") -> RunDeadline | None:
     """The deadline `call` sets; an explicit None sets none, anything unreadable counts as one."""
-    value = call.arg(spec.param.position, spec.param.keyword)
-    if value is None and spec.param.keyword:
-        value = _spread_option(Scope(facts, scope), call, spec.param.keyword)
+    value = given(Scope(facts, scope), call, spec.param.position, spec.param.keyword)
     if isinstance(value, Ref) and value.name == "undefined":
         value = None  # JS: an option given as undefined is left out
     if isinstance(value, Mapping) and spec.keys:
-        given = [(key, inner) for key in spec.keys if (inner := value.get(key)) is not None]
-        if not given:
+        keyed = [(key, inner) for key in spec.keys if (inner := value.get(key)) is not None]
+        if not keyed:
             return None  # `timeout: { toolMs }`: no run deadline
-        key, inner = given[0]
+        key, inner = keyed[0]
         secs = seconds(Scope(facts, scope), inner)
         return RunDeadline(facts.path, inner.loc, f"{via}{spec.param.keyword}.{key}={secs:g}" if secs is not None
                            else f"{via}{spec.param.keyword}.{key}")
@@ -772,21 +770,6 @@ def _run_call_deadline(facts: ModuleFacts, maker: GroupMaker, target: str) -> Ru
                 found = _deadline(facts, run, scope, spec, via=f"{target}.{method}(): ")
                 if found is not None:
                     return found
-    return None
-
-
-def _spread_option(scope: Scope, call: Call, keyword: str) -> Value | None:
-    """The option an object spread into the call's options gives (JS): `...(signal ? { abortSignal:
-    signal } : {})`, or `...opts` of `const opts = { abortSignal }`; None where none does."""
-    for key, spread in call.kwargs:
-        if key is not None:
-            continue
-        if isinstance(spread, Ref) and "." not in spread.text:
-            spread = scope.value(spread.text) or spread
-        for option in spread.options if isinstance(spread, Either) else (spread,):
-            found = option.get(keyword) if isinstance(option, Mapping) else None
-            if found is not None:
-                return found
     return None
 
 

@@ -1061,17 +1061,20 @@ def _super_inits(facts: ModuleFacts, bases: set[str]) -> list[tuple[ModuleFacts,
 
 def given(scope: Scope, call: Call, position: int | None, keyword: str | None) -> Value | None:
     """The argument `call` gives at `position` or as `keyword`, also inside a `**` spread of a dict
-    display or `dict(...)`, inline or bound to a name (`options = {"tools": [...]}; Agent(**options)`)."""
+    display or `dict(...)`, inline or bound to a name (`options = {"tools": [...]}; Agent(**options)`),
+    or in either object a JS spread chooses between (`...(signal ? { abortSignal: signal } : {})`)."""
     found = call.arg(position, keyword)
     if found is not None or keyword is None:
         return found
     for key, value in call.kwargs:
         if key is None:
-            spread = spread_mapping(scope, value)
-            found = spread.get(keyword) if isinstance(spread, Mapping) else (
-                spread.kwarg(keyword) if isinstance(spread, Call) else None)
-            if found is not None:
-                return found
+            chosen = dereferenced(scope, value)
+            for option in chosen.options if isinstance(chosen, Either) else (chosen,):
+                spread = spread_mapping(scope, option)
+                found = spread.get(keyword) if isinstance(spread, Mapping) else (
+                    spread.kwarg(keyword) if isinstance(spread, Call) else None)
+                if found is not None:
+                    return found
     return None
 
 
