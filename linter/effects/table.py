@@ -64,9 +64,12 @@ SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
 _ANY_PREFIXED = tuple(dict.fromkeys(row for verb, rows in ANY.items() if verb.endswith("*") for row in rows))
 
 
+_FAMILY_PREFIXES = tuple(row.name for row in FAMILIES)
+
+
 def in_family(name: str) -> bool:
     """`name` is an object a "family" row lists the methods of (`stripe.Customer`)."""
-    return any(name.startswith(row.name) for row in FAMILIES)
+    return name.startswith(_FAMILY_PREFIXES)
 
 
 def any_rows(method: str) -> tuple[Row, ...]:
