@@ -230,10 +230,9 @@ def _given(param: str, r: Resolver) -> tuple[Resolver, Value | None]:
 def _caller_of(value: Value, bound: Seq, r: Resolver) -> Resolver:
     """The resolver for the list a parameter was given: the caller's, on a call path that binds
     the parameter to it (`arguments` of the model's call-path scope), else `r` itself."""
-    arguments = getattr(r, "arguments", None) or {}
-    if isinstance(value, Ref) and value.text in arguments:
-        caller, given = arguments[value.text]
-        if (caller.value(given.text) if isinstance(given, Ref) else given) == bound:
+    if isinstance(value, Ref):
+        caller, given = _given(value.text, r)
+        if caller is not r and given == bound:
             return caller
     return r
 
