@@ -163,20 +163,20 @@ def _keys_of_calls(facts: ModuleFacts) -> dict[Loc, str]:
     return facts.derived("tools.keys_of_calls", compute)
 
 
+MAX_WRAPPERS = 3  # nested wrapper calls followed to the function they are handed
+
+
 def _through_wrappers(facts: ModuleFacts, value: Value | None, scope: str) -> Value | None:
     """`tool(withTracing(cfg, async (input) => {...}), {...})`: a wrapper call's result runs the
-    function it is handed (through nested wrappers), so that function is the tool's."""
+    function of this module it is handed (through nested wrappers), so that function is the tool's."""
     for _ in range(MAX_WRAPPERS):
         if not isinstance(value, Call) or not isinstance(value.func, Ref) or _maker(value.func.name) is not None:
             break
-        inner = next((a for a in value.args if function_name(facts, a, scope) and local_function(facts, a, scope)), None)
+        inner = next((a for a in value.args if local_function(facts, a, scope) is not None), None)
         if inner is None:
             break
         value = inner
     return value
-
-
-MAX_WRAPPERS = 3
 
 
 def _const_str(value: Value | None) -> str:
