@@ -70,6 +70,9 @@ READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embed
                              "detect", "classify", "predict", "moderations", "translate", "validate",
                              # a lookup that fills in a record (`/enrich`, Clearbit's, Apollo's)
                              "enrich", "enrichment"})
+# A batch read names the batch and its read verb together (HubSpot's `/crm/v3/objects/notes/batch/read`,
+# Google's `values:batchGet`): "batch" alone stays a write word.
+BATCH_READ_VERBS = frozenset({"read", "get"})
 # A conversion service answers with the document it renders (`/api/export/pdf`, Gotenberg's
 # `/forms/chromium/convert/html`): a verb of rendering beside a document format reads.
 RENDER_VERBS = frozenset({"render", "convert", "export"})

@@ -40,8 +40,11 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     path, _, params = path.partition("?")
     words = {w.lower() for w in _URL_WORD.split(path) if w}
     words.update(camel_words(path))
-    if words & http.WRITE_PATH_WORDS:
+    batch_read = "batch" in words and bool(words & http.BATCH_READ_VERBS)
+    if (words - {"batch"} if batch_read else words) & http.WRITE_PATH_WORDS:
         return False
+    if batch_read:
+        return True
     if words & http.RENDER_VERBS and words & http.DOCUMENT_FORMATS:
         return True
     if {key.partition("=")[0].lower() for key in params.split("&")} & http.PAGINATION_KEYS:

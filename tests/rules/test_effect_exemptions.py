@@ -373,8 +373,13 @@ def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
      'requests.post("https://api.openai.com/v1/files", json={"purpose": k})'),
     ('requests.post("https://api.getimg.ai/v1/seedream-v4/text-to-image", json={"prompt": k})',
      'requests.post("https://api.example.com/v1/images", json={"prompt": k})'),
+    # evalY2's advisor: HubSpot's batch read of notes; a batch create stays a write.
+    ('requests.post(f"{u}/crm/v3/objects/notes/batch/read", json={"inputs": k})',
+     'requests.post(f"{u}/crm/v3/objects/notes/batch/create", json={"inputs": k})'),
+    ('requests.post(f"{u}/v4/spreadsheets/{k}/values:batchGet", json={})',
+     'requests.post(f"{u}/v4/spreadsheets/{k}/values:batchUpdate", json={})'),
 ], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated",
-        "export-pdf", "convert-html", "enrich", "openai-images", "getimg"])
+        "export-pdf", "convert-html", "enrich", "openai-images", "getimg", "batch-read", "batch-get"])
 def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
     code = f"""\
         import os, requests
