@@ -69,6 +69,22 @@ def _own_cache_key_folder():
                 os.environ["XDG_CACHE_HOME"] = old
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite starts hundreds of siblint and flake8 processes. Where the machine forbids writing
+    bytecode (`PYTHONDONTWRITEBYTECODE`, set on the CI machine) and siblint is installed editable,
+    each would compile the whole package from source again (~0.25 s a process): compile it once here,
+    in the controlling process, before any worker starts."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+
+    import siblint
+    import siblint.rules
+
+    for package in (siblint, siblint.rules):
+        compileall.compile_dir(str(Path(package.__file__).parent), quiet=1)
+
+
 # ---- heavier budgets (issue 6): fuzzing, the full smoke test, the big inputs --------------------
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
