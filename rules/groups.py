@@ -11,6 +11,8 @@ from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js, examples_langchain_js, examples_vercel, examples_wave3
 
 if TYPE_CHECKING:
+    from siblint.analyses.error_policy import GroupPolicy
+    from siblint.analyses.fatality import FatalReason
     from siblint.model.groups import Group, Member
     from siblint.model.tools import Tool
 
@@ -498,8 +500,9 @@ class FatalToolBesideUnstoppableTool(Rule):
                 verdicts[m.tool.key] = (fatal, victims)
             return verdicts[m.tool.key]
 
+        builtin = _builtin_fatal(group, policy, ctx)
         for snap in group.snapshots:
-            fatal = [(m, r) for m in snap.members for r in verdict(m)[0]]
+            fatal = [(m, r) for m in snap.members for r in verdict(m)[0]] + builtin
             victims = [(m, h) for m in snap.members for h in verdict(m)[1]]
             if group.sync_threads_serial and not any(_runs_async(m.tool, ctx) for m, _ in fatal):
                 # One pool thread runs sync tools one at a time: only an async tool's failure orphans one.
@@ -526,7 +529,9 @@ class FatalToolBesideUnstoppableTool(Rule):
                     Related(h.path, h.loc, f"{m.tool.name}'s side effect"))
             )
             (fm, reason), (vm, hazard) = fatal_tools[0], victim_tools[0]
-            fix = group.fix.format(victim=vm.tool.name, fatal=fm.tool.name)
+            # A group policy's own causes carry no advice, but the maker's built-in tool does.
+            own = reason.fix if reason.cause == "default_fatal" else ""
+            fix = (own or group.fix).format(victim=vm.tool.name, fatal=fm.tool.name)
             note = group.framework.concurrency.hint_note if group.parallel_hint_off else ""
             if self_sibling:
                 return self.finding(
@@ -558,6 +563,23 @@ class FatalToolBesideUnstoppableTool(Rule):
             fix=(d.fix or group.fix).format(victim=vm.tool.name, fatal="the slowest call"),
             note=group.framework.concurrency.hint_note if group.parallel_hint_off else "",
         )
+
+
+def _builtin_fatal(group: "Group", policy: "GroupPolicy", ctx: Context) -> list[tuple["Member", "FatalReason"]]:
+    """The tool the group's maker adds itself (deepagents' `task`), when its failure ends the run:
+    the group's policy is fatal by default and no middleware covers it."""
+    from siblint.analyses.fatality import FatalReason
+    from siblint.model.groups import Member
+    from siblint.model.tools import Tool
+
+    builtin = group.maker.builtin if group.maker is not None else None
+    if builtin is None or not policy.fatal_by_default:
+        return []
+    tool = Tool(builtin.name, group.framework.name, "prebuilt", group.path, ctx.facts.module, group.call.loc, "", None, "")
+    if policy.covers_all(tool):
+        return []
+    reason = FatalReason("default_fatal", builtin.fatal, group.path, group.call.loc, fix=builtin.fix)
+    return [(Member(tool, ctx.facts), reason)]
 
 
 def _runs_async(tool: "Tool", ctx: Context) -> bool:

@@ -15,6 +15,7 @@ ToolNode used directly as a graph node (and `create_react_agent(version="v1")`) 
 from __future__ import annotations
 
 from .spec import (
+    BuiltinTool,
     ConcurrencySpec,
     ErrorPolicy,
     FailureSpec,
@@ -80,6 +81,15 @@ _REACT_POLICY = ErrorPolicy(
     fatal_since=TOOL_NODE_RERAISES,  # the ToolNode it builds
     fix="pass a ToolNode(tools, handle_tool_errors=True) as tools, or catch Exception in {tool} and return a message",
 )
+
+# Every deep agent has a `task` tool (the general-purpose sub-agent is added unless disabled): it runs
+# `subagent.invoke(...)` outside any try (deepagents/middleware/subagents.py `task`, at 23b83ad), so a
+# sub-agent's model or tool error leaves the parent's tool call as it would any tool's.
+_TASK_TOOL = BuiltinTool(
+    "task", "runs a sub-agent and lets its errors out",
+    "add ToolRetryMiddleware(on_failure=\"continue\") or ToolErrorMiddleware to the deep agent's middleware so "
+    "the task tool's errors reach the model, make {victim} async and awaiting, or invoke with "
+    "config={{\"max_concurrency\": 1}}")
 
 _FIX_AGENT = (
     "add ToolRetryMiddleware(on_failure=\"continue\") or ToolErrorMiddleware to the agent's middleware so "
@@ -153,7 +163,7 @@ FRAMEWORK = Framework(
                                      policy=_AGENT_POLICY, fix=_FIX_AGENT),
             # create_deep_agent(model=None, tools=None, *, system_prompt=None, middleware=(), ..., name=None)
             CREATE_DEEP_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
-                                          policy=_AGENT_POLICY, fix=_FIX_AGENT),
+                                          policy=_AGENT_POLICY, fix=_FIX_AGENT, builtin=_TASK_TOOL),
             # create_react_agent(model, tools, *, version="v2", name=None): v1 runs one ToolNode task.
             CREATE_REACT_AGENT: GroupMaker(tools=Param("tools", 1), name=Param("name"), plain_functions_are_tools=True,
                                            policy=_REACT_POLICY, no_cancel_when=(("version", "v1"),), fix=_FIX_AGENT),

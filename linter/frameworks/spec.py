@@ -195,6 +195,15 @@ class WorkflowMaker:
 
 
 @dataclass(frozen=True)
+class BuiltinTool:
+    """A tool the maker adds to every group it makes, beside the project's (deepagents' `task`)."""
+
+    name: str
+    fatal: str  # why its failure can end the run, as SIB301 says it ("runs a sub-agent ...")
+    fix: str  # SIB301's advice when it is the fatal tool (formatted with victim=)
+
+
+@dataclass(frozen=True)
 class GroupMaker:
     """A callable whose tools are offered to the model together: one concurrent group."""
 
@@ -235,6 +244,8 @@ class GroupMaker:
     # An object given to the maker (`kernel=kernel`) whose `GroupSpec.holder_methods` calls add
     # members (`kernel.add_plugin(Billing())`) and on which hooks are registered (`kernel.add_filter`).
     holder: Param | None = None
+    # A tool of the maker's own in every group, whose failure ends the run under the group's policy.
+    builtin: BuiltinTool | None = None
 
 
 @dataclass(frozen=True)

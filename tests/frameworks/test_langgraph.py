@@ -246,6 +246,20 @@ def test_deep_agent_middleware_makes_failures_model_visible(codes):
     assert sib301(codes(text)) == []
 
 
+def test_a_deep_agents_own_task_tool_is_the_fatal_sibling(lint, tmp_path, codes):
+    """Every deep agent has a `task` tool that runs a sub-agent outside any try (evalY2's advisor):
+    the same guarded tools that cannot fail under create_agent are orphaned under create_deep_agent."""
+    assert sib301(codes(HEAD + "agent = create_agent('m', tools=[charge_card, add])\n")) == []
+    assert sib301(codes(HEAD + "agent = create_deep_agent(tools=[charge_card, add], system_prompt='...')\n")) == [FIRST]
+    [d] = lint(HEAD + "agent = create_deep_agent(tools=[charge_card, add])\n", None,
+               Config(root=str(tmp_path), select=("SIB301",)))
+    assert "task's fatal failure (runs a sub-agent" in d.message and "deep agent's middleware" in d.message
+    assert "raise ToolException from task" not in d.message  # the project cannot change deepagents' tool
+    # middleware covering every tool covers `task`; awaiting tools are cancelled; no victim, no finding
+    for tools, extra in (("charge_card, add", ", middleware=[ToolErrorMiddleware()]"), ("notify, add", ""), ("add", "")):
+        assert sib301(codes(HEAD + f"agent = create_deep_agent(tools=[{tools}]{extra})\n")) == [], tools
+
+
 def test_pure_and_guarded_tools_cannot_fail(codes):
     assert sib301(codes(HEAD + "agent = create_agent('m', tools=[charge_card, add])\n")) == []
 
