@@ -462,7 +462,7 @@ class FatalToolBesideUnstoppableTool(Rule):
 
     def _first_mix(self, ctx: Context, group: "Group") -> Diagnostic | None:
         from siblint.analyses import fatal_hooks, policy_levels
-        from siblint.analyses.cancellation import side_effects, unstoppable
+        from siblint.analyses.cancellation import RESULT_KEPT, side_effects, unstoppable
         from siblint.analyses.error_policy import (
             fatal_causes,
             group_policy,
@@ -487,7 +487,7 @@ class FatalToolBesideUnstoppableTool(Rule):
                 fatal += fatal_causes(m.tool, ctx.project, policy, group.framework, ctx.config) + hooks
                 kept = group.framework.groups.kept_reasons
                 victims = [h for h in unstoppable(m.tool, ctx.project, ctx.config, group.sync_threads)
-                           if h.reason not in kept]  # finished during the drain and recorded: not lost
+                           if h.reason not in kept and h.reason not in RESULT_KEPT]  # recorded: not lost
                 if group.framework.failure.layered is not None:
                     fatal += policy_levels.member_reasons(group, m, ctx.facts, ctx.project)
                 if group.framework.failure.hooks:

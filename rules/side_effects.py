@@ -419,6 +419,10 @@ class BlockingSideEffect(_SideEffectRule):
     `subprocess.run`, a file write, directly or in a sync helper it calls. "Before any await"
     means on some path: an await in an `if` arm, a loop body or a `try` body that the blocking call
     comes after, not inside, may not have run (`if slot is None: slot = await free_slot()`).
+    After an await it is reported too, each case in its own words: between awaits (the effect lands
+    and the cancellation, delivered at the later await, discards the result: a SIB301 victim) and
+    after the tool's last await (a cancellation during the awaits before stops it, but once it has
+    started nothing can; the tool then returns, so it orphans nothing and is no SIB301 victim).
 
     ## Why is this bad?
     Cancellation reaches a coroutine only at an await. A blocking call holds the event loop, so the
@@ -469,6 +473,10 @@ class BlockingSideEffect(_SideEffectRule):
         "event loop, so the effect lands, and a cancellation delivered at the later await discards the tool's "
         "result; use an async client and await it",
         "{tool} performs {effect} with a blocking call between awaits: use an async client and await it",
+    ), "blocking_last": (
+        "{tool} performs {effect} with a blocking call after its last await: once the call starts nothing can "
+        "stop it, and every other call of the turn waits behind it; use an async client and await it",
+        "{tool} performs {effect} with a blocking call after its last await: use an async client and await it",
     )}
     name = "blocking-tool-side-effect"
     summary = "an async tool performs a side effect through a blocking call the event loop cannot cancel"

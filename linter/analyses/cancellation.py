@@ -12,6 +12,10 @@ rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/sce
 * "blocking_late": an async tool does it through a blocking call after an await and awaits again
   later: the call holds the loop, so it lands; cancellation is delivered at the later await and
   the tool's result is discarded (the runtime's arm 4 records an `async def` that never awaits again);
+* "blocking_last": an async tool does it through a blocking call after its last await: a cancellation
+  delivered at an await before stops it, but once started nothing can, and every other call of the
+  turn waits behind it. The tool then returns and its result is kept, so it orphans nothing (not a
+  SIB301 victim, `RESULT_KEPT`); SIB103 reports it as it reports "blocking";
 * "blocking": an async tool does it through a blocking call before any await, or a sync tool the
   framework runs inline on the event loop does it: the loop cannot deliver the cancellation
   (`blocking_async_charge`);
@@ -44,13 +48,17 @@ from ..model.versions import sync_tools_in_threads
 from ..settings.config import Config
 from . import signal_flow
 
-Reason = Literal["sync_thread", "handoff", "blocking", "blocking_late", "swallowed", "protected", "lands",
+Reason = Literal["sync_thread", "handoff", "blocking", "blocking_late", "blocking_last", "swallowed", "protected", "lands",
                  "ignores_signal", "ignores_run_signal"]
 
 # How a hazard's context is worded in messages and related locations.
 CONTEXT_WORDS: dict[str, str] = {"sync_thread": "sync", "handoff": "in a worker thread", "blocking": "blocking",
-                                 "blocking_late": "blocking between awaits",
+                                 "blocking_late": "blocking between awaits", "blocking_last": "blocking after its last await",
                                  "swallowed": "swallows cancellation"}
+
+
+# Reasons whose tool still returns its result to the run: the effect lands, but nothing is orphaned.
+RESULT_KEPT: tuple[Reason, ...] = ("blocking_last",)
 
 
 @dataclass(frozen=True)
@@ -82,10 +90,11 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
         return "protected", ctx.protected
     if eff.blocking and ctx.awaits == 0:
         return "blocking", ""
-    if eff.blocking and ctx.mode == "loop" and ctx.awaits_later:
-        # Cancellation cannot stop the call (it holds the loop), but it is delivered at a later
-        # await of this function or of one that called it: the effect has landed, the result is lost.
-        return "blocking_late", ""
+    if eff.blocking:
+        # On the loop, directly or in a sync helper. Cancellation cannot stop the call (it holds the
+        # loop); when a later await of this function or of one that called it follows, it is
+        # delivered there: the effect has landed, the result is lost. Else the tool returns it.
+        return ("blocking_late" if ctx.awaits_later else "blocking_last"), ""
     return None
 
 

@@ -124,9 +124,10 @@ def test_sib103_blocking_call_in_async_tool(sib1):
     """) == [("SIB103", 5)]
 
 
-def test_sib103_not_after_an_await(sib1):
-    # Cancellation is delivered at the first await, before the blocking call starts.
-    assert sib1("""\
+def test_sib103_after_an_await_says_so(lint, tmp_path):
+    # Cancellation can be delivered at the first await, before the blocking call starts; once it has
+    # started, nothing stops it (the message says which).
+    found = lint(textwrap.dedent("""\
         import asyncio, requests
         from agents import function_tool
 
@@ -135,7 +136,9 @@ def test_sib103_not_after_an_await(sib1):
             await asyncio.sleep(0)
             requests.post("https://payments.example.com/charges", json={"amount": amount})
             return "charged"
-    """) == []
+    """), None, Config(root=str(tmp_path)))
+    assert [(d.code, d.loc.line) for d in found] == [("SIB103", 5)]
+    assert "with a blocking call after its last await" in found[0].message
 
 
 @pytest.mark.parametrize("before, flagged", [
@@ -145,8 +148,9 @@ def test_sib103_not_after_an_await(sib1):
     ("async with lock:\n        await asyncio.sleep(0)", False),  # a with body runs whenever it is reached
     ("try:\n        pass\n    finally:\n        await asyncio.sleep(0)", False),
 ])
-def test_sib103_only_an_await_on_every_path_comes_first(sib1, before, flagged):
-    # Cancellation is delivered at an await only when the path taken has one before the blocking call.
+def test_sib103_only_an_await_on_every_path_comes_first(lint, tmp_path, before, flagged):
+    # Cancellation is delivered at an await only when the path taken has one before the blocking call:
+    # `flagged` says "before any await", else the call is after the tool's last await.
     code = """\
         import asyncio, requests
         from agents import function_tool
@@ -163,7 +167,9 @@ def test_sib103_only_an_await_on_every_path_comes_first(sib1, before, flagged):
             return "booked"
     """
     indented = before.replace("\n", "\n        ")
-    assert sib1(code.replace("BEFORE", indented)) == ([("SIB103", 10)] if flagged else [])
+    found = lint(textwrap.dedent(code.replace("BEFORE", indented)), None, Config(root=str(tmp_path)))
+    assert [(d.code, d.loc.line) for d in found] == [("SIB103", 10)]
+    assert ("before any await" if flagged else "after its last await") in found[0].message
 
 
 @pytest.mark.parametrize("handler", [
