@@ -14,6 +14,7 @@ from . import (
     agent_framework,
     claude_agent_sdk,
     crewai,
+    fastmcp,
     google_adk,
     haystack,
     langchain,
@@ -33,7 +34,7 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
                                      agent_framework.FRAMEWORK, haystack.FRAMEWORK,
                                      semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK,
-                                     langchain_js.FRAMEWORK, vercel_ai.FRAMEWORK)
+                                     langchain_js.FRAMEWORK, vercel_ai.FRAMEWORK, fastmcp.FRAMEWORK)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

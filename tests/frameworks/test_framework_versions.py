@@ -137,7 +137,8 @@ def test_show_settings_says_which_version_was_assumed(tmp_path):
     assert "requirements.txt" in by_side["openai-agents >= 0.10.4"]
     write(tmp_path, {"requirements.txt": "flask\n"})
     shown = json.loads(siblint(["check", "--show-settings", "graph.py"], tmp_path).stdout)["framework-versions"]
-    assert len(shown) == 3 and all(e["because"].startswith("no pin") and " >= " in e["assumed"] for e in shown)
+    assert len(shown) == 4 and all(e["because"].startswith("no pin") and " >= " in e["assumed"] for e in shown)
+    assert "fastmcp >= 3.0.0" in {e["assumed"] for e in shown}
 
 
 # The checkout seed, with an awaiting sibling beside the fatal lookup_tax.

@@ -23,3 +23,6 @@ SEMANTIC_KERNEL = ("semantic-kernel==1.45.0",)
 HAYSTACK = ("haystack-ai==3.4.1",)
 CLAUDE = ("claude-agent-sdk==0.2.189",)  # bundles the Claude Code CLI 2.1.332
 WAVE3 = ("wave3-frameworks", MAF + SEMANTIC_KERNEL + HAYSTACK + CLAUDE + ("openai==3.57.0", "requests==2.32.5"))
+
+# fastmcp at the version frameworks.md measured; requests and httpx: the charges' HTTP clients.
+FASTMCP = ("fastmcp", ("fastmcp==4.1.1", "requests==2.32.5", "httpx==0.28.1"))

@@ -16,7 +16,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from .environments import declare_python
+from .environments import Declared, declare_python
 from .runner import base_env
 from .test_langgraph_runtime import lint_codes
 from .venvs import WAVE3
@@ -90,9 +90,10 @@ print("RESULTS " + json.dumps(asyncio.run(run_all(json.loads(sys.argv[1])))))
 '''.replace("WAIT_AFTER", repr(WAIT_AFTER))
 
 
-def run_suite(fake_server, workdir: Path, scenarios: dict[str, str], extra_env: dict[str, str] | None = None) -> dict[str, dict]:
-    """Run every scenario at once in the wave-3 venv; results by name, with `after_end`: when each
-    charge landed, in seconds after the run ended (negative: before)."""
+def run_suite(fake_server, workdir: Path, scenarios: dict[str, str], extra_env: dict[str, str] | None = None,
+              venv: Declared | None = None) -> dict[str, dict]:
+    """Run every scenario at once in the wave-3 venv (or `venv`); results by name, with `after_end`:
+    when each charge landed, in seconds after the run ended (negative: before)."""
     driver = workdir / "driver.py"
     driver.write_text(DRIVER, encoding="utf-8")
     jobs = []
@@ -101,7 +102,7 @@ def run_suite(fake_server, workdir: Path, scenarios: dict[str, str], extra_env: 
         path.write_text(source, encoding="utf-8")
         jobs.append({"name": name, "path": str(path), "env": fake_server.urls(name)})
     env = dict(base_env(), ENABLE_OTEL="false", HAYSTACK_TELEMETRY_ENABLED="False", **(extra_env or {}))
-    proc = subprocess.run([str(ENV.python()), str(driver), json.dumps(jobs)], cwd=workdir, capture_output=True,
+    proc = subprocess.run([str((venv or ENV).python()), str(driver), json.dumps(jobs)], cwd=workdir, capture_output=True,
                           text=True, timeout=180, env=env)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
     assert proc.returncode == 0 and lines, f"driver failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"

@@ -1,0 +1,62 @@
+"""fastmcp server tools (evalZ1's Grocy server): a source of tools with no group. A sync tool with a
+side effect is SIB101 (a worker thread from fastmcp 3.0.0 on) or SIB103 (inline on the event loop
+before it), in every spelling of `FastMCP.tool`; a read-only or awaiting tool is quiet."""
+
+from __future__ import annotations
+
+import pytest
+from support import code_lines
+
+SERVER = """\
+import httpx
+import requests
+from fastmcp import FastMCP
+from fastmcp.server import FastMCP as Server
+
+mcp = FastMCP("shop")
+other = Server("other")
+
+
+{deco}
+def charge(x: int) -> str:
+    requests.post("https://pay.example.com/charges", json={{"x": x}})
+    return "ok"
+
+
+@mcp.tool()
+def lookup(x: int) -> str:
+    return requests.get("https://pay.example.com/charges").text
+
+
+@mcp.tool(name="refund")
+async def refund(x: int) -> str:
+    async with httpx.AsyncClient() as c:
+        await c.post("https://pay.example.com/refunds", json={{"x": x}})
+    return "ok"
+"""
+CHARGE = 11
+
+
+@pytest.fixture
+def found(lint, tmp_path):
+    return code_lines(lint, tmp_path, ("SIB101", "SIB103"))
+
+
+@pytest.mark.parametrize("deco", ["@mcp.tool", "@mcp.tool()", '@mcp.tool("charge_card")', "@mcp.tool(name='charge_card', timeout=5)",
+                                  "@other.tool"])
+def test_every_spelling_of_a_sync_server_tool_is_reported(found, deco):
+    assert found(SERVER.format(deco=deco)) == [("SIB101", CHARGE)]
+
+
+def test_the_call_form_registers_a_plain_function(found):
+    text = SERVER.format(deco="") + "\n\nmcp.tool(charge)\n"
+    assert found(text) == [("SIB101", CHARGE)]
+
+
+def test_a_function_no_server_registers_is_no_tool(found):
+    assert found(SERVER.format(deco="")) == []
+
+
+@pytest.mark.parametrize(("pin", "code"), [("fastmcp==2.14.7", "SIB103"), ("fastmcp>=3.0", "SIB101"), ("fastmcp==4.1.1", "SIB101")])
+def test_before_3_0_0_a_sync_tool_runs_on_the_event_loop(found, pin, code):
+    assert found(SERVER.format(deco="@mcp.tool"), {"requirements.txt": pin + "\n"}) == [(code, CHARGE)]
