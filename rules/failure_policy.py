@@ -8,6 +8,7 @@ reads it and gives each setting a cause; each rule here reports one cause.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
@@ -17,6 +18,7 @@ from siblint.rule_api.rule import Context, Invalid, Rule, Valid
 from siblint.rules import examples_js, examples_langchain_js
 
 if TYPE_CHECKING:
+    from siblint.analyses.fatality import FatalReason
     from siblint.model.groups import Group
     from siblint.model.tools import Tool
 
@@ -60,10 +62,32 @@ class _FatalArgumentRule(Rule):
                     template, concise = ("", "") if cancelled else self.uncancelled
                     yield self.finding(ctx, reason.loc, related, template=template or None, concise=concise or None,
                                        setting=reason.label)
+        for tool, reason, group in _set_by_groups_elsewhere(ctx):
+            if reason.cause == self.cause:
+                # The reader of this module cannot see that its tool's errors end the run: say so at its def.
+                where = f"{os.path.basename(reason.path)}:{reason.loc.line}"
+                template, concise = ("", "") if group.cancels_siblings else self.uncancelled
+                yield self.finding(ctx, tool.loc, (Related(reason.path, reason.loc, f"{group.name}: the setting"),),
+                                   template=template or None, concise=concise or None,
+                                   setting=f"{reason.label} on {group.name} ({where}), which runs {tool.name}")
 
 
-def _within(inner: Loc, outer: Loc) -> bool:
-    return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+def _set_by_groups_elsewhere(ctx: Context) -> list[tuple["Tool", "FatalReason", "Group"]]:
+    """Each fatal setting of a group in another module (`ToolNode(tools, handle_tool_errors=False)`
+    in the agent's module) over a tool of this module, once per tool and setting."""
+    from siblint.analyses.fatality import group_setting_reasons
+    from siblint.model.groups import groups_running
+    from siblint.model.tools import tools_in
+
+    def compute() -> list[tuple["Tool", "FatalReason", "Group"]]:
+        out: dict[tuple, tuple["Tool", "FatalReason", "Group"]] = {}
+        for tool in tools_in(ctx.facts):
+            for group, where in groups_running(tool, ctx.facts, ctx.project):
+                for reason in group_setting_reasons(group.call, where, ctx.project):
+                    out.setdefault((tool.key, reason.path, reason.loc), (tool, reason, group))
+        return list(out.values())
+
+    return ctx.once("failure_policy.set_by_groups_elsewhere", compute)
 
 
 def _groups_behind(ctx: Context, path: str, loc: Loc) -> tuple[Related, ...]:
@@ -71,7 +95,7 @@ def _groups_behind(ctx: Context, path: str, loc: Loc) -> tuple[Related, ...]:
     whose other calls its failure cancels (the setting alone says neither)."""
     out: dict[Related, None] = {}
     for tool, group, size in _members_by_options_line(ctx).get((path, loc.line), ()):
-        if tool.options is not None and _within(loc, tool.options.loc):
+        if tool.options is not None and loc.within(tool.options.loc):
             out[Related(tool.path, tool.loc, f"{tool.name}: the tool this setting makes fatal")] = None
             if group.cancels_siblings and size > 1:
                 out[Related(group.path, group.call.loc,
@@ -110,6 +134,10 @@ class FailureHandlerDisabled(_FatalArgumentRule):
     `dataclasses.replace`) without a handler given with it. In LangGraph, `ToolNode(...,
     handle_tool_errors=False)`: even argument-validation errors then end the run. (pydantic-ai
     has no such switch: its default is covered by SIB206.)
+
+    A setting on a group (the `ToolNode`) is reported where it is written and, for each member tool
+    defined in another module, at that tool's def too: that module does not show that the tool's
+    errors end the run.
 
     ## Why is this bad?
     With the handler disabled, any exception the tool raises ends the run. The SDK then cancels

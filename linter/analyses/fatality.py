@@ -573,3 +573,16 @@ def _unique(reasons: list[FatalReason]) -> list[FatalReason]:
             seen.add(key)
             out.append(r)
     return out
+
+
+def group_setting_reasons(call: Call, facts: ModuleFacts, project: ProjectIndex) -> list[FatalReason]:
+    """The fatal arguments written on a group's own call or on a group maker's call inside it
+    (`create_react_agent(llm, tools=ToolNode(tools, handle_tool_errors=False))`): they make the
+    failure of every member fatal, wherever the member is defined."""
+    from ..model.groups import group_maker
+
+    out: list[FatalReason] = []
+    for scope, inner in facts.all_calls():
+        if inner.loc.within(call.loc) and group_maker(facts, inner, scope) is not None:
+            out.extend(_call_reasons(inner, facts, scope, project))
+    return _unique(out)

@@ -17,6 +17,10 @@ class Loc:
     end_line: int
     end_col: int
 
+    def within(self, outer: "Loc") -> bool:
+        """Does `outer` hold this whole range?"""
+        return (outer.line, outer.col) <= (self.line, self.col) and (self.end_line, self.end_col) <= (outer.end_line, outer.end_col)
+
 
 @by_constructor
 @dataclass(frozen=True, order=True, slots=True)

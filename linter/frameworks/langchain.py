@@ -135,6 +135,10 @@ FRAMEWORK = Framework(
             # StructuredTool.from_function(func=None, coroutine=None, name=None, ...)
             f"{STRUCTURED_TOOL}.from_function": ToolMaker("decorator", function=Param("func", 0), name=Param("name", 2),
                                                           async_function=Param("coroutine", 1)),
+            # StructuredTool(name=..., description=..., args_schema=..., func=None, coroutine=None): a pydantic
+            # model, so keywords only.
+            STRUCTURED_TOOL: ToolMaker("decorator", function=Param("func"), name=Param("name"),
+                                       async_function=Param("coroutine")),
             # Tool(name, func, description, **kw) and Tool.from_function(func, name, description, ..., coroutine=)
             TOOL_CLASS: ToolMaker("decorator", function=Param("func", 1), name=Param("name", 0),
                                   async_function=Param("coroutine")),

@@ -240,7 +240,7 @@ class _Walker:
             if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
                 continue
             here = _context_at(site, ctx, shielded, swallowers, fn, hollow)
-            if any(_inside(call.loc, r) for r in thread_lambdas):
+            if any(call.loc.within(r) for r in thread_lambdas):
                 here = _threaded(here)
             target = _handoff_target(call, scope)
             if target is not None and not isinstance(target, Lambda):
@@ -345,7 +345,7 @@ def _inline_callbacks(scope: Scope, call: Call) -> list[FunctionFacts]:
     out: list[FunctionFacts] = []
     for value in call.args:
         fn = scope.function(value) if isinstance(value, Ref) else None
-        if fn is not None and _inside(fn.loc, call.loc):
+        if fn is not None and fn.loc.within(call.loc):
             out.append(fn)
     return out
 
@@ -530,10 +530,6 @@ def _runs_in_context(target: Value | None, scope: Scope | None) -> bool:
 
 
 # ---- per-function context ------------------------------------------------------------------------
-def _inside(loc: Loc, outer: Loc) -> bool:
-    return (outer.line, outer.col) <= (loc.line, loc.col) and (loc.end_line, loc.end_col) <= (outer.end_line, outer.end_col)
-
-
 def _shielded_locs(fn: FunctionFacts, scope: Scope) -> set[Loc]:
     """Locations of calls whose result is passed to `asyncio.shield`, directly or as a task."""
     out: set[Loc] = set()

@@ -642,10 +642,6 @@ def _set_by_key(facts: ModuleFacts, holder: Value | None, key: str, literal: obj
                for a in facts.assignments)
 
 
-def _inside(inner: Loc, outer: Loc) -> bool:
-    return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
-
-
 def _cancels(call: Call, maker: GroupMaker) -> bool:
     for keyword, literal in maker.no_cancel_when:
         value = call.kwarg(keyword)
@@ -1006,6 +1002,25 @@ MAX_JS_IMPORTERS = 64  # TS/JS importers (and their importers) asked for a tool'
 
 def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[_Listing]:
     """`tool`'s places in the groups that run it, looked for where `run_by_a_group` says."""
+    own = (os.path.abspath(tool.path), tool.loc)
+    for where in _group_modules(facts, project):
+        yield from (listing for listing in _members_listed(where, project) if (listing.path, listing.tool.loc) == own)
+
+
+def groups_running(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[tuple[Group, ModuleFacts]]:
+    """The groups of other modules that run `tool` (a tool of `facts`), each with its module."""
+    own = (os.path.abspath(tool.path), tool.loc)
+    for where in _group_modules(facts, project):
+        if where is facts or os.path.abspath(where.path) == own[0]:
+            continue
+        for group in groups_in(where, project):
+            if any((os.path.abspath(m.tool.path), m.tool.loc) == own for m in group.members()):
+                yield group, where
+
+
+def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[ModuleFacts]:
+    """The modules whose groups may run a tool of `facts`: itself, the modules importing it (or the
+    package re-exporting it), agent code beside it, and for TS/JS the files importing it and theirs."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
     keep = partial(_may_make_groups, project=project)
@@ -1017,18 +1032,16 @@ def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Itera
         near = project.js_importers(facts.path)
         near += [p for importer in near[:MAX_JS_IMPORTERS] for p in project.js_importers(importer)]
         candidates += [m for p in dict.fromkeys(near) if keep(p) and (m := project.facts_for_path(p))][:MAX_JS_IMPORTERS]
-    own = (os.path.abspath(tool.path), tool.loc)
     seen: set[str] = set()
     for where in candidates:
-        if os.path.abspath(where.path) in seen:
-            continue
-        seen.add(os.path.abspath(where.path))
-        yield from (listing for listing in _members_listed(where, project) if (listing.path, listing.tool.loc) == own)
+        if os.path.abspath(where.path) not in seen:
+            seen.add(os.path.abspath(where.path))
+            yield where
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:
     """Is `loc` inside another group maker's call (sorted by start)?"""
-    return any(o != loc and _inside(loc, o) for o in outer if (o.line, o.col) <= (loc.line, loc.col))
+    return any(o != loc and loc.within(o) for o in outer if (o.line, o.col) <= (loc.line, loc.col))
 
 
 def _apply_mutations(facts: ModuleFacts, group: Group, project: ProjectIndex) -> None:

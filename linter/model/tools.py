@@ -184,8 +184,17 @@ def _const_str(value: Value | None) -> str:
 
 
 def _binding_for(facts: ModuleFacts, call: Call) -> str:
-    """The module-level plain name the call's result is bound to."""
-    return first_result_name(facts, call, plain=True, module_level=True)
+    """The module-level plain name the call's result is bound to, also through a wrapper the tool is
+    handed to first (`list_events = with_calendar_access(StructuredTool(...))`: the wrapped tool)."""
+    name = first_result_name(facts, call, plain=True, module_level=True)
+    outer = _wrappers_of(facts).get(call.loc) if not name else None
+    return first_result_name(facts, outer, plain=True, module_level=True) if outer is not None else name
+
+
+def _wrappers_of(facts: ModuleFacts) -> dict[Loc, Call]:
+    """A call's location -> the call it is the first positional argument of."""
+    return facts.derived("tool_wrappers", lambda: {c.args[0].loc: c for _, c in facts.all_calls()
+                                                   if c.args and isinstance(c.args[0], Call)})
 
 
 def _is_decorator_factory(call: Call, maker: ToolMaker) -> bool:
