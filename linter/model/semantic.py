@@ -147,7 +147,9 @@ def method_call(scope: "Scope", call: Call) -> tuple[str, str]:
 # ---- per-module indexes ----------------------------------------------------------------------
 def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
     """(class, attribute) -> the last assignment to it: `x = ...` in the class body, `self.x = ...`
-    or `cls.x = ...` in any method of the class (annotation-only ones included)."""
+    or `cls.x = ...` in any method of the class (annotation-only ones included). A `None` after a
+    value keeps the value: `self.client = None` in the `except` of the `try` that made the client,
+    or in `close()`, says when there is none, not what it is."""
 
     def compute() -> dict[tuple[str, str], Assignment]:
         table: dict[tuple[str, str], Assignment] = {}
@@ -163,13 +165,19 @@ def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
                     continue
                 cls = fn.class_name
             old = table.get((cls, attr))
-            if old is None or old.op == ":" or a.op == "=":
+            if old is not None and old.op == "=" and _is_none(a.value) and not _is_none(old.value):
+                table[(cls, attr)] = _merge(old, a)
+            elif old is None or old.op == ":" or a.op == "=":
                 # The last value, with the annotation any assignment gave (`self.book: Book | None =
                 # None` in `__init__`, then `self.book = None` in `close`).
                 table[(cls, attr)] = a if old is None else _merge(a, old) if a.op == "=" else _merge(old, a)
         return table
 
     return facts.derived("semantic.attributes", compute)
+
+
+def _is_none(value: Value | None) -> bool:
+    return isinstance(value, Const) and value.value is None
 
 
 def _merge(old: Assignment, new: Assignment) -> Assignment:

@@ -562,3 +562,37 @@ def test_an_object_chosen_by_a_condition_is_an_instance_of_either_class(sib101, 
     found = sib101(text)
     assert [line for line, _ in found] == ([18] if reported else [])
     assert not reported or "SQL UPDATE in ClaimRepository.update_claim_status" in found[0][1]
+
+
+GUARDED_CLIENT = """\
+    import boto3
+    from strands import Agent, tool
+
+
+    class Memory:
+        def __init__(self):
+            try:
+                self.client = boto3.client("s3vectors")
+            except Exception:
+                self.client = None
+            self.agent = Agent(tools=[self.store])
+
+        def close(self):
+            self.client = None
+
+        @tool
+        def store(self, text: str) -> str:
+            \"\"\"Store.\"\"\"
+            if not self.client:
+                return "no client"
+            self.client.{op}(vectorBucketName="b", indexName="i", vectors=[])
+            return "stored"
+"""
+
+
+@pytest.mark.parametrize(("op", "reported"), [("put_vectors", True), ("query_vectors", False)])
+def test_a_client_attribute_set_to_none_when_it_cannot_be_made_is_still_the_client(sib101, op, reported):
+    """evalQ1's memory agent: `self.client = None` in the `except` of the `try` that made it (and in
+    `close()`) says when there is no client, not what the attribute holds."""
+    found = sib101(GUARDED_CLIENT.format(op=op))
+    assert [line for line, _ in found] == ([17] if reported else [])
