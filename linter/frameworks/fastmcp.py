@@ -13,18 +13,9 @@ an `isError` result the client's model sees (section 6.3): nothing here is fatal
 from __future__ import annotations
 
 from .spec import Framework, Param, ToolMaker, ToolSpec
-from .versions import Release
+from .versions import FASTMCP_SYNC_TOOLS_IN_THREADS
 
 FASTMCP = "fastmcp.FastMCP"
-
-# fastmcp 3.0.0 runs a sync tool function through `call_sync_fn_in_threadpool` (READ
-# fastmcp/tools/function_tool.py in the 3.0.0 wheel; 2.14.7's tool.py calls it inline).
-SYNC_TOOLS_IN_THREADS = Release(
-    distribution="fastmcp",
-    since="3.0.0",
-    premise="a sync FastMCP tool runs in a worker thread",
-    before="a sync FastMCP tool runs inline on the event loop",
-)
 
 FRAMEWORK = Framework(
     name="fastmcp",
@@ -36,7 +27,7 @@ FRAMEWORK = Framework(
         methods={(FASTMCP, "tool"): ToolMaker("decorator", function=Param("name_or_fn", 0),
                                               name=Param("name_or_fn", 0))},
         sync_runs_in="thread",
-        sync_thread_since=SYNC_TOOLS_IN_THREADS,
+        sync_thread_since=FASTMCP_SYNC_TOOLS_IN_THREADS,
     ),
     example=("from fastmcp import FastMCP; mcp = FastMCP('shop')", "@mcp.tool"),
 )

@@ -61,3 +61,13 @@ SIBLINGS_CANCELLED = Release(
     premise="a fatal tool failure cancels the other calls of the turn",
     before="a fatal tool failure leaves the other calls of the turn running",
 )
+
+# fastmcp 3.0.0 runs a sync tool function through `call_sync_fn_in_threadpool`; 2.14.7 called it
+# inline (`result = self.fn(**arguments)`) (READ fastmcp/tools/function_tool.py in the 3.0.0 wheel,
+# fastmcp/tools/tool.py in the 2.14.7 wheel).
+FASTMCP_SYNC_TOOLS_IN_THREADS = Release(
+    distribution="fastmcp",
+    since="3.0.0",
+    premise="a sync FastMCP tool runs in a worker thread",
+    before="a sync FastMCP tool runs inline on the event loop",
+)

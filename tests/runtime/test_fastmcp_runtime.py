@@ -11,7 +11,7 @@ import pytest
 
 from .environments import declare_python
 from .venvs import FASTMCP
-from .wave3 import codes_of, run_suite
+from .wave3 import AWAIT_CHARGE, SYNC_CHARGE, codes_of, run_suite
 
 pytestmark = pytest.mark.runtime
 
@@ -30,26 +30,9 @@ ENDED = None
 mcp = FastMCP("shop")
 '''
 
-SYNC_CHARGE = '''
-
-@mcp.tool
-def charge_card(customer_id: str, amount_cents: int) -> str:
-    """Charge the card. Sync: fastmcp runs it in a worker thread."""
-    time.sleep(DELAY)
-    requests.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
-    return "charged"
-'''
-
-AWAIT_CHARGE = '''
-
-@mcp.tool()
-async def charge_card(customer_id: str, amount_cents: int) -> str:
-    """Charge the card, awaiting."""
-    await asyncio.sleep(DELAY)
-    async with httpx.AsyncClient() as c:
-        await c.post(PAYMENTS, json={"customer": customer_id, "amount": amount_cents})
-    return "charged"
-'''
+# wave3's charges, served by the FastMCP server: the sync one in fastmcp's worker thread.
+MCP_SYNC_CHARGE = SYNC_CHARGE.replace("@tool", "@mcp.tool")
+MCP_AWAIT_CHARGE = AWAIT_CHARGE.replace("@tool", "@mcp.tool()")
 
 MAIN = '''
 
@@ -67,7 +50,7 @@ async def main() -> None:
         await asyncio.sleep(2 * DELAY)  # the server stays up while a worker thread finishes
 '''
 
-SCENARIOS = {"fm_sync_cancelled": HEAD + SYNC_CHARGE + MAIN, "fm_await_cancelled": HEAD + AWAIT_CHARGE + MAIN}
+SCENARIOS = {"fm_sync_cancelled": HEAD + MCP_SYNC_CHARGE + MAIN, "fm_await_cancelled": HEAD + MCP_AWAIT_CHARGE + MAIN}
 
 
 @pytest.fixture(scope="module")
