@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..common.reading import DEFAULT_MAX_FILE_SIZE
+from ..common.reading import DEFAULT_MAX_FILE_SIZE, read_bounded
 from ..js import modules as js_modules
 from ..settings.config import Config
 
@@ -1081,9 +1081,9 @@ def _is_word_byte(byte: int) -> bool:
 
 
 def _read(path: str) -> bytes:
-    """The file's first `MAX_INDEXED_BYTES` (what the scan reads of it), or nothing."""
+    """The file's bytes where the scan reads them (a regular file within `MAX_INDEXED_BYTES`), else
+    nothing: never a FIFO's (`--stdin-filename` may name one), whose open would wait for a writer."""
     try:
-        with open(path, "rb") as fh:
-            return fh.read(MAX_INDEXED_BYTES)
+        return read_bounded(path, MAX_INDEXED_BYTES)
     except OSError:
         return b""
