@@ -265,16 +265,18 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
                           binding, scope,
                           receiver=call.func.text.rpartition(".")[0] if registered else ""))
-    # `function_tool(**opts)(fn)`: a call whose callee is a decorator factory call.
+    # `function_tool(**opts)(fn)`, `mcp.tool()(tools.cancel)`: a call whose callee is a decorator factory call.
     for scope, call in facts.all_calls():
         inner = call.func
         if isinstance(inner, Call) and isinstance(inner.func, Ref):
-            made = _maker(inner.func.name)
+            method = _method_maker(facts, inner, scope)
+            made = _maker(inner.func.name) or method
             if made is not None and made[1].kind == "decorator" and call.args:
                 fn_name = function_name(facts, call.args[0], scope)
                 local = local_function(facts, call.args[0], scope)
                 found.append(Tool(fn_name.rsplit(".", 1)[-1] or "tool", made[0].name, "function", facts.path, facts.module,
-                                  local.loc if local is not None else call.loc, fn_name, inner, _binding_for(facts, call), scope))
+                                  local.loc if local is not None else call.loc, fn_name, inner, _binding_for(facts, call), scope,
+                                  receiver=inner.func.text.rpartition(".")[0] if method is not None else ""))
     for scope, call in facts.all_calls():
         if isinstance(call.func, Ref):
             server_fw, canon = canonical(call.func.name)

@@ -60,3 +60,10 @@ def test_a_function_no_server_registers_is_no_tool(found):
 @pytest.mark.parametrize(("pin", "code"), [("fastmcp==2.14.7", "SIB103"), ("fastmcp>=3.0", "SIB101"), ("fastmcp==4.1.1", "SIB101")])
 def test_before_3_0_0_a_sync_tool_runs_on_the_event_loop(found, pin, code):
     assert found(SERVER.format(deco="@mcp.tool"), {"requirements.txt": pin + "\n"}) == [(code, CHARGE)]
+
+
+
+def test_the_decorator_factory_called_on_a_function_registers_it(found):
+    """`mcp.tool()(refund)`, as `function_tool()(f)` is read (evalR2's server spells it so)."""
+    text = SERVER.format(deco="") + "\n\nmcp.tool()(charge)\nmcp.tool(name='c2')(charge)\n"
+    assert found(text) == [("SIB101", CHARGE)]
