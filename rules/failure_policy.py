@@ -76,15 +76,19 @@ def _set_by_groups_elsewhere(ctx: Context) -> list[tuple["Tool", "FatalReason", 
     """Each fatal setting of a group in another module (`ToolNode(tools, handle_tool_errors=False)`
     in the agent's module) over a tool of this module, once per tool and setting."""
     from siblint.analyses.fatality import group_setting_reasons
-    from siblint.model.groups import groups_running
+    from siblint.model.groups import groups_elsewhere
     from siblint.model.tools import tools_in
 
     def compute() -> list[tuple["Tool", "FatalReason", "Group"]]:
+        own = {(os.path.abspath(t.path), t.loc): t for t in tools_in(ctx.facts)}
         out: dict[tuple, tuple["Tool", "FatalReason", "Group"]] = {}
-        for tool in tools_in(ctx.facts):
-            for group, where in groups_running(tool, ctx.facts, ctx.project):
-                for reason in group_setting_reasons(group.call, where, ctx.project):
-                    out.setdefault((tool.key, reason.path, reason.loc), (tool, reason, group))
+        for group, where in groups_elsewhere(ctx.facts, ctx.project) if own else ():
+            reasons = group_setting_reasons(group.call, where, ctx.project)
+            for m in group.members() if reasons else ():
+                tool = own.get((os.path.abspath(m.tool.path), m.tool.loc))
+                if tool is not None:
+                    for reason in reasons:
+                        out.setdefault((tool.key, reason.path, reason.loc), (tool, reason, group))
         return list(out.values())
 
     return ctx.once("failure_policy.set_by_groups_elsewhere", compute)

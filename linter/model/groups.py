@@ -1007,15 +1007,12 @@ def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Itera
         yield from (listing for listing in _members_listed(where, project) if (listing.path, listing.tool.loc) == own)
 
 
-def groups_running(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[tuple[Group, ModuleFacts]]:
-    """The groups of other modules that run `tool` (a tool of `facts`), each with its module."""
-    own = (os.path.abspath(tool.path), tool.loc)
+def groups_elsewhere(facts: ModuleFacts, project: ProjectIndex) -> Iterator[tuple[Group, ModuleFacts]]:
+    """The groups of the other modules that may run a tool of `facts`, each with its module."""
+    own = os.path.abspath(facts.path)
     for where in _group_modules(facts, project):
-        if where is facts or os.path.abspath(where.path) == own[0]:
-            continue
-        for group in groups_in(where, project):
-            if any((os.path.abspath(m.tool.path), m.tool.loc) == own for m in group.members()):
-                yield group, where
+        if where is not facts and os.path.abspath(where.path) != own:
+            yield from ((group, where) for group in groups_in(where, project))
 
 
 def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[ModuleFacts]:
