@@ -97,7 +97,7 @@ def _hazards(ctx: Context) -> list[_Made]:
         pooled = {t.key for t in (m.tool for m in made) if t.key in threaded}
         for tool, maker in wrapped_by_importers(ctx.facts, ctx.project):
             found = defined_elsewhere(tool, ctx.project)
-            if found is not None:
+            if found is not None and found[1].loc not in {m.at for m in made}:  # one finding however many wrap it
                 made.append(_Made(tool, [], found[1].loc, maker))
                 if any(g.sync_threads and any(m.tool.key == tool.key for m in g.members())
                        for g in groups_in(maker, ctx.project)):

@@ -70,6 +70,9 @@ _NAME_LIST = re.compile(rb"\b([A-Za-z_]\w*)\b(?:\s+as\s+\w+)?")
 # What a module hands on to agent code: its top-level functions, the lists it gathers them in
 # (`FILE_TOOLS: list[Callable] = [read_file, ...]`, re-exported by a package and listed by the agent),
 # and its plain aliases of them (`create_ticket_tool = create_ticket`).
+# A name handed to a call as an argument, not called: `mcp.tool()(tools.cancel)`, `function_tool(send)`,
+# `FunctionTool(func=tickets.create)`, `tools=[lookup, book]` (its last dotted part).
+_PASSED = re.compile(rb"[(,=\[][ \t\r\n]{0,8}(?:[A-Za-z_]\w*\.){0,4}([A-Za-z_]\w*)[ \t\r\n]{0,8}(?=[),\]])")
 _TOP_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=[ \t]*[\[(]"
                       rb"|^(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*[ \t]*\r?$", re.M)
 _STAR_IMPORT = re.compile(rb"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+\*", re.M)  # `from .tools import *`
@@ -710,8 +713,32 @@ class ProjectIndex:
             return self._extends_a_framework_module_class(path, data)
         if path.lower().endswith(NOTEBOOK_SUFFIX):
             return False
-        return (next(line_matches(_DEF, data, b"def"), None) is not None and self.imported_by_agent_code(path)) \
+        return (next(line_matches(_DEF, data, b"def"), None) is not None
+                and (self.imported_by_agent_code(path) or self.handed_to_a_framework_importer(path))) \
             or self.derives_a_project_tool_base(path) or _decorates_with_a_maker_name(data)
+
+    def handed_to_a_framework_importer(self, path: str) -> bool:
+        """Does a module importing the one at `path`, and a framework, hand one of its functions to a
+        call (`mcp.tool()(tools.cancel_order)`, `function_tool(send)`)? It may make a tool of it, whose
+        findings go to the `def` here (`siblint.model.groups.wrapped_by_importers`). Byte checks."""
+        from ..syntax.prefilter import may_matter
+
+        path = os.path.abspath(path)
+        if framework_module(module_name_for(path)[0]):
+            return False  # a framework's own module is used by its importers, not wrapped into their tools
+        names = self._defined_functions(path)
+        passed: dict[str, frozenset[bytes]] = self.memo.setdefault("project.passed", {})
+        for importer in self.importer_paths(path):
+            if importer == path:
+                continue
+            self.noted(importer)  # the answer reads its bytes: a cached one is re-checked when they change
+            if importer not in passed:
+                data = _read(importer)
+                passed[importer] = frozenset(m.group(1) for m in _PASSED.finditer(data)) \
+                    if self.passes_prefilter(importer, data) else frozenset()
+            if passed[importer] & names:
+                return True
+        return False
 
     def _extends_a_framework_module_class(self, path: str, data: bytes) -> bool:
         """Does a TS/JS class of this file extend a class it imports from a project module that

@@ -67,3 +67,50 @@ def test_the_decorator_factory_called_on_a_function_registers_it(found):
     """`mcp.tool()(refund)`, as `function_tool()(f)` is read (evalR2's server spells it so)."""
     text = SERVER.format(deco="") + "\n\nmcp.tool()(charge)\nmcp.tool(name='c2')(charge)\n"
     assert found(text) == [("SIB101", CHARGE)]
+
+
+TOOLS_MODULE = """\
+import requests
+
+
+def cancel(x: int) -> str:
+    requests.delete(f"https://shop.example.com/orders/{x}")
+    return "ok"
+
+
+def status(x: int) -> str:
+    return requests.get(f"https://shop.example.com/orders/{x}").text
+"""
+FASTMCP_SERVER = "from fastmcp import FastMCP\nimport tools\n\nmcp = FastMCP('shop')\nmcp.tool()(tools.cancel)\nmcp.tool()(tools.status)\n"
+
+
+@pytest.mark.parametrize("servers", [
+    # evalR2's e-commerce server: the functions of a module that imports no framework, registered by a
+    # call of the decorator factory in the module that makes the server.
+    {"server.py": FASTMCP_SERVER},
+    {"server.py": "from fastmcp import FastMCP\nfrom tools import cancel, status\n\nmcp = FastMCP('shop')\nmcp.tool(cancel)\nmcp.tool(status)\n"},
+    {"agent.py": "from agents import Agent, function_tool\nimport tools\n\n"
+                 "agent = Agent(name='a', tools=[function_tool(tools.cancel), function_tool(tools.status)])\n"},
+    # two modules wrap it: one finding
+    {"server.py": FASTMCP_SERVER, "agent.py": "from agents import function_tool\nimport tools\n\nt = function_tool(tools.cancel)\n"},
+])
+def test_a_function_of_another_module_made_a_tool_by_a_call_is_reported_at_its_def(tmp_path, servers):
+    from support import cli_findings, write
+
+    write(tmp_path, {"tools.py": TOOLS_MODULE, **servers})
+    found = [(f[0], f[1], f[3]) for f in cli_findings(["--no-cache", "."], tmp_path)]
+    assert found == [("tools.py", 4, "SIB101")]
+
+
+def test_a_helper_that_tools_call_is_not_analysed_for_it(tmp_path):
+    """Agent code calling a module's function (`helper(city)`) does not hand it on: only a function
+    passed to a call can become a tool."""
+    from siblint.run import runner
+    from siblint.settings.config import Config
+    from support import write
+
+    write(tmp_path, {"tools.py": TOOLS_MODULE,
+                     "server.py": "from fastmcp import FastMCP\nimport tools\n\nmcp = FastMCP('shop')\n\n"
+                                  "@mcp.tool\ndef look(x: int) -> str:\n    return tools.status(x)\n"})
+    files = sorted(str(p) for p in tmp_path.rglob("*.py"))
+    assert runner.run(files, Config(root=str(tmp_path)), 1).files_analysed == 1
