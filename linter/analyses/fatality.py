@@ -581,8 +581,11 @@ def group_setting_reasons(call: Call, facts: ModuleFacts, project: ProjectIndex)
     failure of every member fatal, wherever the member is defined."""
     from ..model.groups import group_maker
 
+    # The module's group-maker calls, found once per module (not once per group).
+    makers = facts.derived("fatality.group_maker_calls", lambda: tuple(
+        (scope, c) for scope, c in facts.all_calls() if group_maker(facts, c, scope) is not None))
     out: list[FatalReason] = []
-    for scope, inner in facts.all_calls():
-        if inner.loc.within(call.loc) and group_maker(facts, inner, scope) is not None:
+    for scope, inner in makers:
+        if inner.loc.within(call.loc):
             out.extend(_call_reasons(inner, facts, scope, project))
     return _unique(out)
