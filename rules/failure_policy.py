@@ -252,6 +252,10 @@ class FailureHandlerDisabled(_FatalArgumentRule):
         ),
         Invalid("from langgraph.prebuilt import ToolNode\n\nnode = ToolNode(tools, handle_tool_errors=False)\n", lines=(3,)),
         Invalid("from langchain.tools import ToolNode\n\nnode = ToolNode(tools, **{'handle_tool_errors': False})\n", lines=(3,)),
+        # The ToolNode is in the agent's module: the tool's own module is told at its def.
+        Invalid("from langchain_core.tools import tool\n\n@tool\ndef lookup(q: str) -> str:\n    \"\"\"Look up.\"\"\"\n    return q\n",
+                lines=(4,), files={"agent.py": "from langgraph.prebuilt import ToolNode, create_react_agent\n\nfrom main import lookup\n\n"
+                                               "agent = create_react_agent('m', ToolNode([lookup], handle_tool_errors=False))\n"}),
         Invalid("from crewai import Agent, Crew\n\nshop = Agent(role='r', goal='g', backstory='b', tools=tools, "
                 "tool_failure_policy='raise')\nclerk = Agent(role='c', goal='g', backstory='b', tools=tools)\n"
                 "crew = Crew(agents=[shop, clerk], tasks=tasks, tool_failure_policy='raise')\n", lines=(3, 5)),

@@ -507,7 +507,13 @@ class BlockingSideEffect(_SideEffectRule):
                 "async def book(slot: str = '') -> str:\n    if not slot:\n        await asyncio.sleep(0)\n"
                 "    requests.post('https://cal.example.com/events', json={'slot': slot})\n    return 'booked'\n",
                 lines=(5,)),
-    ])
+    ]) + [
+        # After the tool's last await: a cancellation during the await stops it, but once started nothing can.
+        Invalid("import asyncio, requests\nfrom agents import function_tool\n\n@function_tool\n"
+                "async def book(slot: str) -> str:\n    await asyncio.sleep(0)\n"
+                "    requests.post('https://cal.example.com/events', json={'slot': slot})\n    return 'booked'\n",
+                lines=(5,)),
+    ]
 
 
 class SwallowedCancellation(_SideEffectRule):
