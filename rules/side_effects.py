@@ -349,7 +349,9 @@ class ThreadedSideEffect(_SideEffectRule):
     ## What it does
     Flags an async tool that hands a side effect to a thread or an executor:
     `await asyncio.to_thread(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
-    `anyio.to_thread.run_sync(fn)`, where `fn` (or a function it calls) has a side effect.
+    `anyio.to_thread.run_sync(fn)`, where `fn` (or a function it calls) has a side effect; and
+    file writes through aiofiles, which runs each operation in the loop's executor
+    (`async with aiofiles.open(p, "w") as f: await f.write(text)`, `await aiofiles.os.remove(p)`).
 
     ## Why is this bad?
     Cancelling the await does not stop the thread. When a sibling call fails fatally, the tool's

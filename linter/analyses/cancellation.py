@@ -7,8 +7,8 @@ rule of `siblint.rules.side_effects`; the runtime scenarios in tests/runtime/sce
 * "sync_thread": the tool is a sync `def` that the framework runs in a worker thread (scenario
   `sync_charge`);
 * "handoff": an async tool hands it to a thread or executor (`asyncio.to_thread`,
-  `run_in_executor`, `executor.submit`): cancelling the await leaves the thread running
-  (`to_thread_charge`);
+  `run_in_executor`, `executor.submit`), or a library does (aiofiles): cancelling the await leaves
+  the thread running (`to_thread_charge`);
 * "blocking_late": an async tool does it through a blocking call after an await and awaits again
   later: the call holds the loop, so it lands; cancellation is delivered at the later await and
   the tool's result is discarded (the runtime's arm 4 records an `async def` that never awaits again);
@@ -82,6 +82,8 @@ def _reason(site: Site) -> tuple[Reason, str] | None:
         if ctx.inline:
             return "blocking", ""  # handed off by a sync tool that holds the loop until it returns
         return ("handoff" if ctx.handoff else "sync_thread"), ""
+    if ctx.mode == "loop" and eff.threaded:
+        return "handoff", ""  # the library hands it to its own thread (aiofiles)
     if ctx.mode == "loop_sync" and not eff.blocking:
         return None  # a coroutine made in a sync helper runs (cancellably) where it is awaited
     if ctx.swallowed:

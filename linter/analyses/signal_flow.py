@@ -28,6 +28,7 @@ from ..model.callgraph import Site, Walk
 from ..model.semantic import canonical
 from ..syntax.facts import (
     Call,
+    Either,
     FunctionFacts,
     Mapping,
     ModuleFacts,
@@ -78,6 +79,8 @@ def _mentions(value: Value | None, names: set[str], attr: str) -> bool:
         return any(_mentions(v, names, attr) for v in value.items)
     if isinstance(value, Starred):
         return _mentions(value.value, names, attr)
+    if isinstance(value, Either):  # `details?.signal ?? context.signal`: the signal when there is one
+        return any(_mentions(v, names, attr) for v in value.options)
     return False
 
 

@@ -121,6 +121,35 @@ def _texts(value: Value | None, r: Resolver) -> list[str]:
     return [t for option in options if (t := r.text(option)) is not None]
 
 
+def check_archive(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`ZipFile(file, mode)` / `tarfile.open(name, mode, fileobj)` in a write mode, onto a path
+    outside a scratch area; an archive built in memory (`io.BytesIO`) writes no file."""
+    if not any(_WRITE_MODE.search(mode) for mode in _texts(call.arg(1, "mode"), r)):
+        return None
+    target = call.arg(0, "file" if row.name == "zipfile.ZipFile" else "name") or call.kwarg("fileobj")
+    if target is None or in_memory(target, r) or in_scratch(target, r):
+        return None
+    return describe(row, call, target=_path_text(target, r))
+
+
+def check_signal(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`os.kill(pid, sig)` / `process.kill(pid, sig)`, unless the signal is 0 (that only asks whether
+    the process exists) or the pid is a process handle's own (`os.killpg(os.getpgid(proc.pid), ...)`,
+    `child.pid`): stopping a child the tool started is cleanup, and its start is judged as the effect."""
+    signal = call.arg(1, "signal")
+    if isinstance(signal, Const) and signal.value == 0 or _reads_a_pid_attribute(call.arg(0, "pid")):
+        return None
+    return describe(row, call)
+
+
+def _reads_a_pid_attribute(value: Value | None) -> bool:
+    if isinstance(value, Ref):
+        return value.text.endswith(".pid")
+    if isinstance(value, Attr):
+        return value.attr == "pid"
+    return isinstance(value, Call) and any(_reads_a_pid_attribute(a) for a in value.args)
+
+
 def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
     """A file change, unless every path it changes lies in a scratch area."""
     if row.match == "call":
@@ -201,6 +230,18 @@ def check_dynamic_code(row: Row, call: Call, r: Resolver) -> Found | None:
     """`exec(code)` of text chosen at run time; `exec("x = 1")` runs only what the source shows."""
     source = call.arg(0, "source")
     if source is None or r.text(source) is not None:
+        return None
+    return describe(row, call)
+
+
+def check_script(row: Row, call: Call, r: Resolver) -> Found | None:
+    """`page.evaluate(script)` of text chosen at run time (the model's); a function the source
+    writes (`page.evaluate(() => document.title)`) or literal text runs only what the source shows."""
+    script = call.arg(0, None)
+    if script is None or (r.text(script) is not None and not isinstance(script, FString)):
+        return None
+    functions = getattr(getattr(r, "facts", None), "functions", {})
+    if isinstance(script, Ref) and any(n == script.text or n.endswith("." + script.text) for n in functions):
         return None
     return describe(row, call)
 
@@ -559,5 +600,6 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "cypher": check_cypher, "boto3": check_boto3, "graphql": check_graphql, "route": check_route,
     "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit, "prepared_sql": check_prepared_sql,
     "prepared_sql_any": check_prepared_sql_any,
-    "mcp_tool": check_mcp_tool, "from_table": check_from_table,
+    "mcp_tool": check_mcp_tool, "from_table": check_from_table, "signal": check_signal,
+    "script": check_script, "archive": check_archive,
 }

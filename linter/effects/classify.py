@@ -20,6 +20,7 @@ class Effect:
     kind: str = ""  # http / email / subprocess / file / sql / orm / payment / message / cloud / ... / configured
     method: str = ""  # HTTP method, SQL verb or library verb; "" when chosen at run time
     target: str = ""  # URL, table, path or resource, when the source spells it out
+    threaded: bool = False  # done in the library's worker thread (aiofiles): a cancelled await leaves it running
 
 
 def _matches(patterns: tuple[str, ...], names: tuple[str, ...]) -> bool:
@@ -95,7 +96,7 @@ def effect_of(
         if found is not None:
             blocking = (not awaited) if row.blocking is None else row.blocking
             return Effect(found.description, blocking, call, kind=found.kind or row.kind, method=found.method,
-                          target=found.target)
+                          target=found.target, threaded=row.threaded)
     return None
 
 

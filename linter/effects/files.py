@@ -12,7 +12,14 @@ _PATHS = "pathlib.Path pathlib.PurePath pathlib.Path.home pathlib.Path.cwd"
 
 ROWS: tuple[Row, ...] = (
     *calls("open builtins.open io.open codecs.open gzip.open bz2.open lzma.open", "a file write", True, "file", "open"),
-    *calls("aiofiles.open", "a file write", False, "file", "open"),
+    # aiofiles does each operation in the loop's executor: a cancelled `await f.write(...)` leaves
+    # the thread writing (aiofiles/threadpool/utils.py, `loop.run_in_executor`).
+    *calls("aiofiles.open", "a file write", False, "file", "open", threaded=True),
+    *calls("aiofiles.os.remove aiofiles.os.unlink aiofiles.os.rename aiofiles.os.replace aiofiles.os.rmdir",
+           "a file change", False, "file", "path", threaded=True),
+    # Archives written to a path (`ZipFile(p, "w")`, `tarfile.open(p, "w:gz")`, `make_archive(base, "zip")`).
+    *calls("zipfile.ZipFile tarfile.open tarfile.TarFile", "an archive written", True, "file", "archive"),
+    *calls("shutil.make_archive", "an archive written", True, "file", "path"),
     *calls(
         "shutil.move shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.rmtree "
         "os.remove os.unlink os.rename os.replace os.rmdir os.removedirs os.truncate",

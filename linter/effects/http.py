@@ -63,7 +63,8 @@ def graphql_mutation(document: str) -> bool:
 # retrieval endpoints, vector queries, model inference, and the verbs of RPC-style read endpoints
 # (`/api/searchPrice`, `/api/order/pageOrders`, `/api/track`). A path that also names a write
 # (`_update_by_query`, `/api/order/createForecast`) is not exempt.
-READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "completions", "rerank",
+READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "embed", "inference",
+                             "completions", "rerank",
                              "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance",
                              "get", "list", "find", "lookup", "track", "page", "estimate", "quote",
                              # a model asked about a text or an image (`/api/detect/detectText`)

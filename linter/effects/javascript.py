@@ -20,13 +20,14 @@ _DRIZZLE_DRIVERS = ("node-postgres postgres-js neon-http neon-serverless vercel-
                     "aws-data-api/pg mysql2 planetscale-serverless tidb-serverless mysql-proxy singlestore libsql "
                     "better-sqlite3 bun-sqlite bun-sql d1 expo-sqlite op-sqlite durable-sqlite sqlite-proxy gel")
 _PROCESSES = "exec execSync execFile execFileSync spawn spawnSync fork"
+_CROSS_SPAWN = "cross-spawn cross-spawn.spawn cross-spawn.sync"  # child_process.spawn's drop-in for Windows
 _GOOGLE_APIS = "gmail calendar drive sheets docs slides tasks people forms admin youtube"
 _GOOGLE_WRITES = ("insert update patch delete send create modify trash untrash move copy import batchUpdate batchModify "
                   "batchDelete append clear quickAdd batchCreate emptyTrash")
 # Calls that take the program and its arguments apart (`execFile('git', ['status'])`); `exec` and
 # `execSync` take one command line.
 ARGV_CALLS = frozenset({"child_process.execFile", "child_process.execFileSync", "child_process.spawn",
-                        "child_process.spawnSync", "execa", "execa.execa"})
+                        "child_process.spawnSync", "execa", "execa.execa", *_CROSS_SPAWN.split()})
 # Wrappers whose result takes the wrapped function's arguments: `promisify(execFile)(cmd, args)`
 # runs what `execFile(cmd, args)` runs.
 SAME_CALL_WRAPPERS = frozenset({"util.promisify"})
@@ -62,6 +63,9 @@ ROWS: tuple[Row, ...] = (
     *calls(" ".join(f"child_process.{v}" for v in _PROCESSES.split()), "{name} (subprocess)", False, "subprocess",
            "process"),
     *calls("execa execa.execa execa.execaCommand execa.$", "{name} (subprocess)", False, "subprocess", "process"),
+    *calls(_CROSS_SPAWN, "{name} (subprocess)", False, "subprocess", "process"),
+    # A signal to another process: the server a tool started, or any pid the model names.
+    *calls("process.kill", "{name} (a signal to a process)", False, "subprocess", "signal"),
     # ORMs and drivers
     *methods("@prisma/client.PrismaClient", "create createMany update updateMany upsert delete deleteMany "
              "$executeRaw $executeRawUnsafe", "{name} (Prisma write)", False, "orm"),
@@ -153,6 +157,11 @@ ROWS: tuple[Row, ...] = (
              "puppeteer.ElementHandle playwright.chromium.launch playwright.firefox.launch playwright.webkit.launch "
              "playwright.Page playwright.Locator @playwright/test.Page @playwright/test.Locator",
              "click dblclick tap", "{name} (browser action)", False, "browser"),
+    # Script text chosen at run time (the model's) run in the page can do what any click does.
+    *methods("puppeteer.launch puppeteer.default.launch puppeteer.connect puppeteer.Page puppeteer.Browser "
+             "puppeteer.ElementHandle playwright.chromium.launch playwright.firefox.launch playwright.webkit.launch "
+             "playwright.Page playwright.Locator @playwright/test.Page @playwright/test.Locator",
+             "evaluate", "{name} of a script chosen at run time (browser action)", False, "browser", "script"),
     # googleapis for Node: `google.gmail({...}).users.messages.send({...})`; `get` and `list` read.
     *methods(" ".join([*(f"googleapis.google.{api}" for api in _GOOGLE_APIS.split()), "googleapis.Resource"]),
              _GOOGLE_WRITES, "{name} (Google API)", False, "google_api"),

@@ -16,6 +16,8 @@ ROWS: tuple[Row, ...] = (
            "pexpect.spawn pexpect.run", "a subprocess", True, "subprocess"),
     *calls("asyncio.create_subprocess_exec asyncio.create_subprocess_shell", "a subprocess", False, "subprocess",
            "process"),
+    # A signal to another process (stopping the server a tool started, or any pid the model names).
+    *calls("os.kill os.killpg", "a signal to a process ({name})", True, "subprocess", "signal"),
     # GitPython runs git: cloning, committing, pushing or switching branches changes a repository
     # (`Repo(p).remotes.origin.push()`, `repo.index.commit(m)`, `repo.git.checkout(b)`); `status`,
     # `log` and `diff` read, and so does `repo.commit(rev)`, which looks a commit up.

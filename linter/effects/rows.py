@@ -25,6 +25,7 @@ class Row:
     check: str = ""  # argument check (see `checks.CHECKS`); "" = every matching call is the effect
     method: str = ""  # the HTTP method of `requests.post`-style rows ("" = read it from the arguments)
     kind: str = ""  # http / email / subprocess / file / sql / orm / nosql / payment / message / ...
+    threaded: bool = False  # the library does it in its own worker thread, which a cancelled await leaves running
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,9 @@ class Found:
     kind: str = ""  # overrides the row's kind (a bare `.execute()` that turns out to be a Google API call)
 
 
-def calls(names: str, what: str, blocking: bool | None, kind: str, check: str = "") -> list[Row]:
+def calls(names: str, what: str, blocking: bool | None, kind: str, check: str = "", threaded: bool = False) -> list[Row]:
     """One "call" row per dotted name in `names`."""
-    return [Row("call", n, (), what, blocking, check, kind=kind) for n in names.split()]
+    return [Row("call", n, (), what, blocking, check, kind=kind, threaded=threaded) for n in names.split()]
 
 
 def methods(ctors: str, verbs: str, what: str, blocking: bool | None, kind: str, check: str = "") -> list[Row]:

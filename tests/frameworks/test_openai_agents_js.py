@@ -213,6 +213,13 @@ EFFECTS = {
     "D1 bound statement": ("", "await (globalThis as any).env.DB.prepare('UPDATE jobs SET state = ?').bind('done').run();"),
     "convex mutation": ("import { ConvexHttpClient } from 'convex/browser';\nlet convex: ConvexHttpClient;\n",
                         "await convex.mutation('jobs:add' as any, { title: 'x' });"),
+    # evalJ1 harper: the server a tool starts with cross-spawn, and the one it stops by its pid.
+    "cross-spawn": ("import spawn from 'cross-spawn';\n", "spawn('harperdb', ['dev', '.']);"),
+    "process.kill": ("", "process.kill(4242);"),
+    # evalJ1 harper's browser_evaluate: a script the model wrote, run in the live page.
+    "puppeteer evaluate of a script chosen at run time": (
+        "import type { Page } from 'puppeteer';\nlet page: Page;\nconst script = process.argv[2];\n",
+        "await page.evaluate(script);"),
     "request helper spreading its options": (
         "async function api(path: string, options: RequestInit = {}) {\n"
         "  const controller = new AbortController();\n"
@@ -241,6 +248,8 @@ READ_ONLY = {
     "execFile grep": "await execFileAsync('grep', ['-Eir', 'x', '.']);",
     "execSync ls": "execSync('ls -la');",
     "puppeteer typing": "await page.type('#q', 'shoes');",
+    "puppeteer evaluate of a function or literal text": ("await page.evaluate(() => document.title);\n"
+                                                         "    await page.evaluate('document.title');"),
     "googleapis list": "await google.gmail({ version: 'v1' }).users.messages.list({ userId: 'me' });",
     "fetch GET through an alias": "const get = fetch;\n    await get('https://x.example.com/items');",
     "pocketbase getList": "await pb.collection('chores').getList(1, 20);",
@@ -277,6 +286,8 @@ READ_ONLY = {
                                   "    await LensRenderer.K8sApi.podsApi.getLogs({ name: 'x' });\n"
                                   "    await LensRenderer.K8sApi.apiManager.getStore(LensRenderer.K8sApi.podsApi).loadAll();"),
     "hubspot reads": "await hubspot.crm.contacts.basicApi.getPage(10);\n    await hubspot.crm.deals.searchApi.doSearch({});",
+    "cross-spawn of a read-only program, a liveness probe, its own child stopped": (
+        "const tail = spawn('tail', ['-f', 'hdb.log']);\n    process.kill(4242, 0);\n    process.kill(tail.pid!);"),
     "appwrite listDocuments": "await aw.listDocuments('db', 'contests');\n    await aw.getDocument('db', 'contests', '1');",
 }
 
@@ -288,6 +299,7 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});\n"
                "import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n"
                "import { execFile, execSync } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
+               "import spawn from 'cross-spawn';\n"
                "const execFileAsync = promisify(execFile);\n"
                "import type { Page } from 'puppeteer';\nlet page: Page | null = openPage();\n"
                "import { google } from 'googleapis';\n"
@@ -587,6 +599,21 @@ def test_sib101_signal_passed_to_helper_protects(tmp_path):
                    "  execute: async (input, _ctx, details) => { await sendMail('a@b.c', { signal: details?.signal }); return 'sent'; },\n});\n",
     }
     assert _codes(tmp_path, files) == []
+
+
+@pytest.mark.parametrize("passed, found", [("details?.signal ?? ctx.signal", []), ("details?.signal || undefined", []),
+                                           ("ctx.signal", [("SIB101", 3)])])
+def test_sib101_signal_passed_with_a_fallback_protects(tmp_path, passed, found):
+    # evalJ1's cucumber2: `signal: details?.signal ?? context.signal` hands the tool's signal on
+    # whenever the SDK gives one.
+    files = {
+        "main.ts": HEAD + "export const matte = tool({\n  name: 'matte',\n  parameters: z.object({}),\n"
+                   "  execute: async (input, ctx: any, details) => {\n"
+                   f"    const r = await fetch('https://img.example.com/in', {{ signal: {passed} }});\n"
+                   "    await fetch('https://img.example.com/out', { method: 'POST', body: await r.text() });\n"
+                   "    return 'ok';\n  },\n});\n",
+    }
+    assert _codes(tmp_path, files) == found
 
 
 # ---- SIB201 / SIB203: fatal switches ---------------------------------------------------------------

@@ -378,11 +378,17 @@ def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
      'requests.post(f"{u}/crm/v3/objects/notes/batch/create", json={"inputs": k})'),
     ('requests.post(f"{u}/v4/spreadsheets/{k}/values:batchGet", json={})',
      'requests.post(f"{u}/v4/spreadsheets/{k}/values:batchUpdate", json={})'),
+    # evalS1's memory tools: DeepInfra's hosted inference (an embedding) and an embed endpoint.
+    ('httpx.post("https://api.deepinfra.com/v1/inference/BAAI/bge-m3", json={"inputs": [k]})',
+     'httpx.post("https://api.deepinfra.com/deploy/llm", json={"inputs": [k]})'),
+    ('requests.post(f"{u}/v1/embed", json={"texts": [k]})',
+     'requests.post(f"{u}/v1/embed/create", json={"texts": [k]})'),
 ], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated",
-        "export-pdf", "convert-html", "enrich", "openai-images", "getimg", "batch-read", "batch-get"])
+        "export-pdf", "convert-html", "enrich", "openai-images", "getimg", "batch-read", "batch-get", "inference",
+        "embed"])
 def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
     code = f"""\
-        import os, requests
+        import os, httpx, requests
 
         PPLX = os.getenv("PPLX_BASE_URL", "https://api.perplexity.ai/chat/completions")
         HOOK = os.getenv("HOOK_URL", "https://hooks.example.com/notify")

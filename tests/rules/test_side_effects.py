@@ -112,6 +112,38 @@ def test_sib102_executor_submit_lambda_and_partial(sib1):
     """) == [("SIB102", 8), ("SIB102", 13), ("SIB102", 18)]
 
 
+def test_sib102_aiofiles_writes_in_its_own_thread(sib1):
+    # evalS1's write_skill_file: aiofiles runs each operation with `loop.run_in_executor`
+    # (aiofiles 25.1.0, threadpool/utils.py:43), so a cancelled `await f.write(...)` leaves the
+    # thread writing, as `asyncio.to_thread` does; an awaited async client is cancellable.
+    assert sib1("""\
+        import aiofiles, aiofiles.os, httpx
+        from agents import function_tool
+
+        @function_tool
+        async def write_note(path: str, text: str) -> str:
+            async with aiofiles.open(path, "w") as f:
+                await f.write(text)
+            return "written"
+
+        @function_tool
+        async def drop_note(path: str) -> str:
+            await aiofiles.os.remove(path)
+            return "removed"
+
+        @function_tool
+        async def read_note(path: str) -> str:
+            async with aiofiles.open(path) as f:
+                return await f.read()
+
+        @function_tool
+        async def post_note(text: str) -> str:
+            async with httpx.AsyncClient() as c:
+                await c.post("https://notes.example.com/notes", json={"text": text})
+            return "posted"
+    """) == [("SIB102", 5), ("SIB102", 11)]
+
+
 def test_sib103_blocking_call_in_async_tool(sib1):
     assert sib1("""\
         import requests
@@ -311,6 +343,49 @@ def test_awaited_async_side_effect_is_cancellable(sib1):
             await post_charge(amount)
             return "charged"
     """) == []
+
+
+def test_archives_written_and_signals_sent_are_effects_their_reads_and_probes_are_not():
+    # An archive built in memory and a child of the tool's own stopped (corpus: the SDK's test
+    # helper `_tar_bytes`, RA.Aid's ripgrep timeout) write and stop nothing of anyone else's.
+    assert effects("""\
+        import io, os, shutil, signal, subprocess, tarfile, tempfile, zipfile
+
+        def f(p, root, pid):
+            zipfile.ZipFile(p, "w")
+            zipfile.ZipFile(p)
+            tarfile.open(p, "w:gz")
+            tarfile.open(p, "r:gz")
+            shutil.make_archive(p, "zip", root)
+            os.kill(pid, signal.SIGTERM)
+            os.kill(pid, 0)
+            with tempfile.TemporaryDirectory() as tmp:
+                zipfile.ZipFile(os.path.join(tmp, "x.zip"), "w")
+            buffer = io.BytesIO()
+            zipfile.ZipFile(buffer, "w")
+            tarfile.open(fileobj=buffer, mode="w")
+            proc = subprocess.Popen(["rg", "x"])
+            os.killpg(os.getpgid(proc.pid), signal.SIGTERM)
+            proc.kill()
+    """) == [(4, "an archive written", True), (6, "an archive written", True), (8, "an archive written", True),
+             (9, "a signal to a process (os.kill)", True)]
+
+
+def test_sib103_an_async_tool_zipping_a_folder(sib1):
+    # evalS1's package_skill: an async tool with no await writes a zip archive.
+    assert sib1("""\
+        import zipfile
+        from pathlib import Path
+        from agents import function_tool
+
+        @function_tool
+        async def package_skill(name: str) -> str:
+            folder = Path("skills") / name
+            with zipfile.ZipFile(f"skills/{name}.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+                for p in folder.rglob("*"):
+                    zf.write(p, p.relative_to(folder))
+            return "packaged"
+    """) == [("SIB103", 6)]
 
 
 # ---- precision --------------------------------------------------------------------------------
