@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..common.diagnostics import Loc
-from ..effects import can_fail
+from ..effects import can_fail, caught_by_its_library
 from ..frameworks.spec import Framework, GroupMaker
 from ..model.callgraph import BROAD, Visit, walk
 from ..model.groups import Group
@@ -323,6 +323,8 @@ def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framewo
                     out.append(FatalReason("default_fatal", f"raises {_short(exc) or 'an exception'}", event.facts.path, rs.loc))
             continue
         io = can_fail(event.call, event.scope) or _runs_an_agent(event.call, event.scope, project)
+        if io and caught_by_its_library(event.call, event.scope, event.ctx.caught):
+            continue
         if io and not policy.covered(tool, "") and (event.facts.path, event.call.loc) not in seen:
             seen.add((event.facts.path, event.call.loc))
             out.append(FatalReason("default_fatal", f"{io} outside a try/except Exception", event.facts.path, event.call.loc))

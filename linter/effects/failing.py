@@ -29,6 +29,17 @@ IO_CALLS = frozenset({"open", "builtins.open", "io.open", "os.listdir", "os.scan
                       "os.system", "os.popen"})
 # Methods whose whole point is to raise on a failed I/O result, on any receiver (`resp.raise_for_status()`).
 RAISING_METHODS = frozenset({"raise_for_status"})
+# The base exceptions (last dotted part) that catch every failure a library's calls raise: I/O under
+# `except requests.RequestException:` fails inside the tool (its handler answers the model), as
+# under `except Exception:`. requests' JSONDecodeError and HTTPError are RequestExceptions (2.27+);
+# httpx's HTTPError covers its transport and status errors; aiohttp's ClientError its client errors.
+LIBRARY_ERRORS: dict[str, frozenset[str]] = {
+    "requests": frozenset({"RequestException"}),
+    "httpx": frozenset({"HTTPError"}),
+    "aiohttp": frozenset({"ClientError"}),
+}
+# ... and what a raising method raises, on a response of any of them.
+RAISING_METHOD_ERRORS = frozenset({"RequestException", "HTTPError", "ClientError"})
 # What a chat model (or a runnable derived from one: `llm.with_structured_output(S)`) does over the
 # network. Which objects are chat models is read from where they come from (`is_chat_model`).
 MODEL_CALLS = frozenset({"invoke", "ainvoke", "batch", "abatch", "stream", "astream", "astream_events", "generate",
@@ -56,6 +67,18 @@ def can_fail(call: Call, resolver: Resolver) -> str:
     if ctor and (ctor.split(".")[0] in IO_ROOTS or (meth in MODEL_CALLS and is_chat_model(ctor))):
         return f"{ctor}.{meth}()"
     return ""
+
+
+def caught_by_its_library(call: Call, resolver: Resolver, caught: frozenset[str]) -> bool:
+    """Does a handler catching `caught` (last dotted parts) catch every failure of `call`'s I/O,
+    its library's base exception (`requests.RequestException` around `requests.get(...)`)?"""
+    if not caught:
+        return False
+    if method_name(call.func) in RAISING_METHODS and receiver_of(call.func) is not None:
+        return bool(caught & RAISING_METHOD_ERRORS)
+    receiver = receiver_of(call.func)
+    made_by = resolver.constructor(receiver) if receiver is not None else ""  # `requests.get(...).json()`
+    return any(caught & LIBRARY_ERRORS.get(name.split(".")[0], frozenset()) for name in (call.callee, made_by) if name)
 
 
 def is_chat_model(ctor: str) -> bool:

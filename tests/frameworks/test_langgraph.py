@@ -466,6 +466,41 @@ node2 = ToolNode([reraise])
     assert codes(text) == [("SIB206", 21)]
 
 
+@pytest.mark.parametrize("handler, fatal", [("requests.RequestException", False), ("requests.exceptions.RequestException", False),
+                                             ("requests.ConnectionError", True), ("ValueError", True)])
+def test_io_under_its_librarys_base_exception_is_not_fatal(codes, handler, fatal):
+    # evalT1's GitHub agent: every requests call and the response's `.json()` sit under
+    # `except requests.RequestException`, which catches all they raise (a JSON error and
+    # raise_for_status's HTTPError included): the tool answers the model; a narrower handler does not.
+    text = f'''\
+import requests
+from langgraph.prebuilt import ToolNode
+from langchain_core.tools import tool
+
+@tool
+def open_pull_request(repo: str) -> dict:
+    """Open a pull request."""
+    try:
+        r = requests.post(f"https://api.github.com/repos/{{repo}}/pulls", json={{}})
+        r.raise_for_status()
+        return r.json()
+    except {handler} as exc:
+        return {{"error": str(exc)}}
+
+@tool
+def list_branches(repo: str) -> dict:
+    """List branches."""
+    try:
+        r = requests.get(f"https://api.github.com/repos/{{repo}}/branches")
+        return {{"branches": [b["name"] for b in r.json()]}}
+    except {handler} as exc:
+        return {{"error": str(exc)}}
+
+node = ToolNode([open_pull_request, list_branches])
+'''
+    assert sib301(codes(text)) == ([24] if fatal else [])
+
+
 def test_methods_of_project_objects_are_followed(codes):
     store = ('import pymongo\n\nclass Store:\n    def __init__(self):\n        self.orders = pymongo.MongoClient()["shop"]["orders"]\n\n'
              '    def create(self, order):\n        return self.orders.insert_one(order)\n\n'
