@@ -307,8 +307,10 @@ class _Walker:
             # the framework does so, an async one on the sub-run's loop.
             sub_fn = target[1]
             mode: Mode = "loop" if sub_fn.is_async else ("thread" if _sync_in_thread(member.tool, self.project) else inner.mode)
-            self.enter(*target, replace(inner, mode=mode, via=inner.via + (sub_fn.name,), depth=inner.depth + 1),
-                       {}, call.loc)
+            # From an async tool, that worker thread is a handoff: the tool itself is not sync.
+            handoff = inner.handoff or (mode == "thread" and inner.mode != "thread")
+            self.enter(*target, replace(inner, mode=mode, handoff=handoff, via=inner.via + (sub_fn.name,),
+                                        depth=inner.depth + 1), {}, call.loc)
 
     def handoff(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, site: CallSite, target: Value,
                 ctx: Context, args: Arguments) -> None:

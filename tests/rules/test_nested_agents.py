@@ -207,3 +207,30 @@ def test_a_tool_running_another_agent_can_fail_as_that_agents_model_call_can(lin
     compile(text, "main.py", "exec")  # both shapes are valid Python: the quiet one is quiet for its try
     found = lint(text, config=Config(root=str(tmp_path), select=("SIB301",)))
     assert bool(found) is reported
+
+
+def test_an_async_tool_awaiting_an_agent_with_a_sync_writer_hands_it_to_a_thread(lint, tmp_path):
+    # evalT1's smart_csv_agent: an async tool awaits a sub-agent whose sync tool the framework runs
+    # in a worker thread; cancelling the await leaves that thread writing (SIB102), and the outer
+    # tool is not itself sync (it was reported as "is sync", SIB101).
+    text = textwrap.dedent("""\
+        import requests
+        from pydantic_ai import Agent
+
+        helper = Agent("openai:gpt-4o")
+
+        @helper.tool_plain
+        def file_ticket(title: str) -> str:
+            return requests.post("https://tickets.example/api/issues", json={"title": title}).text
+
+        sub = Agent("openai:gpt-4o", tools=[file_ticket])
+        boss = Agent("openai:gpt-4o")
+
+        @boss.tool_plain
+        async def delegate(task: str) -> str:
+            return (await sub.run(task)).output
+    """)
+    found = lint(text, None, Config(root=str(tmp_path)))
+    assert [(d.code, d.loc.line) for d in found if d.code in ("SIB101", "SIB102")] == [("SIB101", 7), ("SIB102", 14)]
+    [message] = [d.message for d in found if d.code == "SIB102"]
+    assert "delegate hands POST to https://tickets.example/api/issues via requests in file_ticket" in message
