@@ -37,6 +37,8 @@ from ..syntax.facts import (
     FString,
     FunctionFacts,
     Handler,
+    Item,
+    KEYED,
     Mapping,
     ModuleFacts,
     Other,
@@ -201,6 +203,9 @@ class _Collector:
             return Other(loc, kind)
         if kind in _CALLS:
             return self.call_value(node)
+        if kind == "subscript_expression":  # `allTools[name]`, as Python's `Item`
+            return Item(loc, "Subscript", self.value(node.child_by_field_name("object")),
+                        self.value(node.child_by_field_name("index")))
         if kind == "await_expression":
             return self.value(node.named_children[0] if node.named_child_count else None)
         if kind == "string":
@@ -511,6 +516,11 @@ class _Collector:
     def visit_assignment_expression(self, node: ts.Node) -> bool:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         name = self.dotted(left) if left is not None else None
+        if name is None and left is not None and left.type == "subscript_expression":
+            held = left.child_by_field_name("object")
+            holder = self.dotted(held) if held is not None else None
+            # `filtered[name] = allTools[name]`: an entry of `filtered` (`siblint.model.semantic.elements`).
+            name = f"{holder}{KEYED}" if holder is not None else None
         if name is not None and right is not None:
             self.facts.assignments.append(Assignment(name, self.value(right), self.loc(left), self.scope()))  # type: ignore[arg-type]
             if name == "module.exports" and not self.scope():

@@ -664,6 +664,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
         if maker.nested_in_groups and _nested(call.loc, outer_calls):
             continue  # `create_react_agent(model, ToolNode([...]))`: a member list, not a group of its own
         tools_value = given(Scope(facts, scope), call, maker.tools.position, maker.tools.keyword) if maker.tools else None
+        # Where the group is reported: the argument as written (`tools: agentTools`), not what it names.
+        tools_at = tools_value.loc if tools_value is not None else None
         if maker.tools_by_name:
             tools_value = _named_values(Scope(facts, scope), tools_value)
         servers_value = call.arg(maker.servers.position, maker.servers.keyword) if maker.servers else None
@@ -685,7 +687,7 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
             if not scope:
                 members += _registered_by_importers(facts, target, call, project)
         members = _concurrent_only(fw, members)
-        anchor = tools_value.loc if tools_value is not None else (servers_value.loc if servers_value is not None else call.loc)
+        anchor = tools_at or (servers_value.loc if servers_value is not None else call.loc)
         snapshots = _per_call_site(facts, tools_value, scope, project, plain) or [Snapshot(anchor, members)]
         group = Group(fw, facts.path, name, target, scope, call, snapshots, maker=maker,
                       cancels_siblings=_cancels(call, maker) and runs_current(maker.cancels_since, facts.path, project))

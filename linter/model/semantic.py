@@ -42,6 +42,7 @@ from ..syntax.facts import (
     Either,
     FunctionFacts,
     Item,
+    KEYED,
     Mapping,
     ModuleFacts,
     Other,
@@ -65,6 +66,7 @@ OWN_CLASS = "<own class>"
 ITEM_COPIERS = frozenset({"list", "tuple", "set", "sorted", "builtins.list", "builtins.tuple", "builtins.set",
                           "builtins.sorted", "copy.copy", "copy.deepcopy"})
 ITEM_METHODS = frozenset({"copy"})
+ARRAY_MAPS = frozenset({"map", "flatMap"})  # JS: the array of what the callback returns
 # Base classes that make a class an interface: any project class implementing it stands for it.
 INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC", "Protocol", "ABC", TS_INTERFACE})
 WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Union", "Optional", "Union", "typing.Annotated",
@@ -1128,6 +1130,11 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
             yield from elements(scope, value.elt, project, depth + 1)
         return
     if isinstance(value, Call):
+        made = _mapped(scope, value)
+        if made is not None:  # `definitions.map((d) => tool({...}))`: what the callback returns
+            for inner, ret in made:
+                yield from elements(inner, ret, project, depth + 1)
+            return
         if isinstance(value.func, Ref):
             if value.func.name in ITEM_COPIERS and value.args:
                 yield from elements(scope, value.args[0], project, depth + 1)
@@ -1139,7 +1146,11 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
             returned = list(_returned(scope, value, project, depth + 1))
             if returned:
                 for inner, ret in returned:
-                    yield from elements(inner, ret, project, depth + 1)
+                    passed = _passed_through(inner, ret, value)
+                    if passed is not None:  # `filterTools(allTools, names)`: a part of what it was given
+                        yield from elements(scope, passed, project, depth + 1)
+                    else:
+                        yield from elements(inner, ret, project, depth + 1)
                 return
         yield scope, value
         return
@@ -1188,6 +1199,39 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                     yield from elements(inner, ret, project, depth + 1)
                 return
         yield scope, value
+
+
+def _mapped(scope: Scope, call: Call) -> list[tuple[Scope, Value]] | None:
+    """The values an array's `map` / `flatMap` callback written in this module returns (a registry of
+    tool definitions made into tools), each in the callback's scope; None for any other call."""
+    func = call.func
+    method = func.attr if isinstance(func, Attr) else func.text.rpartition(".")[2] if isinstance(func, Ref) else ""
+    if method not in ARRAY_MAPS or not call.args:
+        return None
+    fn = scope.function(call.args[0])
+    if fn is None:
+        return None
+    return [(Scope(scope.facts, fn.name), ret) for ret in fn.return_values]
+
+
+def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
+    """What `call` passed for the parameter its callee returns entries of: the parameter itself, an
+    entry of it (`allTools[name]`), or a local object filled with its entries (`filtered[name] =
+    allTools[name]; return filtered`, a filter by name). None when the return is something else."""
+    fn = inner.fn
+    if fn is None:
+        return None
+    if isinstance(ret, Ref) and "." not in ret.text and isinstance(inner.value(ret.text), Mapping):
+        entries = [a.value for a in inner.facts.assignments
+                   if a.target == ret.text + KEYED and _same_binding(inner.facts, a.scope, fn.name)]
+        held = {_passed_through(inner, e, call) for e in entries}
+        return held.pop() if len(held) == 1 and None not in held else None
+    if isinstance(ret, Item) and ret.kind == "Subscript" and ret.container is not None:
+        ret = ret.container
+    if isinstance(ret, Ref) and ret.text in fn.params and inner.value(ret.text) is None:
+        index = fn.params.index(ret.text)
+        return call.arg(index, ret.text)
+    return None
 
 
 def _rebound(scope: Scope, text: str, last: Value | None) -> list[tuple[Scope, Value]]:

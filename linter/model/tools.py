@@ -260,7 +260,8 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         binding = _binding_for(facts, call)
         own = fn_name.rsplit(".", 1)[-1]
         if "@" in own:  # a function written inline (`execute@12:4`): the tool's variable names it, at any level
-            own = binding or first_result_name(facts, call, plain=True) or _keys_of_calls(facts).get(call.loc) or own
+            own = binding or first_result_name(facts, call, plain=True) or _keys_of_calls(facts).get(call.loc) \
+                or _maker_function_tool(scope) or own
         found.append(Tool(name or own or call.func.text, fw.name, kind, facts.path, facts.module,
                           local.loc if local is not None and kind == "function" else call.loc, fn_name, call,
                           binding, scope,
@@ -974,3 +975,10 @@ def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, Funct
         if other is not None and fn is not None:
             return other, fn
     return resolve_function(tool.function, project, tool.path)
+
+
+def _maker_function_tool(scope: str) -> str:
+    """The name for a tool a function makes with a name chosen at run time (`definitions.map((d) =>
+    tool({ name: d.name, ... }))` in `createMoniTools`): "createMoniTools's tool"."""
+    named = [part for part in scope.split(".") if part and "@" not in part]
+    return f"{named[-1]}'s tool" if named else ""

@@ -182,6 +182,10 @@ class Each(Other):
     iter: "Value | None" = None
 
 
+# The target text of an assignment to an entry under a key chosen at run time (`d[k] = v`): `d[]`.
+KEYED = "[]"
+
+
 @by_constructor
 @dataclass(frozen=True, slots=True)
 class Item(Other):

@@ -701,6 +701,27 @@ def test_sib301_one_fatal_side_effecting_tool_is_its_own_sibling(tmp_path):
     assert "SIB301" in _code_set(tmp_path, {"main.ts": src})
 
 
+@pytest.mark.parametrize("behaviour, reported", [("  timeoutBehavior: 'raise_exception',\n", True), ("", False)])
+def test_sib301_tools_a_registry_of_definitions_maps_into_tools(tmp_path, behaviour, reported):
+    # evalJ2's moni: `definitions.filter(...).map((d) => tool({ name: d.name, timeoutMs, timeoutBehavior:
+    # 'raise_exception', execute }))` in another module, given as `tools: createTools(role)`.
+    registry = ("import { tool } from '@openai/agents';\nimport { z } from 'zod';\n"
+                "const definitions = [{ name: 'record', description: 'Record it.' }];\n"
+                "export function createTools(role: string) {\n"
+                "  return definitions\n    .filter((d) => role !== 'guest')\n    .map((d) => tool({\n"
+                "      name: d.name,\n      description: d.description,\n      parameters: z.object({}),\n"
+                "      timeoutMs: 5000,\n" + behaviour +
+                "      execute: async () => {\n        await fetch('https://audit.example.com/rows', { method: 'POST' });\n"
+                "        return 'ok';\n      },\n    }));\n}\n")
+    main = HEAD + "import { createTools } from './registry';\n" \
+        "export function supervisor(role: string) {\n  return new Agent({ name: 's', tools: createTools(role) });\n}\n"
+    config = Config(root=str(tmp_path), select=("SIB301",))
+    found = lint_files(tmp_path, {"main.ts": main, "registry.ts": registry}, "main.ts", config)
+    assert [d.loc.line for d in found] == ([5] if reported else [])
+    if reported:
+        assert found[0].concise.startswith("createTools's tool can outlive its own fatal failure")
+
+
 @pytest.mark.parametrize("run_call", [
     "run(agent, 'x', { toolExecution: { maxFunctionToolConcurrency: 1 } });\n",
     "const runner = new Runner({ toolExecution: { maxFunctionToolConcurrency: 1 } });\nrunner.run(agent, 'x');\n",

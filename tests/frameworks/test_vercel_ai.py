@@ -206,20 +206,39 @@ def test_a_tools_object_grown_by_spreads_in_a_builder(found):
     assert lines(got, "SIB101") == [line_of(lib, "charge_card: tool({")], got
 
 
+FILTER = """\
+import type { ToolSet } from 'ai';
+
+export function filterTools(allTools: ToolSet, allowedNames: string[]): ToolSet {
+  const filtered: ToolSet = {};
+  for (const name of allowedNames) {
+    if (allTools[name]) {
+      filtered[name] = allTools[name];
+    }
+  }
+  return filtered;
+}
+"""
+
+
 @pytest.mark.parametrize("tools, defs", [
     ("createTools()", ""),
     ("all", "  const all = createTools();\n"),
-], ids=["factory", "factory product"])
+    ("agentTools", "  const all = createTools();\n  const agentTools = filterTools(all as unknown as ToolSet, ['chargeCard']);\n"),
+], ids=["factory", "factory product", "filtered by name"])
 def test_a_tools_object_a_factory_returns(found, tools, defs):
     """evalL3's Palmkit: `createAgentTools(...)` returns `{ write_file: tool({...}), ... }` from another
-    module, passed as it is or through the name it is bound to."""
+    module, passed as it is or through the name it is bound to, or (evalJ2, Palmkit again) through a
+    helper of a third module that keeps the entries an agent may use. SIB301 is reported at the
+    `tools:` argument, not at what it names."""
     lib = ("import { tool } from 'ai';\nimport { z } from 'zod';\n\nexport function createTools() {\n  return {\n    chargeCard: "
            + _charge().replace("export const chargeCard = ", "").rstrip().rstrip(";") + ",\n  };\n}\n")
-    main = ("import { streamText } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
-            "import { createTools } from './tools';\n" + _run(tools=tools).replace("  const result", defs + "  const result"))
-    got = found(main, {"tools.ts": lib})
-    assert len(lines(got, "SIB301")) == 1, got
-    assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), {"tools.ts": lib}) == []
+    main = ("import { streamText, type ToolSet } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
+            "import { createTools } from './tools';\nimport { filterTools } from './registry';\n"
+            + _run(tools=tools).replace("  const result", defs + "  const result"))
+    got = found(main, {"tools.ts": lib, "registry.ts": FILTER})
+    assert lines(got, "SIB301") == [line_of(main, "    tools: ")], got
+    assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), {"tools.ts": lib, "registry.ts": FILTER}) == []
 
 
 @pytest.mark.parametrize("head", [
