@@ -29,6 +29,10 @@ ROWS: tuple[Row, ...] = (
              "create_direct_message bookmark remove_bookmark", "{name} (social post)", True, "message"),
     *methods("tweepy.API", "update_status update_status_with_media destroy_status create_favorite retweet "
              "send_direct_message create_friendship destroy_friendship", "{name} (social post)", True, "message"),
+    # facebook-sdk's Graph API: publishing to a page or profile (`put_object(page, "feed", message=...)`),
+    # photos, comments, likes, deletions; `get_object` / `get_connections` / `search` read.
+    *methods("facebook.GraphAPI", "put_object put_photo put_comment put_like delete_object delete_request",
+             "{name} (social post)", True, "message"),
     *methods("discord_webhook.DiscordWebhook", "execute", "{name} (messaging)", True, "message"),
     *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
            "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail",

@@ -1286,6 +1286,21 @@ def test_social_posts_saved_vector_stores_and_their_reads():
     assert [(line, kind) for line, _, kind, _, _ in found] == [(6, "message"), (10, "vector")]
 
 
+def test_facebook_graph_api_posts_and_its_reads():
+    # evalU1's posting assistant: facebook-sdk's `put_object(page_id, "feed", message=...)` publishes.
+    found = effects("""\
+        import facebook
+
+        def f(token, page, text):
+            graph = facebook.GraphAPI(access_token=token)
+            graph.put_object(parent_object=page, connection_name="feed", message=text)
+            graph.get_object(id=page)
+            graph.get_connections(id=page, connection_name="feed")
+            graph.delete_object(id=page)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "message"), (8, "message")]
+
+
 def test_hosted_inference_posts_read_and_an_atomic_write_lands():
     found = effects("""\
         import requests, tempfile
