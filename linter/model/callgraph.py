@@ -57,6 +57,7 @@ from .groups import Member
 from .nested import invoked_handler, nested_members
 from .prebuilt_tools import prebuilt_call_effect, prebuilt_effect
 from .project import ProjectIndex
+from .read_through import stores_what_it_read
 from .receivers import ReceiverScope, dynamic_method_effect
 from .semantic import OWN_CLASS, Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
@@ -239,6 +240,8 @@ class _Walker:
             call = site.call
             if is_pure(call, scope, self.pure) or _arm_not_taken(site, scope):
                 continue
+            if ctx.depth and stores_what_it_read(fn, scope, call):
+                continue  # a helper's read-through cache (`siblint.model.read_through`)
             here = _context_at(site, ctx, shielded, swallowers, fn, hollow)
             if any(call.loc.within(r) for r in thread_lambdas):
                 here = _threaded(here)

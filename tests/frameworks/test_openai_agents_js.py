@@ -601,6 +601,25 @@ def test_sib101_signal_passed_to_helper_protects(tmp_path):
     assert _codes(tmp_path, files) == []
 
 
+@pytest.mark.parametrize("early_return, found", [(True, []), (False, [("SIB101", 4)])])
+def test_sib101_a_helpers_read_through_cache_is_not_the_tools_effect(tmp_path, early_return, found):
+    # evalJ3's calendar assistant (`getTimezoneHandler`) and evalJ2's Palmkit (`readWorkspaceFile`):
+    # the stored copy first, else read elsewhere, store it, return it.
+    cached = "  if (user?.timezone) return { timezone: user.timezone };\n" if early_return else ""
+    lib = ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n"
+           "export async function userTimezone(email: string) {\n"
+           "  const { data: user } = await db.from('users').select('timezone').eq('email', email).single();\n"
+           + cached +
+           "  const response = await fetch('https://calendar.example.com/settings/timezone');\n"
+           "  const timezone = (await response.json()).value || 'UTC';\n"
+           "  db.from('users').update({ timezone }).eq('email', email);\n"
+           "  return { timezone };\n}\n")
+    main = HEAD + "import { userTimezone } from './lib';\n" \
+        "export const getTimezone = tool({\n  name: 'get_timezone',\n  parameters: z.object({ email: z.string() }),\n" \
+        "  execute: async ({ email }) => userTimezone(email),\n});\n"
+    assert _codes(tmp_path, {"main.ts": main, "lib.ts": lib}) == found
+
+
 @pytest.mark.parametrize("passed, found", [("details?.signal ?? ctx.signal", []), ("details?.signal || undefined", []),
                                            ("ctx.signal", [("SIB101", 3)])])
 def test_sib101_signal_passed_with_a_fallback_protects(tmp_path, passed, found):

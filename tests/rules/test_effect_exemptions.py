@@ -774,3 +774,27 @@ def test_the_apps_log_file_is_bookkeeping_a_log_named_business_write_is_not(lint
             return "added"
     """), config=Config(root=str(tmp_path), select=("SIB101",)))
     assert [d.loc.line for d in found] == [30]
+
+
+@pytest.mark.parametrize("early_return, reported", [(True, False), (False, True)])
+def test_a_helpers_read_through_cache_is_not_the_tools_effect(lint, tmp_path, early_return, reported):
+    """evalJ2 and evalJ3: a helper answers from its stored copy when it has one, else reads the
+    value elsewhere, stores it and returns it; the store is a cache of the read. Without the early
+    answer from the copy, the same helper imports what it read: the tool's effect."""
+    cached = "    if row:\n        return row[0]\n" if early_return else ""
+    found = lint(textwrap.dedent("""\
+        import sqlite3
+        import requests
+        from agents import function_tool
+
+        def user_timezone(db, email):
+            row = db.execute("SELECT tz FROM users WHERE email = ?", (email,)).fetchone()
+        {cached}    tz = requests.get("https://calendar.example.com/settings/timezone").json()["value"]
+            db.execute("UPDATE users SET tz = ? WHERE email = ?", (tz, email))
+            return tz
+
+        @function_tool
+        def get_timezone(email: str) -> str:
+            return user_timezone(sqlite3.connect("app.db"), email)
+    """).replace("{cached}", cached.replace("\n    ", "\n        ")), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == ([12 + (2 if early_return else 0)] if reported else [])
