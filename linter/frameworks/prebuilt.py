@@ -11,7 +11,8 @@ built-ins (`google_search`, code execution) run on the model provider's side: no
 
 A name is matched by its package root and its last dotted part, since each package re-exports its
 tools from several modules (`langchain_community.tools.GmailSendMessage`,
-`langchain_community.tools.gmail.send_message.GmailSendMessage`).
+`langchain_community.tools.gmail.send_message.GmailSendMessage`; in JS the npm package of the
+module, `@langchain/community/tools/gmail.GmailSendMessage`).
 """
 
 from __future__ import annotations
@@ -90,11 +91,17 @@ _LLAMA_SPECS = {  # BaseToolSpec classes whose `to_tool_list()` includes writing
     "DatabaseToolSpec": "runs SQL the model writes",
 }
 _LANGCHAIN_ROOTS = ("langchain_community", "langchain_google_community", "langchain_experimental", "langchain")
+_LANGCHAIN_JS_TOOLS = {  # `@langchain/community/tools/gmail`, `.../google_calendar`: StructuredTools
+    "GmailCreateDraft": "creates a Gmail draft",
+    "GmailSendMessage": "sends an email",
+    "GoogleCalendarCreateTool": "creates calendar events",
+}
 
 TOOLS: dict[tuple[str, str], Prebuilt] = {
     **_entries("strands", ("strands_tools",), _STRANDS_TOOLS),
     **_entries("langgraph", _LANGCHAIN_ROOTS, _LANGCHAIN_TOOLS),
     **_entries("crewai", ("crewai_tools",), _CREWAI_TOOLS),
+    **_entries("langchain-js", ("@langchain/community",), _LANGCHAIN_JS_TOOLS),
 }
 # Toolkits and tool specs: the object's method that returns its tools.
 TOOLKITS: dict[tuple[str, str], Prebuilt] = {
@@ -112,6 +119,8 @@ def prebuilt(name: str, table: dict[tuple[str, str], Prebuilt] = TOOLS) -> Prebu
     parts = name.split(".")
     if len(parts) < 2:
         return None
+    if parts[0].startswith("@"):  # a JS module: its package (`@langchain/community/tools/gmail`)
+        parts[0] = "/".join(parts[0].split("/")[:2])
     found = table.get((parts[0], parts[-1]))
     if found is None and len(parts) >= 3 and parts[-1] == parts[-2]:
         found = table.get((parts[0], parts[-2]))
