@@ -16,13 +16,13 @@ data (`ErrorPolicy`, `Middleware`, `visible_exceptions`, `tool_visible_when`); t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..common.diagnostics import Loc
 from ..effects import can_fail, caught_by_its_library
 from ..frameworks.spec import Framework, GroupMaker
 from ..model.callgraph import BROAD, Visit, walk
-from ..model.groups import Group
+from ..model.groups import Group, group_maker
 from ..model.nested import agent_members
 from ..model.project import ProjectIndex
 from ..model.semantic import Scope, canonical, resolve_function
@@ -91,6 +91,9 @@ def _matches(exc: str, names: tuple[str, ...]) -> bool:
 def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> GroupPolicy:
     """The error policy of `group` (made in `facts`), with what its handler and middleware cover."""
     maker: GroupMaker | None = group.maker
+    node = _node_given_as_tools(group, facts)
+    if node is not None:  # `createReactAgent({ tools: new ToolNode(tools, { handleToolErrors: false }) })`
+        return group_policy(replace(group, call=node[0], maker=node[1]), facts, project)
     if maker is None or not maker.policy.fatal_by_default:
         return GroupPolicy(False)
     spec = maker.policy
@@ -115,6 +118,23 @@ def group_policy(group: Group, facts: ModuleFacts, project: ProjectIndex) -> Gro
         value = group.call.arg(spec.middleware.position, spec.middleware.keyword)
         covers.extend(_middleware_covers(group.framework, value, facts, group.scope, project))
     return GroupPolicy(True, tuple(covers))
+
+
+def _node_given_as_tools(group: Group, facts: ModuleFacts) -> tuple[Call, GroupMaker] | None:
+    """The tool node a group that has no policy of its own runs as given (LangGraph.js's
+    `createReactAgent` runs a `ToolNode` passed as `tools` as it is, its `handleToolErrors` too),
+    inline or by a name bound to it: its call and maker."""
+    maker = group.maker
+    if maker is None or maker.policy.fatal_by_default or maker.tools is None:
+        return None
+    where = Scope(facts, group.scope)
+    value = group.call.arg(maker.tools.position, maker.tools.keyword)
+    if isinstance(value, Ref) and "." not in value.text:
+        value = where.value(value.text)
+    made = group_maker(facts, value, group.scope) if isinstance(value, Call) else None
+    if made is None or not made[1].policy.fatal_by_default:
+        return None
+    return value, made[1]  # type: ignore[return-value]
 
 
 def _returning(value: Value, facts: ModuleFacts, scope: str, project: ProjectIndex) -> bool:

@@ -157,7 +157,12 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
             return _collection_members(facts, item, inner, where.name, project)
         # A project factory's product (`tools=[make_lookup(url), post_order]`): what it returns.
         made_by = [(s, v) for s, v in elements(where, item, project) if v is not item] if depth < MAX_ALIASES else []
-        return [m for s, v in made_by for m in _item_members(s, v, project, plain, depth + 1)]
+        products = [m for s, v in made_by for m in _item_members(s, v, project, plain, depth + 1)]
+        if products or made_by or not item.args or depth >= MAX_ALIASES:
+            return products
+        # A library's wrapper around a tool (`withAsyncAuthorization(shopOnlineTool)`, Auth0 for AI
+        # Agents): the tool it wraps runs; a plain function handed to it is no tool.
+        return _item_members(where, item.args[0], project, "", depth + 1)
     if isinstance(item, Attr) and isinstance(item.receiver, Call) and isinstance(item.receiver.func, Ref):
         # `SearchTools().search`: a tool method read off an instance is the class attribute.
         named = tool_named(facts, f"{item.receiver.func.text}.{item.attr}", where.name, project)

@@ -220,6 +220,32 @@ def test_create_react_agent_default_is_not_fatal(tmp_path):
     assert "SIB101" in _codes(tmp_path, src)
 
 
+@pytest.mark.parametrize("options,fatal", [(", { handleToolErrors: false }", True), ("", False)])
+@pytest.mark.parametrize("member", ["chargeCard", "withAsyncAuthorization(chargeCard)"])
+def test_create_react_agent_runs_the_tool_node_it_is_given(options, fatal, member, tmp_path):
+    """evalJ4's Auth0 sample: `createReactAgent({ llm, tools: new ToolNode(tools, { handleToolErrors:
+    false }) })` runs that node as it is (the runtime arm tool_node_handle_tool_errors_false.cjs),
+    here written inline; a library's wrapper around a tool (`withAsyncAuthorization(tool)`) runs the tool."""
+    src = (NODE_HEAD + "import { auth0AI } from './auth0-ai';\nconst withAsyncAuthorization = auth0AI.withAsync({});\n"
+           + _charge() + LOOKUP + "export const agent = createReactAgent({\n  llm,\n"
+           f"  tools: new ToolNode([{member}, lookupTax]{options}),\n}});\n")
+    found = _lint(tmp_path, {"main.ts": src}, select=("SIB301",))
+    assert found == ([("SIB301", src.count("\n", 0, src.index("  tools: new ToolNode")) + 1)] if fatal else []), found
+
+
+@pytest.mark.parametrize("community, reported", [("GmailSendMessage", True), ("GmailCreateDraft", True),
+                                               ("GmailSearch", False)])
+def test_a_class_tool_running_a_community_gmail_tool(community, reported, tmp_path):
+    # evalJ4's natie-ai: a StructuredTool subclass builds @langchain/community's Gmail tool and invokes it.
+    src = (f"import {{ {community} }} from '@langchain/community/tools/gmail';\n"
+           "import { StructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';\n\n"
+           "export class SendTool extends StructuredTool {\n  name = 'gmail_send';\n  description = 'Send';\n"
+           "  schema = z.object({ to: z.string() });\n  async _call(input: { to: string }) {\n"
+           f"    const tool = new {community}({{ credentials: {{ accessToken: 't' }} }});\n"
+           "    return tool.invoke({ to: input.to, subject: 's', message: 'm' });\n  }\n}\n")
+    assert (_lint(tmp_path, {"main.ts": src}, select=("SIB101",)) != []) is reported, src
+
+
 # ---- across modules, name traps --------------------------------------------------------------
 def test_tool_and_middleware_in_other_files(tmp_path):
     files = {
