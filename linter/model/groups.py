@@ -711,6 +711,8 @@ def groups_in(facts: ModuleFacts, project: ProjectIndex, with_workflows: bool = 
             group.deadline = group.deadline or _deadline(facts, call, scope, spec)
         if maker.run_methods and target and not group.deadline:
             group.deadline = _run_call_deadline(facts, maker, target)
+            if not group.deadline and not scope and "." not in target:
+                group.deadline = _deadline_in_importers(facts, maker, target, project)
         if fw.groups.stoppers:
             group.deadline = group.deadline or _stopped(facts, fw, call, {target} if target else set())
         _apply_mutations(facts, group, project)
@@ -773,6 +775,41 @@ def _run_call_deadline(facts: ModuleFacts, maker: GroupMaker, target: str) -> Ru
                 found = _deadline(facts, run, scope, spec, via=f"{target}.{method}(): ")
                 if found is not None:
                     return found
+    return None
+
+
+MAX_IMPORT_HOPS = 3  # agent module -> package index -> app config -> the route that runs it
+
+
+def _deadline_in_importers(facts: ModuleFacts, maker: GroupMaker, target: str, project: ProjectIndex) -> RunDeadline | None:
+    """The first deadline a run of the TS/JS module-level agent `target` sets in a module importing
+    it, through re-exports and names it is bound to again (`export const webAgent = openAgent`, then
+    `const { webAgent } = await import('@/app/config'); webAgent.stream({ abortSignal })`)."""
+    if not facts.module.startswith(js_modules.PREFIX):
+        return None
+    wanted = {(facts.path, target)}
+    frontier, seen = [facts.path], {facts.path}
+    for _ in range(MAX_IMPORT_HOPS):
+        following: list[str] = []
+        for path in frontier:
+            for importer_path in project.js_importers(path):
+                importer = project.facts_for_path(importer_path)
+                if importer is None:
+                    continue
+                names = {local for local, dotted in importer.imports.items()
+                         if ((found := project.resolve(dotted, importer.path)) is not None
+                             and (found[0].path, found[1]) in wanted)}
+                for name in sorted(names):
+                    deadline = _run_call_deadline(importer, maker, name)
+                    if deadline is not None:
+                        return deadline
+                    wanted.update((importer.path, a.target) for a in importer.assignments
+                                  if not a.scope and a.op == "=" and isinstance(a.value, Ref) and a.value.text == name)
+                    wanted.add((importer.path, name))
+                if names and importer_path not in seen:
+                    seen.add(importer_path)
+                    following.append(importer_path)
+        frontier = following
     return None
 
 

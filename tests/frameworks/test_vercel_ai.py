@@ -266,3 +266,22 @@ def test_a_tool_loop_agent_run_stop(found, settings, run, reported):
             f"export function checkout(prompt: string, signal: AbortSignal) {{\n  return {run};\n}}\n")
     got = found(text)
     assert bool(lines(got, "SIB101")) == reported, got
+
+
+@pytest.mark.parametrize("run, reported", [("webAgent.stream({ prompt, abortSignal: signal })", True),
+                                           ("webAgent.stream({ prompt })", False)])
+def test_a_tool_loop_agent_run_from_another_module(found, run, reported):
+    """evalJ4's open-agents: the agent module exports it, a package index re-exports it, the app's
+    config binds it again (`export const webAgent = openAgent`), and a route imports that name
+    (dynamically) and runs it with the caller's abort signal."""
+    agent = (HEAD.replace("dynamicTool }", "dynamicTool, ToolLoopAgent }") + _charge() +
+             "export const openAgent = new ToolLoopAgent({ model: openai('gpt-5'), tools: { chargeCard } });\n")
+    files = {
+        "index.ts": "export { openAgent } from './main';\n",
+        "config.ts": "import { openAgent } from './index';\nexport const webAgent = openAgent;\n",
+        "route.ts": ("export async function chat(prompt: string, signal: AbortSignal) {\n"
+                     "  const { webAgent } = await import('./config');\n"
+                     f"  return {run};\n}}\n"),
+    }
+    got = found(agent, files)
+    assert bool(lines(got, "SIB101")) == reported and bool(lines(got, "SIB301")) == reported, got
