@@ -21,4 +21,7 @@ ROWS: tuple[Row, ...] = (
          "create_limit_order create_market_buy_order create_market_sell_order create_limit_buy_order "
          "create_limit_sell_order order_market_buy order_market_sell order_limit_buy order_limit_sell placeOrder",
          "{name} (broker order)", None, "payment"),
+    # Grocery orders through python-picnic-api(2): the cart and the delivery slot that places the order.
+    *methods("python_picnic_api.PicnicAPI python_picnic_api2.PicnicAPI", "add_product remove_product clear_cart "
+             "set_delivery_slot _post", "{name} (grocery order)", True, "payment"),
 )

@@ -654,6 +654,10 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
             for cname in other.classes:
                 if (other, cname) not in out and (other.path, cname) != key and methods <= _methods(other, cname):
                     out.append((other, cname))
+    if typescript and not out:
+        # A TS interface no class implements is a shape (`interface Settings { fileService: FileService }`):
+        # it stands for itself, so its members' types type what is read off a value of it.
+        out = [cls]
     memo[key] = out
     return out
 
@@ -721,12 +725,37 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
         return out
     if isinstance(value, Each):
         return _element_classes(scope, value.iter, project, depth + 1)
+    if isinstance(value, Item) and isinstance(value.container, Call) and isinstance(value.key, Const) \
+            and isinstance(value.key.value, int):
+        return _unpacked_classes(scope, value.container, value.key.value, project, depth)
     if isinstance(value, Either):  # `ctx.repo if ctx else ClaimRepository()`: an instance of any option's class
         out = []
         for option in value.options:
             out.extend(c for c in classes_of(scope, option, project, depth + 1) if c not in out)
         return out
     return []
+
+
+def _unpacked_classes(scope: Scope, call: Call, index: int, project: ProjectIndex,
+                      depth: int) -> list[tuple[ModuleFacts, str]]:
+    """`client, err = client_or_error(get_lidarr_client, "Lidarr")`: the classes of item `index` of the
+    tuples the project function returns; an item its body got by calling a parameter
+    (`client = get_client_fn()`) is what calling the caller's argument makes."""
+    out: list[tuple[ModuleFacts, str]] = []
+    for callee_facts, fn in callees(scope, call, project, depth + 1):
+        inner = Scope(callee_facts, fn.name)
+        for ret in fn.return_values:
+            if not isinstance(ret, Seq) or len(ret.items) <= index:
+                continue
+            item = ret.items[index]
+            made = inner.value(item.text) if isinstance(item, Ref) and "." not in item.text else None
+            if isinstance(made, Call) and isinstance(made.func, Ref) and made.func.text in fn.params:
+                given = call.arg(fn.params.index(made.func.text), made.func.text)
+                found = classes_of(scope, Call(given, (), (), made.loc), project, depth + 1) if isinstance(given, Ref) else []
+            else:
+                found = classes_of(inner, item, project, depth + 1)
+            out.extend(c for c in found if c not in out)
+    return out
 
 
 def _element_classes(scope: Scope, iterable: Value | None, project: ProjectIndex,

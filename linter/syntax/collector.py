@@ -610,6 +610,16 @@ class Collector(Walker):
             name = dotted(t.target) or _keyed_target(t.target)
             if name is not None:
                 self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope(name.partition("[")[0])))
+            elif isinstance(t.target, (cst.Tuple, cst.List)) and isinstance(node.value, cst.Call):
+                # `client, err = client_or_error(...)`: each name is that item of what the call returns.
+                for i, element in enumerate(t.target.elements):
+                    if isinstance(element, cst.StarredElement):
+                        break
+                    part = dotted(element.value)
+                    if part is not None and "." not in part:
+                        loc = self.loc(element.value)
+                        self.facts.assignments.append(Assignment(
+                            part, Item(loc, "Subscript", value, Const(i, loc)), loc, self._scope(part)))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = dotted(node.target)

@@ -1286,6 +1286,21 @@ def test_social_posts_saved_vector_stores_and_their_reads():
     assert [(line, kind) for line, _, kind, _, _ in found] == [(6, "message"), (10, "vector")]
 
 
+def test_picnic_grocery_orders_and_their_reads():
+    # evalK1's radbot: python-picnic-api2's cart and delivery slot (the slot places the order).
+    found = effects("""\
+        from python_picnic_api2 import PicnicAPI
+
+        def f(user, password, product, slot):
+            api = PicnicAPI(username=user, password=password, country_code="DE")
+            api.search("milk")
+            api.get_cart()
+            api.add_product(product, count=2)
+            api._post("/cart/set_delivery_slot", {"slot_id": slot})
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(7, "payment"), (8, "payment")]
+
+
 def test_facebook_graph_api_posts_and_its_reads():
     # evalU1's posting assistant: facebook-sdk's `put_object(page_id, "feed", message=...)` publishes.
     found = effects("""\

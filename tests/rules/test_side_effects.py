@@ -388,6 +388,47 @@ def test_sib103_an_async_tool_zipping_a_folder(sib1):
     """) == [("SIB103", 6)]
 
 
+def test_a_client_unpacked_from_a_helpers_tuple(sib1):
+    # evalK1's radbot: `client, err = client_or_error(get_lidarr_client, "Lidarr")`, the helper
+    # calling the factory it is given and returning `(client, None)`; the error item is no client.
+    assert sib1("""\
+        import requests
+        from typing import Any, Callable, Optional, Tuple, TypeVar
+        from agents import function_tool
+
+        T = TypeVar("T")
+
+        class LidarrClient:
+            def __init__(self, url: str):
+                self._session = requests.Session()
+                self.url = url
+
+            def add_artist(self, data: dict) -> Any:
+                return self._session.post(f"{self.url}/api/v1/artist", json=data, timeout=15).json()
+
+        def get_lidarr_client() -> Optional[LidarrClient]:
+            return LidarrClient("http://lidarr:8686")
+
+        def client_or_error(get_client_fn: Callable[[], Optional[T]], name: str) -> Tuple[Optional[T], Optional[dict]]:
+            client = get_client_fn()
+            if client is None:
+                return None, {"status": "error", "message": f"{name} not configured"}
+            return client, None
+
+        @function_tool
+        def add_artist(artist_id: str) -> dict:
+            client, err = client_or_error(get_lidarr_client, "Lidarr")
+            if err:
+                return err
+            return client.add_artist({"id": artist_id})
+
+        @function_tool
+        def report(artist_id: str) -> dict:
+            client, err = client_or_error(get_lidarr_client, "Lidarr")
+            return err.update({"id": artist_id}) or {}
+    """) == [("SIB101", 25)]
+
+
 # ---- precision --------------------------------------------------------------------------------
 
 def test_demo_stubs_with_mutating_names_are_not_flagged(sib1):
