@@ -75,6 +75,12 @@ ROWS: tuple[Row, ...] = (
     anys("insertOne insertMany updateOne updateMany replaceOne deleteOne deleteMany bulkWrite findOneAndUpdate "
          "findOneAndDelete findOneAndReplace findByIdAndUpdate findByIdAndDelete findByIdAndRemove",
          "a MongoDB write", False, "nosql"),
+    # A Mongoose model's own `create` (a field typed `Model<T>`, `mongoose.model(...)`); the driver's
+    # names are above.
+    *methods("mongoose.Model mongoose.model mongoose.default.model", "create", "{name} (Mongoose write)", False, "nosql"),
+    # Google Cloud Scheduler: jobs created, changed, run or deleted.
+    *methods("@google-cloud/scheduler.CloudSchedulerClient @google-cloud/scheduler.v1.CloudSchedulerClient",
+             "createJob updateJob deleteJob runJob pauseJob resumeJob", "{name} (Cloud Scheduler)", False, "cloud"),
     # Drizzle: `db.insert(users).values({...})` of `db = drizzle(client)`, for each driver's module.
     *methods(" ".join(f"drizzle-orm/{driver}.drizzle" for driver in _DRIZZLE_DRIVERS.split()), "insert update delete",
              "{name} (Drizzle write)", False, "orm"),

@@ -601,6 +601,14 @@ class _Collector:
             qual = f"{self.scope()}.{self.text(name_node)}" if self.scope() else self.text(name_node)
             extends = [self._type_names(c) for c in node.named_children if c.type == "extends_type_clause"]
             self.facts.classes[qual] = (TS_INTERFACE, *(name for names in extends for name in names))
+            # `fileService: FileService;`: the member's declared type, as a class's `db: Db;` field.
+            body = node.child_by_field_name("body")
+            for part in body.named_children if body is not None else ():
+                member = part.child_by_field_name("name") if part.type == "property_signature" else None
+                types = self._annotation(part.child_by_field_name("type")) if member is not None else ()
+                if member is not None and member.type == "property_identifier" and types:
+                    self.facts.assignments.append(Assignment(self.text(member), Other(self.loc(member)),
+                                                             self.loc(member), qual, ":", types))
         return False
 
     def _type_names(self, clause: ts.Node) -> list[str]:

@@ -246,6 +246,25 @@ def test_a_class_tool_running_a_community_gmail_tool(community, reported, tmp_pa
     assert (_lint(tmp_path, {"main.ts": src}, select=("SIB101",)) != []) is reported, src
 
 
+def test_a_member_typed_by_an_interface_no_class_implements(tmp_path):
+    # evalJ5's ai-employee: `constructor(settings: FileManagerToolSettings)` where the interface
+    # (another module) declares `fileManagerService: FileManagerService`; that class's method posts.
+    files = {
+        "service.ts": ("import axios from 'axios';\nexport class FileService {\n  async create(name: string) {\n"
+                       "    const { data } = await axios.post(`${process.env.SERVER_URL}/files`, { name });\n"
+                       "    return data;\n  }\n  async list() {\n"
+                       "    return (await axios.get(`${process.env.SERVER_URL}/files`)).data;\n  }\n}\n"),
+        "kit.ts": "import { FileService } from './service';\nexport interface Settings {\n  fileService: FileService;\n}\n",
+        "main.ts": ("import { DynamicStructuredTool } from '@langchain/community/tools/dynamic';\n"
+                    "import { z } from 'zod';\nimport { Settings } from './kit';\n\n"
+                    "export class CreateTool extends DynamicStructuredTool {\n  constructor(settings: Settings) {\n"
+                    "    super({\n      name: 'create', description: 'c', schema: z.object({ n: z.string() }),\n"
+                    "      func: async ({ n }) => settings.fileService.{verb},\n    });\n  }\n}\n"),
+    }
+    for verb, found in (("create(n)", [("SIB101", 7)]), ("list()", [])):
+        assert _lint(tmp_path, {**files, "main.ts": files["main.ts"].replace("{verb}", verb)}, select=("SIB101",)) == found
+
+
 # ---- across modules, name traps --------------------------------------------------------------
 def test_tool_and_middleware_in_other_files(tmp_path):
     files = {

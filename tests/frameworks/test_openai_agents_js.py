@@ -216,6 +216,15 @@ EFFECTS = {
     # evalJ1 harper: the server a tool starts with cross-spawn, and the one it stops by its pid.
     "cross-spawn": ("import spawn from 'cross-spawn';\n", "spawn('harperdb', ['dev', '.']);"),
     "process.kill": ("", "process.kill(4242);"),
+    # evalJ5's ai-employee: a Mongoose model's create through a repository's `Model<T>` field, and
+    # Google Cloud Scheduler jobs.
+    "mongoose Model.create": ("import { Model } from 'mongoose';\nclass Repo<T> {\n  constructor(private model: Model<T>) {}\n"
+                              "  async create(data: any) { return this.model.create(data); }\n}\n"
+                              "declare const Job: Model<any>;\n",
+                              "await new Repo(Job).create({ name: 'x' });"),
+    "cloud scheduler createJob": ("import { CloudSchedulerClient } from '@google-cloud/scheduler';\n"
+                                  "const scheduler = new CloudSchedulerClient({ projectId: 'p' });\n",
+                                  "await scheduler.createJob({ parent: 'p', job: { name: 'j' } });"),
     # evalJ1 harper's browser_evaluate: a script the model wrote, run in the live page.
     "puppeteer evaluate of a script chosen at run time": (
         "import type { Page } from 'puppeteer';\nlet page: Page;\nconst script = process.argv[2];\n",
