@@ -70,14 +70,21 @@ class Matcher:
     against a 60-character name would run for hours."""
 
     def __init__(self, groups: Iterable[tuple[str, Iterable[str]]]) -> None:
-        lines = [_absolute(p, os.path.abspath(base)) for base, patterns in groups for p in patterns
-                 if p.strip() and not p.lstrip().startswith("#")]
+        self._compile([_absolute(p, os.path.abspath(base)) for base, patterns in groups for p in patterns
+                       if p.strip() and not p.lstrip().startswith("#")])
+
+    def _compile(self, lines: list[str]) -> None:
+        self._lines = lines
         self.empty = not lines
         try:
             # What `GitIgnoreSpec.from_lines(lines)` does, with each line's compile remembered.
             self._spec = pathspec.GitIgnoreSpec([_pattern(line) for line in lines], backend=_BACKEND)
         except (GitWildMatchPatternError, ValueError, TypeError) as exc:
             raise PatternError(str(exc)) from None
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its lines (RE2's compiled sets cannot be): a config sent to a worker."""
+        return _matcher_of, (self._lines,)
 
     def _target(self, path: str, is_dir: bool, absolute: bool) -> str:
         target = _posix(path if absolute else os.path.abspath(path))
@@ -93,6 +100,12 @@ class Matcher:
         if self.empty:
             return None
         return self._spec.check_file(self._target(path, is_dir, absolute)).include
+
+
+def _matcher_of(lines: list[str]) -> Matcher:
+    matcher = Matcher.__new__(Matcher)
+    matcher._compile(lines)
+    return matcher
 
 
 _BACKEND = "re2"  # google-re2, through pathspec[re2]: a non-backtracking engine

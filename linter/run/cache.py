@@ -522,6 +522,12 @@ class Cache:
         self.stats["findings_hit" if entry else "findings_miss"] += 1
         return entry.diagnostics if entry else None
 
+    def changed_since_last_run(self, path: str, sha: str) -> bool:
+        """An earlier run left findings here, and `path` is new or its bytes changed since."""
+        self.load_index()
+        entry = self.entries.get(_entry_key(path))
+        return bool(self.entries) and (entry is None or entry.sha != sha)
+
     def skipped(self, path: str, sha: str, validate) -> bool:
         """Was `path` left unanalysed at these bytes, every dependency unchanged (`Entry.skipped`)?"""
         held = self._held(path, sha, True, validate) is not None

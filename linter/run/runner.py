@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .cache import Cache, Entry
     from .facts_store import RunFacts
     from .memory import ParseBudget
+    from .prewarm import Prewarmed
 
 # A batch of small files shipped to a worker in one go, and when a pool is worth starting: enough
 # bytes, or enough files (a file costs about 5 ms however small: 300 files of 270 bytes in 150
@@ -68,6 +69,7 @@ class RunResult:
     files_passed: int = 0  # let through by the pre-filter
     files_analysed: int = 0  # not answered by the cache
     jobs_used: int = 1
+    prewarmed: bool = False  # analysed in the worker forked when the first changed file was read
     cache_stats: dict[str, int] = field(default_factory=dict)
 
 
@@ -413,11 +415,17 @@ def run_many(groups: list[tuple[list[str], Config, "Cache | Callable[[], Cache |
     of many small sub-projects uses `-j` (each alone was too little work to start one)."""
     from ..model.project import tree_held_still
 
-    with tree_held_still():  # forked workers inherit it: module names are worked out once per process
-        parts = [_Part.prepared(files, config, cache, progress) for files, config, cache in groups]
-        _analyse(parts, jobs, progress)
-        for part in parts:
-            part.finish()
+    from .prewarm import Prewarmed
+
+    prewarmed = Prewarmed(jobs > 1)
+    try:
+        with tree_held_still():  # forked workers inherit it: module names are worked out once per process
+            parts = [_Part.prepared(files, config, cache, progress, prewarmed) for files, config, cache in groups]
+            _analyse(parts, jobs, progress, prewarmed)
+            for part in parts:
+                part.finish()
+    finally:
+        prewarmed.stop()
     if progress:
         progress.close()
     return [part.result for part in parts]
@@ -441,7 +449,7 @@ class _Part:
 
     @classmethod
     def prepared(cls, files: list[str], config: Config, given: "Cache | Callable[[], Cache | None] | None",
-                 progress: Progress | None) -> "_Part":
+                 progress: Progress | None, prewarmed: "Prewarmed | None" = None) -> "_Part":
         """The pre-filter, then the cache: which files are left to analyse."""
         open_cache = OpenOnce(given)
         opened_cache: "Cache | None" = None
@@ -473,7 +481,9 @@ class _Part:
                 if opened_cache is not None:
                     from .cache import content_hash
 
-                    shas[os.path.abspath(p)] = content_hash(data)
+                    sha = shas[os.path.abspath(p)] = content_hash(data)
+                    if prewarmed is not None and opened_cache.changed_since_last_run(p, sha):
+                        prewarmed.start()  # a warm run that will analyse this file: import meanwhile
 
         def sha_of(path: str) -> str | None:
             from .cache import content_hash
@@ -558,9 +568,9 @@ def _wanted_by_project(project: "ProjectIndex", cache: "Cache | None", path: str
     return wanted
 
 
-def _analyse(parts: list[_Part], jobs: int, progress: Progress | None) -> None:
-    """Every part's files left to analyse: inline (`-j1`, or too little work to pay for a pool), or
-    in one pool for all parts."""
+def _analyse(parts: list[_Part], jobs: int, progress: Progress | None, prewarmed: "Prewarmed | None" = None) -> None:
+    """Every part's files left to analyse: inline (`-j1`, or too little work to pay for a pool; in
+    the prewarmed worker when there is one), or in one pool for all parts."""
     work = [part for part in parts if part.todo]
     if not work:
         return
@@ -575,13 +585,23 @@ def _analyse(parts: list[_Part], jobs: int, progress: Progress | None) -> None:
     with RunFacts.opened() if any(part.cache is None for part in work) else nullcontext() as run_facts:
         for part in work:
             part.result.jobs_used = jobs
+        specs: list[Spec] = [(part.config, part.scan, _cache_args(part.cache), None if part.cache else run_facts)
+                             for part in work]
         if jobs == 1:
+            if prewarmed is not None and prewarmed.started and all(part.cache for part in work):
+                outcomes = prewarmed.analyse(specs, [(i, part.todo) for i, part in enumerate(work)])
+                if outcomes is not None:
+                    for outcome in outcomes:
+                        work[project_of[outcome[0]]].outcomes.append(outcome)
+                    for part in work:
+                        part.result.prewarmed = True
+                    if progress:
+                        progress.advance(len(outcomes))
+                    return
             for part in work:
                 part.outcomes = _run_inline(part.todo, _Analyser(part.config, part.scan, part.cache,
                                                                  run_facts=None if part.cache else run_facts), progress)
             return
-        specs: list[Spec] = [(part.config, part.scan, _cache_args(part.cache), None if part.cache else run_facts)
-                             for part in work]
         for outcome in _run_pool(batches, sizes, project_of, specs, jobs, progress):
             work[project_of[outcome[0]]].outcomes.append(outcome)
 

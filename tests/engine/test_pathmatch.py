@@ -97,3 +97,16 @@ def test_a_pathological_pattern_still_matches_what_it_should():
     m = Matcher([(BASE, ["*a*a*a*a*a*a*a*a*a*a*a*a*b"])])
     assert m.matches(f"{BASE}/" + "a" * 60 + "b")
     assert not m.matches(f"{BASE}/" + "a" * 60 + "c")
+
+
+def test_a_matcher_pickles_as_its_lines(tmp_path):
+    """A config is sent to a prewarmed worker (`siblint.run.prewarm`): RE2's compiled sets cannot
+    be pickled, so a matcher travels as its lines and compiles again."""
+    import pickle
+
+    matcher = Matcher([(str(tmp_path), ["build/", "*.gen.py", "!keep.gen.py"])])
+    copy = pickle.loads(pickle.dumps(matcher))
+    for name in ("build/x.py", "a.gen.py", "keep.gen.py", "src/a.py"):
+        path = str(tmp_path / name)
+        assert copy.matches(path) == matcher.matches(path)
+    assert copy.matches(str(tmp_path / "a.gen.py")) and not copy.matches(str(tmp_path / "keep.gen.py"))

@@ -318,3 +318,22 @@ def test_a_module_glue_code_hands_its_imports_to_becoming_agent_code_asks_again(
     cold = runner.run(files, config, 1)
     assert edited.cache_stats["skipped_hit"] == 0
     assert (edited.files_passed, edited.diagnostics) == (cold.files_passed, cold.diagnostics)
+
+
+def test_a_run_after_an_edit_analyses_it_in_the_prewarmed_worker(tree: Path) -> None:
+    """With `-j2`, the first changed file a warm run reads forks a worker that imports the engine
+    while the run reads on; it analyses what the cache cannot answer, with the same findings."""
+    config = Config(root=str(tree))
+    files = sorted(str(p) for p in tree.rglob("*.py") if ".cache" not in p.parts)
+
+    def run(jobs: int) -> runner.RunResult:
+        return runner.run(files, config, jobs, cache=cache_mod.Cache(str(tree / ".cache"), cache_mod.config_key(config)))
+
+    assert not run(2).prewarmed  # cold: no earlier findings, the pool's business
+    assert not run(2).prewarmed  # nothing changed: nothing to analyse, no worker
+    (tree / "tools.py").write_text(CHARGE.replace("'charged'", "'done'"))
+    edited = run(2)
+    assert edited.prewarmed and edited.files_analysed >= 1
+    assert [(os.path.relpath(d.path, tree), d.loc.line, d.code) for d in edited.diagnostics] == lint(tree, cached=False)
+    (tree / "tools.py").write_text(CHARGE)
+    assert not run(1).prewarmed  # -j1: never a second process
