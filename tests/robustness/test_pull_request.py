@@ -290,6 +290,16 @@ def _children(pid: int) -> set[int]:
     return out
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _signal_masks(pid: int | str = "self") -> str:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return " ".join(line for line in lines if line.startswith(("SigBlk", "SigIgn")))
+
+
 def _busy_pool(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     """A `-j2` run over enough work to keep two workers busy for a while, once both are up."""
     tools = "".join(f"C{i} = httpx.Client()\n@function_tool\ndef t{i}(a: int) -> str:\n    C{i}.post('https://x/{i}')\n"
@@ -301,8 +311,12 @@ def _busy_pool(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     for n in range(160):
         (tmp_path / f"m{n}.py").write_text("import httpx\nfrom agents import Agent, function_tool\n" + tools +
                                            "agent = Agent(name='a', tools=[" + ", ".join(f"t{i}" for i in range(150)) + "])\n")
+    # The run starts as from a shell: Ctrl-C at its default, not blocked. A child inherits an ignored or
+    # blocked SIGINT across exec, and the pytest worker that spawns it may hold one (a full CI run
+    # saw the run finish through its SIGINT); the worker's own masks go into the failure message.
     proc = subprocess.Popen([script("siblint"), "check", "--no-cache", "-j", "2", "--format", "json", "."], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_default_sigint)
     deadline = time.monotonic() + 60
     workers: set[int] = set()
     while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
@@ -343,9 +357,10 @@ def test_pool_workers_exit_when_the_parent_dies(tmp_path, sig):
 def test_ctrl_c_of_a_pool_run_is_exit_130(tmp_path):
     proc, workers = _busy_pool(tmp_path)
     try:
+        masks = f"run: {_signal_masks(proc.pid)}; pytest worker: {_signal_masks()}"
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
         _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, err
+        assert proc.returncode == 130, (masks, err)
         assert err.decode().splitlines()[-1] == "siblint: interrupted" and b"Traceback" not in err
         assert not _gone(workers)
     finally:
