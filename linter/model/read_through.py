@@ -27,6 +27,8 @@ MAX_HOPS = 4  # `timezone = response.data.value || "UTC"` -> `response` -> `cale
 
 def stores_what_it_read(fn: FunctionFacts, scope: Scope, call: Call) -> bool:
     """Does `call` store, in `fn`'s read-through cache, a value `fn` read and returns (module doc)?"""
+    if len(fn.return_sites) < 2:  # an early answer and the final one: most functions have neither
+        return False
     for arg in _names_passed(call):
         if "." in arg.text or arg.text in fn.params:
             continue

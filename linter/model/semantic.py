@@ -1251,8 +1251,8 @@ def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
     if fn is None:
         return None
     if isinstance(ret, Ref) and "." not in ret.text and isinstance(inner.value(ret.text), Mapping):
-        entries = [a.value for a in inner.facts.assignments
-                   if a.target == ret.text + KEYED and _same_binding(inner.facts, a.scope, fn.name)]
+        entries = [a.value for a in _keyed_assignments(inner.facts).get(ret.text, ())
+                   if _same_binding(inner.facts, a.scope, fn.name)]
         held = {_passed_through(inner, e, call) for e in entries}
         return held.pop() if len(held) == 1 and None not in held else None
     if isinstance(ret, Item) and ret.kind == "Subscript" and ret.container is not None:
@@ -1261,6 +1261,19 @@ def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
         index = fn.params.index(ret.text)
         return call.arg(index, ret.text)
     return None
+
+
+def _keyed_assignments(facts: ModuleFacts) -> dict[str, list[Assignment]]:
+    """name -> its `name[key] = value` assignments, indexed once per module."""
+
+    def compute() -> dict[str, list[Assignment]]:
+        table: dict[str, list[Assignment]] = {}
+        for a in facts.assignments:
+            if a.target.endswith(KEYED):
+                table.setdefault(a.target[:-len(KEYED)], []).append(a)
+        return table
+
+    return facts.derived("semantic.keyed_assignments", compute)
 
 
 def _rebound(scope: Scope, text: str, last: Value | None) -> list[tuple[Scope, Value]]:
