@@ -114,5 +114,20 @@ READ_ONLY_QUERIES: dict[str, dict[str, frozenset[str]]] = {
                              "--name-only"}),
     },
 }
+# A program none of the tables above knows: by the convention of subcommand CLIs (`synkctl battery
+# get`, `gh pr list`, `az vm show`), a read verb among its leading literal words, and no write verb
+# there, makes the command a lookup. Programs that run another command they are given are never
+# judged so (`ssh host ls`, `sudo ...`).
+READ_VERBS = frozenset({"get", "list", "ls", "show", "describe", "status", "info", "view", "inspect", "version"})
+WRITE_VERBS = frozenset({"set", "update", "create", "delete", "rm", "remove", "add", "apply", "put", "post", "patch",
+                         "send", "run", "exec", "start", "stop", "restart", "kill", "deploy", "install", "uninstall",
+                         "upgrade", "push", "write", "edit", "reset", "enable", "disable", "import", "upload", "sync"})
+COMMAND_RUNNERS = frozenset({"ssh", "sudo", "su", "doas", "env", "xargs", "sh", "bash", "zsh", "dash", "fish", "cmd",
+                             "cmd.exe", "python", "python3", "node", "npx", "uvx", "pipx", "deno", "bun", "ruby", "perl",
+                             "timeout", "nohup", "nice", "watch", "time", "stdbuf", "setsid", "flock", "parallel"})
+LEADING_WORDS = 3  # how many leading literal words a verb is looked for in
+# Cloud CLIs whose table above lists only their logins: their other subcommands go by the verbs
+# (`gh issue list`, `az vm show`, `gcloud compute instances list`).
+VERB_CLIS = frozenset({"gh", "az", "gcloud"})
 # A command string with these runs more than one program or redirects output.
 SHELL_OPERATORS = frozenset(">|;&`$<\n")

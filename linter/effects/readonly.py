@@ -107,7 +107,7 @@ def read_only_command(call: Call, r: Resolver) -> bool:
         first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
         if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):
             first = r.value(first.text)
-        argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first), r)
+        argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first, numbers=True), r)
     if not argv:
         return False
     programs = [argv[0].text] if argv[0].text is not None else _programs(argv[0].value, r)
@@ -121,8 +121,8 @@ def _reads(program: str, args: list[Arg]) -> bool:
         reads, value_options, writing = processes.READ_ONLY_SUBCOMMANDS[program]
         listings = processes.READ_ONLY_LISTINGS.get(program, {})
         queries = processes.READ_ONLY_QUERIES.get(program, {})
-        return _subcommand_reads(texts, reads, value_options, listings, queries) and not any(
-            a.startswith(writing) for a in literals if writing)
+        return (_subcommand_reads(texts, reads, value_options, listings, queries) and not any(
+            a.startswith(writing) for a in literals if writing)) or (program in processes.VERB_CLIS and _read_verb(texts))
     if program in processes.READ_ONLY_OPERATIONS:  # `pacman -Ss NAME`: a literal first option decides
         first = texts[0] if texts else None
         return first is not None and processes.READ_ONLY_OPERATIONS[program].fullmatch(first) is not None
@@ -132,8 +132,19 @@ def _reads(program: str, args: list[Arg]) -> bool:
         return _inert_script(texts, SCRIPT_SHELLS[program])
     banned = processes.READ_ONLY_PROGRAMS.get(program)
     if banned is None:
-        return False
+        return program not in processes.COMMAND_RUNNERS and _read_verb(texts)
     return not any(a.split("=", 1)[0] in banned for a in literals)
+
+
+def _read_verb(args: list[str | None]) -> bool:
+    """A subcommand CLI no table knows, asked to look something up: its leading literal words
+    (before any option or value chosen at run time) hold a read verb and no write verb."""
+    words: list[str] = []
+    for a in args[:processes.LEADING_WORDS]:
+        if a is None or a.startswith("-"):
+            break
+        words.append(a.lower())
+    return any(w in processes.READ_VERBS for w in words) and not any(w in processes.WRITE_VERBS for w in words)
 
 
 def _programs(value: Value | None, r: Resolver, depth: int = 0) -> list[str]:

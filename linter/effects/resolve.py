@@ -15,8 +15,9 @@ class Resolver(Protocol):
     def constructor(self, value: Value | None) -> str:
         """The dotted constructor that built `value` (`httpx.AsyncClient`), "" when unknown."""
 
-    def text(self, value: Value | None) -> str | None:
-        """The literal text of a string argument, None when it cannot be read."""
+    def text(self, value: Value | None, depth: int = 0, numbers: bool = False) -> str | None:
+        """The literal text of a string argument, None when it cannot be read; with `numbers`, a
+        number formatted into it reads as "0"."""
 
 
 def no_names() -> Resolver:

@@ -60,11 +60,11 @@ class ReceiverScope(Scope):
             return caller.value(given.text) if isinstance(given, Ref) else given
         return found
 
-    def text(self, value: Value | None, depth: int = 0) -> str | None:
+    def text(self, value: Value | None, depth: int = 0, numbers: bool = False) -> str | None:
         if isinstance(value, Ref) and value.text in self.arguments and super().value(value.text) is None:
             caller, given = self.arguments[value.text]
-            return caller.text(given, depth + 1)
-        return super().text(value, depth)
+            return caller.text(given, depth + 1, numbers)
+        return super().text(value, depth, numbers)
 
     def constructor(self, value: Value | None, depth: int = 0) -> str:
         found = super().constructor(value, depth)

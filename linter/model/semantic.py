@@ -412,8 +412,10 @@ class Scope:
             return self.constructor(receiver, depth + 1)
         return ""
 
-    def text(self, value: Value | None, depth: int = 0) -> str | None:
-        """The literal text of a string argument, through bindings, f-strings and `text("...")`."""
+    def text(self, value: Value | None, depth: int = 0, numbers: bool = False) -> str | None:
+        """The literal text of a string argument, through bindings, f-strings, concatenations and
+        `text("...")`; a part it cannot read is "{}". With `numbers`, a part that is a number
+        (`serial: int` formatted in) reads as "0": it cannot change what a command does."""
         from ..syntax.facts import FString
 
         if value is None or depth > 4:
@@ -421,25 +423,43 @@ class Scope:
         if isinstance(value, Const):
             return value.value if isinstance(value.value, str) else None
         if isinstance(value, FString):
-            return value.text
+            return _numbers_filled(value.text, [self._number(v) for v in value.values]) if numbers else value.text
+        if isinstance(value, Seq) and value.items and all(isinstance(i, Starred) for i in value.items):
+            # `" -i " + str(serial)`: a concatenation.
+            texts = [self.text(i.value, depth + 1, numbers) for i in value.items if isinstance(i, Starred)]
+            if all(t is None for t in texts):
+                return None
+            return "".join(t if t is not None else "0" if numbers and self._number(i.value) else "{}"
+                           for t, i in zip(texts, value.items) if isinstance(i, Starred))
         if isinstance(value, Ref):
             bound = self.binding(value.text)
-            base = self.text(bound[1], depth + 1) if bound is not None else None
+            base = self.text(bound[1], depth + 1, numbers) if bound is not None else None
             # `cmd = "grep"` then `cmd += f' "{pattern}"'`: the text the additions build, each
             # addition it cannot read as "{}".
             added = _aug_assignments(self.facts).get((value.text, bound[0].name), ()) if bound is not None else ()
             if base is None or not added:
                 return base
-            return base + "".join(self.text(a.value, depth + 1) or "{}" for a in added)
+            return base + "".join(self.text(a.value, depth + 1, numbers) or "{}" for a in added)
         if isinstance(value, Call) and value.args:
             # sqlalchemy.text, textwrap.dedent, a GraphQL document's tag (gql, graphql-tag)
             if value.callee.rpartition(".")[2] in ("text", "dedent", "gql"):
-                return self.text(value.args[0], depth + 1)
+                return self.text(value.args[0], depth + 1, numbers)
             if isinstance(value.func, Attr) and value.func.attr == "format":  # "...".format(x)
-                return self.text(value.func.receiver, depth + 1)
+                return self.text(value.func.receiver, depth + 1, numbers)
         if isinstance(value, Call) and len(value.args) <= 1:
             return self._str_method(value, depth)  # `"...".strip()`, `method.upper()`
         return None
+
+    def _number(self, value: Value | None) -> bool:
+        """A parameter or name annotated as a number (`serial: int`, `Optional[int]`), or `str()` of
+        one: formatted into a command or a path, it cannot change what that text does."""
+        if isinstance(value, Call) and isinstance(value.func, Ref) and value.func.name in ("str", "builtins.str") \
+                and len(value.args) == 1:
+            value = value.args[0]
+        if not isinstance(value, Ref) or "." in value.text:
+            return False
+        names = set(self.types(value.text))
+        return bool(names & _NUMBER_TYPES) and names <= _NUMBER_TYPES | _OPTIONAL
 
     def _str_method(self, call: Call, depth: int) -> str | None:
         """`method.upper()`, `path.lstrip("/")` of a text that can be read: the text it makes."""
@@ -457,6 +477,18 @@ class Scope:
         if base is None or (call.args and chars is None):
             return None
         return getattr(base, name)(chars) if name in _STRIPS else getattr(base, name)()
+
+
+_NUMBER_TYPES = frozenset({"int", "float", "bool", "builtins.int", "builtins.float", "builtins.bool"})
+_OPTIONAL = frozenset({"typing.Optional", "Optional", "None", "typing.Union", "Union"})
+
+
+def _numbers_filled(template: str, numbers: list[bool]) -> str:
+    """An f-string's text with each `{}` whose value is a number written as "0"."""
+    parts = template.split("{}")
+    if len(parts) != len(numbers) + 1:
+        return template
+    return parts[0] + "".join(("0" if n else "{}") + rest for n, rest in zip(numbers, parts[1:]))
 
 
 _STRIPS = frozenset({"strip", "lstrip", "rstrip"})

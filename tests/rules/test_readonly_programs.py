@@ -215,3 +215,41 @@ def test_a_command_line_built_with_plus_equals_reads_whole():
             command += f' "{pattern}" .'
             subprocess.run(command, shell=True)
     """) == {10: "a subprocess"}
+
+
+@pytest.mark.parametrize("read, write", [
+    # SynkBot's `synkctl`: a CLI no table knows, read by its verb.
+    ('subprocess.run("synkctl battery get --short", shell=True, capture_output=True)',
+     'subprocess.run("synkctl inverter update --grid-charge", shell=True, capture_output=True)'),
+    ('subprocess.run(["mycli", "orders", "list", p], capture_output=True)',
+     'subprocess.run(["mycli", "orders", "delete", p], capture_output=True)'),
+    # A verb and a write verb together, or a verb after an option, is no lookup.
+    ('subprocess.run(["mycli", "status"], capture_output=True)', 'subprocess.run(["mycli", "set", "status"])'),
+    ('subprocess.run(["mycli", "show", p], capture_output=True)', 'subprocess.run(["mycli", "--yes", "show", p])'),
+    # A program that runs the command it is given is never read by the verbs.
+    ('subprocess.run(["mycli", "info"], capture_output=True)', 'subprocess.run(["ssh", p, "ls"], capture_output=True)'),
+    # The cloud CLIs whose tables list only their logins.
+    ('subprocess.run(["gh", "issue", "list"], capture_output=True)', 'subprocess.run(["gh", "issue", "close", p])'),
+    ('subprocess.run(["az", "vm", "show", "-n", p], capture_output=True)', 'subprocess.run(["az", "vm", "start", "-n", p])'),
+], ids=["unknown-cli-get", "unknown-cli-list", "write-verb-beside", "verb-after-option", "command-runner", "gh", "az"])
+def test_an_unknown_cli_asked_by_its_verb_to_look_up_and_its_changing_twins(read, write):
+    assert_only_the_twin_writes(read, write)
+
+
+def test_a_number_formatted_into_a_shell_line_keeps_a_read_a_read():
+    """evalW1's SynkBot: `cmd += " -i " + str(serial)` of `serial: Optional[int]` cannot change what
+    the line runs; the model's text formatted the same way can (`"; rm -rf ~"`)."""
+    assert described("""\
+        import subprocess
+        from typing import Optional
+
+        def f(serial: Optional[int], lines: int, name: str):
+            cmd = "synkctl battery get --short"
+            if serial:
+                cmd += " -i " + str(serial)
+            subprocess.run(cmd, shell=True)
+            subprocess.run(f"tail -n {lines} app.log", shell=True)
+            other = "synkctl battery get --short"
+            other += " -i " + name
+            subprocess.run(other, shell=True)
+    """) == {12: "a subprocess"}
