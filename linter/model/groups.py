@@ -24,7 +24,7 @@ from ..common.reading import read_bounded
 from ..frameworks import FRAMEWORKS
 from ..frameworks.spec import Deadline, Framework, GroupMaker, Param
 from ..js import modules as js_modules
-from ..syntax.facts import Attr, Call, Const, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
+from ..syntax.facts import Attr, Call, Const, Each, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Starred, Value, keyed_target
 from . import relevance
 from .prebuilt_tools import prebuilt_member
 from .project import ProjectIndex, framework_module, module_name_for, names_from_roots
@@ -39,7 +39,9 @@ from .semantic import (
     elements,
     framework_bases,
     given,
+    has_stub_methods,
     imports_framework,
+    is_interface,
     method_of,
     project_class,
     resolve_function,
@@ -56,6 +58,7 @@ from .tools import (
     plain_tool,
     registered_from_imports,
     tool_for_call,
+    tool_function,
     tool_named,
     tools_in,
     visible,
@@ -141,7 +144,7 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
     if isinstance(item, Call):
         tool = tool_for_call(facts, item, project)
         if tool is not None:
-            return [Member(tool, facts)]
+            return _made_of_listed(where, item, tool, project, depth) or [Member(tool, facts)]
         made = class_tool(facts, item, project, where.name)
         if made is not None:
             return [Member(*made, instance=item, instance_facts=facts)]
@@ -177,6 +180,8 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
         if named is not None:
             return [Member(*named)]
         bound = where.value(item.text) if "." not in item.text else None
+        if isinstance(bound, Each) and depth < MAX_ALIASES:  # `tool(t)` of a loop over tools: each of them
+            return [m for s, v in elements(where, item, project) for m in _item_members(s, v, project, plain, depth + 1)]
         if isinstance(bound, Call):
             made = class_tool(facts, bound, project, where.name)
             if made is not None:  # `tax = StrictTax(); Agent(tools=[tax])`
@@ -205,6 +210,20 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
         if packaged is not None:
             return [Member(packaged, facts)]
     return []
+
+
+def _made_of_listed(where: Scope, call: Call, tool: Tool, project: ProjectIndex, depth: int) -> list[Member]:
+    """`tool(t)` of a function no name here resolves to (a loop variable over a tools list, a bound
+    method `plugin.search`): the tools that argument denotes, as the framework lists plain functions,
+    each configured by this call."""
+    if tool.kind != "function" or depth >= MAX_ALIASES or tool_function(tool, project) is not None:
+        return []
+    fw, canon = canonical(call.func.name) if isinstance(call.func, Ref) else (None, "")
+    maker = fw.tools.makers.get(canon) if fw is not None else None
+    given = call.arg(maker.function.position, maker.function.keyword) if maker is not None and maker.function else None
+    if fw is None or not isinstance(given, Ref):
+        return []
+    return [replace(m, tool=replace(m.tool, options=call)) for m in _item_members(where, given, project, fw.name, depth + 1)]
 
 
 def _class_function(where: Scope, item: Ref, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
@@ -896,8 +915,8 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     """Plain functions of this module that other project modules list in a group (`Agent(tools=[f])`
     after `from .tools import f`, or through a package re-exporting it), each with whether a run of
     such a group moves sync tools into worker threads: a module that makes no tool of its own still
-    defines those tools. Asked of its importers that name a framework and of the agent code near it
-    (`ProjectIndex.agent_code_near`)."""
+    defines those tools. Asked of its importers that name a framework, of the agent code near it
+    (`ProjectIndex.agent_code_near`) and of the importers of its classes' project bases."""
     if not facts.module:
         return []
     own = os.path.abspath(facts.path)
@@ -905,7 +924,9 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     candidates = dict.fromkeys([*project.importer_paths(facts.path), *project.agent_code_near(facts.path)])
     importers = [f for p in candidates
                  if _may_make_groups(p, project) and (f := project.facts_for_path(p)) is not None]
-    for importer in importers:
+    keep = partial(_may_make_groups, project=project)
+    importers += [f for m in _base_modules(facts, project) for f in project.importers_of(m, keep=keep)]
+    for importer in {id(f): f for f in importers}.values():
         if importer is facts:
             continue
         for path, tool, threads, *_ in _members_listed(importer, project):
@@ -917,11 +938,26 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
 
 def hands_out_plain_functions(facts: ModuleFacts) -> bool:
     """Does the module name no framework, or only what a tool body uses of one (a `ToolContext`
-    annotation, `raise ModelRetry(...)`)? Its plain functions are tools where other modules list or
-    wrap them; a module that uses a framework otherwise makes its own tools."""
+    annotation, `raise ModelRetry(...)`), or name the rest only in annotations (`-> list[FunctionTool]`)?
+    Its plain functions are tools where other modules list or wrap them; a module that calls, decorates
+    with or derives from a framework's names makes its own tools."""
     from ..frameworks import tool_body_names
 
-    return _framework_names(facts) <= tool_body_names()
+    named = _framework_names(facts) - tool_body_names()
+    return not named or not (named & _framework_names_used(facts))
+
+
+def _framework_names_used(facts: ModuleFacts) -> frozenset[str]:
+    """The framework names (canonical) the module calls, decorates with or derives a class from."""
+
+    def compute() -> frozenset[str]:
+        refs = [call.func for _, call in facts.all_calls()]
+        refs += [d.func if isinstance(d, Call) else d for fn in facts.functions.values() for d in fn.decorators]
+        names = [r.name for r in refs if isinstance(r, Ref)]
+        names += [b for bases in facts.classes.values() for b in bases]
+        return frozenset(canon for fw, canon in map(canonical, names) if fw is not None)
+
+    return facts.derived("groups.framework_names_used", compute)
 
 
 
@@ -1064,6 +1100,7 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
     package re-exporting it), agent code beside it, and for TS/JS the files importing it and theirs."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
+    modules += _base_modules(facts, project)
     keep = partial(_may_make_groups, project=project)
     candidates = [facts, *(m for name in dict.fromkeys(modules) if name for m in project.importers_of(name, keep=keep)),
                   *(m for p in project.agent_code_near(facts.path) if keep(p) and (m := project.facts_for_path(p)))]
@@ -1078,6 +1115,25 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
         if os.path.abspath(where.path) not in seen:
             seen.add(os.path.abspath(where.path))
             yield where
+
+
+def _base_modules(facts: ModuleFacts, project: ProjectIndex) -> list[str]:
+    """The project modules defining the abstract bases of this module's classes: a group built over
+    the base (`plugin.get_tools()` of a `plugins: list[BasePlugin]`) runs the subclass's tools without
+    importing the subclass's module. Only a base whose methods subclasses supply (an ABC or Protocol,
+    a stub or `@abstractmethod` method), outside the frameworks' own packages: a concrete base is
+    dispatched to itself, and a framework's base classes are imported by all agent code."""
+    if not facts.classes or facts.module.startswith(js_modules.PREFIX):
+        return []
+    out: list[str] = []
+    for base in sorted({b for found in facts.classes.values() for b in found}):
+        module = base.rpartition(".")[0]
+        if not module or module == facts.module or module in out or framework_module(module):
+            continue
+        cls = project_class(facts, base, project)
+        if cls is not None and cls[0].module == module and (is_interface(cls) or has_stub_methods(cls)):
+            out.append(module)
+    return out
 
 
 def _nested(loc: Loc, outer: list[Loc]) -> bool:

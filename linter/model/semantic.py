@@ -69,6 +69,7 @@ ITEM_METHODS = frozenset({"copy"})
 ARRAY_MAPS = frozenset({"map", "flatMap"})  # JS: the array of what the callback returns
 # Base classes that make a class an interface: any project class implementing it stands for it.
 INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC", "Protocol", "ABC", TS_INTERFACE})
+ABSTRACT_METHOD = frozenset({"abc.abstractmethod"})
 WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Union", "Optional", "Union", "typing.Annotated",
                            "contextvars.ContextVar", "typing.Type", "type", "builtins.type"})
 
@@ -636,12 +637,14 @@ def is_interface(cls: tuple[ModuleFacts, str]) -> bool:
 
 def has_stub_methods(cls: tuple[ModuleFacts, str]) -> bool:
     """A base class by convention: one of its methods raises `NotImplementedError` outside any
-    `try` (`def create_fact(...): raise NotImplementedError`), so subclasses supply the behaviour."""
+    `try` (`def create_fact(...): raise NotImplementedError`) or is marked `@abstractmethod` (without
+    `ABC` among its bases too), so subclasses supply the behaviour."""
     facts, name = cls
 
     def compute() -> frozenset[str]:
-        return frozenset(fn.class_name for fn in facts.functions.values() if fn.class_name and any(
-            site.guarded_by == () and _names_not_implemented(site.exc) for site in fn.raise_sites))
+        return frozenset(fn.class_name for fn in facts.functions.values() if fn.class_name and (any(
+            site.guarded_by == () and _names_not_implemented(site.exc) for site in fn.raise_sites)
+            or any(isinstance(d, Ref) and d.name in ABSTRACT_METHOD for d in fn.decorators)))
 
     return name in facts.derived("semantic.stub_classes", compute)
 
@@ -804,6 +807,11 @@ def _element_classes(scope: Scope, iterable: Value | None, project: ProjectIndex
         return out
     if isinstance(iterable, Comp):
         return classes_of(scope, iterable.elt, project, depth + 1)
+    if isinstance(iterable, Either):  # `for p in plugins or []`
+        out = []
+        for option in iterable.options:
+            out.extend(c for c in _element_classes(scope, option, project, depth + 1) if c not in out)
+        return out
     if isinstance(iterable, Call) and isinstance(iterable.func, Ref) and iterable.func.text.endswith(".values"):
         iterable = Ref(iterable.func.name.rpartition(".")[0], iterable.func.text.rpartition(".")[0], iterable.loc)
     if isinstance(iterable, Ref):
@@ -812,6 +820,16 @@ def _element_classes(scope: Scope, iterable: Value | None, project: ProjectIndex
             found = _element_classes(bound[0], bound[1], project, depth + 1)
             # `self.graphs: list[Graph] = []` holds what its annotation names.
             return found or classes_for_types(scope.facts, scope.types(iterable.text), project)
+        param = scope.param(iterable.text) if bound is None and "." not in iterable.text else None
+        if param is not None:
+            # `for plugin in plugins:` of a parameter: what its callers pass (`plugins=[GitPlugin()]`,
+            # also a class that only looks like the annotation's), then what the annotation names.
+            out = []
+            for caller, arg in argument_values(scope, param[0], param[1], project):
+                for where, item in elements(caller, arg, project, depth + 1):
+                    out.extend(c for c in classes_of(where, item, project, depth + 1) if c not in out)
+            out.extend(c for c in classes_of(scope, iterable, project, depth + 1) if c not in out)
+            return out
     # An annotation lists its element type (`list[Graph]` names Graph); a function returns one.
     return classes_of(scope, iterable, project, depth + 1) if isinstance(iterable, (Ref, Call)) else []
 
@@ -1215,6 +1233,10 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                 return
         yield scope, value
         return
+    if _picked_by_name(scope, value):
+        # `toolRegistry[name]`: an entry of a tools object picked by a name chosen at run time, any of them.
+        yield from elements(scope, value.container, project, depth + 1)  # type: ignore[union-attr]
+        return
     if isinstance(value, Mapping):  # a tools object keyed by name a factory returns (`{ write_file: tool({...}) }`)
         for key, item in value.items:
             yield from elements(scope, item, project, depth + 1) if key is None else ((scope, item),)
@@ -1230,11 +1252,18 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
         if isinstance(bound, Ref):
             yield from elements(scope, bound, project, depth + 1)
             return
+        if isinstance(bound, Each):  # `for t in tools: wrapped.append(t)`: any item of what it loops over
+            yield from elements(scope, bound.iter, project, depth + 1)
+            return
+        if _picked_by_name(scope, bound):  # `const tool = toolRegistry[name]`
+            yield from elements(scope, bound, project, depth + 1)
+            return
         if isinstance(bound, Mapping) and "." not in value.text:
             # `tools = { ...tools, ...createApplyTools(opts) }`: its spread of the name itself is
             # the value before, which `_rebound` gave.
             yield from elements(scope, Mapping(tuple((k, v) for k, v in bound.items if not _same_spread(k, v, value.text)),
                                                bound.loc), project, depth + 1)
+            yield from _stored_by_key(scope, value.text, project, depth)
             return
         held = _group_tools(scope, value.text) if bound is None and "." in value.text else None
         if held is not None:  # `[...base.tools, x]`: the tools `base` was built with
@@ -1293,6 +1322,22 @@ def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
         index = fn.params.index(ret.text)
         return call.arg(index, ret.text)
     return None
+
+
+def _picked_by_name(scope: Scope, value: Value | None) -> bool:
+    """`registry[name]` of an object (a literal, or what a call made), under a key chosen at run time."""
+    return isinstance(value, Item) and value.kind == "Subscript" and isinstance(value.container, Ref) \
+        and not isinstance(value.key, Const) and isinstance(scope.value(value.container.text), (Mapping, Call))
+
+
+def _stored_by_key(scope: Scope, name: str, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """The entries stored into the object `name` under keys chosen at run time, in the scope that
+    binds it (`resolved[name] = toolRegistry[name]`, `resolved[name] = createSearch(org)`)."""
+    found = scope.binding(name)
+    owner = found[0].name if found is not None else ""
+    for a in _keyed_assignments(scope.facts).get(name, ()):
+        if _same_binding(scope.facts, a.scope, owner):
+            yield from elements(Scope(scope.facts, a.scope), a.value, project, depth + 1)
 
 
 def _keyed_assignments(facts: ModuleFacts) -> dict[str, list[Assignment]]:
@@ -1363,7 +1408,11 @@ def _grown(scope: Scope, name: str, project: ProjectIndex, depth: int) -> Iterat
     table = calls_by_text(facts)
     for call_scope, call in table.get(f"{name}.append", ()):
         if _same_binding(facts, call_scope, owner) and call.args:
-            yield Scope(facts, call_scope), call.args[0]
+            where, item = Scope(facts, call_scope), call.args[0]
+            if isinstance(item, Ref) and isinstance(where.value(item.text), Each):  # `for t in ts: out.append(t)`
+                yield from elements(where, item, project, depth + 1)
+            else:
+                yield where, item
     for call_scope, call in table.get(f"{name}.extend", ()):
         if _same_binding(facts, call_scope, owner) and call.args:
             yield from elements(Scope(facts, call_scope), call.args[0], project, depth + 1)

@@ -221,24 +221,47 @@ export function filterTools(allTools: ToolSet, allowedNames: string[]): ToolSet 
 """
 
 
+RESOLVER = """\
+import type { Tool } from 'ai';
+import { createTools } from './tools';
+
+const registry: Record<string, Tool> = createTools();
+
+export function resolveTools(names: string[]): Record<string, Tool> {
+  const resolved: Record<string, Tool> = {};
+  for (const name of names) {
+    const tool = registry[name];
+    if (tool) {
+      resolved[name] = tool;
+    }
+  }
+  return resolved;
+}
+"""
+
+
 @pytest.mark.parametrize("tools, defs", [
     ("createTools()", ""),
     ("all", "  const all = createTools();\n"),
     ("agentTools", "  const all = createTools();\n  const agentTools = filterTools(all as unknown as ToolSet, ['chargeCard']);\n"),
-], ids=["factory", "factory product", "filtered by name"])
+    ("resolveTools(['chargeCard'])", ""),
+], ids=["factory", "factory product", "filtered by name", "picked from a registry by name"])
 def test_a_tools_object_a_factory_returns(found, tools, defs):
     """evalL3's Palmkit: `createAgentTools(...)` returns `{ write_file: tool({...}), ... }` from another
     module, passed as it is or through the name it is bound to, or (evalJ2, Palmkit again) through a
-    helper of a third module that keeps the entries an agent may use. SIB301 is reported at the
-    `tools:` argument, not at what it names."""
+    helper of a third module that keeps the entries an agent may use, or (evalJ7's cred-ai) through
+    a resolver that stores a module registry's entries by the names it is given. SIB301 is reported
+    at the `tools:` argument, not at what it names."""
     lib = ("import { tool } from 'ai';\nimport { z } from 'zod';\n\nexport function createTools() {\n  return {\n    chargeCard: "
            + _charge().replace("export const chargeCard = ", "").rstrip().rstrip(";") + ",\n  };\n}\n")
     main = ("import { streamText, type ToolSet } from 'ai';\nimport { openai } from '@ai-sdk/openai';\n"
             "import { createTools } from './tools';\nimport { filterTools } from './registry';\n"
+            "import { resolveTools } from './resolver';\n"
             + _run(tools=tools).replace("  const result", defs + "  const result"))
-    got = found(main, {"tools.ts": lib, "registry.ts": FILTER})
+    files = {"tools.ts": lib, "registry.ts": FILTER, "resolver.ts": RESOLVER}
+    got = found(main, files)
     assert lines(got, "SIB301") == [line_of(main, "    tools: ")], got
-    assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), {"tools.ts": lib, "registry.ts": FILTER}) == []
+    assert found(main.replace("    timeout: { totalMs: 5000 },\n", ""), files) == []
 
 
 @pytest.mark.parametrize("head", [

@@ -144,3 +144,81 @@ def test_the_fatal_member_is_found_where_the_list_is_built(tmp_path: Path, files
     write(tmp_path, files)
     found = cli_findings(["."], tmp_path, ["--no-cache"])
     assert [(path, line) for path, line, _, code, _ in found if code == "SIB301"] == where
+
+
+# A plugin registry (aletheia, Microsoft Agent Framework): each plugin class lists bound methods in
+# `get_tools()`, declared `@abstractmethod` on a base with no `ABC`; the agent's base class loops over
+# `plugins: list[BasePlugin]`, wraps each callable with `tool(t)`, and never imports the subclasses'
+# modules. The plugin modules name the framework only in an annotation.
+PLUGINS = {
+    "app/__init__.py": "",
+    "app/plugins/__init__.py": "",
+    "app/plugins/base.py": """\
+        from abc import abstractmethod
+
+        from agent_framework import FunctionTool
+
+
+        class BasePlugin:
+            @abstractmethod
+            def get_tools(self) -> list[FunctionTool]:
+                \"\"\"The plugin's tools.\"\"\"
+    """,
+    "app/plugins/git.py": """\
+        import subprocess
+
+        from agent_framework import FunctionTool
+
+        from app.plugins.base import BasePlugin
+
+
+        class GitPlugin(BasePlugin):
+            def clone(self, url: str) -> str:
+                \"\"\"Clone a repository.\"\"\"
+                subprocess.run(["git", "clone", url], check=False)
+                return "ok"
+
+            def unlisted(self, url: str) -> str:
+                subprocess.run(["git", "clone", url], check=False)
+                return "ok"
+
+            def get_tools(self) -> list[FunctionTool]:
+                return [self.clone]
+    """,
+    "app/agents/__init__.py": "",
+    "app/agents/base.py": """\
+        from agent_framework import Agent, FunctionTool, tool
+
+        from app.plugins.base import BasePlugin
+
+
+        class BaseAgent:
+            def __init__(self, client, plugins: list[BasePlugin] | None = None):
+                tools = []
+                for plugin in plugins or []:
+                    tools.extend(plugin.get_tools())
+                wrapped = []
+                for t in tools:
+                    if isinstance(t, FunctionTool):
+                        wrapped.append(t)
+                    else:
+                        wrapped.append(tool(t))
+                self.agent = Agent(client=client, tools=wrapped)
+    """,
+    "app/agents/coder.py": """\
+        from app.agents.base import BaseAgent
+        from app.plugins.git import GitPlugin
+
+
+        class Coder(BaseAgent):
+            def __init__(self, client):
+                super().__init__(client, plugins=[GitPlugin()])
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_plugin_methods_listed_through_an_abstract_base_are_tools(tmp_path: Path, jobs: str) -> None:
+    write(tmp_path, PLUGINS)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, code) for path, line, _, code, _ in found] == [("app/plugins/git.py", 9, "SIB101")]
