@@ -90,6 +90,11 @@ ROWS: tuple[Row, ...] = (
     # supabase-js: `supabase.from('orders').update({...}).eq('id', id)`; `select` reads.
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "insert update upsert delete", "{name} (Supabase write)", False, "sql"),
+    # Supabase Storage: `supabase.storage.from('documents').upload(path, file)`; `download`,
+    # `list` and `createSignedUrl` read.
+    *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
+             "upload uploadToSignedUrl remove move copy createBucket deleteBucket emptyBucket",
+             "{name} (Supabase storage)", False, "cloud"),
     # node-zendesk: `createClient({...}).tickets.create({ ticket })`, `.tickets.update(id, {...})`; `show`/`list` read.
     *methods("node-zendesk.createClient", "create createMany update updateMany delete deleteMany merge",
              "{name} (Zendesk)", False, "ticket"),

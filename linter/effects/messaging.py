@@ -34,6 +34,10 @@ ROWS: tuple[Row, ...] = (
     *methods("facebook.GraphAPI", "put_object put_photo put_comment put_like delete_object delete_request",
              "{name} (social post)", True, "message"),
     *methods("discord_webhook.DiscordWebhook", "execute", "{name} (messaging)", True, "message"),
+    # qiita-v2 (the Qiita API's generated client): articles and comments posted, edited, deleted,
+    # stocked or liked, each also as `*_with_http_info`; `get_*` reads.
+    *methods("qiita.Qiita", "create_* update_* delete_* put_* stock_* unstock_* add_* remove_*",
+             "{name} (article post)", True, "message"),
     *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
            "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail",
            "{name} (messaging)", True, "message"),

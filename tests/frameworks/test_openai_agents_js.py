@@ -105,6 +105,9 @@ EFFECTS = {
                          "const page = await (await chromium.launch()).newPage();\n    await page.click('#buy');"),
     "supabase update": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
                         "await db.from('orders').update({ status: 'SHIPPED' }).eq('id', 1);"),
+    # evalJ7's cred-ai: a file uploaded to Supabase Storage.
+    "supabase storage upload": ("import { createClient } from '@supabase/supabase-js';\nconst db = createClient('u', 'k');\n",
+                                "await db.storage.from('documents').upload('a/b.pdf', 'x', { upsert: true });"),
     # evalJ3's revelio: clients a dependency-injection lookup hands out by class, Upstash services.
     "prisma from inject(PrismaClient)": ("import { PrismaClient } from '@prisma/client';\nimport { inject } from './di';\n",
                                          "await inject(PrismaClient).reminder.create({ data: {} });"),
@@ -252,6 +255,7 @@ READ_ONLY = {
     "fs read": "await readFile('/tmp/in');",
     "s3 get": "await s3.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }));",
     "supabase select": "await db.from('orders').select('id').eq('id', 1);",
+    "supabase storage signed url": "await db.storage.from('documents').createSignedUrl('a/b.pdf', 3600);",
     # H10's harper: read-only programs, as the Python side judges them.
     "execFile git status": "const args = ['status'];\n    await execFileAsync('git', args);",
     "execFile grep": "await execFileAsync('grep', ['-Eir', 'x', '.']);",

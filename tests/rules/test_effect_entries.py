@@ -1316,6 +1316,21 @@ def test_facebook_graph_api_posts_and_its_reads():
     assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "message"), (8, "message")]
 
 
+def test_qiita_client_posts_and_its_reads():
+    # evalW1's editor agent: the Qiita API's generated client posts an article.
+    found = effects("""\
+        from qiita import Qiita
+
+        def f(token, body, item):
+            qiita = Qiita(access_token=token)
+            qiita.create_item_with_http_info(body)
+            qiita.get_item(item)
+            qiita.get_authenticated_user_items()
+            qiita.delete_item(item)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "message"), (8, "message")]
+
+
 def test_hosted_inference_posts_read_and_an_atomic_write_lands():
     found = effects("""\
         import requests, tempfile
