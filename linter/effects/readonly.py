@@ -104,14 +104,43 @@ def read_only_command(call: Call, r: Resolver) -> bool:
             return False  # arguments chosen at run time
         argv = _items((call.args[0], *(rest.items if isinstance(rest, Seq) else ())), r)
     else:
-        first = call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd")
-        if isinstance(first, Ref) and isinstance(r.value(first.text), Seq):
-            first = r.value(first.text)
+        first, r = _argv_list(call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd"), r)
         argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first, numbers=True), r)
     if not argv:
         return False
     programs = [argv[0].text] if argv[0].text is not None else _programs(argv[0].value, r)
     return bool(programs) and all(_reads(p.rpartition("/")[2], argv[1:]) for p in programs)
+
+
+def _argv_list(first: Value | None, r: Resolver, depth: int = 0) -> tuple[Value | None, Resolver]:
+    """The list an argv argument names, with the resolver to read its items in: through a parameter
+    bound on the model's call path to the caller's list (`_run(cmd)`), a helper that maps each item
+    of its argument (`sanitize_command(cmd)`, quoting each word), and additions to a list display
+    (`cmd.extend(["get", "pods"])`)."""
+    if depth > 4:
+        return first, r
+    if isinstance(first, Call):
+        mapped = getattr(r, "mapped_argument", None)
+        given = mapped(first) if mapped is not None else None
+        if given is not None:
+            return _argv_list(given, r, depth + 1)
+    if not isinstance(first, Ref) or "." in first.text:
+        return first, r
+    arguments = getattr(r, "arguments", None) or {}
+    if first.text in arguments and isinstance(arguments[first.text][1], Ref) and _unbound(r, first.text):
+        caller, given = arguments[first.text]
+        return _argv_list(given, caller, depth + 1)
+    grow = getattr(r, "grown_list", None)
+    grown = grow(first.text) if grow is not None else None
+    if grown is not None:
+        return grown, r
+    bound = r.value(first.text)
+    return (bound, r) if isinstance(bound, Seq) else (first, r)
+
+
+def _unbound(r: Resolver, name: str) -> bool:
+    binding = getattr(r, "binding", None)
+    return binding is None or binding(name) is None
 
 
 def _reads(program: str, args: list[Arg]) -> bool:

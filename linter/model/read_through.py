@@ -60,7 +60,15 @@ def _source_call(scope: Scope, name: str) -> Call | None:
         elif isinstance(value, Attr):  # `(await response.json()).value`
             value = value.receiver
         if isinstance(value, Call):
-            return value
+            # `process.stdout.decode()` of `process = subprocess.run(...)`: the read is the call that
+            # made the local it is a method of (an early `return` after it answers from that read).
+            head = value.func.text.partition(".")[0] if isinstance(value.func, Ref) and "." in value.func.text else ""
+            made = scope.value(head) if head and head != name and head not in (scope.fn.params if scope.fn else ()) \
+                else None
+            if not isinstance(made, Call):
+                return value
+            value = made
+            continue
         if not isinstance(value, Ref):
             return None
         head = value.text.partition(".")[0]

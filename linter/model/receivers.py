@@ -19,7 +19,7 @@ from dataclasses import replace
 from ..effects import CONSTRUCTORS, Effect, effect_of, in_family
 from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
-from ..syntax.facts import Attr, Call, FunctionFacts, Mapping, ModuleFacts, Ref, Value
+from ..syntax.facts import Attr, Call, Comp, Each, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
 from .project import ProjectIndex
 from .semantic import (
     OWN_OBJECT,
@@ -28,6 +28,7 @@ from .semantic import (
     ancestor_bases,
     attributes,
     callees,
+    calls_by_text,
     classes_of,
     method_of,
     project_class,
@@ -65,6 +66,38 @@ class ReceiverScope(Scope):
             caller, given = self.arguments[value.text]
             return caller.text(given, depth + 1, numbers)
         return super().text(value, depth, numbers)
+
+    def mapped_argument(self, call: Call) -> Value | None:
+        """The list argument of a project helper that returns each of its items mapped on its own
+        (`sanitize_command(cmd)`: `[shlex.quote(p) for p in command]`, or a list it appends
+        `quote(part)` to for each `part` of the parameter), else None."""
+        found = callees(self, call, self.project)
+        if len(found) != 1 or not call.args:
+            return None
+        facts, fn = found[0]
+        params = fn.params[1:] if fn.class_name and fn.params[:1] in (("self",), ("cls",)) else fn.params
+        if not params or len(fn.return_values) != 1:
+            return None
+        inner = Scope(facts, fn.name)
+        ret, param = fn.return_values[0], params[0]
+
+        def per_item(item: Value | None) -> bool:
+            if isinstance(item, Call) and len(item.args) == 1:
+                item = item.args[0]
+            bound = inner.value(item.text) if isinstance(item, Ref) else None
+            return isinstance(bound, Each) and isinstance(bound.iter, Ref) and bound.iter.text == param
+
+        if isinstance(ret, Comp):
+            mapped = isinstance(ret.iter, Ref) and ret.iter.text == param and (
+                isinstance(ret.elt, Ref) and ret.elt.text == ret.target
+                or isinstance(ret.elt, Call) and len(ret.elt.args) == 1 and isinstance(ret.elt.args[0], Ref)
+                and ret.elt.args[0].text == ret.target)
+        elif isinstance(ret, Ref) and inner.value(ret.text) == Seq((), inner.value(ret.text).loc):  # type: ignore[union-attr]
+            appended = [c for _, c in calls_by_text(facts).get(f"{ret.text}.append", ())]
+            mapped = bool(appended) and all(per_item(c.args[0] if c.args else None) for c in appended)
+        else:
+            mapped = False
+        return call.args[0] if mapped else None
 
     def constructor(self, value: Value | None, depth: int = 0) -> str:
         found = super().constructor(value, depth)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS, tool_runners
 from ..frameworks.spec import Framework
 from ..syntax.facts import (
@@ -450,6 +451,32 @@ class Scope:
         if isinstance(value, Call) and len(value.args) <= 1:
             return self._str_method(value, depth)  # `"...".strip()`, `method.upper()`
         return None
+
+    def grown_list(self, text: str) -> Seq | None:
+        """The list display bound to the plain name `text` with what is added to it later, in source
+        order (`cmd = ["kubectl"]; cmd.extend(["get", "pods"])`; `+=` of a list, `append` of an
+        item; an arm's additions count as made). None when the name holds no list display or an
+        addition is not a list display."""
+        found = self.binding(text) if "." not in text else None
+        if found is None or not isinstance(found[1], Seq):
+            return None
+        where, seq = found[0], found[1]
+        assert isinstance(seq, Seq)
+        table = calls_by_text(self.facts)
+        added: list[tuple[Loc, str, Value | None]] = [
+            (call.loc, method, call.args[0] if call.args else None)
+            for method in ("append", "extend") for scope, call in table.get(f"{text}.{method}", ())
+            if _same_binding(self.facts, scope, where.name)]
+        added += [(a.loc, "extend", a.value) for a in _aug_assignments(self.facts).get((text, where.name), ())]
+        items = list(seq.items)
+        for _, method, value in sorted(added, key=lambda a: (a[0].line, a[0].col)):
+            if method == "append" and value is not None:
+                items.append(value)
+            elif isinstance(value, Seq):
+                items.extend(value.items)
+            else:
+                return None
+        return Seq(tuple(items), seq.loc)
 
     def _number(self, value: Value | None) -> bool:
         """A parameter or name annotated as a number (`serial: int`, `Optional[int]`), or `str()` of

@@ -522,15 +522,30 @@ def _plain_function_tools(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:
             if item_scope.facts is not facts:
                 continue
             fn = item_scope.function(item)
+            bound = _bound_method_here(item_scope, item) if fn is None else None
             if fn is None and isinstance(item, Ref) and item.text.count(".") == 1:
                 fn = facts.functions.get(item.text)  # `Store.new_guest`, a static method of a class here
-            if fn is None or (fn.class_name and not is_static(fn)) or prefix + fn.name in known:
+            fn = bound or fn
+            if fn is None or (fn.class_name and not is_static(fn) and bound is None) or prefix + fn.name in known:
                 continue
             known.add(prefix + fn.name)
             top_level = "." not in fn.name
             out.append(Tool(fn.name.rsplit(".", 1)[-1], fw.name, "function", facts.path, facts.module, fn.loc,
                             prefix + fn.name, None, fn.name if top_level else "", fn.name.rpartition(".")[0]))
     return out
+
+
+def _bound_method_here(scope: Scope, item: Value) -> FunctionFacts | None:
+    """`store.search` of `store = Store()`, or `self.search` in a method, where the class is this
+    module's: the method that runs."""
+    if not isinstance(item, Ref) or item.text.count(".") != 1:
+        return None
+    receiver, _, method = item.text.partition(".")
+    cls = scope.class_name if receiver in ("self", "cls") else ""
+    if not cls:
+        made = scope.value(receiver)
+        cls = made.func.text if isinstance(made, Call) and isinstance(made.func, Ref) else ""
+    return scope.facts.functions.get(f"{cls}.{method}") if cls in scope.facts.classes else None
 
 
 def _copies(facts: ModuleFacts, found: list[Tool]) -> list[Tool]:

@@ -798,3 +798,28 @@ def test_a_helpers_read_through_cache_is_not_the_tools_effect(lint, tmp_path, ea
             return user_timezone(sqlite3.connect("app.db"), email)
     """).replace("{cached}", cached.replace("\n    ", "\n        ")), config=Config(root=str(tmp_path), select=("SIB101",)))
     assert [d.loc.line for d in found] == ([12 + (2 if early_return else 0)] if reported else [])
+
+
+def test_an_early_error_answer_after_the_read_is_no_stored_copy(lint, tmp_path):
+    """evalW2's aletheia: `_run_kubernetes_command` runs kubectl, answers a failure early from that
+    run, else stores its output (`session.save_data`) and returns it. The early answer comes after
+    the read (`process.stdout.decode()` is a method of `process = subprocess.run(...)`): an import,
+    the tool's effect, not a read-through cache."""
+    found = lint(textwrap.dedent("""\
+        import subprocess
+        from pathlib import Path
+        from agents import function_tool
+
+        def run_logged(command: list, save_key: str) -> str:
+            process = subprocess.run(command, capture_output=True, check=False)
+            if process.returncode != 0:
+                return "failed: " + process.stderr.decode()
+            output = process.stdout.decode()
+            Path("session", save_key).write_text(output)
+            return output
+
+        @function_tool
+        def pod_logs(pod: str) -> str:
+            return run_logged(["kubectl", "logs", pod], save_key=pod + "_logs")
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == [14]

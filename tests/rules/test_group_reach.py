@@ -222,3 +222,35 @@ def test_plugin_methods_listed_through_an_abstract_base_are_tools(tmp_path: Path
     write(tmp_path, PLUGINS)
     found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
     assert [(path, line, code) for path, line, _, code, _ in found] == [("app/plugins/git.py", 9, "SIB101")]
+
+
+def test_bound_methods_of_an_instance_made_in_the_same_module_are_tools(tmp_path: Path) -> None:
+    """`plugin = Plugin(); Agent(tools=[plugin.clone, plugin.status])` and `self.search` listed in
+    a method, with the class in the agent's own module: each method runs as the tool."""
+    write(tmp_path, {"app.py": """\
+        import subprocess
+
+        from agent_framework import Agent
+
+
+        class Plugin:
+            def clone(self, url: str) -> str:
+                subprocess.run(["git", "clone", url], check=False)
+                return "ok"
+
+            def status(self) -> str:
+                return subprocess.run(["git", "status"], capture_output=True, text=True).stdout
+
+            def build(self, client) -> Agent:
+                return Agent(client=client, tools=[self.push])
+
+            def push(self) -> str:
+                subprocess.run(["git", "push"], check=False)
+                return "ok"
+
+
+        plugin = Plugin()
+        agent = Agent(client=None, tools=[plugin.clone, plugin.status])
+    """})
+    found = cli_findings(["."], tmp_path, ["--no-cache"])
+    assert [(path, line, code) for path, line, _, code, _ in found] == [("app.py", 7, "SIB101"), ("app.py", 17, "SIB101")]

@@ -253,3 +253,49 @@ def test_a_number_formatted_into_a_shell_line_keeps_a_read_a_read():
             other += " -i " + name
             subprocess.run(other, shell=True)
     """) == {12: "a subprocess"}
+
+
+def test_an_argv_a_tool_builds_and_a_helper_quotes_word_by_word(lint):
+    """evalW2's aletheia: the tool builds `cmd = ["kubectl"]`, extends it (an option in an `if`
+    arm, then the subcommand), and hands it to a helper that runs `sanitize_command(command)`,
+    which quotes each word. The words decide, as if written in one list."""
+    assert sib101_tools(lint, """\
+        import shlex, subprocess
+        from agents import function_tool
+
+        def sanitize_command(command: list) -> list:
+            sanitized = []
+            for part in command:
+                sanitized.append(shlex.quote(part))
+            return sanitized
+
+        def quoted(command: list) -> list:
+            return [shlex.quote(p) for p in command]
+
+        def run(command: list) -> str:
+            return subprocess.run(args=sanitize_command(command), capture_output=True).stdout.decode()
+
+        @function_tool
+        def pods(context: str) -> str:
+            cmd = ["kubectl"]
+            if context:
+                cmd.extend(["--context", context])
+            cmd.extend(["get", "pods", "-A"])
+            return run(cmd)
+
+        @function_tool
+        def sigquit(context: str, pod: str) -> str:
+            cmd = ["kubectl"]
+            if context:
+                cmd.extend(["--context", context])
+            cmd.extend(["exec", pod, "--", "kill", "-QUIT", "1"])
+            return run(cmd)
+
+        @function_tool
+        def lookup(host: str) -> str:
+            return subprocess.run(quoted(["dig", host]), capture_output=True).stdout.decode()
+
+        @function_tool
+        def remove(path: str) -> str:
+            return subprocess.run(quoted(["rm", path]), capture_output=True).stdout.decode()
+    """) == [25, 37]
