@@ -508,7 +508,27 @@ def check_git(row: Row, call: Call, r: Resolver) -> Found | None:
 
 
 def check_db_commit(row: Row, call: Call, r: Resolver) -> Found | None:
-    return None if call.args else describe(row, call)
+    """`conn.commit()`, unless every statement its function executes is SQL that only reads (a
+    query helper committing after whatever it was given, called with a `SELECT`)."""
+    if call.args or _only_reads_executed(r):
+        return None
+    return describe(row, call)
+
+
+_EXECUTES = frozenset({"execute", "executemany"})
+
+
+def _only_reads_executed(r: Resolver) -> bool:
+    fn = getattr(r, "fn", None)
+    executes = [site.call for site in fn.calls if method_name(site.call.func) in _EXECUTES] if fn is not None else []
+    return bool(executes) and all(_reads_sql(c, r) for c in executes)
+
+
+def _reads_sql(call: Call, r: Resolver) -> bool:
+    sql = r.text(call.arg(0, None))
+    words = [w.upper() for w in _SQL_WORD.findall(re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql or "", flags=re.S))]
+    return bool(words) and words[0] in ("SELECT", "WITH", "SHOW", "EXPLAIN", "DESCRIBE", "PRAGMA") \
+        and not any(w in databases.SQL_WRITE for w in words)
 
 
 def check_prepared_sql(row: Row, call: Call, r: Resolver) -> Found | None:

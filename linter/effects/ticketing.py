@@ -36,6 +36,9 @@ ROWS: tuple[Row, ...] = (
     *methods("ghapi.all.GhApi ghapi.core.GhApi", "create create_* update update_* delete delete_* merge add_*",
              "{name} (ticketing)", True, "ticket"),
     *methods("zenpy.Zenpy", "create update delete", "{name} (ticketing)", True, "ticket"),
+    # pysnow (ServiceNow's Table API): `client.resource(api_path="/table/incident").update(query=..., payload=...)`;
+    # `get` reads.
+    *methods("pysnow.Client", "create update delete custom", "{name} (ServiceNow)", True, "ticket"),
     # notion_client: `notion.pages.create(...)`, `notion.blocks.children.append(...)`; `query`/`retrieve` read.
     *methods("notion_client.Client", "create update append delete", "{name} (ticketing)", True, "ticket"),
     *methods("notion_client.AsyncClient", "create update append delete", "{name} (ticketing)", False, "ticket"),

@@ -1331,6 +1331,21 @@ def test_qiita_client_posts_and_its_reads():
     assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "message"), (8, "message")]
 
 
+def test_pysnow_table_api_writes_and_its_reads():
+    # evalW4's utility support desk: ServiceNow incidents resolved and deleted through pysnow.
+    found = effects("""\
+        import pysnow
+
+        def f(number):
+            client = pysnow.Client(instance="dev", user="u", password="p")
+            incidents = client.resource(api_path="/table/incident")
+            incidents.get(query={"number": number}, limit=1)
+            incidents.update(query={"number": number}, payload={"state": "6"})
+            incidents.delete(query={"number": number})
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(7, "ticket"), (8, "ticket")]
+
+
 def test_hosted_inference_posts_read_and_an_atomic_write_lands():
     found = effects("""\
         import requests, tempfile

@@ -823,3 +823,36 @@ def test_an_early_error_answer_after_the_read_is_no_stored_copy(lint, tmp_path):
             return run_logged(["kubectl", "logs", pod], save_key=pod + "_logs")
     """), config=Config(root=str(tmp_path), select=("SIB101",)))
     assert [d.loc.line for d in found] == [14]
+
+
+def test_a_query_helper_committing_after_a_select_commits_nothing(lint, tmp_path):
+    """evalW4's telecom desk: `execute_query(sql)` runs what it is given and commits unless the SQL
+    starts with SELECT. Called with a SELECT, its commit commits nothing; called with an UPDATE, it
+    writes."""
+    found = lint(textwrap.dedent("""\
+        import psycopg2
+        from agents import function_tool
+
+        class Database:
+            def __init__(self):
+                self.conn = psycopg2.connect("dbname=shop")
+
+            def run_sql(self, query: str, params: tuple = ()):
+                with self.conn.cursor() as cursor:
+                    cursor.execute(query, params)
+                    if query.strip().upper().startswith("SELECT"):
+                        return cursor.fetchall()
+                    self.conn.commit()
+                    return cursor.rowcount
+
+        db = Database()
+
+        @function_tool
+        def plans() -> str:
+            return str(db.run_sql("SELECT plan_id, price FROM plans ORDER BY plan_id"))
+
+        @function_tool
+        def cancel_plan(plan_id: int) -> str:
+            return str(db.run_sql("UPDATE plans SET active = false WHERE plan_id = %s", (plan_id,)))
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == [23]
