@@ -78,6 +78,11 @@ ROWS: tuple[Row, ...] = (
     # A Mongoose model's own `create` (a field typed `Model<T>`, `mongoose.model(...)`); the driver's
     # names are above.
     *methods("mongoose.Model mongoose.model mongoose.default.model", "create", "{name} (Mongoose write)", False, "nosql"),
+    # Cloudflare's Agents SDK: an agent (a Durable Object; `AIChatAgent` derives `Agent`) schedules
+    # work that runs later in its own storage (`this.schedule(when, "executeTask", payload)`), queues
+    # it, or cancels it; `getSchedules` reads.
+    *methods("agents.Agent @cloudflare/ai-chat.AIChatAgent agents/ai-chat-agent.AIChatAgent",
+             "schedule scheduleEvery cancelSchedule queue", "{name} (Cloudflare Agent schedule)", False, "cloud"),
     # Google Cloud Scheduler: jobs created, changed, run or deleted.
     *methods("@google-cloud/scheduler.CloudSchedulerClient @google-cloud/scheduler.v1.CloudSchedulerClient",
              "createJob updateJob deleteJob runJob pauseJob resumeJob", "{name} (Cloud Scheduler)", False, "cloud"),

@@ -236,7 +236,7 @@ class _Collector:
         if kind == "binary_expression" and (typed := _split_type_argument(node)) is not None:
             return self.value(typed)
         if kind == "binary_expression" and (op := node.child_by_field_name("operator")) is not None \
-                and op.type in ("||", "??"):  # `global.pool || new Pool(...)`: either side, as Python's `or`
+                and op.type in ("||", "??", "&&"):  # `global.pool || new Pool(...)`, `cond && {...}`: either side, as Python's `or`/`and`
             return either(loc, "BooleanOperation", [self.value(node.child_by_field_name(f)) for f in ("left", "right")])
         if kind == "ternary_expression":
             return either(loc, "IfExp", [self.value(node.child_by_field_name(f)) for f in ("consequence", "alternative")])

@@ -194,6 +194,12 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
             if isinstance(bound, Ref) and bound.text != item.text and depth < MAX_ALIASES else []
         if aliased:  # `write_file_tool = FileTools.write_file; Agent(tools=[write_file_tool])`: what the alias names
             return aliased
+        if isinstance(bound, Call) and depth < MAX_ALIASES:
+            # `const move = (() => { return tool({...}) })()`, `const t = makeTool(cfg)` kept under a
+            # key (`{ move_ticket: move }`): what the call makes.
+            products = _item_members(where, bound, project, plain, depth + 1)
+            if products:
+                return products
         if plain:
             fn = where.function(item)
             if fn is not None and not fn.class_name:

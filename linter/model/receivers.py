@@ -103,6 +103,10 @@ class ReceiverScope(Scope):
         found = super().constructor(value, depth)
         if found in CONSTRUCTORS or depth > MAX_HOPS or value is None:
             return found
+        if isinstance(value, Ref) and value.text in OWN_OBJECT and self.class_name:
+            # `this.schedule(...)` in a class deriving a library class (`extends AIChatAgent`): an
+            # object of that class.
+            return self._library_base(self.class_name) or found
         named = found or (value.name if isinstance(value, Ref) else "")
         return self._built_by_project(value, depth) or self._library_base(named) or found
 

@@ -146,18 +146,22 @@ def _method_of_object(facts: ModuleFacts, value: Value | None, scope: str, metho
 
 
 def _keys_of_calls(facts: ModuleFacts) -> dict[Loc, str]:
-    """Call location -> the key an object literal holds it under, where it is assigned or returned
-    (`return { kubectl_apply: tool({...}) }`): the name a tool keyed by name goes by."""
+    """Call location -> the key an object literal holds it under, where it is assigned, returned or
+    passed (`return { kubectl_apply: tool({...}) }`, `streamText({ tools: { scheduleTask: tool({...}) } })`):
+    the name a tool keyed by name goes by."""
 
     def compute() -> dict[Loc, str]:
         found: dict[Loc, str] = {}
         values = [a.value for a in facts.assignments]
         values += [v for fn in facts.functions.values() for v in fn.return_values]
-        for value in values:
+        values += [v for _, call in facts.all_calls() for v in (*call.args, *(v for _, v in call.kwargs))]
+        for value in values:  # in order (assigned, returned, passed); nested objects are appended
             if isinstance(value, Mapping):
                 for key, item in value.items:
                     if isinstance(item, Call) and isinstance(key, Const) and isinstance(key.value, str):
                         found.setdefault(item.loc, key.value)
+                    elif isinstance(item, Mapping):
+                        values.append(item)
         return found
 
     return facts.derived("tools.keys_of_calls", compute)

@@ -308,3 +308,38 @@ def test_a_tool_loop_agent_run_from_another_module(found, run, reported):
     }
     got = found(agent, files)
     assert bool(lines(got, "SIB101")) == reported and bool(lines(got, "SIB301")) == reported, got
+
+
+@pytest.mark.parametrize("made, stop", [
+    ("(() => {\n    return {tool};\n  })()", "    abortSignal: signal,\n"),
+    ("{tool}", "    ...(signal && { abortSignal: signal }),\n"),
+], ids=["made by an immediately invoked function", "stop in a spread guarded by &&"])
+def test_a_tool_an_immediately_invoked_function_makes_under_a_guarded_stop(found, made, stop):
+    """evalJ9's HAL: `const moveTicketTool = (() => { return tool({...}) })()`, kept under a key of
+    the tools object; the call's stop is `...(config.abortSignal && { abortSignal: config.abortSignal })`."""
+    charge = _charge().replace("export const chargeCard = ", "").rstrip().rstrip(";")
+    text = (HEAD + "export function checkout(prompt: string, signal?: AbortSignal) {\n"
+            f"  const chargeCard = {made.replace('{tool}', charge)};\n"
+            "  return streamText({\n    model: openai('gpt-5'),\n    tools: { charge_card: chargeCard },\n    prompt,\n"
+            f"{stop}  }});\n}}\n")
+    got = found(text)
+    assert lines(got, "SIB101") and lines(got, "SIB301") == [line_of(text, "tools: {")], got
+
+
+def test_a_cloudflare_agent_schedules_work_through_this(found):
+    """evalJ9's agents-starter: a tool written in a method of a class deriving `AIChatAgent`
+    schedules work in the agent's own storage (`this.schedule(...)`), which runs later whatever the
+    caller's abort did; `this.getSchedules()` reads. The tool goes by its key in the call."""
+    text = ("import { AIChatAgent } from '@cloudflare/ai-chat';\nimport { streamText, tool } from 'ai';\n"
+            "import { z } from 'zod';\n\nexport class ChatAgent extends AIChatAgent<Env> {\n"
+            "  async onChatMessage(_f: unknown, options?: { abortSignal?: AbortSignal }) {\n"
+            "    return streamText({\n      model: 'm',\n      tools: {\n"
+            "        scheduleTask: tool({\n          description: 'Schedule',\n"
+            "          inputSchema: z.object({ when: z.string() }),\n"
+            "          execute: async ({ when }) => {\n            this.schedule(when, 'executeTask', 'x');\n"
+            "            return 'ok';\n          },\n        }),\n"
+            "        listTasks: tool({\n          description: 'List',\n          inputSchema: z.object({}),\n"
+            "          execute: async () => this.getSchedules(),\n        }),\n      },\n"
+            "      abortSignal: options?.abortSignal,\n    });\n  }\n}\n")
+    got = found(text)
+    assert lines(got, "SIB101") == [line_of(text, "scheduleTask: tool({")], got
