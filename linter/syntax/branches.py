@@ -67,6 +67,16 @@ def branch_of(test: cst.BaseExpression) -> Branch | None:
     return Branch(named[0], values, equals, named[1])
 
 
+def conjunct_branches(test: cst.BaseExpression) -> tuple[Branch, ...]:
+    """The branches of an `if` body whose test is `a and b and ...`: each conjunct `branch_of` reads
+    holds there (`if self.session and save_key:` never runs on a path passing `save_key=None`).
+    Its `else` holds no single one of them."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return (*conjunct_branches(test.left), *conjunct_branches(test.right))
+    found = branch_of(test)
+    return (found,) if found is not None else ()
+
+
 def _isinstance(test: cst.Call) -> Branch | None:
     """`isinstance(error, Signal)` / `isinstance(error, (A, B))`: the classes as written (dotted)."""
     if len(test.args) != 2 or not isinstance(test.args[0].value, cst.Name):

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import libcst as cst
 
 from ..common.diagnostics import Loc
-from .branches import branch_of, negated
+from .branches import branch_of, conjunct_branches, negated
 from .cst_walk import Walker
 from .facts import (
     EMPTY_BINDINGS,
@@ -414,7 +414,8 @@ class Collector(Walker):
         # An `elif` inherits the negation of the tests before it.
         inherited = self.elif_branches.pop(id(node), ())
         branch = branch_of(node.test)
-        body = inherited + ((branch,) if branch else ())
+        body = inherited + ((branch,) if branch else conjunct_branches(node.test) if isinstance(node.test, cst.BooleanOperation)
+                            else ())
         other = inherited + ((negated(branch),) if branch else ())
         if body:
             self.branch_bodies[id(node.body)] = body

@@ -90,3 +90,21 @@ def test_branch_allows_by_truth_and_none():
     assert Branch("p", (), True, test="none").allows(None) and not Branch("p", (), True, test="none").allows("x")
     assert Branch("p", (), False, test="none").allows(False)
     assert Branch("m", ("GET",), True).allows(None)  # a non-string against strings: not ruled out
+
+
+def test_each_conjunct_of_an_and_test_holds_in_its_body_and_none_in_its_else():
+    """evalW2's aletheia: `if self.session and save_key: save(...)` never runs on a path passing
+    `save_key=None`; the `else` of `a and b` holds neither alone."""
+    facts = collect(cst.parse_module(textwrap.dedent("""\
+        def f(self, save_key, method, dry_run):
+            if self.session and save_key and method == "POST":
+                save()
+            else:
+                skip()
+            if save_key and (dry_run or method):
+                other()
+    """)), "m.py", "m", False)
+    found = {site.call.func.text: [(b.name, b.test, b.equals) for b in site.branches] for site in facts.functions["f"].calls}
+    assert found["save"] == [("save_key", "truthy", True), ("method", "in", True)]
+    assert found["skip"] == []
+    assert found["other"] == [("save_key", "truthy", True)]
