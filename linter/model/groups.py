@@ -1105,6 +1105,11 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
     """The modules whose groups may run a tool of `facts`: itself, the modules importing it (or the
     package re-exporting it), agent code beside it, and for TS/JS the files importing it and theirs."""
     names = names_from_roots(facts.path, project.roots) if facts.path else []
+    if any(framework_module(name) for name in names):
+        # A framework's own module (its repository's source) is used by its importers, never listed
+        # by them: only the agent code importing it directly is asked (`agent_code_near`), not every
+        # importer of the framework's package (pydantic-ai's tree spent 15% of its CPU on their groups).
+        names = []
     modules = [name for module in names for name in (module, module.rpartition(".")[0])]
     modules += _base_modules(facts, project)
     keep = partial(_may_make_groups, project=project)
