@@ -92,8 +92,8 @@ class ReceiverScope(Scope):
                 isinstance(ret.elt, Ref) and ret.elt.text == ret.target
                 or isinstance(ret.elt, Call) and len(ret.elt.args) == 1 and isinstance(ret.elt.args[0], Ref)
                 and ret.elt.args[0].text == ret.target)
-        elif isinstance(ret, Ref) and inner.value(ret.text) == Seq((), inner.value(ret.text).loc):  # type: ignore[union-attr]
-            appended = [c for _, c in calls_by_text(facts).get(f"{ret.text}.append", ())]
+        elif isinstance(ret, Ref) and isinstance(made := inner.value(ret.text), Seq) and not made.items:
+            appended = [c for scope, c in calls_by_text(facts).get(f"{ret.text}.append", ()) if scope == fn.name]
             mapped = bool(appended) and all(per_item(c.args[0] if c.args else None) for c in appended)
         else:
             mapped = False
