@@ -265,7 +265,7 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
         return None  # a statement we cannot read: not assumed to write
     if http.graphql_mutation(sql):  # gql's `client.execute(gql("mutation ..."))`
         return _mutation(call)
-    words = [w.upper() for w in _SQL_WORD.findall(re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S))]
+    words = _sql_words(sql)
     if not words:
         return None
     verb = words[0]
@@ -277,6 +277,11 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
         return None  # idempotent schema setup, as directory creation is (`CREATE TABLE IF NOT EXISTS`)
     table = _SQL_TABLE.search(sql)
     return Found(f"SQL {verb}", verb, table.group(1) if table else "")
+
+
+def _sql_words(sql: str) -> list[str]:
+    """The upper-cased words of a statement, its comments dropped."""
+    return [w.upper() for w in _SQL_WORD.findall(re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S))]
 
 
 def check_sql_job(row: Row, call: Call, r: Resolver) -> Found | None:
@@ -525,8 +530,7 @@ def _only_reads_executed(r: Resolver) -> bool:
 
 
 def _reads_sql(call: Call, r: Resolver) -> bool:
-    sql = r.text(call.arg(0, None))
-    words = [w.upper() for w in _SQL_WORD.findall(re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql or "", flags=re.S))]
+    words = _sql_words(r.text(call.arg(0, None)) or "")
     return bool(words) and words[0] in ("SELECT", "WITH", "SHOW", "EXPLAIN", "DESCRIBE", "PRAGMA") \
         and not any(w in databases.SQL_WRITE for w in words)
 

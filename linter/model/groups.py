@@ -59,6 +59,7 @@ from .tools import (
     registered_from_imports,
     tool_for_call,
     tool_function,
+    tool_maker,
     tool_named,
     tools_in,
     visible,
@@ -224,10 +225,13 @@ def _made_of_listed(where: Scope, call: Call, tool: Tool, project: ProjectIndex,
     each configured by this call."""
     if tool.kind != "function" or depth >= MAX_ALIASES or tool_function(tool, project) is not None:
         return []
-    fw, canon = canonical(call.func.name) if isinstance(call.func, Ref) else (None, "")
-    maker = fw.tools.makers.get(canon) if fw is not None else None
-    given = call.arg(maker.function.position, maker.function.keyword) if maker is not None and maker.function else None
-    if fw is None or not isinstance(given, Ref):
+    made = tool_maker(call.func.name) if isinstance(call.func, Ref) else None
+    param = made[1].function if made is not None else None
+    if made is None or param is None:
+        return []
+    fw = made[0]
+    given = call.arg(param.position, param.keyword)
+    if not isinstance(given, Ref):
         return []
     return [replace(m, tool=replace(m.tool, options=call)) for m in _item_members(where, given, project, fw.name, depth + 1)]
 

@@ -1170,9 +1170,19 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
 def _super_inits(facts: ModuleFacts, bases: set[str]) -> list[tuple[ModuleFacts, str, Call]]:
     """The `super().__init__(...)` calls in the `__init__` of this module's subclasses of `bases`
     (resolved names); the collector keeps their callee as Other("attr:__init__")."""
-    inits = {f.name for f in facts.functions.values() if f.name.endswith(".__init__") and bases.intersection(f.bases)}
-    return [(facts, caller, call) for caller, call in facts.all_calls()
-            if caller in inits and isinstance(call.func, Other) and call.func.kind == "attr:__init__"]
+    return [(facts, caller, call) for caller, call, caller_bases in _super_init_calls(facts) if bases.intersection(caller_bases)]
+
+
+def _super_init_calls(facts: ModuleFacts) -> list[tuple[str, Call, tuple[str, ...]]]:
+    """(the `__init__`, its `super().__init__(...)` call, its class's bases), indexed once per module:
+    `argument_values` asks for them at every constructor parameter it follows."""
+
+    def compute() -> list[tuple[str, Call, tuple[str, ...]]]:
+        inits = {f.name: f.bases for f in facts.functions.values() if f.name.endswith(".__init__")}
+        return [(caller, call, inits[caller]) for caller, call in facts.all_calls()
+                if caller in inits and isinstance(call.func, Other) and call.func.kind == "attr:__init__"]
+
+    return facts.derived("semantic.super_init_calls", compute)
 
 
 def given(scope: Scope, call: Call, position: int | None, keyword: str | None) -> Value | None:

@@ -78,7 +78,8 @@ class Tool:
         return (self.path, self.loc, self.options.loc if self.options else None)
 
 
-def _maker(name: str) -> tuple[Framework, ToolMaker] | None:
+def tool_maker(name: str) -> tuple[Framework, ToolMaker] | None:
+    """The framework and tool maker a dotted callee name is (`agents.function_tool`), else None."""
     fw, canon = canonical(name)
     if fw is not None and canon in fw.tools.makers:
         return fw, fw.tools.makers[canon]
@@ -95,7 +96,7 @@ def _super_maker(facts: ModuleFacts, call: Call, scope: str) -> tuple[Framework,
     cls, _, method = scope.rpartition(".")
     if not isinstance(call.func, Ref) or call.func.text != "super" or method != "constructor":
         return None
-    return next((made for base in facts.classes.get(cls, ()) if (made := _maker(base)) is not None), None)
+    return next((made for base in facts.classes.get(cls, ()) if (made := tool_maker(base)) is not None), None)
 
 
 def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Framework, ToolMaker] | None:
@@ -174,7 +175,7 @@ def _through_wrappers(facts: ModuleFacts, value: Value | None, scope: str) -> Va
     """`tool(withTracing(cfg, async (input) => {...}), {...})`: a wrapper call's result runs the
     function of this module it is handed (through nested wrappers), so that function is the tool's."""
     for _ in range(MAX_WRAPPERS):
-        if not isinstance(value, Call) or not isinstance(value.func, Ref) or _maker(value.func.name) is not None:
+        if not isinstance(value, Call) or not isinstance(value.func, Ref) or tool_maker(value.func.name) is not None:
             break
         inner = next((a for a in value.args if local_function(facts, a, scope) is not None), None)
         if inner is None:
@@ -229,7 +230,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             if not isinstance(target, Ref):
                 continue
             outer = fn.name.rpartition(".")[0]
-            made = _maker(target.name)
+            made = tool_maker(target.name)
             receiver = ""
             if made is None:
                 # `@agent.tool` / `@toolset.tool_plain(...)`: registers the function on the receiver's group.
@@ -243,7 +244,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
     for scope, call in facts.all_calls():
         if call.loc in decorator_calls or not isinstance(call.func, Ref):
             continue
-        made = _maker(call.func.name) or _method_maker(facts, call, scope) or _super_maker(facts, call, scope)
+        made = tool_maker(call.func.name) or _method_maker(facts, call, scope) or _super_maker(facts, call, scope)
         if made is None:
             continue
         fw, maker = made
@@ -275,7 +276,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
         inner = call.func
         if isinstance(inner, Call) and isinstance(inner.func, Ref):
             method = _method_maker(facts, inner, scope)
-            made = _maker(inner.func.name) or method
+            made = tool_maker(inner.func.name) or method
             if made is not None and made[1].kind == "decorator" and call.args:
                 fn_name = function_name(facts, call.args[0], scope)
                 local = local_function(facts, call.args[0], scope)
@@ -324,7 +325,7 @@ def _registered_from_imports(facts: ModuleFacts, project: ProjectIndex) -> list[
     for fn in facts.functions.values():
         for deco in fn.decorators:
             target = deco.func if isinstance(deco, Call) else deco
-            if not isinstance(target, Ref) or target.name == target.text or _maker(target.name) is not None:
+            if not isinstance(target, Ref) or target.name == target.text or tool_maker(target.name) is not None:
                 continue  # a name of this module, or a framework's own decorator (`tools_in`)
             owner, _, method = target.name.rpartition(".")
             found = project.resolve(owner, facts.path)
@@ -919,11 +920,11 @@ def _reexported_maker(facts: ModuleFacts, deco: Value, project: ProjectIndex) ->
     `from app.common import function_tool` (or `from app.common import *`), where app/common.py
     imports it from the framework (evalT1's ta-agent)."""
     func = deco.func if isinstance(deco, Call) else deco
-    if not isinstance(func, Ref) or func.text.rpartition(".")[2] not in maker_words() or _maker(func.name) is not None:
+    if not isinstance(func, Ref) or func.text.rpartition(".")[2] not in maker_words() or tool_maker(func.name) is not None:
         return None
     name = func.name if func.name != func.text else star_imported(facts, func.text, project)
     library = project.library_name(name, facts.path) if name else None
-    return _maker(library) if library else None
+    return tool_maker(library) if library else None
 
 
 def _project_maker(facts: ModuleFacts, fn: FunctionFacts, deco: Value, project: ProjectIndex) -> Framework | None:
@@ -932,7 +933,7 @@ def _project_maker(facts: ModuleFacts, fn: FunctionFacts, deco: Value, project: 
     from .semantic import callees
 
     scope = fn.name.rpartition(".")[0]
-    if not isinstance(deco, Ref) or _maker(deco.name) is not None:
+    if not isinstance(deco, Ref) or tool_maker(deco.name) is not None:
         return None
     where = Scope(facts, scope)
     if deco.name == deco.text and where.function(deco) is None and where.value(deco.text.partition(".")[0]) is None:
@@ -950,7 +951,7 @@ def _maker_of_parameter(wrapper: FunctionFacts) -> Framework | None:
         return None
     for site in wrapper.calls:
         call = site.call
-        made = _maker(call.func.name) if isinstance(call.func, Ref) else None
+        made = tool_maker(call.func.name) if isinstance(call.func, Ref) else None
         if made is None or made[1].function is None:
             continue
         given = call.arg(made[1].function.position, made[1].function.keyword)
