@@ -20,6 +20,7 @@ from . import (
     langchain,
     langchain_js,
     llama_index,
+    mcp_sdk,
     openai_agents,
     openai_agents_js,
     pydantic_ai,
@@ -34,7 +35,8 @@ FRAMEWORKS: tuple[Framework, ...] = (openai_agents.FRAMEWORK, langchain.FRAMEWOR
                                      strands.FRAMEWORK, openai_agents_js.FRAMEWORK,
                                      agent_framework.FRAMEWORK, haystack.FRAMEWORK,
                                      semantic_kernel.FRAMEWORK, claude_agent_sdk.FRAMEWORK,
-                                     langchain_js.FRAMEWORK, vercel_ai.FRAMEWORK, fastmcp.FRAMEWORK)
+                                     langchain_js.FRAMEWORK, vercel_ai.FRAMEWORK, fastmcp.FRAMEWORK,
+                                     mcp_sdk.V1, mcp_sdk.V2)
 
 
 def import_roots(language: str | None = None) -> tuple[str, ...]:

@@ -24,5 +24,8 @@ HAYSTACK = ("haystack-ai==3.4.1",)
 CLAUDE = ("claude-agent-sdk==0.2.189",)  # bundles the Claude Code CLI 2.1.332
 WAVE3 = ("wave3-frameworks", MAF + SEMANTIC_KERNEL + HAYSTACK + CLAUDE + ("openai==3.57.0", "requests==2.32.5"))
 
-# fastmcp at the version frameworks.md measured; requests and httpx: the charges' HTTP clients.
-FASTMCP = ("fastmcp", ("fastmcp==4.1.1", "requests==2.32.5", "httpx==0.28.1"))
+# fastmcp at the version frameworks.md measured, with the official SDK's 2.x it brings (whose
+# `MCPServer` test_mcp_sdk_runtime.py also runs); requests and httpx: the charges' HTTP clients.
+FASTMCP = ("fastmcp", ("fastmcp==4.1.1", "mcp==2.3.0", "requests==2.32.5", "httpx==0.28.1"))
+# The official SDK's last 1.x, whose `mcp.server.fastmcp.FastMCP` 2.x removed.
+MCP_V1 = ("mcp-v1", ("mcp==1.30.0", "requests==2.32.5", "httpx==0.28.1"))
