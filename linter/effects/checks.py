@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..syntax.facts import Attr, Call, Const, Either, FString, Mapping, Ref, Seq, Starred, Value
+from ..syntax.facts import Attr, Call, Const, Either, FString, Item, Mapping, Ref, Seq, Starred, Value
 from . import cloud, databases, files, google_apis, http, mcp, stores
 from .incidental import is_upkeep_file
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
@@ -602,7 +602,9 @@ def check_from_table(row: Row, call: Call, r: Resolver) -> Found | None:
 
 def check_mcp_tool(row: Row, call: Call, r: Resolver) -> Found | None:
     """An MCP server's tool called by name (`siblint.effects.mcp`): a write when its name says so."""
-    name = call.arg(0, None)  # Python's `call_tool(name, arguments)`
+    name = call.arg(mcp.NAME_AT.get(method_name(call.func), 0), "name")  # Python's `call_tool(name, arguments)`
+    if isinstance(name, Item) and isinstance(name.key, Const) and isinstance(name.key.value, str):
+        name = name.key  # a server's name looked up by the tool's own (`names["control_device"]`)
     options = _js_object(name, r)
     if method_name(call.func) == "request":  # a raw JSON-RPC request: only `tools/call` calls a tool
         is_call = options is not None and r.text(options.get("method")) == "tools/call"

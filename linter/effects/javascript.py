@@ -204,6 +204,13 @@ ROWS: tuple[Row, ...] = (
     # GramJS, the Telegram user-account client (`new TelegramClient(session, id, hash, {})`).
     *methods("telegram.TelegramClient", "sendMessage sendFile editMessage deleteMessages forwardMessages pinMessage",
              "{name} (Telegram)", False, "message"),
+    # Telegram bot frameworks: a context's replies (`ctx.replyWithPhoto(url)`) and the Bot API's sends,
+    # edits and deletions (`bot.api.sendMessage`, `ctx.telegram.sendMessage`); `replyWithChatAction`
+    # only shows "typing".
+    *methods("grammy.Context grammy.Bot grammy.Api telegraf.Context telegraf.Telegraf telegraf.Telegram",
+             "reply replyWithPhoto replyWithVoice replyWithAudio replyWithDocument replyWithVideo replyWithAnimation "
+             "replyWithSticker replyWithMediaGroup replyWithLocation replyWithPoll replyWithInvoice send* edit* delete* "
+             "forwardMessage copyMessage pin* unpin* ban* unban*", "{name} (Telegram)", False, "message"),
     # Octokit's REST methods name their verb first (`pulls.createReplyForReviewComment`,
     # `issues.addLabels`, `pulls.requestReviewers`); `get*`, `list*`, `check*` and `compare*` read.
     *methods("@octokit/rest.Octokit octokit.Octokit", "create* update* delete* add* remove* set* merge* replace* dismiss* "

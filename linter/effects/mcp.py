@@ -20,7 +20,15 @@ ROWS: tuple[Row, ...] = (
              "{name} (MCP tool {tool})", False, "mcp", "mcp_tool"),
     *methods("mcp.ClientSession mcp.client.session.ClientSession fastmcp.Client fastmcp.client.Client",
              "call_tool", "{name} (MCP tool {tool})", False, "mcp", "mcp_tool"),
+    # strands' MCPClient: `call_tool_sync(tool_use_id, name, arguments)` blocks until the server answers.
+    *methods("strands.tools.mcp.MCPClient strands.tools.mcp.mcp_client.MCPClient", "call_tool_sync",
+             "{name} (MCP tool {tool})", True, "mcp", "mcp_tool"),
+    *methods("strands.tools.mcp.MCPClient strands.tools.mcp.mcp_client.MCPClient", "call_tool_async",
+             "{name} (MCP tool {tool})", False, "mcp", "mcp_tool"),
 )
+
+# Where each client method takes the tool's name (keyword `name` first): strands' put a tool-use id before it.
+NAME_AT = {"call_tool_sync": 1, "call_tool_async": 1}
 
 READS = frozenset({"get", "list", "search", "query", "find", "read", "retrieve", "fetch", "lookup", "describe",
                    "count", "view", "show", "check", "validate", "preview", "export", "download", "browse", "inspect",
@@ -28,7 +36,10 @@ READS = frozenset({"get", "list", "search", "query", "find", "read", "retrieve",
 WRITES = frozenset({"create", "post", "put", "patch", "update", "delete", "remove", "append", "insert", "add", "send",
                     "write", "set", "upload", "move", "archive", "publish", "comment", "merge", "close", "assign",
                     "edit", "modify", "replace", "upsert", "push", "commit", "cancel", "book", "pay", "charge",
-                    "refund", "transfer", "invite", "schedule", "submit", "reply", "forward", "restore", "trash"})
+                    "refund", "transfer", "invite", "schedule", "submit", "reply", "forward", "restore", "trash",
+                    # devices and jobs acted on (`control_device`, `turn_on_light`, `restart_service`)
+                    "control", "toggle", "turn", "switch", "enable", "disable", "activate", "deactivate", "start",
+                    "stop", "restart", "reboot", "launch", "deploy", "trigger", "execute", "lock", "unlock"})
 
 
 def writes(tool: str) -> bool:

@@ -1,5 +1,5 @@
 """Chat and SMS messages and social posts: Slack, Twilio, Telnyx, Telegram, Discord webhooks, WhatsApp
-via pywhatkit, X/Twitter via tweepy."""
+via pywhatkit, X/Twitter via tweepy, Bluesky, Reddit, Mastodon, MQTT."""
 
 from __future__ import annotations
 
@@ -34,10 +34,27 @@ ROWS: tuple[Row, ...] = (
     *methods("facebook.GraphAPI", "put_object put_photo put_comment put_like delete_object delete_request",
              "{name} (social post)", True, "message"),
     *methods("discord_webhook.DiscordWebhook", "execute", "{name} (messaging)", True, "message"),
+    # Bluesky (atproto): posts, replies, likes, reposts, follows, deletions; `get_*` reads.
+    *methods("atproto.Client", "send_post send_image send_images send_video delete_post like unlike repost "
+             "unrepost follow unfollow", "{name} (social post)", True, "message"),
+    *methods("atproto.AsyncClient", "send_post send_image send_images send_video delete_post like unlike repost "
+             "unrepost follow unfollow", "{name} (social post)", False, "message"),
+    # Reddit (praw): submissions, comments, edits, votes, messages, on whatever the client hands out
+    # (`reddit.subreddit(s).submit(...)`, `reddit.submission(id).reply(...)`).
+    *methods("praw.Reddit", "submit submit_image submit_video submit_gallery submit_poll reply edit delete upvote "
+             "downvote crosspost message subscribe unsubscribe", "{name} (social post)", True, "message"),
+    # Mastodon.py: statuses posted, boosted, favourited or deleted, media uploaded, accounts followed.
+    *methods("mastodon.Mastodon", "status_post toot status_reply status_delete status_reblog status_favourite "
+             "media_post account_follow account_unfollow", "{name} (social post)", True, "message"),
     # qiita-v2 (the Qiita API's generated client): articles and comments posted, edited, deleted,
     # stocked or liked, each also as `*_with_http_info`; `get_*` reads.
     *methods("qiita.Qiita", "create_* update_* delete_* put_* stock_* unstock_* add_* remove_*",
              "{name} (article post)", True, "message"),
+    # MQTT (paho-mqtt, aiomqtt): a message published to a topic, which devices act on (a light
+    # switched, a lock opened); `subscribe` only listens.
+    *methods("paho.mqtt.client.Client", "publish", "{name} (MQTT message)", True, "message"),
+    *calls("paho.mqtt.publish.single paho.mqtt.publish.multiple", "{name} (MQTT message)", True, "message"),
+    *methods("aiomqtt.Client", "publish", "{name} (MQTT message)", False, "message"),
     *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
            "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail",
            "{name} (messaging)", True, "message"),

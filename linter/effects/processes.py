@@ -10,6 +10,8 @@ from .rows import Row, calls, methods
 _ARGV = ("subprocess.run subprocess.call subprocess.check_call subprocess.check_output subprocess.Popen "
          "subprocess.getoutput subprocess.getstatusoutput os.system os.popen")
 
+_E2B_VERBS = "run_code exec_cell run write make_dir remove rename"
+
 ROWS: tuple[Row, ...] = (
     *calls(_ARGV, "a subprocess", True, "subprocess", "process"),
     *calls("os.startfile os.execv os.execve os.execvp os.execvpe os.execl os.execlp os.spawnv os.spawnl os.posix_spawn "
@@ -25,6 +27,13 @@ ROWS: tuple[Row, ...] = (
     *methods("git.Repo git.Repo.init git.Repo.clone_from git.Git", "clone clone_from push pull fetch commit checkout switch merge rebase reset revert "
              "cherry_pick add rm remove mv stash tag create_head create_tag create_remote delete_head delete_tag "
              "delete_remote apply am init", "{name} (git)", True, "subprocess", "git"),
+    # E2B cloud sandboxes: code and commands run there, and the files they write, outlive the call
+    # (`Sandbox().run_code(code)`, `sandbox.commands.run(cmd)`, `sandbox.files.write(...)`, the older
+    # `CodeInterpreter().notebook.exec_cell(code)`).
+    *methods("e2b_code_interpreter.Sandbox e2b_code_interpreter.Sandbox.create e2b_code_interpreter.CodeInterpreter "
+             "e2b.Sandbox e2b.Sandbox.create", _E2B_VERBS, "{name} (E2B sandbox)", True, "subprocess"),
+    *methods("e2b_code_interpreter.AsyncSandbox.create e2b.AsyncSandbox.create", _E2B_VERBS, "{name} (E2B sandbox)",
+             False, "subprocess"),
     # Python code the model wrote, run in-process: it can do whatever a subprocess can.
     *calls("exec builtins.exec", "code executed at run time (exec)", True, "exec", "dynamic_code"),
 )

@@ -34,6 +34,7 @@ from ..syntax.facts import (
     Call,
     CallSite,
     Const,
+    Each,
     FString,
     FunctionFacts,
     Handler,
@@ -503,6 +504,22 @@ class _Collector:
                 if key is not None and value is not None and value.type == "identifier":
                     out.append((self.text(value), self.text(key).strip("'\"")))
         return out
+
+    def visit_for_in_statement(self, node: ts.Node) -> bool:
+        """`for (const t of tools)`: `t` is any item of `tools`, as Python's `for t in tools:`; in
+        `for (const [name, t] of Object.entries(tools))`, `t` is any value of `tools`. (`for ... in`
+        binds keys.)"""
+        left, right, operator = (node.child_by_field_name(f) for f in ("left", "right", "operator"))
+        if left is None or right is None or operator is None or self.text(operator) != "of":
+            return True
+        iterated = self.value(right)
+        if left.type == "array_pattern" and left.named_child_count == 2 and isinstance(iterated, Call) \
+                and isinstance(iterated.func, Ref) and iterated.func.text == "Object.entries" and iterated.args:
+            left, iterated = left.named_children[1], iterated.args[0]
+        if left.type == "identifier":
+            self.facts.assignments.append(Assignment(self.text(left), Each(self.loc(left), "For", iterated),
+                                                     self.loc(left), self.scope()))
+        return True
 
     def visit_augmented_assignment_expression(self, node: ts.Node) -> bool:
         # `command += ' -n'`: recorded as Python's `+=` is, so the text it builds reads whole.

@@ -12,7 +12,8 @@ the path as written, `./x.js` that is really `x.ts` (TypeScript's own convention
 each extension tried, and `./dir` as `dir/index.*`. A bare specifier that the nearest
 `tsconfig.json` (or `jsconfig.json`) maps in `compilerOptions.paths` (`"@/*": ["./src/*"]`, a
 Next.js app's `@/lib/db`) is the project file it maps to, when one exists; one that names a package
-of the importer's own monorepo is that package's source (`siblint.js.workspaces`).
+of the importer's own monorepo is that package's source (`siblint.js.workspaces`). Where no config
+maps any alias, `@/x` and `~/x` are `x` under the nearest folder above the importer holding it.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def resolve_specifier(spec: str, importer: str) -> str:
         if spec.startswith("node:"):
             return spec[5:]
         folder = os.path.dirname(os.path.abspath(importer))
-        found = _aliased(spec, folder) or workspace_file(spec, folder)
+        found = _aliased(spec, folder) or workspace_file(spec, folder) or _conventional_alias(spec, folder)
         return module_name(found) if found is not None else spec
     base = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(importer)), spec))
     found = find_file(base)
@@ -107,6 +108,28 @@ def _aliased(spec: str, folder: str) -> str | None:
             found = find_file(os.path.normpath(os.path.join(base, target.replace("*", middle, 1))))
             if found is not None:
                 return found
+    return None
+
+
+_CONVENTIONAL = ("@/", "~/")
+_MAX_ALIAS_LEVELS = 8
+
+
+def _conventional_alias(spec: str, folder: str) -> str | None:
+    """`@/lib/db` or `~/lib/db` where no config maps any alias (a checkout without its tsconfig, or a
+    config siblint cannot read): the file under the nearest folder above the importer holding it,
+    as Next.js's `"@/*": ["./src/*"]` or `["./*"]` would name it."""
+    if not spec.startswith(_CONVENTIONAL) or _paths(folder):
+        return None
+    rest = spec[2:]
+    for _ in range(_MAX_ALIAS_LEVELS):
+        found = find_file(os.path.join(folder, rest))
+        if found is not None:
+            return found
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     return None
 
 

@@ -387,6 +387,10 @@ class Scope:
                     return built or (types[0] if types else "")
                 if types and text == value.text or client:
                     return types[0]
+                if "." not in text and not types:
+                    passed = self._passed_constructor(text, depth)
+                    if passed:
+                        return passed
                 text = text.rpartition(".")[0]
             if value.name != value.text and (value.name in CONSTRUCTORS or in_family(value.name)):
                 return value.name  # an imported module that is the client (`import mail from '@sendgrid/mail'`)
@@ -412,6 +416,22 @@ class Scope:
         receiver = getattr(value, "receiver", None)
         if receiver is not None:
             return self.constructor(receiver, depth + 1)
+        return ""
+
+    def _passed_constructor(self, name: str, depth: int) -> str:
+        """The client a module-level function's unannotated parameter `name` is given where this
+        module calls the function (a factory making tools around the client it is handed:
+        `def build_tools(client): @tool def send(...): client.call_tool_sync(...)`); "" if none."""
+        from ..effects import CONSTRUCTORS
+
+        found = self.param(name)
+        if found is None or "." in found[0].name:
+            return ""
+        fn, index = found
+        for scope, call in calls_by_text(self.facts).get(fn.name, ()):
+            built = Scope(self.facts, scope).constructor(call.arg(index, name), depth + 1)
+            if built in CONSTRUCTORS:
+                return built
         return ""
 
     def text(self, value: Value | None, depth: int = 0, numbers: bool = False) -> str | None:
@@ -1259,14 +1279,9 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
             if method in ITEM_METHODS and receiver and not value.args:
                 yield from elements(scope, Ref(receiver, receiver, value.loc), project, depth + 1)
                 return
-            returned = list(_returned(scope, value, project, depth + 1))
+            returned = list(_returned_elements(scope, value, project, depth))
             if returned:
-                for inner, ret in returned:
-                    passed = _passed_through(inner, ret, value)
-                    if passed is not None:  # `filterTools(allTools, names)`: a part of what it was given
-                        yield from elements(scope, passed, project, depth + 1)
-                    else:
-                        yield from elements(inner, ret, project, depth + 1)
+                yield from returned
                 return
         yield scope, value
         return
@@ -1301,10 +1316,16 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
             yield from elements(scope, Mapping(tuple((k, v) for k, v in bound.items if not _same_spread(k, v, value.text)),
                                                bound.loc), project, depth + 1)
             yield from _stored_by_key(scope, value.text, project, depth)
+            yield from _assigned_into(scope, value.text, project, depth)
             return
         held = _group_tools(scope, value.text) if bound is None and "." in value.text else None
         if held is not None:  # `[...base.tools, x]`: the tools `base` was built with
             yield from elements(scope, held, project, depth + 1)
+            return
+        kept = list(_returned_entry(scope, value.text, project, depth)) if bound is None and "." in value.text else []
+        if kept:  # `agent.tools` of `agent = createChatAgent()` returning `{ tools, model }`
+            for inner, entry in kept:
+                yield from elements(inner, entry, project, depth + 1)
             return
         if bound is None and "." not in value.text:
             param = scope.param(value.text)
@@ -1316,14 +1337,13 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
                 target = project.resolve(value.name, scope.facts.path)
                 if target is not None and target[0] is not scope.facts:
                     other = Scope(target[0])
-                    if isinstance(other.value(target[1]), (Seq, Starred, Comp, Call, Ref)):
+                    if isinstance(other.value(target[1]), (Seq, Starred, Comp, Call, Ref, Mapping)):
                         yield from elements(other, Ref(target[1], target[1], value.loc), project, depth + 1)
                         return
         if isinstance(bound, Call):
-            returned = list(_returned(scope, bound, project, depth + 1))
+            returned = list(_returned_elements(scope, bound, project, depth))
             if returned:
-                for inner, ret in returned:
-                    yield from elements(inner, ret, project, depth + 1)
+                yield from returned
                 return
         yield scope, value
 
@@ -1341,10 +1361,22 @@ def _mapped(scope: Scope, call: Call) -> list[tuple[Scope, Value]] | None:
     return [(Scope(scope.facts, fn.name), ret) for ret in fn.return_values]
 
 
+def _returned_elements(scope: Scope, call: Call, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """The items of what a project function returns, read where `call` is: a part of what the call
+    gave it (`filterTools(allTools, names)`, `wrapEach(tools)`) in the caller's scope, else in its own."""
+    for inner, ret in _returned(scope, call, project, depth + 1):
+        passed = _passed_through(inner, ret, call)
+        if passed is not None:
+            yield from elements(scope, passed, project, depth + 1)
+        else:
+            yield from elements(inner, ret, project, depth + 1)
+
+
 def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
     """What `call` passed for the parameter its callee returns entries of: the parameter itself, an
-    entry of it (`allTools[name]`), or a local object filled with its entries (`filtered[name] =
-    allTools[name]; return filtered`, a filter by name). None when the return is something else."""
+    entry of it (`allTools[name]`, the item of a loop over it, a copy `{ ...item, execute }`), or a
+    local object filled with its entries (`filtered[name] = allTools[name]; return filtered`, a filter
+    by name, a wrapper of each). None when the return is something else."""
     fn = inner.fn
     if fn is None:
         return None
@@ -1355,6 +1387,11 @@ def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
         return held.pop() if len(held) == 1 and None not in held else None
     if isinstance(ret, Item) and ret.kind == "Subscript" and ret.container is not None:
         ret = ret.container
+    if isinstance(ret, Mapping):  # `{ ...toolDef, execute: wrapped }`: the entry it copies
+        ret = next((v for k, v in ret.items if k is None and isinstance(v, Ref)), ret)
+    looped = inner.value(ret.text) if isinstance(ret, Ref) and "." not in ret.text else None
+    if isinstance(looped, Each) and looped.iter is not None:  # an entry of a loop over the parameter
+        ret = looped.iter
     if isinstance(ret, Ref) and ret.text in fn.params and inner.value(ret.text) is None:
         index = fn.params.index(ret.text)
         return call.arg(index, ret.text)
@@ -1375,6 +1412,31 @@ def _stored_by_key(scope: Scope, name: str, project: ProjectIndex, depth: int) -
     for a in _keyed_assignments(scope.facts).get(name, ()):
         if _same_binding(scope.facts, a.scope, owner):
             yield from elements(Scope(scope.facts, a.scope), a.value, project, depth + 1)
+
+
+def _assigned_into(scope: Scope, name: str, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """The entries `Object.assign(name, a, b)` copies into the object `name`: those of `a` and `b`."""
+    found = scope.binding(name)
+    owner = found[0].name if found is not None else ""
+    for call_scope, call in calls_by_text(scope.facts).get("Object.assign", ()):
+        target = call.args[0] if call.args else None
+        if isinstance(target, Ref) and target.text == name and _same_binding(scope.facts, call_scope, owner):
+            for source in call.args[1:]:
+                yield from elements(Scope(scope.facts, call_scope), source, project, depth + 1)
+
+
+def _returned_entry(scope: Scope, text: str, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """`made.key` of `made = f()`, a project function returning an object display: the value it
+    returns under `key` (`return { tools, model }`), in the function's scope."""
+    receiver, _, key = text.rpartition(".")
+    made = scope.value(receiver) if "." not in receiver else None
+    if not isinstance(made, Call) or depth > MAX_DEPTH:
+        return
+    for inner, ret in _returned(scope, made, project, depth + 1):
+        shown = inner.value(ret.text) if isinstance(ret, Ref) and "." not in ret.text else ret
+        entry = shown.get(key) if isinstance(shown, Mapping) else None
+        if entry is not None:
+            yield inner, entry
 
 
 def _keyed_assignments(facts: ModuleFacts) -> dict[str, list[Assignment]]:

@@ -59,19 +59,21 @@ def test_a_cast_tree_sitter_splits_at_a_type_argument_keeps_its_value(cast, tmp_
 
 
 def test_a_symlinked_tsconfig_is_not_read(tmp_path):
-    # A pull request controls the tree: a config that links elsewhere maps nothing.
+    # A pull request controls the tree: a config that links elsewhere maps nothing. (`@/` maps to a
+    # folder no conventional reading finds from the importer: `lib/`, beside `src/`.)
     elsewhere = tmp_path / "elsewhere.json"
-    elsewhere.write_text('{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }')
+    elsewhere.write_text('{ "compilerOptions": { "paths": { "@/*": ["./lib/*"] } } }')
     facts_dir = tmp_path / "app"
     (facts_dir / "src").mkdir(parents=True)
-    (facts_dir / "src" / "db.ts").write_text("export const db = 1;\n")
+    (facts_dir / "lib").mkdir()
+    (facts_dir / "lib" / "db.ts").write_text("export const db = 1;\n")
     (facts_dir / "package.json").write_text("{}")
     (facts_dir / "tsconfig.json").symlink_to(elsewhere)
     assert modules.resolve_specifier("@/db", str(facts_dir / "src" / "main.ts")) == "@/db"
     (facts_dir / "tsconfig.json").unlink()
     (facts_dir / "tsconfig.json").write_text(elsewhere.read_text())
     assert modules.resolve_specifier("@/db", str(facts_dir / "src" / "main.ts")) == modules.module_name(
-        str(facts_dir / "src" / "db.ts"))
+        str(facts_dir / "lib" / "db.ts"))
 
 
 def test_module_names_hold_no_dot_and_round_trip(tmp_path):

@@ -491,3 +491,19 @@ def test_sib101_a_tool_function_handed_to_a_project_wrapper(tmp_path):
                    "  return [get, apply];\n}\n",
     }
     assert _lint(tmp_path, files, select=("SIB101",)) == [("SIB101", 9)]  # apply
+
+
+@pytest.mark.parametrize("framework", ["grammy", "telegraf"])
+def test_sib101_a_telegram_bot_context_replying_from_a_tool(tmp_path, framework):
+    """evalJ10's revelio: a tool factory handed the bot's context sends a photo to the chat
+    (`ctx.replyWithPhoto(url)`); `replyWithChatAction` only shows "uploading"."""
+    src = (CORE_HEAD + f"import {{ Context }} from '{framework}';\n"
+           "export function imageTool(ctx: Context) {\n"
+           "  return tool(async ({ url }) => {\n    await ctx.replyWithChatAction('upload_photo');\n"
+           "    await ctx.replyWithPhoto(url);\n    return 'sent';\n"
+           "  }, { name: 'image', description: 'd', schema: z.object({ url: z.string() }) });\n}\n"
+           "export function typingTool(ctx: Context) {\n"
+           "  return tool(async () => {\n    await ctx.replyWithChatAction('typing');\n    return 'ok';\n"
+           "  }, { name: 'typing', description: 'd', schema: z.object({}) });\n}\n")
+    line = src.splitlines().index("  return tool(async ({ url }) => {") + 1
+    assert sorted(_lint(tmp_path, {"main.ts": src}, select=("SIB101",))) == [("SIB101", line)]

@@ -360,7 +360,9 @@ def test_sib101_helper_in_another_file_js_extension_is_ts(tmp_path):
     ('{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }', True),  # relative to the config without baseUrl
     ('{ "extends": "./tsconfig.base.json" }', True),  # `paths` from the config it extends
     ('{ "compilerOptions": { "paths": { "@/*": ["./lib/*"] } } }', False),  # maps elsewhere: a package name
-    ("", False),
+    # No config maps any alias (a checkout without its tsconfig): `@/x` is `x` under the nearest
+    # folder above the importer holding it (`src/`), as Next.js's default alias names it.
+    ("", True),
 ], ids=["jsonc-baseurl", "no-baseurl", "extends", "elsewhere", "none"])
 def test_sib101_helper_imported_through_a_tsconfig_path_alias(config, found, tmp_path):
     """booksite's and GAI_P2's shape: `import { updateOrder } from '@/lib/orders'` (Next.js)."""
@@ -377,6 +379,22 @@ def test_sib101_helper_imported_through_a_tsconfig_path_alias(config, found, tmp
     if config:
         files["tsconfig.json"] = config
     assert _codes(tmp_path, files, "src/main.ts") == ([("SIB101", 4)] if found else [])
+
+
+def test_a_conventional_alias_without_any_config_is_the_file_above_the_importer(tmp_path):
+    """evalJ10's booksite exported without its tsconfig.json: `@/lib/db/admin` from
+    `src/lib/admin/agents/tooling/orders.ts` is `src/lib/db/admin.ts`; `~/` likewise. A name no
+    folder above holds stays a package's."""
+    helper = ("import { createClient } from '@supabase/supabase-js';\n"
+              "export async function updateOrder(id: string) {\n"
+              "  await createClient('u', 'k').from('orders').update({ status: 'x' }).eq('id', id);\n}\n")
+    for spec, found in (("@/lib/db/admin", True), ("~/lib/db/admin", True), ("@/lib/db/missing", False)):
+        files = {"src/lib/db/admin.ts": helper,
+                 "src/lib/admin/agents/tooling/orders.ts": HEAD + f"import {{ updateOrder }} from '{spec}';\n"
+                 "export const update = tool({\n  name: 'update_order',\n  parameters: z.object({}),\n"
+                 "  execute: async () => { await updateOrder('1'); return 'ok'; },\n});\n"}
+        assert _codes(tmp_path / spec.replace("/", "_"), files, "src/lib/admin/agents/tooling/orders.ts") == \
+            ([("SIB101", 4)] if found else []), spec
 
 
 def test_sib101_client_another_module_made_at_its_top_level(tmp_path):

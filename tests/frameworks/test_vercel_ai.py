@@ -343,3 +343,60 @@ def test_a_cloudflare_agent_schedules_work_through_this(found):
             "      abortSignal: options?.abortSignal,\n    });\n  }\n}\n")
     got = found(text)
     assert lines(got, "SIB101") == [line_of(text, "scheduleTask: tool({")], got
+
+
+# evalJ10's calendar assistant: the tools object lives in one module, a helper copies it into a local
+# object (`Object.assign`), another wraps each tool (a loop over `Object.entries`, each entry a copy
+# `{ ...toolDef, execute }` whose `execute` calls the original), a factory returns `{ tools, model }`,
+# and the route passes `agent.tools` to `streamText` under the request's signal.
+_CALENDAR = {
+    "tools/calendar.ts": "import { tool } from 'ai';\nimport { z } from 'zod';\n\nexport const calendarTools = {\n"
+                         "  createEvent: tool({\n    description: 'create',\n    inputSchema: z.object({ title: z.string() }),\n"
+                         "    execute: async ({ title }) => {\n"
+                         "      await fetch('https://cal.example.com/events', { method: 'POST', body: title });\n"
+                         "      return 'ok';\n    },\n  }),\n};\n",
+    "lib/wrap.ts": "export function withUser(tools: Record<string, any>, userId: string) {\n  const wrapped = {} as any;\n"
+                   "  for (const [name, toolDef] of Object.entries(tools)) {\n"
+                   "    if (!toolDef.execute) { wrapped[name] = toolDef; continue; }\n"
+                   "    const original = toolDef.execute;\n"
+                   "    wrapped[name] = { ...toolDef, execute: async (args: any, o: any) => original({ ...args, userId }, o) };\n"
+                   "  }\n  return wrapped;\n}\n",
+    "agent.ts": "import { calendarTools } from './tools/calendar';\nimport { withUser } from './lib/wrap';\n\n"
+                "export function toolsFor(kinds: string[]) {\n  const tools: Record<string, any> = {};\n"
+                "  if (kinds.includes('calendar')) {\n    Object.assign(tools, calendarTools);\n  }\n  return tools;\n}\n\n"
+                "export function createChatAgent(userId: string) {\n  const tools = toolsFor(['calendar']);\n"
+                "  return { tools: withUser(tools, userId), model: 'm' };\n}\n",
+}
+_ROUTES = {
+    "imported object": "import { calendarTools } from './tools/calendar';\n\nexport async function POST(req: Request) {\n"
+                       "  return streamText({ model: 'm', tools: calendarTools, abortSignal: req.signal });\n}\n",
+    "assigned into": "import { toolsFor } from './agent';\n\nexport async function POST(req: Request) {\n"
+                     "  return streamText({ model: 'm', tools: toolsFor(['calendar']), abortSignal: req.signal });\n}\n",
+    "wrapped": "import { calendarTools } from './tools/calendar';\nimport { withUser } from './lib/wrap';\n\n"
+               "export async function POST(req: Request) {\n"
+               "  return streamText({ model: 'm', tools: withUser(calendarTools, 'u'), abortSignal: req.signal });\n}\n",
+    "returned entry": "import { createChatAgent } from './agent';\n\nexport async function POST(req: Request) {\n"
+                      "  const agent = createChatAgent('u');\n"
+                      "  return streamText({ model: agent.model, tools: agent.tools, abortSignal: req.signal });\n}\n",
+}
+
+
+@pytest.mark.parametrize("route", list(_ROUTES), ids=list(_ROUTES))
+def test_a_tools_object_handed_through_modules_helpers_and_wrappers(tmp_path, route):
+    from tests.conftest import lint_files
+
+    files = {**_CALENDAR, "route.ts": "import { streamText } from 'ai';\n" + _ROUTES[route]}
+    config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
+    found = sorted((target, d.code, d.loc.line) for target in ("route.ts", "tools/calendar.ts")
+                   for d in lint_files(tmp_path, files, target, config))
+    group_line = next(i for i, ln in enumerate(files["route.ts"].splitlines(), 1) if "streamText({" in ln)
+    assert found == [("route.ts", "SIB301", group_line), ("tools/calendar.ts", "SIB101", 5)]
+
+
+def test_a_tools_object_the_call_does_not_run_under_a_signal_is_quiet(tmp_path):
+    from tests.conftest import lint_files
+
+    files = {**_CALENDAR, "route.ts": "import { streamText } from 'ai';\n"
+             + _ROUTES["returned entry"].replace(", abortSignal: req.signal", "")}
+    config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
+    assert [d for target in ("route.ts", "tools/calendar.ts") for d in lint_files(tmp_path, files, target, config)] == []

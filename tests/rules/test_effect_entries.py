@@ -1727,3 +1727,110 @@ def test_sql_read_through_str_methods_of_its_text():
             cursor.execute(sql.strip("\\n"))
             cursor.execute("  select 1  ".strip())
     """)] == [(3, "SQL UPDATE"), (4, "SQL DELETE")]
+
+
+def test_bluesky_reddit_and_mastodon_posts_and_their_reads():
+    # evalW5's content engine: crewAI publisher tools post through atproto and praw.
+    found = effects("""\
+        from atproto import Client
+        import praw
+        from mastodon import Mastodon
+
+        def f(text, handle, pw):
+            client = Client()
+            client.login(handle, pw)
+            client.send_post(text=text)
+            client.get_timeline()
+            reddit = praw.Reddit(client_id="i", client_secret="s", user_agent="a")
+            reddit.subreddit("test").submit(title=text, selftext=text)
+            reddit.subreddit("test").hot(limit=5)
+            Mastodon(access_token="t").status_post(text)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "message"), (11, "message"), (13, "message")]
+
+
+def test_mqtt_publishes_and_subscriptions():
+    # evalW5's MQTT light agent: paho's `client.publish(topic, message)` switches a light.
+    found = effects("""\
+        import paho.mqtt.client as mqtt
+        import paho.mqtt.publish as publish
+        import aiomqtt
+
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+
+        def f(topic, message):
+            client.publish(topic, message)
+            client.subscribe(topic)
+            publish.single(topic, message, hostname="broker")
+
+        async def g(topic, message):
+            async with aiomqtt.Client("broker") as c:
+                await c.publish(topic, message)
+    """)
+    assert [(line, description) for line, description, _, _, _ in found] == [
+        (8, "client.publish (MQTT message)"), (10, "paho.mqtt.publish.single (MQTT message)"), (14, "c.publish (MQTT message)")]
+
+
+def test_code_run_in_an_e2b_sandbox():
+    # evalW6's trading agent: LLM-written code run in an E2B code interpreter.
+    found = effects("""\
+        from e2b_code_interpreter import CodeInterpreter, Sandbox
+
+        def f(code):
+            interpreter = CodeInterpreter()
+            interpreter.notebook.exec_cell(code)
+            interpreter.close()
+            sandbox = Sandbox()
+            sandbox.run_code(code)
+            sandbox.files.write("/tmp/a.txt", code)
+            sandbox.files.read("/tmp/a.txt")
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "subprocess"), (8, "subprocess"), (9, "subprocess")]
+
+
+def test_strands_mcp_client_calls_a_tool_by_name_its_key_or_its_keyword():
+    """evalW5's smart-home agent: strands' `MCPClient.call_tool_sync(tool_use_id, name, arguments)`,
+    the name a gateway's (`SmartHome___control_device`) or looked up by the tool's own name."""
+    assert [(line, description) for line, description, _, _, _ in effects("""\
+        from strands.tools.mcp import MCPClient
+
+        def f(names, uid):
+            client = MCPClient(lambda: None)
+            client.call_tool_sync(tool_use_id=uid, name="SmartHome___control_device", arguments={})
+            client.call_tool_sync(uid, "SmartHome___discover_devices", {})
+            client.call_tool_sync(tool_use_id=uid, name=names["turn_on_light"], arguments={})
+            client.call_tool_sync(tool_use_id=uid, name=names["query_knowledge_base"], arguments={})
+            client.call_tool_sync(uid, "restart_service", {})
+    """)] == [(5, "client.call_tool_sync (MCP tool SmartHome___control_device)"),
+              (7, "client.call_tool_sync (MCP tool turn_on_light)"),
+              (9, "client.call_tool_sync (MCP tool restart_service)")]
+
+
+def test_a_factory_parameter_is_the_client_this_module_passes_it(lint, tmp_path):
+    """evalW5's voice agent: a tool closure made by `_build(mcp_client)` calls the client it was
+    handed; the module calls the factory with an `MCPClient`. A parameter no call gives a known
+    client stays unknown."""
+    text = """\
+        from strands import Agent, tool
+        from strands.tools.mcp import MCPClient
+
+        def _build(mcp_client):
+            @tool
+            def turn_on_all() -> str:
+                mcp_client.call_tool_sync(tool_use_id="1", name="Home___control_device", arguments={})
+                return "ok"
+            return turn_on_all
+
+        def _other(client):
+            @tool
+            def turn_off_all() -> str:
+                client.call_tool_sync(tool_use_id="1", name="Home___control_device", arguments={})
+                return "ok"
+            return turn_off_all
+
+        def main(url, thing):
+            mcp_client = None
+            mcp_client = MCPClient(lambda: url)
+            Agent(tools=[_build(mcp_client), _other(thing)])
+    """
+    assert sib101(lint, tmp_path, text) == [(6, 7, "turn_on_all: sync, mcp_client.call_tool_sync (MCP tool Home___control_device)")]
