@@ -7,7 +7,7 @@ SELECT, opening a file for reading, a POST to a search API, `git status`), and n
 function whose body only returns text, whatever it is called.
 
 The knowledge is data, one module per library family (`http`, `mail`, `processes`, `files`,
-`databases`, `payments`, `messaging`, `cloud`, `google_apis`, `ticketing`, `memory`, `desktop`,
+`databases`, `payments`, `messaging`, `cloud`, `azure`, `google_apis`, `ticketing`, `memory`, `desktop`,
 `office`, `stores`, `browser`, `media`), each exporting `ROWS`; `table.TABLE` joins them. Rows
 match in four ways:
 

@@ -42,9 +42,11 @@ MOVES = frozenset({"rename", "replace"})
 # Calls that make (or name) a scratch area, and the ones that build a path from their first argument.
 SCRATCH_MAKERS = frozenset({"tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile", "tempfile.mkdtemp",
                             "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp",
-                            "tempfile.gettempdir"})
+                            "tempfile.gettempdir",
+                            # Node: `await mkdtemp(path.join(tmpdir(), "x-"))`
+                            "os.tmpdir", "fs.mkdtemp", "fs.mkdtempSync", "fs/promises.mkdtemp", "fs.promises.mkdtemp"})
 PATH_BUILDERS = frozenset({"pathlib.Path", "pathlib.PurePath", "os.path.join", "os.path.abspath", "os.path.realpath",
-                           "os.fspath", "str"})
+                           "os.fspath", "str", "path.join", "path.resolve"})
 # In-memory buffers: saving an image or a workbook into one writes no file.
 MEMORY_BUFFERS = frozenset({"io.BytesIO", "io.StringIO"})
 # What a value built by these is: a filesystem path (`Path(p)`, `base / "x.png"`, `os.path.join(...)`),

@@ -59,7 +59,8 @@ ROWS: tuple[Row, ...] = (
     # `const api = axios.create({...}); api.post(...)`
     *(Row("method", "axios.create", (m.lower(),), "{method} via axios", False, "js_http", m, "http") for m in sorted(MUTATING_HTTP)),
     *(Row("method", "axios.create", ("delete",), "DELETE via axios", False, "js_http", "DELETE", "http"),),
-    *(r for m in _FS_MODULES for r in calls(" ".join(f"{m}.{v}" for v in _FS_WRITES.split()), "{name} (file write)", False, "file")),
+    *(r for m in _FS_MODULES for r in calls(" ".join(f"{m}.{v}" for v in _FS_WRITES.split()), "{name} (file write)", False, "file",
+                                            "path")),  # not into a scratch folder (`mkdtemp(join(tmpdir(), ...))`)
     *calls(" ".join(f"child_process.{v}" for v in _PROCESSES.split()), "{name} (subprocess)", False, "subprocess",
            "process"),
     *calls("execa execa.execa execa.execaCommand execa.$", "{name} (subprocess)", False, "subprocess", "process"),
@@ -216,6 +217,8 @@ ROWS: tuple[Row, ...] = (
     *methods("@octokit/rest.Octokit octokit.Octokit", "create* update* delete* add* remove* set* merge* replace* dismiss* "
              "submit* lock unlock requestReviewers removeRequestedReviewers transfer cancel* approve* mark* enable* "
              "disable* rerun* rerequest* upload*", "{name} (GitHub)", False, "ticket"),
+    # `new Upload({ client, params }).done()` of @aws-sdk/lib-storage: a multipart S3 upload.
+    *methods("@aws-sdk/lib-storage.Upload", "done", "{name} (S3 upload)", False, "cloud"),
     *methods("@aws-sdk/client-s3.S3Client @aws-sdk/client-dynamodb.DynamoDBClient @aws-sdk/client-ses.SESClient "
              "@aws-sdk/client-sesv2.SESv2Client @aws-sdk/client-sns.SNSClient @aws-sdk/client-sqs.SQSClient "
              "@aws-sdk/client-lambda.LambdaClient @aws-sdk/lib-dynamodb.DynamoDBDocumentClient", "send",

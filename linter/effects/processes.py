@@ -46,7 +46,8 @@ READ_ONLY_PROGRAMS: dict[str, frozenset[str]] = {
     "stat": frozenset(), "du": frozenset(), "df": frozenset(), "tree": frozenset(), "file": frozenset(),
     "rg": frozenset({"--pre"}),  # --pre runs a program per file
     "whoami": frozenset(), "hostname": frozenset(), "uname": frozenset(), "date": frozenset({"-s", "--set"}),
-    "uptime": frozenset(), "ping": frozenset(), "dig": frozenset(), "nslookup": frozenset(), "whois": frozenset(), "host": frozenset(),
+    "uptime": frozenset(), "ping": frozenset(), "dig": frozenset(), "traceroute": frozenset(), "traceroute6": frozenset(),
+    "tracert": frozenset(), "tracepath": frozenset(), "mtr": frozenset(), "nslookup": frozenset(), "whois": frozenset(), "host": frozenset(),
     "nproc": frozenset(), "free": frozenset(), "ps": frozenset(), "printenv": frozenset(),
     # Programs that play a sound leave nothing behind.
     "afplay": frozenset(), "aplay": frozenset(), "paplay": frozenset(), "say": frozenset({"-o", "--output-file"}),

@@ -105,7 +105,15 @@ def read_only_command(call: Call, r: Resolver) -> bool:
         argv = _items((call.args[0], *(rest.items if isinstance(rest, Seq) else ())), r)
     else:
         first, r = _argv_list(call.arg(0, "args") or call.kwarg("command") or call.kwarg("cmd"), r)
+        returned = getattr(r, "returned_lists", None)
+        made = returned(first) if returned is not None and not isinstance(first, Seq) else None
+        if made:  # `command = _command_for(host)`: each list the helper can return must only read
+            return all(_argv_reads(_items(seq.items, inner), inner) for seq, inner in made)
         argv = _items(first.items, r) if isinstance(first, Seq) else _split(r.text(first, numbers=True), r)
+    return _argv_reads(argv, r)
+
+
+def _argv_reads(argv: list[Arg] | None, r: Resolver) -> bool:
     if not argv:
         return False
     programs = [argv[0].text] if argv[0].text is not None else _programs(argv[0].value, r)
@@ -252,6 +260,8 @@ def _items(values: tuple[Value, ...], r: Resolver) -> list[Arg] | None:
             if isinstance(spread, Seq) and v in spread.items and isinstance(v.value, Ref):
                 # `args = ["--kubeconfig", path, ...args]`: the list the parameter held before.
                 where, spread = _given(v.value.text, r)
+            if isinstance(spread, Either):  # `*(["-6"] if v6 else [])`: every flag either option may add
+                spread = _either_flags(spread, r)
             if not isinstance(spread, Seq) or any(isinstance(i, Starred) for i in spread.items):
                 return None
             where = _caller_of(v.value, spread, where)
@@ -259,6 +269,14 @@ def _items(values: tuple[Value, ...], r: Resolver) -> list[Arg] | None:
         else:
             out.append(Arg(r.text(v), v, r))
     return out
+
+
+def _either_flags(spread: Either, r: Resolver) -> Seq | None:
+    """The options of a conditional list of flags as one list holding them all; None unless each
+    option is a list display of literal options (`-6`), which cannot move a subcommand."""
+    items = [i for o in spread.options if isinstance(o, Seq) for i in o.items]
+    flags = all(isinstance(o, Seq) for o in spread.options) and all((r.text(i) or "").startswith("-") for i in items)
+    return Seq(tuple(items), spread.loc) if flags else None
 
 
 def _given(param: str, r: Resolver) -> tuple[Resolver, Value | None]:
@@ -316,10 +334,19 @@ def _subcommand_reads(args: list[str | None], reads: frozenset[str], value_optio
 
 def in_scratch(value: Value | None, r: Resolver, depth: int = 0) -> bool:
     """`value` is a path inside a scratch area the code made: `d` bound by `with
-    tempfile.TemporaryDirectory() as d`, `Path(d, "x")`, `os.path.join(d, "x")`, `tmp.name`."""
+    tempfile.TemporaryDirectory() as d`, `Path(d, "x")`, `os.path.join(d, "x")`, `tmp.name`, Node's
+    `await mkdtemp(path.join(tmpdir(), "x-"))`; also where a caller on the call path made it."""
     if value is None or depth > 6:
         return False
     if isinstance(value, Ref):
+        arguments = getattr(r, "arguments", None) or {}
+        if value.text in arguments and _unbound(r, value.text):  # a path the caller made, read where it did
+            caller, given = arguments[value.text]
+            return in_scratch(given, caller, depth + 1)
+        entry = getattr(r, "returned_entry", None)
+        returned = entry(value) if entry is not None else None
+        if returned is not None:  # `const { directory } = await makeTempDir()`
+            return in_scratch(returned[0], returned[1], depth + 1)
         bound = r.value(value.text)
         if bound is None and value.text.endswith(".name"):
             bound = r.value(value.text[: -len(".name")])

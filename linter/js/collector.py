@@ -462,6 +462,14 @@ class _Collector:
                 stack.extend(reversed(n.named_children))
         return tuple(names)
 
+    def _returned_types(self, note: ts.Node | None) -> tuple[str, ...]:
+        """The resolved type names a function's return annotation lists, a `Promise<T>`'s `T` for it."""
+        shape = note.named_children[0] if note is not None and note.named_child_count else None
+        if shape is not None and shape.type == "generic_type" and shape.named_child_count == 2 \
+                and self.text(shape.named_children[0]) == "Promise":
+            return self._annotation(shape.named_children[1].named_children[0] if shape.named_children[1].named_child_count else None)
+        return self._annotation(note)
+
     def _members(self, note: ts.Node | None) -> dict[str, tuple[str, ...]]:
         """Property -> the type names its annotation lists, of an object type written inline
         (`{ db }: { db: Db }`) or named by a type alias or interface of this module."""
@@ -504,6 +512,28 @@ class _Collector:
                 if key is not None and value is not None and value.type == "identifier":
                     out.append((self.text(value), self.text(key).strip("'\"")))
         return out
+
+    def visit_type_alias_declaration(self, node: ts.Node) -> bool:
+        """`type BotContext = Context & SessionFlavor<S>` at the top level: the alias stands for the
+        first imported type it is made of, as an import of it would (a value annotated or returned
+        as `BotContext` is a grammY `Context`)."""
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None or value is None or self.scope() or self.text(name) in self.imports:
+            return False
+        parts, todo = [], [value]
+        while todo:  # `A & B & {...}` nests: ((A & B) & {...})
+            part = todo.pop(0)
+            if part.type in ("intersection_type", "union_type"):
+                todo[:0] = part.named_children
+            else:
+                parts.append(part)
+        for part in parts:
+            if part.type == "generic_type" and part.named_child_count:
+                part = part.named_children[0]
+            if part.type == "type_identifier" and self.text(part) in self.imports:
+                self.imports[self.text(name)] = self.imports[self.text(part)]
+                break
+        return False
 
     def visit_for_in_statement(self, node: ts.Node) -> bool:
         """`for (const t of tools)`: `t` is any item of `tools`, as Python's `for t in tools:`; in
@@ -681,6 +711,7 @@ class _Collector:
             loc=self.loc(name_node if name_node is not None and node.type != "arrow_function" else node),
             params=tuple(params),
             param_annotations=tuple(notes),
+            returns_annotation=" ".join(self._returned_types(node.child_by_field_name("return_type"))),
             class_name=(f"{self.scope()}.{cls}" if self.scope() else cls) if cls else "",
             bases=self.facts.classes.get(cls, ()) if cls else (),
         )

@@ -13,7 +13,8 @@ each extension tried, and `./dir` as `dir/index.*`. A bare specifier that the ne
 `tsconfig.json` (or `jsconfig.json`) maps in `compilerOptions.paths` (`"@/*": ["./src/*"]`, a
 Next.js app's `@/lib/db`) is the project file it maps to, when one exists; one that names a package
 of the importer's own monorepo is that package's source (`siblint.js.workspaces`). Where no config
-maps any alias, `@/x` and `~/x` are `x` under the nearest folder above the importer holding it.
+maps any alias, `@/x` and `~/x` are `x` under the nearest folder above the importer holding it, and
+SvelteKit's `$lib/x` is `lib/x` there.
 """
 
 from __future__ import annotations
@@ -111,17 +112,21 @@ def _aliased(spec: str, folder: str) -> str | None:
     return None
 
 
-_CONVENTIONAL = ("@/", "~/")
+# Prefix -> what it stands for under some folder above the importer: Next.js's `@/` and `~/`
+# (`"@/*": ["./src/*"]` or `["./*"]`), SvelteKit's `$lib` (`src/lib`, set by the generated
+# `.svelte-kit/tsconfig.json` a checkout does not hold).
+_CONVENTIONAL = {"@/": "", "~/": "", "$lib/": "lib/"}
 _MAX_ALIAS_LEVELS = 8
 
 
 def _conventional_alias(spec: str, folder: str) -> str | None:
-    """`@/lib/db` or `~/lib/db` where no config maps any alias (a checkout without its tsconfig, or a
-    config siblint cannot read): the file under the nearest folder above the importer holding it,
-    as Next.js's `"@/*": ["./src/*"]` or `["./*"]` would name it."""
-    if not spec.startswith(_CONVENTIONAL) or _paths(folder):
+    """`@/lib/db`, `~/lib/db` or `$lib/server/db` where no config maps any alias (a checkout without
+    its tsconfig, or a config siblint cannot read): the file under the nearest folder above the
+    importer holding it."""
+    prefix = next((p for p in _CONVENTIONAL if spec.startswith(p)), None)
+    if prefix is None or _paths(folder):
         return None
-    rest = spec[2:]
+    rest = _CONVENTIONAL[prefix] + spec[len(prefix):]
     for _ in range(_MAX_ALIAS_LEVELS):
         found = find_file(os.path.join(folder, rest))
         if found is not None:

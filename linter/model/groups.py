@@ -162,10 +162,11 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
         # A project factory's product (`tools=[make_lookup(url), post_order]`): what it returns.
         made_by = [(s, v) for s, v in elements(where, item, project) if v is not item] if depth < MAX_ALIASES else []
         products = [m for s, v in made_by for m in _item_members(s, v, project, plain, depth + 1)]
-        if products or made_by or not item.args or depth >= MAX_ALIASES:
+        if products or not item.args or depth >= MAX_ALIASES:
             return products
-        # A library's wrapper around a tool (`withAsyncAuthorization(shopOnlineTool)`, Auth0 for AI
-        # Agents): the tool it wraps runs; a plain function handed to it is no tool.
+        # A wrapper around a tool, a library's (`withAsyncAuthorization(shopOnlineTool)`, Auth0 for AI
+        # Agents) or a project's whose product siblint cannot read (a curried `withConnection(c)(tool)`):
+        # the tool it wraps runs; a plain function handed to it is no tool.
         return _item_members(where, item.args[0], project, "", depth + 1)
     if isinstance(item, Attr) and isinstance(item.receiver, Call) and isinstance(item.receiver.func, Ref):
         # `SearchTools().search`: a tool method read off an instance is the class attribute.
@@ -180,6 +181,10 @@ def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, 
                 named = tool_named(target[0], target[1], "", project)
         if named is not None:
             return [Member(*named)]
+        if "." in item.text and depth < MAX_ALIASES:  # `catalog.gmailSend` of a local object display
+            entries = [(s, v) for s, v in elements(where, item, project) if v is not item]
+            if entries:
+                return [m for s, v in entries for m in _item_members(s, v, project, plain, depth + 1)]
         bound = where.value(item.text) if "." not in item.text else None
         if isinstance(bound, Each) and depth < MAX_ALIASES:  # `tool(t)` of a loop over tools: each of them
             return [m for s, v in elements(where, item, project) for m in _item_members(s, v, project, plain, depth + 1)]

@@ -19,7 +19,7 @@ from dataclasses import replace
 from ..effects import CONSTRUCTORS, Effect, effect_of, in_family
 from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
-from ..syntax.facts import Attr, Call, Comp, Each, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
+from ..syntax.facts import Attr, Call, Comp, Const, Each, Either, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
 from .project import ProjectIndex
 from .semantic import (
     OWN_OBJECT,
@@ -66,6 +66,52 @@ class ReceiverScope(Scope):
             caller, given = self.arguments[value.text]
             return caller.text(given, depth + 1, numbers)
         return super().text(value, depth, numbers)
+
+    def returned_entry(self, value: Value | None) -> tuple[Value, "ReceiverScope"] | None:
+        """`directory` of `const { directory } = await makeTemp()`, or `made.directory` of `made =
+        makeTemp()`: what the project function returns under that key (`return { directory, filePath }`),
+        with the function's scope; None when it returns no object display holding it."""
+        if isinstance(value, Ref) and "." not in value.text:
+            value = self.value(value.text)
+        call: Value | None
+        if isinstance(value, Attr) and isinstance(value.receiver, Call):
+            call, key = value.receiver, value.attr
+        elif isinstance(value, Ref) and value.text.count(".") == 1:
+            head, _, key = value.text.partition(".")
+            call = self.value(head)
+        else:
+            return None
+        found = callees(self, call, self.project) if isinstance(call, Call) else []
+        for facts, fn in found[:1]:
+            inner = ReceiverScope(facts, fn.name, self.project)
+            for ret in fn.return_values:
+                entry = ret.get(key) if isinstance(ret, Mapping) else None
+                if entry is not None:
+                    return entry, inner
+        return None
+
+    def returned_lists(self, value: Value | None) -> list[tuple[Seq, "ReceiverScope"]] | None:
+        """Every list display a project helper can return (`command = _command_for(host)`, a branch
+        per platform), each with the helper's scope; None when the value is no such call or a return
+        is anything else (a `return None` is no list)."""
+        call = self.value(value.text) if isinstance(value, Ref) and "." not in value.text else value
+        found = callees(self, call, self.project) if isinstance(call, Call) else []
+        if len(found) != 1:
+            return None
+        facts, fn = found[0]
+        inner = ReceiverScope(facts, fn.name, self.project)
+        lists = []
+        todo = list(fn.return_values)
+        while todo:
+            ret = todo.pop()
+            made = inner.value(ret.text) if isinstance(ret, Ref) and "." not in ret.text else ret
+            if isinstance(made, Either):  # `return [...] if remote else None`
+                todo += made.options
+            elif isinstance(made, Seq):
+                lists.append((made, inner))
+            elif not (isinstance(made, Const) and made.value is None):
+                return None
+        return lists or None
 
     def mapped_argument(self, call: Call) -> Value | None:
         """The list argument of a project helper that returns each of its items mapped on its own

@@ -721,6 +721,9 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
     bases = facts.classes.get(name, ())
     protocol = any(b.rpartition(".")[2] == "Protocol" for b in bases)
     methods = _methods(facts, name) - {"__init__"}
+    # A Protocol's `async def run` is not met by a sync `def run` (nor the reverse): it returns
+    # something else, and an awaited call of it could not run the other.
+    kinds = _method_kinds(facts, name, methods)
     out: list[tuple[ModuleFacts, str]] = [cls] if stub_base else []
     typescript = TS_INTERFACE in bases  # nominal: the classes that say `implements` it
     for other in project.js_implementers(short) if typescript else project.modules_mentioning(short):
@@ -728,13 +731,14 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
             if (other.path, cname) == key:
                 continue
             subclass = any(b.rpartition(".")[2] == short and _key(project_class(other, b, project)) == key for b in cbases)
-            structural = protocol and bool(methods) and methods <= _methods(other, cname)
+            structural = protocol and bool(methods) and kinds <= _method_kinds(other, cname, methods)
             if subclass or structural:
                 out.append((other, cname))
     if protocol and methods:
         for other in project.modules_mentioning("", *sorted(methods)):
             for cname in other.classes:
-                if (other, cname) not in out and (other.path, cname) != key and methods <= _methods(other, cname):
+                if (other, cname) not in out and (other.path, cname) != key \
+                        and kinds <= _method_kinds(other, cname, methods):
                     out.append((other, cname))
     if typescript and not out:
         # A TS interface no class implements is a shape (`interface Settings { fileService: FileService }`):
@@ -746,6 +750,11 @@ def implementations(cls: tuple[ModuleFacts, str], project: ProjectIndex) -> list
 
 def _key(cls: tuple[ModuleFacts, str] | None) -> tuple[str, str] | None:
     return (cls[0].path, cls[1]) if cls is not None else None
+
+
+def _method_kinds(facts: ModuleFacts, cls: str, names: set[str]) -> set[tuple[str, bool]]:
+    """(name, is async) of the methods of `cls` among `names`."""
+    return {(n, fn.is_async) for n in names if (fn := facts.functions.get(f"{cls}.{n}")) is not None}
 
 
 def _methods(facts: ModuleFacts, cls: str) -> set[str]:
@@ -1301,7 +1310,7 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
             yield from elements(scope, bound, project, depth + 1)
             yield from _grown(scope, value.text, project, depth)
             return
-        if isinstance(bound, Ref):
+        if isinstance(bound, (Ref, Either)):  # an alias, or `(hint && byHint[hint]) || [...]`: whichever runs
             yield from elements(scope, bound, project, depth + 1)
             return
         if isinstance(bound, Each):  # `for t in tools: wrapped.append(t)`: any item of what it loops over
@@ -1374,9 +1383,10 @@ def _returned_elements(scope: Scope, call: Call, project: ProjectIndex, depth: i
 
 def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
     """What `call` passed for the parameter its callee returns entries of: the parameter itself, an
-    entry of it (`allTools[name]`, the item of a loop over it, a copy `{ ...item, execute }`), or a
-    local object filled with its entries (`filtered[name] = allTools[name]; return filtered`, a filter
-    by name, a wrapper of each). None when the return is something else."""
+    entry of it (`allTools[name]`, the item of a loop over it, a copy `{ ...item, execute }`), a call
+    handed it (a wrapper: `withTokenVault(opts, tool)`), or a local object filled with its entries
+    (`filtered[name] = allTools[name]; return filtered`, a filter by name, a wrapper of each). None
+    when the return is something else."""
     fn = inner.fn
     if fn is None:
         return None
@@ -1389,6 +1399,8 @@ def _passed_through(inner: Scope, ret: Value, call: Call) -> Value | None:
         ret = ret.container
     if isinstance(ret, Mapping):  # `{ ...toolDef, execute: wrapped }`: the entry it copies
         ret = next((v for k, v in ret.items if k is None and isinstance(v, Ref)), ret)
+    if isinstance(ret, Call):  # `withTokenVault({...}, tool)`, `authorize(opts)(tool)`: a wrapper of the parameter
+        ret = next((a for a in ret.args if isinstance(a, Ref) and a.text in fn.params), ret)
     looped = inner.value(ret.text) if isinstance(ret, Ref) and "." not in ret.text else None
     if isinstance(looped, Each) and looped.iter is not None:  # an entry of a loop over the parameter
         ret = looped.iter
@@ -1426,10 +1438,14 @@ def _assigned_into(scope: Scope, name: str, project: ProjectIndex, depth: int) -
 
 
 def _returned_entry(scope: Scope, text: str, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
-    """`made.key` of `made = f()`, a project function returning an object display: the value it
-    returns under `key` (`return { tools, model }`), in the function's scope."""
+    """`made.key` of `made = { key: ... }` (a catalog of tools) or of `made = f()`, a project function
+    returning an object display: the value under `key` (`return { tools, model }`), in the scope
+    that wrote it."""
     receiver, _, key = text.rpartition(".")
     made = scope.value(receiver) if "." not in receiver else None
+    if isinstance(made, Mapping) and made.get(key) is not None:
+        yield scope, made.get(key)  # type: ignore[misc]
+        return
     if not isinstance(made, Call) or depth > MAX_DEPTH:
         return
     for inner, ret in _returned(scope, made, project, depth + 1):

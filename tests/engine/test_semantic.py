@@ -201,6 +201,24 @@ def test_protocol_without_an_effectful_implementation_stays_silent(tmp_path: Pat
     assert _codes(tmp_path, files, "app/agent.py", ("SIB101", "SIB301")) == []
 
 
+def test_a_sync_method_does_not_implement_an_async_protocol_method(tmp_path: Path) -> None:
+    """evalW7's Super_SOL: `await runner.run(inv)` of `class Runner(Protocol): async def run(...)`;
+    a class of another protocol with a sync `def run` that runs a subprocess is not an implementation
+    (an awaited call could not run it), the async one that awaits its process is."""
+    protocol = "from typing import Protocol\n\nclass Runner(Protocol):\n    async def run(self, argv: list[str]) -> str: ...\n"
+    sync_impl = ("import subprocess\n\nclass CodexRunner:\n    def run(self, argv: list[str]) -> str:\n"
+                 "        return subprocess.run(argv, capture_output=True, text=True).stdout\n")
+    async_impl = ("import asyncio\n\nclass DockerRunner:\n    async def run(self, argv: list[str]) -> str:\n"
+                  "        proc = await asyncio.create_subprocess_exec(*argv)\n        await proc.wait()\n        return 'ok'\n")
+    tools = ("from agents import function_tool\nfrom app.runner import Runner\n\n"
+             "def make(runner: Runner):\n    @function_tool(failure_error_function=None)\n"
+             "    async def verify() -> str:\n        return await runner.run(['docker', 'run', 'img'])\n    return verify\n")
+    files = {"app/runner.py": protocol, "app/codex.py": sync_impl, "app/docker.py": async_impl, "app/agent.py": tools}
+    assert _codes(tmp_path, files, "app/agent.py", ("SIB101", "SIB102", "SIB103")) == []
+    files["app/codex.py"] = sync_impl.replace("def run", "async def run")  # now it implements it: and blocks
+    assert _codes(tmp_path, files, "app/agent.py", ("SIB101", "SIB102", "SIB103")) == [("SIB103", 6)]
+
+
 def test_effect_behind_an_abc_and_a_subclass_in_another_module(tmp_path: Path) -> None:
     base = "import abc\n\nclass Store(abc.ABC):\n    @abc.abstractmethod\n    def save(self, row: dict) -> None: ...\n"
     impl = ("import sqlite3\nfrom app.store import Store\n\nclass SqliteStore(Store):\n    def save(self, row: dict) -> None:\n"

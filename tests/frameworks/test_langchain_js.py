@@ -507,3 +507,80 @@ def test_sib101_a_telegram_bot_context_replying_from_a_tool(tmp_path, framework)
            "  }, { name: 'typing', description: 'd', schema: z.object({}) });\n}\n")
     line = src.splitlines().index("  return tool(async ({ url }) => {") + 1
     assert sorted(_lint(tmp_path, {"main.ts": src}, select=("SIB101",))) == [("SIB101", line)]
+
+
+def test_sib101_a_context_a_project_function_returns_as_a_type_alias(tmp_path):
+    """evalJ10's revelio: `const ctx = injectBotContext()` in the tool factory, declared in another
+    module as `(): BotContext`, where `type BotContext = Context & SessionFlavor<S> & {...}` (grammY);
+    the alias is declared after the function. A `Promise<BotContext>` reads the same."""
+    context = ("import { Context, SessionFlavor } from 'grammy';\n"
+               "export function injectBotContext(): BotContext {\n  return inject(TOKEN);\n}\n"
+               "export async function loadBotContext(): Promise<BotContext> {\n  return inject(TOKEN);\n}\n"
+               "export type BotContext = Context &\n  SessionFlavor<{ plan?: string }> & { photoUrl?: string };\n")
+    tools = (CORE_HEAD + "import { injectBotContext, loadBotContext } from './context';\n"
+             "export function imageTool() {\n  const ctx = injectBotContext();\n"
+             "  return tool(async ({ url }) => {\n    await ctx.replyWithPhoto(url);\n    return 'sent';\n"
+             "  }, { name: 'image', description: 'd', schema: z.object({ url: z.string() }) });\n}\n"
+             "export function voiceTool() {\n"
+             "  return tool(async ({ url }) => {\n    const ctx = await loadBotContext();\n"
+             "    await ctx.replyWithVoice(url);\n    return 'sent';\n"
+             "  }, { name: 'voice', description: 'd', schema: z.object({ url: z.string() }) });\n}\n")
+    lines = tools.splitlines()
+    expected = [("SIB101", i) for i, ln in enumerate(lines, 1) if ln.startswith("  return tool(")]
+    assert sorted(_lint(tmp_path, {"main.ts": tools, "context.ts": context}, select=("SIB101",))) == expected
+
+
+# evalJ12's SimieBot: the agent's tools are picked from a local catalog object (`catalog.slackWrite`),
+# by hint or a default list (`(hint && byHint[hint]) || [...]`), each wrapped by project wrappers:
+# a curried `withConnection(c)(tool)` whose product is a library wrapper of its parameter, and a local
+# arrow function handing it to another (`protect(tool, msg)`). The ToolNode rethrows every error.
+SIMIE_AUTH = ("import { Auth0AI } from '@auth0/ai-langchain';\n"
+              "export const withConnection = (connection: string) => {\n  return <T>(tool: T): T => {\n"
+              "    if (!process.env.VAULT) {\n      return tool;\n    }\n"
+              "    return new Auth0AI().withTokenVault({ connection }, tool as never) as T;\n  };\n};\n"
+              "export const withSlackWrite = withConnection('slack');\n")
+SIMIE_TOOLS = (CORE_HEAD + "import { WebClient } from '@slack/web-api';\n"
+               "export const postSlackTool = tool(async ({ text }) => {\n"
+               "  await new WebClient('t').chat.postMessage({ channel: 'c', text });\n  return 'posted';\n"
+               "}, { name: 'post_slack', description: 'd', schema: z.object({ text: z.string() }) });\n"
+               "export const lookupTool = tool(async ({ q }) => {\n  throw new Error('down');\n"
+               "}, { name: 'lookup', description: 'd', schema: z.object({ q: z.string() }) });\n")
+SIMIE_NODE = ("import { createReactAgent, ToolNode } from '@langchain/langgraph/prebuilt';\n"
+              "import { postSlackTool, lookupTool } from './tools';\nimport { withSlackWrite } from './auth';\n"
+              "import { withAsyncAuthorization } from './authz';\n"
+              "export async function generalNode(state: any, llm: any) {\n"
+              "  const protect = (tool: any, message: string) => withAsyncAuthorization({ message })(tool);\n"
+              "  const catalog = {\n    slackWrite: protect(withSlackWrite(postSlackTool), 'post?'),\n"
+              "    lookup: lookupTool,\n  };\n"
+              "  const byHint: Record<string, any[]> = { slack: [catalog.slackWrite] };\n"
+              "  const hint = state.hint;\n"
+              "  const tools = (hint && byHint[hint]) || [catalog.slackWrite, catalog.lookup];\n"
+              "  const agent = createReactAgent({\n    llm,\n    tools: new ToolNode(tools, { handleToolErrors: false }),\n  });\n"
+              "  return agent.invoke(state);\n}\n")
+
+
+def test_sib301_tools_picked_from_a_catalog_through_project_wrappers(tmp_path):
+    files = {"auth.ts": SIMIE_AUTH, "tools.ts": SIMIE_TOOLS, "node.ts": SIMIE_NODE,
+             "authz.ts": "export const withAsyncAuthorization = (o: any) => <T>(t: T): T => t;\n"}
+    node_line = SIMIE_NODE.splitlines().index("    tools: new ToolNode(tools, { handleToolErrors: false }),") + 1
+    assert _lint(tmp_path, files, "node.ts", select=("SIB301",)) == [("SIB301", node_line)]
+    assert _lint(tmp_path / "t", files, "tools.ts", select=("SIB101",)) == [("SIB101", 4)]
+
+
+def test_a_file_written_into_a_scratch_folder_is_no_effect(tmp_path):
+    """evalJ12's SimieBot: `await mkdtemp(path.join(tmpdir(), 'x-'))`, then a file under it written
+    by a helper handed the path, and the folder removed after reading a helper's `{ directory }`."""
+    src = (CORE_HEAD + "import { createWriteStream } from 'node:fs';\n"
+           "import { mkdtemp, rm, writeFile } from 'node:fs/promises';\nimport { tmpdir } from 'node:os';\n"
+           "import path from 'node:path';\n"
+           "const toFile = async (body: string, outputPath: string) => {\n  createWriteStream(outputPath).write(body);\n};\n"
+           "const makeTemp = async () => {\n  const directory = await mkdtemp(path.join(tmpdir(), 'x-'));\n"
+           "  return { directory, filePath: path.join(directory, 'a.mp4') };\n};\n"
+           "export const probe = tool(async ({ body }) => {\n  const { directory, filePath } = await makeTemp();\n"
+           "  await toFile(body, filePath);\n  await writeFile(path.join(directory, 'b.txt'), body);\n"
+           "  await rm(directory, { recursive: true, force: true });\n  return 'ok';\n"
+           "}, { name: 'probe', description: 'd', schema: z.object({ body: z.string() }) });\n"
+           "export const save = tool(async ({ body }) => {\n  await writeFile('report.txt', body);\n  return 'ok';\n"
+           "}, { name: 'save', description: 'd', schema: z.object({ body: z.string() }) });\n")
+    save_line = src.splitlines().index("export const save = tool(async ({ body }) => {") + 1
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", save_line)]

@@ -383,17 +383,18 @@ def test_sib101_helper_imported_through_a_tsconfig_path_alias(config, found, tmp
 
 def test_a_conventional_alias_without_any_config_is_the_file_above_the_importer(tmp_path):
     """evalJ10's booksite exported without its tsconfig.json: `@/lib/db/admin` from
-    `src/lib/admin/agents/tooling/orders.ts` is `src/lib/db/admin.ts`; `~/` likewise. A name no
-    folder above holds stays a package's."""
+    `src/lib/admin/agents/tooling/orders.ts` is `src/lib/db/admin.ts`; `~/` likewise, and SvelteKit's
+    `$lib/db/admin` (evalJ13's edapex). A name no folder above holds stays a package's."""
     helper = ("import { createClient } from '@supabase/supabase-js';\n"
               "export async function updateOrder(id: string) {\n"
               "  await createClient('u', 'k').from('orders').update({ status: 'x' }).eq('id', id);\n}\n")
-    for spec, found in (("@/lib/db/admin", True), ("~/lib/db/admin", True), ("@/lib/db/missing", False)):
+    for spec, found in (("@/lib/db/admin", True), ("~/lib/db/admin", True), ("@/lib/db/missing", False),
+                        ("$lib/db/admin", True)):  # SvelteKit's `$lib` is `src/lib`
         files = {"src/lib/db/admin.ts": helper,
                  "src/lib/admin/agents/tooling/orders.ts": HEAD + f"import {{ updateOrder }} from '{spec}';\n"
                  "export const update = tool({\n  name: 'update_order',\n  parameters: z.object({}),\n"
                  "  execute: async () => { await updateOrder('1'); return 'ok'; },\n});\n"}
-        assert _codes(tmp_path / spec.replace("/", "_"), files, "src/lib/admin/agents/tooling/orders.ts") == \
+        assert _codes(tmp_path / spec.replace("/", "_").replace("$", "S"), files, "src/lib/admin/agents/tooling/orders.ts") == \
             ([("SIB101", 4)] if found else []), spec
 
 

@@ -1834,3 +1834,58 @@ def test_a_factory_parameter_is_the_client_this_module_passes_it(lint, tmp_path)
             Agent(tools=[_build(mcp_client), _other(thing)])
     """
     assert sib101(lint, tmp_path, text) == [(6, 7, "turn_on_all: sync, mcp_client.call_tool_sync (MCP tool Home___control_device)")]
+
+
+def test_azure_storage_cosmos_messaging_and_their_reads():
+    # evalW8's civic agent: a complaint saved with Cosmos DB's `container.create_item` (a container
+    # client handed out by the database client); evalW6's accelerator uploads a PNG to Blob storage.
+    found = effects("""\
+        from azure.cosmos import CosmosClient
+        from azure.storage.blob import BlobServiceClient
+        from azure.communication.email import EmailClient
+        from azure.storage.blob.aio import BlobServiceClient as AsyncBlobs
+
+        def f(item, data, message):
+            container = CosmosClient("u", credential="k").get_database_client("d").get_container_client("c")
+            container.create_item(body=item)
+            container.read_item(item="1", partition_key="p")
+            list(container.query_items("SELECT * FROM c"))
+            blobs = BlobServiceClient.from_connection_string("cs")
+            blobs.get_blob_client(container="c", blob="b").upload_blob(data, overwrite=True)
+            blobs.get_blob_client(container="c", blob="b").download_blob()
+            EmailClient.from_connection_string("cs").begin_send(message)
+
+        async def g(data):
+            await AsyncBlobs.from_connection_string("cs").get_container_client("c").upload_blob("b", data)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "nosql"), (12, "cloud"), (14, "email"), (17, "cloud")]
+
+
+def test_a_command_a_helper_builds_per_platform_reads_when_every_list_it_returns_does(lint, tmp_path):
+    """evalW7's network diagnostics: `command = _command_for(host)` returns a traceroute argv per
+    platform (`shutil.which("tracert")` on Windows), with `*(["-6"] if v6 else [])`; one that can
+    return a writing command is a write."""
+    text = """\
+        import shutil
+        import subprocess
+        from agents import function_tool
+
+
+        def _command_for(destination, write):
+            if write:
+                return ["git", "push"] if destination == "origin" else None
+            executable = shutil.which("tracert") if destination.startswith("win") else shutil.which("traceroute")
+            if not executable:
+                return None
+            version = ["-6"] if ":" in destination else []
+            return [executable, *version, "-n", "-m", "8", destination]
+
+
+        @function_tool
+        def trace(destination: str) -> str:
+            command = _command_for(destination, False)
+            return subprocess.run(command, capture_output=True, text=True).stdout
+    """
+    assert sib101(lint, tmp_path, text) == [(17, 19, "trace: sync, a subprocess")]
+    reads_only = text.replace('["git", "push"]', '["traceroute", "-n"]')
+    assert sib101(lint, tmp_path / "reads", reads_only) == []
