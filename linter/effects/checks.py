@@ -106,9 +106,32 @@ def check_open(row: Row, call: Call, r: Resolver) -> Found | None:
     if not any(_WRITE_MODE.search(mode) for mode in _texts(call.arg(index, "mode"), r)):
         return None  # default "r", or a mode we cannot read: a read as far as we can tell
     path = receiver_of(call.func) if row.match == "method" else call.arg(0, "file")
-    if in_scratch(path, r):
+    if in_scratch(path, r) or _fills_a_cache(path, r):
         return None
     return describe(row, call, target=_path_text(path, r))
+
+
+_EXISTS = frozenset({"os.path.exists", "os.path.isfile", "fs.existsSync"})
+_READS = frozenset({"open", "builtins.open", "fs.readFileSync", "fs/promises.readFile", "fs.promises.readFile"})
+
+
+def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
+    """A file its function reads back when it exists (`if os.path.exists(p): data = json.load(open(p))
+    else: data = fetch(); json.dump(data, open(p, "w"))`): a cache of what it fetched, which the next
+    call reads instead; writing it changes nothing a caller sees."""
+    fn = getattr(r, "fn", None)
+    if fn is None or not isinstance(path, Ref):
+        return False
+
+    def names_it(value: Value | None) -> bool:
+        return isinstance(value, Ref) and value.text == path.text
+
+    calls = [site.call for site in fn.calls]
+    tested = any(c.callee in _EXISTS and names_it(c.arg(0, None)) or
+                 method_name(c.func) == "exists" and names_it(receiver_of(c.func)) for c in calls)
+    read = any(c.callee in _READS and names_it(c.arg(0, None)) and not any(
+        _WRITE_MODE.search(m) for m in _texts(c.arg(1, "mode"), r)) for c in calls)
+    return tested and read
 
 
 def _texts(value: Value | None, r: Resolver) -> list[str]:
@@ -273,10 +296,15 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
         verb = next((w for w in words[1:] if w in ("INSERT", "UPDATE", "DELETE", "MERGE")), "")
     if verb not in databases.SQL_WRITE:
         return None
-    if verb == "CREATE" and "IF NOT EXISTS" in " ".join(words[:6]):
+    if _schema_setup(words):
         return None  # idempotent schema setup, as directory creation is (`CREATE TABLE IF NOT EXISTS`)
     table = _SQL_TABLE.search(sql)
     return Found(f"SQL {verb}", verb, table.group(1) if table else "")
+
+
+def _schema_setup(words: list[str]) -> bool:
+    """`CREATE TABLE IF NOT EXISTS ...`: changes nothing once done."""
+    return words[:1] == ["CREATE"] and "IF NOT EXISTS" in " ".join(words[:6])
 
 
 def _sql_words(sql: str) -> list[str]:
@@ -514,7 +542,8 @@ def check_git(row: Row, call: Call, r: Resolver) -> Found | None:
 
 def check_db_commit(row: Row, call: Call, r: Resolver) -> Found | None:
     """`conn.commit()`, unless every statement its function executes is SQL that only reads (a
-    query helper committing after whatever it was given, called with a `SELECT`)."""
+    query helper committing after whatever it was given, called with a `SELECT`) or sets up a schema
+    idempotently (an `init_db()` of `CREATE TABLE IF NOT EXISTS`, as `check_sql` reads it)."""
     if call.args or _only_reads_executed(r):
         return None
     return describe(row, call)
@@ -531,6 +560,8 @@ def _only_reads_executed(r: Resolver) -> bool:
 
 def _reads_sql(call: Call, r: Resolver) -> bool:
     words = _sql_words(r.text(call.arg(0, None)) or "")
+    if _schema_setup(words):
+        return True
     return bool(words) and words[0] in ("SELECT", "WITH", "SHOW", "EXPLAIN", "DESCRIBE", "PRAGMA") \
         and not any(w in databases.SQL_WRITE for w in words)
 

@@ -63,7 +63,10 @@ ROWS: tuple[Row, ...] = (
     *calls("replicate.predictions.create replicate.trainings.create replicate.deployments.predictions.create",
            "{name} (cloud job)", True, "cloud"),
     *methods("replicate.Client replicate.client.Client", "create", "{name} (cloud job)", True, "cloud"),
-    # Docker SDK: `docker.from_env().containers.run(...)`.
+    # Docker SDK: `docker.from_env().containers.run(...)`; a file put into a container
+    # (`put_archive`); a command run in one (`exec_run`), unless it only reads (`cat`, `git diff`).
     *methods("docker.from_env docker.DockerClient docker.client.DockerClient",
-             "run create exec_run remove kill stop restart build push", "{name} (container)", True, "container"),
+             "run create remove kill stop restart build push put_archive", "{name} (container)", True, "container"),
+    *methods("docker.from_env docker.DockerClient docker.client.DockerClient", "exec_run", "{name} (container)",
+             True, "container", "process"),
 )

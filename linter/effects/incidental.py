@@ -14,9 +14,10 @@ named for a lock keeps a file or a key lock; its HTTP request (`lock_device`) is
 The app's log is bookkeeping too: a file written by a helper named for a logger, or named `*.log`.
 The record an agent keeps of its own run is bookkeeping too, in whatever store it lands: a read
 tool that stores a trajectory row (`TrajectoryRepository.create`), logs an event of the session
-(`tracker.log_event(MENU_VIEWED)`) or sends telemetry has not changed the world it reads. So is a
-search index brought up to date with its sources on the way to a search
-(`KnowledgeStore.sync_markdown_library` upserting changed chunks): rebuilt on the next call.
+(`tracker.log_event(MENU_VIEWED)`), records what its model calls cost (`_track_cost`) or sends
+telemetry has not changed the world it reads. So is a search index brought up to date with its
+sources on the way to a search (`KnowledgeStore.sync_markdown_library` upserting changed chunks),
+or made when missing (`get_or_create_collection`): rebuilt on the next call.
 """
 
 from __future__ import annotations
@@ -59,8 +60,13 @@ AUDIT_WORDS = frozenset({"audit", "audits"})
 LOG_WORDS = frozenset({"logger", "loggers", "logging", "syslog"})
 # ... or for its log file (`writeToLogFile`, `devLog`, `debug_log`): "log" with one of these in its own name.
 LOG_FILE_WORDS = frozenset({"file", "dev", "debug"})
-# Words of a helper that brings a search or vector index up to date with its sources, and those stores.
-INDEX_UPKEEP_WORDS = frozenset({"sync", "resync", "reindex", "rebuild", "refresh"})
+# Words of a helper that brings a search or vector index up to date with its sources, or makes sure
+# it exists (`get_or_create_collection`, `ensure_index`), and those stores.
+INDEX_UPKEEP_WORDS = frozenset({"sync", "resync", "reindex", "rebuild", "refresh", "ensure"})
+INDEX_SETUP = ("get", "or", "create")  # `get_or_create_collection`: created once, then only read
+# A helper that records what the agent's model calls cost (`_track_cost`, `log_usage`): a verb of
+# `EVENT_LOG_VERBS` or "record", and one of these words.
+COST_WORDS = frozenset({"cost", "costs", "usage"})
 INDEX_KINDS = frozenset({"vector", "index"})
 
 _WORD = re.compile(r"[A-Z]?[a-z]+|[0-9]+|[A-Z]+(?![a-z])")  # `token1.json`: token, 1
@@ -78,7 +84,10 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     if effect.kind in RUN_RECORD_KINDS and (words & RUN_RECORD_WORDS or (
             own & EVENT_LOG_VERBS and own & EVENT_WORDS and not own & AUDIT_WORDS)):
         return True
-    if effect.kind in INDEX_KINDS and own & INDEX_UPKEEP_WORDS:
+    own_words = [w.lower() for w in _WORD.findall(helper.rpartition(".")[2])]
+    if effect.kind in INDEX_KINDS and (own & INDEX_UPKEEP_WORDS or tuple(own_words[:3]) == INDEX_SETUP):
+        return True
+    if effect.kind in RUN_RECORD_KINDS and own & (EVENT_LOG_VERBS | {"record"}) and own & COST_WORDS:
         return True
     if own & REQUEST_WORDS:
         return False

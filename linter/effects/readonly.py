@@ -113,9 +113,14 @@ def read_only_command(call: Call, r: Resolver) -> bool:
     return _argv_reads(argv, r)
 
 
+_POSIX_SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
+
+
 def _argv_reads(argv: list[Arg] | None, r: Resolver) -> bool:
     if not argv:
         return False
+    if len(argv) == 3 and argv[1].text == "-c" and (argv[0].text or "").rpartition("/")[2] in _POSIX_SHELLS:
+        return _argv_reads(_split(argv[2].text, r), r)  # `sh -c "git diff"`: the one command it runs
     programs = [argv[0].text] if argv[0].text is not None else _programs(argv[0].value, r)
     return bool(programs) and all(_reads(p.rpartition("/")[2], argv[1:]) for p in programs)
 

@@ -1,5 +1,5 @@
 """Issue trackers, code hosts and workspaces: Jira, GitHub, GitLab, Zendesk, Confluence and Notion pages,
-the Canvas LMS and the HubSpot CRM."""
+the Canvas LMS, the HubSpot CRM, and YNAB budgets."""
 
 from __future__ import annotations
 
@@ -42,4 +42,9 @@ ROWS: tuple[Row, ...] = (
     # notion_client: `notion.pages.create(...)`, `notion.blocks.children.append(...)`; `query`/`retrieve` read.
     *methods("notion_client.Client", "create update append delete", "{name} (ticketing)", True, "ticket"),
     *methods("notion_client.AsyncClient", "create update append delete", "{name} (ticketing)", False, "ticket"),
+    # YNAB's generated API client (`ynab`): transactions, categories, accounts and payees created,
+    # updated or deleted in the user's budget; `get_*` reads.
+    *methods(" ".join(f"ynab.{c}" for c in ("TransactionsApi", "ScheduledTransactionsApi", "CategoriesApi",
+                                             "AccountsApi", "PayeesApi", "MonthsApi", "BudgetsApi")),
+             "create_* update_* delete_* import_transactions", "{name} (YNAB)", True, "ticket"),
 )

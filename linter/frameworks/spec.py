@@ -303,6 +303,10 @@ class ToolSpec:
     # A module-level dict under this name declares the module's own tool (`TOOL_SPEC = {"name": ...}`):
     # the function its "name" key names, else the function named after the module, is a tool.
     module_spec: str = ""
+    # An object literal holding all these keys is a tool written without the maker (whose helper
+    # only types it: the AI SDK's `{ description, inputSchema, execute }`), read as the maker's call
+    # of it: (maker, required keys, keys of which one is needed).
+    object_tool: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
     # Base classes whose instances, given to a group's `toolsets` parameter, bring the tools their
     # methods declare (`class Billing(Plugin)` with `@tool` methods, in `Agent(plugins=[Billing()])`).
     member_classes: tuple[str, ...] = ()

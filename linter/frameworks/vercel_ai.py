@@ -50,6 +50,9 @@ FRAMEWORK = Framework(
         signal_attr="abortSignal",
         signal_aborted_by="run",
         runners=("execute",),  # `sendEmail.execute(input, options)` from another tool
+        # `tool()` is an identity function that only types its argument: a plain object of that shape
+        # in a tools object is a tool all the same.
+        object_tool=(TOOL, ("execute",), ("inputSchema", "parameters")),
     ),
     groups=GroupSpec(
         # generateText / streamText({ model, tools: { name: tool(...) }, abortSignal, timeout, ... }): the

@@ -142,6 +142,8 @@ MAX_ALIASES = 8  # `a = b` hops followed from a tools-list item
 
 def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, depth: int = 0) -> list[Member]:
     facts = where.facts
+    if isinstance(item, Mapping):  # a tool written as a plain object (`ToolSpec.object_tool`)
+        return [Member(t, facts) for t in tools_in(facts) if t.options is not None and t.options.loc == item.loc]
     if isinstance(item, Call):
         tool = tool_for_call(facts, item, project)
         if tool is not None:

@@ -20,6 +20,7 @@ from ..syntax.facts import (
     Attr,
     Call,
     Const,
+    KEYED,
     FunctionFacts,
     Mapping,
     ModuleFacts,
@@ -168,6 +169,39 @@ def _keys_of_calls(facts: ModuleFacts) -> dict[Loc, str]:
     return facts.derived("tools.keys_of_calls", compute)
 
 
+def _object_tools(facts: ModuleFacts) -> list[Tool]:
+    """Tools written as plain objects of a framework's tool shape (`ToolSpec.object_tool`) in a module
+    importing it, each read as the maker's call of it: under a key of an object (`tools = { update:
+    { description, inputSchema, execute } }`) or bound to a name. Their name is the key or the name."""
+    js = facts.module.startswith(js_modules.PREFIX)
+    shapes = [(fw, fw.tools.object_tool) for fw in FRAMEWORKS
+              if fw.tools.object_tool and (fw.language == "js") == js and imports_framework(facts, fw)]
+    if not shapes:
+        return []
+    out: list[Tool] = []
+    todo: list[tuple[str, str, Value]] = [(a.scope, a.target, a.value) for a in facts.assignments]
+    todo += [(fn.name, "", v) for fn in facts.functions.values() for v in fn.return_values]
+    todo += [(scope, "", v) for scope, call in facts.all_calls() for v in (*call.args, *(v for _, v in call.kwargs))]
+    seen: set[Loc] = set()
+    while todo:
+        scope, name, value = todo.pop(0)
+        if not isinstance(value, Mapping) or value.loc in seen:
+            continue
+        seen.add(value.loc)
+        keys = {k.value for k, _ in value.items if isinstance(k, Const) and isinstance(k.value, str)}
+        made = next(((fw, shape) for fw, shape in shapes if set(shape[1]) <= keys and keys & set(shape[2])), None)
+        if made is not None and name and "." not in name and not name.endswith(KEYED):
+            fw, (maker, _, _) = made
+            options = tuple((k.value, v) for k, v in value.items if isinstance(k, Const) and isinstance(k.value, str))
+            call = Call(Ref(maker, maker.rpartition(".")[2], value.loc), (value,), options, value.loc)
+            fn_name = function_name(facts, value.get("execute"), scope)
+            out.append(Tool(name, fw.name, "constructed", facts.path, facts.module, value.loc, fn_name, call,
+                            name if not scope else "", scope))
+            continue
+        todo += [(scope, k.value if isinstance(k, Const) and isinstance(k.value, str) else "", v) for k, v in value.items]
+    return out
+
+
 MAX_WRAPPERS = 3  # nested wrapper calls followed to the function they are handed
 
 
@@ -289,6 +323,7 @@ def _find_tools(facts: ModuleFacts) -> list[Tool]:
             if server_fw is not None and canon in server_fw.tools.servers:
                 found.append(Tool(_const_str(call.kwarg("name")) or canon.rsplit(".", 1)[-1], server_fw.name, "server",
                                   facts.path, facts.module, call.loc, "", call, _binding_for(facts, call), scope))
+    found.extend(_object_tools(facts))
     found.extend(_class_tools(facts))
     found.extend(_method_toolset_tools(facts))
     found.extend(_module_spec_tools(facts))

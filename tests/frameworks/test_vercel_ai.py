@@ -400,3 +400,26 @@ def test_a_tools_object_the_call_does_not_run_under_a_signal_is_quiet(tmp_path):
              + _ROUTES["returned entry"].replace(", abortSignal: req.signal", "")}
     config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
     assert [d for target in ("route.ts", "tools/calendar.ts") for d in lint_files(tmp_path, files, target, config)] == []
+
+
+def test_tools_written_as_plain_objects_without_the_tool_helper(tmp_path):
+    """evalJ15's docsbot: `tool()` only types its argument, so `{ description, inputSchema, execute }`
+    objects under keys of a tools object (spread into the call) are tools; an object without
+    `execute` (a client-side tool) or without a schema is not."""
+    from tests.conftest import lint_files
+
+    src = ("import { streamText } from 'ai';\nimport { z } from 'zod';\n\n"
+           "export async function POST(request: Request) {\n  const tools = {\n"
+           "    update_manifest: {\n      description: 'update',\n      inputSchema: z.object({ name: z.string() }),\n"
+           "      execute: async ({ name }) => {\n"
+           "        await fetch('https://api.example.com/manifest', { method: 'PUT', body: name });\n"
+           "        return 'ok';\n      },\n    },\n"
+           "    ask_user: {\n      description: 'ask',\n      inputSchema: z.object({ q: z.string() }),\n    },\n"
+           "    not_a_tool: {\n      execute: async () => {\n"
+           "        await fetch('https://api.example.com/x', { method: 'POST' });\n      },\n    },\n  };\n"
+           "  return streamText({ model: 'm', tools: { ...tools }, abortSignal: request.signal });\n}\n")
+    config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
+    found = sorted((d.code, d.loc.line) for d in lint_files(tmp_path, {"route.ts": src}, "route.ts", config))
+    lines = src.splitlines()
+    assert found == [("SIB101", lines.index("    update_manifest: {") + 1),
+                     ("SIB301", next(i for i, ln in enumerate(lines, 1) if "streamText({" in ln))]

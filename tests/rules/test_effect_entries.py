@@ -1889,3 +1889,135 @@ def test_a_command_a_helper_builds_per_platform_reads_when_every_list_it_returns
     assert sib101(lint, tmp_path, text) == [(17, 19, "trace: sync, a subprocess")]
     reads_only = text.replace('["git", "push"]', '["traceroute", "-n"]')
     assert sib101(lint, tmp_path / "reads", reads_only) == []
+
+
+def test_ynab_budget_writes_and_reads():
+    # evalW9's budget-buddy: YNAB's generated client, built in a wrapper class's `__init__`.
+    found = effects("""\
+        from ynab import ApiClient, Configuration, TransactionsApi, CategoriesApi
+
+        def f(budget, tx, data):
+            client = ApiClient(Configuration(access_token="t"))
+            TransactionsApi(client).delete_transaction(budget, tx)
+            TransactionsApi(client).get_transactions(budget)
+            CategoriesApi(client).update_month_category(budget, "2025-01-01", "c", data)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(5, "ticket"), (7, "ticket")]
+
+
+def test_a_cache_file_read_back_when_it_exists_and_schema_setup_commits(lint, tmp_path):
+    """evalW9's CVE tools: a lookup that loads its JSON cache when the file exists, else fetches and
+    writes it; a payee matcher whose `init_db()` commits only `CREATE TABLE IF NOT EXISTS`. Neither
+    changes what the next call reads; a plain report write does."""
+    text = """\
+        import json
+        import os
+        import sqlite3
+        import requests
+        from agents import function_tool
+
+
+        def init_db():
+            conn = sqlite3.connect("rules.db")
+            conn.execute("CREATE TABLE IF NOT EXISTS rules (id INTEGER PRIMARY KEY, pattern TEXT)")
+            conn.commit()
+
+
+        @function_tool
+        def lookup(cwe_id: str) -> str:
+            init_db()
+            path = os.path.join(os.path.expanduser("~/.cfg"), "defs.json")
+            if os.path.exists(path):
+                with open(path, "r") as f:
+                    data = json.load(f)
+            else:
+                data = requests.get("https://cwe.example.com/defs.json").json()
+                with open(path, "w") as f:
+                    json.dump(data, f)
+            return data.get(cwe_id, "unknown")
+
+
+        @function_tool
+        def report(text: str) -> str:
+            with open("report.txt", "w") as f:
+                f.write(text)
+            return "ok"
+    """
+    assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [29]
+
+
+def test_commands_run_in_a_container_read_or_write(lint, tmp_path):
+    """evalW10's Jira fixer: `container.exec_run(["sh", "-c", command])` of a literal `git diff` only
+    reads; a file put into the container (`put_archive`) and a model-chosen command write."""
+    text = """\
+        import docker
+        from langchain_core.tools import tool
+
+        container = docker.from_env().containers.get("ticket")
+
+
+        def _exec(command):
+            return container.exec_run(["sh", "-c", command]).output.decode()
+
+
+        @tool
+        def git_diff() -> str:
+            \"\"\"The diff.\"\"\"
+            return _exec("git diff")
+
+
+        @tool
+        def run_shell(command: str) -> str:
+            \"\"\"Run a command.\"\"\"
+            return _exec(command)
+
+
+        @tool
+        def write_file(path: str, data: bytes) -> str:
+            \"\"\"Write a file.\"\"\"
+            container.put_archive("/repo", data)
+            return "ok"
+    """
+    assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [18, 24]
+
+
+def test_cost_tracking_and_a_collection_made_when_missing_are_bookkeeping(lint, tmp_path):
+    """evalW10's sales agent records each model call's cost (`_track_cost`); its support desk makes
+    its Chroma collection when missing (`get_or_create_collection`). A tool that saves a lead does write."""
+    text = """\
+        import chromadb
+        import sqlite3
+        from langchain_core.tools import tool
+
+        client = chromadb.PersistentClient(path="kb")
+
+
+        def get_or_create_collection():
+            try:
+                return client.get_collection(name="kb")
+            except Exception:
+                return client.create_collection(name="kb")
+
+
+        def _track_cost(model, usd):
+            conn = sqlite3.connect("costs.db")
+            conn.execute("INSERT INTO costs VALUES (?, ?)", (model, usd))
+            conn.commit()
+
+
+        @tool
+        def search(q: str) -> str:
+            \"\"\"Search.\"\"\"
+            _track_cost("m", 0.01)
+            return str(get_or_create_collection().query(query_texts=[q]))
+
+
+        @tool
+        def save_lead(name: str) -> str:
+            \"\"\"Save a lead.\"\"\"
+            conn = sqlite3.connect("crm.db")
+            conn.execute("INSERT INTO leads VALUES (?)", (name,))
+            conn.commit()
+            return "saved"
+    """
+    assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [29, 29]
