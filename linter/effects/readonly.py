@@ -348,10 +348,10 @@ def in_scratch(value: Value | None, r: Resolver, depth: int = 0) -> bool:
         if value.text in arguments and _unbound(r, value.text):  # a path the caller made, read where it did
             caller, given = arguments[value.text]
             return in_scratch(given, caller, depth + 1)
-        entry = getattr(r, "returned_entry", None)
-        returned = entry(value) if entry is not None else None
-        if returned is not None:  # `const { directory } = await makeTempDir()`
-            return in_scratch(returned[0], returned[1], depth + 1)
+        entries = getattr(r, "returned_entries", None)
+        returned = entries(value) if entries is not None else []
+        if returned:  # `const { directory } = await makeTempDir()`: whatever the helper returns there
+            return all(in_scratch(entry, inner, depth + 1) for entry, inner in returned)
         bound = r.value(value.text)
         if bound is None and value.text.endswith(".name"):
             bound = r.value(value.text[: -len(".name")])

@@ -67,28 +67,26 @@ class ReceiverScope(Scope):
             return caller.text(given, depth + 1, numbers)
         return super().text(value, depth, numbers)
 
-    def returned_entry(self, value: Value | None) -> tuple[Value, "ReceiverScope"] | None:
+    def returned_entries(self, value: Value | None) -> list[tuple[Value, "ReceiverScope"]]:
         """`directory` of `const { directory } = await makeTemp()`, or `made.directory` of `made =
-        makeTemp()`: what the project function returns under that key (`return { directory, filePath }`),
-        with the function's scope; None when it returns no object display holding it."""
+        makeTemp()`: what project functions the call runs return under that key (`return { directory,
+        filePath }`), each with the function's scope."""
         if isinstance(value, Ref) and "." not in value.text:
             value = self.value(value.text)
         call: Value | None
         if isinstance(value, Attr) and isinstance(value.receiver, Call):
             call, key = value.receiver, value.attr
-        elif isinstance(value, Ref) and value.text.count(".") == 1:
-            head, _, key = value.text.partition(".")
-            call = self.value(head)
+        elif isinstance(value, Ref) and "." in value.text:
+            head, _, rest = value.text.partition(".")
+            call, key = self.value(head), rest.partition(".")[0]
         else:
-            return None
-        found = callees(self, call, self.project) if isinstance(call, Call) else []
-        for facts, fn in found[:1]:
+            return []
+        out: list[tuple[Value, ReceiverScope]] = []
+        for facts, fn in callees(self, call, self.project) if isinstance(call, Call) else []:
             inner = ReceiverScope(facts, fn.name, self.project)
-            for ret in fn.return_values:
-                entry = ret.get(key) if isinstance(ret, Mapping) else None
-                if entry is not None:
-                    return entry, inner
-        return None
+            out += [(entry, inner) for ret in fn.return_values
+                    if (entry := ret.get(key) if isinstance(ret, Mapping) else None) is not None]
+        return out
 
     def returned_lists(self, value: Value | None) -> list[tuple[Seq, "ReceiverScope"]] | None:
         """Every list display a project helper can return (`command = _command_for(host)`, a branch
@@ -257,24 +255,10 @@ class ReceiverScope(Scope):
         """`store` of `const { store } = resolveTarget(kind)` or `target.store` of `target =
         resolveTarget(kind)`, where the project function returns `{ api, store }`: the known client
         that key of the returned object holds ("" if none)."""
-        call: Value | None
-        if isinstance(value, Attr) and isinstance(value.receiver, Call):
-            call, key = value.receiver, value.attr
-        elif isinstance(value, Ref) and "." in value.text:
-            head, _, rest = value.text.partition(".")
-            call, key = self.value(head), rest.partition(".")[0]
-        else:
+        if not isinstance(value, (Attr, Ref)) or isinstance(value, Ref) and "." not in value.text:
             return ""
-        if not isinstance(call, Call):
-            return ""
-        for facts, fn in callees(self, call, self.project):
-            inner = ReceiverScope(facts, fn.name, self.project)
-            for ret in fn.return_values:
-                held = ret.get(key) if isinstance(ret, Mapping) else None
-                built = inner.constructor(held, depth + 1) if held is not None else ""
-                if _known(built):
-                    return built
-        return ""
+        return next((built for entry, inner in self.returned_entries(value)
+                     if _known(built := inner.constructor(entry, depth + 1))), "")
 
     def _returned_client(self, functions: list[tuple[ModuleFacts, FunctionFacts]], depth: int) -> str:
         """The known client constructor a project function returns ("" if none)."""

@@ -1443,8 +1443,9 @@ def _returned_entry(scope: Scope, text: str, project: ProjectIndex, depth: int) 
     that wrote it."""
     receiver, _, key = text.rpartition(".")
     made = scope.value(receiver) if "." not in receiver else None
-    if isinstance(made, Mapping) and made.get(key) is not None:
-        yield scope, made.get(key)  # type: ignore[misc]
+    entry = made.get(key) if isinstance(made, Mapping) else None
+    if entry is not None:
+        yield scope, entry
         return
     if not isinstance(made, Call) or depth > MAX_DEPTH:
         return
