@@ -24,6 +24,9 @@ _CROSS_SPAWN = "cross-spawn cross-spawn.spawn cross-spawn.sync"  # child_process
 _GOOGLE_APIS = "gmail calendar drive sheets docs slides tasks people forms admin youtube"
 _GOOGLE_WRITES = ("insert update patch delete send create modify trash untrash move copy import batchUpdate batchModify "
                   "batchDelete append clear quickAdd batchCreate emptyTrash")
+# `db.$transaction(async (tx) => ...)` (Prisma), `db.transaction(async (tx) => ...)` (Drizzle, Knex):
+# the callback's first parameter is a client of the receiver's kind, bound to the transaction.
+TRANSACTION_CALLBACKS = frozenset({"$transaction", "transaction"})
 # Calls that take the program and its arguments apart (`execFile('git', ['status'])`); `exec` and
 # `execSync` take one command line.
 ARGV_CALLS = frozenset({"child_process.execFile", "child_process.execFileSync", "child_process.spawn",
@@ -67,7 +70,7 @@ ROWS: tuple[Row, ...] = (
     *calls(_CROSS_SPAWN, "{name} (subprocess)", False, "subprocess", "process"),
     # A signal to another process: the server a tool started, or any pid the model names.
     *calls("process.kill", "{name} (a signal to a process)", False, "subprocess", "signal"),
-    # ORMs and drivers
+    # ORMs and drivers (a transaction's callback gets a client of the same kind: `TRANSACTION_CALLBACKS`)
     *methods("@prisma/client.PrismaClient", "create createMany update updateMany upsert delete deleteMany "
              "$executeRaw $executeRawUnsafe", "{name} (Prisma write)", False, "orm"),
     # The MongoDB driver's (and Mongoose's) writes on any receiver, as `insert_one` is in Python: the

@@ -52,6 +52,9 @@ class ReceiverScope(Scope):
         self.project = project
         self.arguments = arguments or {}  # parameters bound to what the caller passed (the walk's)
 
+    def at(self, name: str) -> "ReceiverScope":
+        return ReceiverScope(self.facts, name, self.project)
+
     # On one call path, a parameter nothing in the function rebinds reads as the value its caller
     # passed (`_run_git(["status", "--short"])` runs `git status`).
     def value(self, text: str) -> Value | None:

@@ -388,7 +388,7 @@ class Scope:
                 if types and text == value.text or client:
                     return types[0]
                 if "." not in text and not types:
-                    passed = self._passed_constructor(text, depth)
+                    passed = self._passed_constructor(text, depth) or self._transaction_client(text, depth)
                     if passed:
                         return passed
                 text = text.rpartition(".")[0]
@@ -418,6 +418,30 @@ class Scope:
             return self.constructor(receiver, depth + 1)
         return ""
 
+    def at(self, name: str) -> "Scope":
+        """Another function's scope of this module, resolving as this one does."""
+        return Scope(self.facts, name)
+
+    def _transaction_client(self, name: str, depth: int) -> str:
+        """`tx` of `db.$transaction(async (tx) => { await tx.order.update(...) })`: the first parameter
+        of a callback handed to a transaction method is a client of the receiver's kind."""
+        from ..effects import CONSTRUCTORS
+        from ..effects.javascript import TRANSACTION_CALLBACKS
+        from ..effects.resolve import method_name, receiver_of
+
+        found = self.param(name)
+        if found is None or found[1] != 0:
+            return ""
+        outer, _, local = found[0].name.rpartition(".")
+        home = self.facts.functions.get(outer)
+        for site in home.calls if home is not None and "@" in local else ():
+            call = site.call
+            if method_name(call.func) in TRANSACTION_CALLBACKS and any(
+                    isinstance(a, Ref) and a.text == local for a in call.args):
+                built = self.at(outer).constructor(receiver_of(call.func), depth + 1)
+                return built if built in CONSTRUCTORS else ""
+        return ""
+
     def _passed_constructor(self, name: str, depth: int) -> str:
         """The client a module-level function's unannotated parameter `name` is given where this
         module calls the function (a factory making tools around the client it is handed:
@@ -429,7 +453,7 @@ class Scope:
             return ""
         fn, index = found
         for scope, call in calls_by_text(self.facts).get(fn.name, ()):
-            built = Scope(self.facts, scope).constructor(call.arg(index, name), depth + 1)
+            built = self.at(scope).constructor(call.arg(index, name), depth + 1)
             if built in CONSTRUCTORS:
                 return built
         return ""
@@ -794,7 +818,13 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
                 return classes_of(Scope(target[0]), Ref(target[1], target[1], value.loc), project, depth + 1)
         if not found and bound is None and "." in value.text:
             found = _attribute_chain(scope, value, project, depth)
+        if not found and bound is None and value.text.count(".") == 1:  # `result.client` of `result = getClient()`
+            head, _, key = value.text.partition(".")
+            made = scope.value(head)
+            found = _returned_entry_classes(scope, made, key, project, depth) if isinstance(made, Call) else []
         return found
+    if isinstance(value, Attr) and isinstance(value.receiver, Call):  # `const { client } = getClient()`
+        return _returned_entry_classes(scope, value.receiver, value.attr, project, depth)
     if isinstance(value, Call) and isinstance(value.func, Ref):
         cls = project_class(facts, value.func.name, project) if value.func.text in facts.classes or "." in value.func.name \
             or value.func.name != value.func.text or facts.star_imports else None
@@ -825,6 +855,19 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             out.extend(c for c in classes_of(scope, option, project, depth + 1) if c not in out)
         return out
     return []
+
+
+def _returned_entry_classes(scope: Scope, call: Call, key: str, project: ProjectIndex,
+                            depth: int) -> list[tuple[ModuleFacts, str]]:
+    """The classes of what the project function `call` runs returns under `key` (`return { ok: true,
+    client }`, a result object holding the client)."""
+    out: list[tuple[ModuleFacts, str]] = []
+    for callee_facts, fn in callees(scope, call, project, depth + 1):
+        inner = Scope(callee_facts, fn.name)
+        for ret in fn.return_values:
+            entry = ret.get(key) if isinstance(ret, Mapping) else None
+            out.extend(c for c in classes_of(inner, entry, project, depth + 1) if c not in out)
+    return out
 
 
 def _unpacked_classes(scope: Scope, call: Call, index: int, project: ProjectIndex,

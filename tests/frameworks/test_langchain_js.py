@@ -584,3 +584,43 @@ def test_a_file_written_into_a_scratch_folder_is_no_effect(tmp_path):
            "}, { name: 'save', description: 'd', schema: z.object({ body: z.string() }) });\n")
     save_line = src.splitlines().index("export const save = tool(async ({ body }) => {") + 1
     assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", save_line)]
+
+
+def test_sib101_writes_through_a_transaction_callbacks_client(tmp_path):
+    """evalJ16's campaign manager: `DBClient.$transaction(async (tx) => { await tx.sessionEvent.update(...) })`
+    (Prisma; Drizzle's and Knex's `db.transaction(async (tx) => ...)` alike): `tx` is a client of the
+    receiver's kind. A callback handed to another method is not one."""
+    db = "import { PrismaClient } from '@prisma/client';\nexport const DBClient = new PrismaClient();\n"
+    helper = ("import { DBClient } from './db';\n"
+              "export async function deleteAsset(id: string) {\n"
+              "  await DBClient.$transaction(async (tx) => {\n    await tx.sessionEvent.update({ where: { id }, data: {} });\n  });\n}\n"
+              "export async function countAssets(ids: string[]) {\n"
+              "  await Promise.all(ids.map(async (tx) => tx.sessionEvent.update({ where: { id: tx }, data: {} })));\n}\n")
+    tools = (CORE_HEAD + "import { deleteAsset, countAssets } from './helper';\n"
+             "export const del = tool(async ({ id }) => {\n  await deleteAsset(id);\n  return 'ok';\n"
+             "}, { name: 'del', description: 'd', schema: z.object({ id: z.string() }) });\n"
+             "export const count = tool(async ({ id }) => {\n  await countAssets([id]);\n  return 'ok';\n"
+             "}, { name: 'count', description: 'd', schema: z.object({ id: z.string() }) });\n")
+    line = tools.splitlines().index("export const del = tool(async ({ id }) => {") + 1
+    assert _lint(tmp_path, {"db.ts": db, "helper.ts": helper, "main.ts": tools}, select=("SIB101",)) == [("SIB101", line)]
+
+
+def test_sib101_a_client_held_by_the_result_object_a_helper_returns(tmp_path):
+    """evalJ16's media assistant: `const result = getClient(settings)` returns `{ ok: true, client }`,
+    then `result.client.createRequest(...)` (a project class whose method POSTs); also
+    `const { client } = getClient(...)`."""
+    client = ("export class MediaClient {\n  async createRequest(id: number) {\n"
+              "    await fetch('https://media.example.com/api/request', { method: 'POST', body: String(id) });\n  }\n}\n"
+              "export function getClient(url?: string): { ok: true; client: MediaClient } | { ok: false; reason: string } {\n"
+              "  if (!url) {\n    return { ok: false, reason: 'no url' };\n  }\n"
+              "  const client = new MediaClient();\n  return { ok: true, client };\n}\n")
+    tools = (CORE_HEAD + "import { getClient } from './client';\n"
+             "export const request = tool(async ({ id }) => {\n  const result = getClient('u');\n"
+             "  if (!result.ok) return 'no';\n  await result.client.createRequest(id);\n  return 'ok';\n"
+             "}, { name: 'request', description: 'd', schema: z.object({ id: z.number() }) });\n"
+             "export const request2 = tool(async ({ id }) => {\n  const { client } = getClient('u');\n"
+             "  await client.createRequest(id);\n  return 'ok';\n"
+             "}, { name: 'request2', description: 'd', schema: z.object({ id: z.number() }) });\n")
+    lines = tools.splitlines()
+    expected = [("SIB101", lines.index(f"export const {n} = tool(async ({{ id }}) => {{") + 1) for n in ("request", "request2")]
+    assert _lint(tmp_path, {"client.ts": client, "main.ts": tools}, select=("SIB101",)) == expected
