@@ -25,7 +25,7 @@ import os
 import re
 from functools import lru_cache
 
-from .workspaces import workspace_context, workspace_file
+from .workspaces import unlisted_workspace_file, workspace_context, workspace_file
 
 PREFIX = "js:"
 _TRY = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -63,16 +63,37 @@ def resolve_specifier(spec: str, importer: str) -> str:
             return spec[5:]
         folder = os.path.dirname(os.path.abspath(importer))
         found = _aliased(spec, folder) or workspace_file(spec, folder) or _conventional_alias(spec, folder)
+        if found is None and spec.partition("/")[0] not in _library_scopes():
+            found = unlisted_workspace_file(spec, folder)
         return module_name(found) if found is not None else spec
     base = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(importer)), spec))
     found = find_file(base)
-    if found is None and _GENERATED_PRISMA.search(spec):
-        return "@prisma/client"  # a client `prisma generate` writes to an `output` folder, not committed
+    if _GENERATED_PRISMA.search(spec) and (found is None or _prisma_output(os.path.dirname(found))):
+        return "@prisma/client"  # a client `prisma generate` writes to an `output` folder (committed or not)
     return module_name(found or base)
 
 
-# `import { PrismaClient } from "../../generated/prisma/client"` (the `prisma-client` generator's output).
-_GENERATED_PRISMA = re.compile(r"(?:^|/)generated/prisma(?:/client)?(?:/index(?:\.[jt]s)?)?$")
+# What `prisma generate` writes beside a client it outputs: the schema, and its runtime.
+_PRISMA_OUTPUT = ("schema.prisma", "runtime/library.js", "runtime/library.d.ts", "runtime/client.js")
+
+
+def _prisma_output(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in _PRISMA_OUTPUT)
+
+
+@lru_cache(maxsize=1)
+def _library_scopes() -> frozenset[str]:
+    """npm scopes of the frameworks siblint knows (`@langchain`, `@openai`): never a package of the
+    project's own monorepo. (A library's package is taken for a project folder only where the project
+    has a folder of exactly that package's name under `packages/`, `libs/` or `apps/`.)"""
+    from ..frameworks import import_roots
+
+    return frozenset(root.partition("/")[0] for root in import_roots("js") if root.startswith("@"))
+
+
+# `import { PrismaClient } from "../../generated/prisma/client"` (the `prisma-client` generator's output),
+# or an `output = "../generated/client"` of the schema's generator (not committed, so not found).
+_GENERATED_PRISMA = re.compile(r"(?:^|/)generated/(?:prisma(?:/client)?|client)(?:/index(?:\.[jt]s)?)?$")
 
 
 # ---- tsconfig `paths` ---------------------------------------------------------------------------

@@ -6,7 +6,8 @@ A workspace (npm, yarn and bun's `workspaces` in the root package.json, or pnpm'
 is installed here, so the name is resolved the way the package's own package.json says: its
 `exports` (a subpath, a `./*` pattern, condition objects), else `main`/`module`/`types`. Where that
 points at build output the repository does not hold (`./dist/index.js`), the source beside it is
-taken (`./src/index.ts`), as a bundler's source condition would.
+taken (`./src/index.ts`), as a bundler's source condition would. A checkout without any manifest (only
+its sources) still has the layout: `@scope/name` is `packages/name/src/index.ts` (or `libs/`, `apps/`).
 
 Only files inside the workspace root are returned; a symlinked package.json is not read.
 """
@@ -46,6 +47,33 @@ def workspace_file(spec: str, folder: str) -> str | None:
         found = _source(os.path.normpath(os.path.join(directory, target)), directory)
         if found is not None and _inside(found, root):
             return found
+    return None
+
+
+_PACKAGE_FOLDERS = ("packages", "libs", "apps")
+_MAX_LEVELS = 8
+
+
+def unlisted_workspace_file(spec: str, folder: str) -> str | None:
+    """`@scope/name` (or `@scope/name/sub`) where no workspace manifest is readable above `folder` (a
+    checkout holding only sources): the source of `packages/name` (or `libs/`, `apps/`) in the
+    nearest folder above that has one, `src/index.ts` or `index.ts`, as a monorepo lays it out."""
+    scope, _, rest = spec.partition("/")
+    name, _, sub = rest.partition("/")
+    if not scope.startswith("@") or not name or _root(folder) is not None:
+        return None
+    for _ in range(_MAX_LEVELS):
+        for kind in _PACKAGE_FOLDERS:
+            directory = os.path.join(folder, kind, name)
+            if os.path.isdir(directory) and not os.path.islink(directory):
+                for base in (os.path.join(directory, "src", sub or "index"), os.path.join(directory, sub or "index")):
+                    found = _file(base)
+                    if found is not None:
+                        return found
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
     return None
 
 

@@ -847,3 +847,23 @@ def test_every_extension_is_linted(ext, tmp_path):
     if ext in (".js", ".jsx", ".mjs", ".cjs"):
         src = src.replace("(r) =>", "r =>")
     assert "SIB101" in _code_set(tmp_path, {"main" + ext: src}, target="main" + ext)
+
+
+def test_a_monorepo_package_without_its_manifests_and_a_committed_prisma_output(tmp_path):
+    """evalJ17's Quinn, as a checkout holding only sources: `@quinn/database` is
+    `packages/database/src/index.ts`, whose `prisma` is a `PrismaClient` of the generator's committed
+    output (`../generated/client/index.js`, beside `schema.prisma`). A framework's scope stays the
+    framework's, whatever folder the project has."""
+    files = {
+        "packages/database/src/index.ts": "export { prisma } from './client.js';\n",
+        "packages/database/src/client.ts": "import { PrismaClient } from '../generated/client/index.js';\n"
+                                           "export const prisma = new PrismaClient();\n",
+        "packages/database/generated/client/index.js": "exports.PrismaClient = class {};\n",
+        "packages/database/generated/client/schema.prisma": "datasource db { provider = \"postgresql\" }\n",
+        "packages/agents/src/tools.ts": HEAD + "import { prisma } from '@quinn/database';\n"
+                                        "export const approve = tool({\n  name: 'approve',\n  parameters: z.object({}),\n"
+                                        "  execute: async () => { await prisma.approval.create({ data: {} }); return 'ok'; },\n});\n",
+    }
+    assert _codes(tmp_path, files, "packages/agents/src/tools.ts") == [("SIB101", 4)]
+    files["packages/agents/src/tools.ts"] = files["packages/agents/src/tools.ts"].replace("@quinn/database", "@langchain/database")
+    assert _codes(tmp_path / "other", files, "packages/agents/src/tools.ts") == []
