@@ -153,7 +153,7 @@ def _conventional_alias(spec: str, folder: str) -> str | None:
         if found is not None:
             return found
         parent = os.path.dirname(folder)
-        if parent == folder:
+        if parent == folder or os.path.exists(os.path.join(folder, ".git")):  # not above the repository
             break
         folder = parent
     return None

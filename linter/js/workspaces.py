@@ -71,7 +71,7 @@ def unlisted_workspace_file(spec: str, folder: str) -> str | None:
                     if found is not None:
                         return found
         parent = os.path.dirname(folder)
-        if parent == folder:
+        if parent == folder or os.path.exists(os.path.join(folder, ".git")):  # not above the repository
             return None
         folder = parent
     return None

@@ -867,3 +867,20 @@ def test_a_monorepo_package_without_its_manifests_and_a_committed_prisma_output(
     assert _codes(tmp_path, files, "packages/agents/src/tools.ts") == [("SIB101", 4)]
     files["packages/agents/src/tools.ts"] = files["packages/agents/src/tools.ts"].replace("@quinn/database", "@langchain/database")
     assert _codes(tmp_path / "other", files, "packages/agents/src/tools.ts") == []
+
+
+def test_conventional_lookups_stay_inside_the_repository(tmp_path):
+    """The folders above the importer are searched up to the repository's root (`.git`), not above:
+    a `packages/database` or `lib/db.ts` beside the checkout is not the project's."""
+    from siblint.js import modules
+
+    (tmp_path / "packages" / "database" / "src").mkdir(parents=True)
+    (tmp_path / "packages" / "database" / "src" / "index.ts").write_text("export const prisma = 1;\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "db.ts").write_text("export const db = 1;\n")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    importer = str(repo / "src" / "main.ts")
+    assert modules.resolve_specifier("@quinn/database", importer) == "@quinn/database"
+    assert modules.resolve_specifier("@/lib/db", importer) == "@/lib/db"
