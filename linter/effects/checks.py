@@ -113,12 +113,14 @@ def check_open(row: Row, call: Call, r: Resolver) -> Found | None:
 
 _EXISTS = frozenset({"os.path.exists", "os.path.isfile", "fs.existsSync"})
 _READS = frozenset({"open", "builtins.open", "fs.readFileSync", "fs/promises.readFile", "fs.promises.readFile"})
+_READ_METHODS = frozenset({"read_text", "read_bytes"})  # `p.read_text()` of a pathlib path
 
 
 def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
     """A file its function reads back when it exists (`if os.path.exists(p): data = json.load(open(p))
-    else: data = fetch(); json.dump(data, open(p, "w"))`): a cache of what it fetched, which the next
-    call reads instead; writing it changes nothing a caller sees."""
+    else: data = fetch(); json.dump(data, open(p, "w"))`, `p.exists()` / `p.read_text()` /
+    `p.write_text(...)`, Node's `existsSync` / `readFileSync` / `writeFileSync`): a cache of what it
+    fetched, which the next call reads instead; writing it changes nothing a caller sees."""
     fn = getattr(r, "fn", None)
     if fn is None or not isinstance(path, Ref):
         return False
@@ -130,7 +132,8 @@ def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
     tested = any(c.callee in _EXISTS and names_it(c.arg(0, None)) or
                  method_name(c.func) == "exists" and names_it(receiver_of(c.func)) for c in calls)
     read = any(c.callee in _READS and names_it(c.arg(0, None)) and not any(
-        _WRITE_MODE.search(m) for m in _texts(c.arg(1, "mode"), r)) for c in calls)
+        _WRITE_MODE.search(m) for m in _texts(c.arg(1, "mode"), r))
+        or method_name(c.func) in _READ_METHODS and names_it(receiver_of(c.func)) for c in calls)
     return tested and read
 
 
@@ -182,7 +185,7 @@ def check_path(row: Row, call: Call, r: Resolver) -> Found | None:
         if moved and len(call.args) > 1:
             return None  # `s.replace("/", "_")` of a name typed `str | Path`: text, not a move
         paths = [receiver_of(call.func), *([call.arg(0, "target")] if moved else [])]
-    if paths and all(in_scratch(p, r) for p in paths):
+    if paths and all(in_scratch(p, r) or _fills_a_cache(p, r) for p in paths):
         return None
     return describe(row, call, target=_path_text(paths[-1], r) if paths else "")
 

@@ -57,6 +57,7 @@ from .tools import (
     method_toolset_members,
     plain_tool,
     registered_from_imports,
+    tool_configured_by,
     tool_for_call,
     tool_function,
     tool_maker,
@@ -143,7 +144,8 @@ MAX_ALIASES = 8  # `a = b` hops followed from a tools-list item
 def _item_members(where: Scope, item: Value, project: ProjectIndex, plain: str, depth: int = 0) -> list[Member]:
     facts = where.facts
     if isinstance(item, Mapping):  # a tool written as a plain object (`ToolSpec.object_tool`)
-        return [Member(t, facts) for t in tools_in(facts) if t.options is not None and t.options.loc == item.loc]
+        plain_object = tool_configured_by(facts, item)
+        return [Member(plain_object, facts)] if plain_object is not None else []
     if isinstance(item, Call):
         tool = tool_for_call(facts, item, project)
         if tool is not None:

@@ -210,6 +210,24 @@ def calls_by_text(facts: ModuleFacts) -> dict[str, list[tuple[str, Call]]]:
     return facts.derived("semantic.calls_by_text", compute)
 
 
+def _transaction_callbacks(facts: ModuleFacts) -> dict[str, tuple[str, Call]]:
+    """Inline function (qualified name) -> (the function calling, the call) for each callback handed
+    to a transaction method (`db.$transaction(async (tx) => ...)`), indexed once per module."""
+    from ..effects.javascript import TRANSACTION_CALLBACKS
+    from ..effects.resolve import method_name
+
+    def compute() -> dict[str, tuple[str, Call]]:
+        table: dict[str, tuple[str, Call]] = {}
+        for scope, call in facts.all_calls():
+            if method_name(call.func) in TRANSACTION_CALLBACKS:
+                for a in call.args:
+                    if isinstance(a, Ref) and "@" in a.text:
+                        table.setdefault(f"{scope}.{a.text}" if scope else a.text, (scope, call))
+        return table
+
+    return facts.derived("semantic.transaction_callbacks", compute)
+
+
 def _assignments_by(facts: ModuleFacts, op: str) -> dict[tuple[str, str], list[Assignment]]:
     """(target, scope) -> its assignments with `op` ("=" or "+="), in source order."""
     def compute() -> dict[tuple[str, str], list[Assignment]]:
@@ -426,21 +444,17 @@ class Scope:
         """`tx` of `db.$transaction(async (tx) => { await tx.order.update(...) })`: the first parameter
         of a callback handed to a transaction method is a client of the receiver's kind."""
         from ..effects import CONSTRUCTORS
-        from ..effects.javascript import TRANSACTION_CALLBACKS
-        from ..effects.resolve import method_name, receiver_of
+        from ..effects.resolve import receiver_of
 
         found = self.param(name)
         if found is None or found[1] != 0:
             return ""
-        outer, _, local = found[0].name.rpartition(".")
-        home = self.facts.functions.get(outer)
-        for site in home.calls if home is not None and "@" in local else ():
-            call = site.call
-            if method_name(call.func) in TRANSACTION_CALLBACKS and any(
-                    isinstance(a, Ref) and a.text == local for a in call.args):
-                built = self.at(outer).constructor(receiver_of(call.func), depth + 1)
-                return built if built in CONSTRUCTORS else ""
-        return ""
+        handed = _transaction_callbacks(self.facts).get(found[0].name)
+        if handed is None:
+            return ""
+        outer, call = handed
+        built = self.at(outer).constructor(receiver_of(call.func), depth + 1)
+        return built if built in CONSTRUCTORS else ""
 
     def _passed_constructor(self, name: str, depth: int) -> str:
         """The client a module-level function's unannotated parameter `name` is given where this

@@ -785,9 +785,12 @@ def copy_source(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[
     return tool_named(facts, source.text, tool.scope, project)
 
 
-def tool_configured_by(facts: ModuleFacts, call: Call) -> Tool | None:
-    """The tool whose options `call` is (a decorator call, the call form, `function_tool(...)(fn)`)."""
+def tool_configured_by(facts: ModuleFacts, call: Call | Mapping) -> Tool | None:
+    """The tool whose options `call` is (a decorator call, the call form, `function_tool(...)(fn)`,
+    or the plain object a framework reads as its maker's call: `ToolSpec.object_tool`)."""
     found = _tools_by_call(facts).get(call.loc)
+    if isinstance(call, Mapping):
+        return found
     if found is None and isinstance(call.func, Call):
         found = _tools_by_call(facts).get(call.func.loc)
     return found

@@ -624,3 +624,18 @@ def test_sib101_a_client_held_by_the_result_object_a_helper_returns(tmp_path):
     lines = tools.splitlines()
     expected = [("SIB101", lines.index(f"export const {n} = tool(async ({{ id }}) => {{") + 1) for n in ("request", "request2")]
     assert _lint(tmp_path, {"client.ts": client, "main.ts": tools}, select=("SIB101",)) == expected
+
+
+def test_a_cache_file_node_reads_back_when_it_exists_is_filled_not_written(tmp_path):
+    """`existsSync(p)` / `readFileSync(p)` / `writeFileSync(p, ...)` in one helper, which answers from
+    what it loaded either way (no early return: not the read-through shape): a cache it fills."""
+    src = (CORE_HEAD + "import { existsSync, readFileSync, writeFileSync } from 'node:fs';\n"
+           "async function defs(key: string): Promise<string> {\n  const p = 'defs.json';\n  let data;\n"
+           "  if (existsSync(p)) {\n    data = JSON.parse(readFileSync(p, 'utf8'));\n  } else {\n"
+           "    data = await (await fetch('https://defs.example.com/all')).json();\n"
+           "    writeFileSync(p, JSON.stringify(data));\n  }\n  return data[key];\n}\n"
+           "export const lookup = tool(async () => defs('x'), { name: 'lookup', description: 'd', schema: z.object({}) });\n"
+           "export const save = tool(async ({ body }) => {\n  writeFileSync('report.txt', body);\n  return 'ok';\n"
+           "}, { name: 'save', description: 'd', schema: z.object({ body: z.string() }) });\n")
+    line = src.splitlines().index("export const save = tool(async ({ body }) => {") + 1
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]

@@ -2021,3 +2021,31 @@ def test_cost_tracking_and_a_collection_made_when_missing_are_bookkeeping(lint, 
             return "saved"
     """
     assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [29, 29]
+
+
+def test_a_cache_file_through_pathlib_is_filled_not_written(lint, tmp_path):
+    """`_fills_a_cache` also for path methods (`check="path"`): `p.exists()`, `p.read_text()`,
+    `p.write_text(...)`; a path written without being read back stays a write."""
+    text = """\
+        from pathlib import Path
+        import requests
+        from agents import function_tool
+
+
+        @function_tool
+        def lookup(key: str) -> str:
+            cache = Path("defs.json")
+            if cache.exists():
+                return cache.read_text()
+            body = requests.get("https://defs.example.com/all").text
+            cache.write_text(body)
+            return body
+
+
+        @function_tool
+        def save(body: str) -> str:
+            out = Path("report.txt")
+            out.write_text(body)
+            return "ok"
+    """
+    assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [17]
