@@ -122,8 +122,8 @@ def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
     `p.write_text(...)`, Node's `existsSync` / `readFileSync` / `writeFileSync`): a cache of what it
     fetched, which the next call reads instead; writing it changes nothing a caller sees."""
     fn = getattr(r, "fn", None)
-    if fn is None or not isinstance(path, Ref):
-        return False
+    if fn is None or not isinstance(path, Ref) or _chosen_by_caller(path, r, fn.params):
+        return False  # a file the caller names (`file_str_replace(filepath, ...)`) is edited, not cached
 
     def names_it(value: Value | None) -> bool:
         return isinstance(value, Ref) and value.text == path.text
@@ -135,6 +135,20 @@ def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
         _WRITE_MODE.search(m) for m in _texts(c.arg(1, "mode"), r))
         or method_name(c.func) in _READ_METHODS and names_it(receiver_of(c.func)) for c in calls)
     return tested and read
+
+
+def _chosen_by_caller(value: Value | None, r: Resolver, params: tuple[str, ...], depth: int = 0) -> bool:
+    """Is any part of the path `value` a parameter of its function (`Path(filepath)`)?"""
+    if value is None or depth > 6:
+        return False
+    if isinstance(value, Ref):
+        head = value.text.partition(".")[0]
+        return head in params or _chosen_by_caller(r.value(value.text), r, params, depth + 1)
+    if isinstance(value, Call):
+        return any(_chosen_by_caller(v, r, params, depth + 1) for v in (*value.args, *(v for _, v in value.kwargs)))
+    if isinstance(value, FString):
+        return any(_chosen_by_caller(v, r, params, depth + 1) for v in value.values)
+    return False
 
 
 def _texts(value: Value | None, r: Resolver) -> list[str]:

@@ -2049,3 +2049,24 @@ def test_a_cache_file_through_pathlib_is_filled_not_written(lint, tmp_path):
             return "ok"
     """
     assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [17]
+
+
+def test_a_file_the_caller_names_is_edited_not_cached(lint, tmp_path):
+    """corpus2's RA.Aid `file_str_replace(filepath, ...)`: `if not path.exists(): return ...`, then
+    `path.read_text()` and `path.write_text(...)` of `Path(filepath)`: a read-modify-write of the
+    file the model names, not a cache the function fills."""
+    text = """\
+        from pathlib import Path
+        from agents import function_tool
+
+
+        @function_tool
+        def file_str_replace(filepath: str, old: str, new: str) -> str:
+            path = Path(filepath)
+            if not path.exists():
+                return "not found"
+            content = path.read_text()
+            path.write_text(content.replace(old, new))
+            return "ok"
+    """
+    assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [6]
