@@ -117,24 +117,61 @@ _READ_METHODS = frozenset({"read_text", "read_bytes"})  # `p.read_text()` of a p
 
 
 def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
-    """A file its function reads back when it exists (`if os.path.exists(p): data = json.load(open(p))
-    else: data = fetch(); json.dump(data, open(p, "w"))`, `p.exists()` / `p.read_text()` /
-    `p.write_text(...)`, Node's `existsSync` / `readFileSync` / `writeFileSync`): a cache of what it
-    fetched, which the next call reads instead; writing it changes nothing a caller sees."""
+    """A file its function reads back when it exists and answers from (`if os.path.exists(p): data =
+    json.load(open(p)) else: data = fetch(); json.dump(data, open(p, "w"))`, then `return data[key]`;
+    `p.exists()` / `p.read_text()` / `p.write_text(...)`, Node's `existsSync` / `readFileSync` /
+    `writeFileSync`): a cache of what it fetched, which the next call reads instead; writing it
+    changes nothing a caller sees. A function that returns nothing it read (`updateEnv(key, value)`
+    rewriting `.env`, a task log appended to) edits the file."""
     fn = getattr(r, "fn", None)
-    if fn is None or not isinstance(path, Ref) or _chosen_by_caller(path, r, fn.params):
+    facts = getattr(r, "facts", None)
+    if fn is None or facts is None or not isinstance(path, Ref) or _chosen_by_caller(path, r, fn.params):
         return False  # a file the caller names (`file_str_replace(filepath, ...)`) is edited, not cached
 
     def names_it(value: Value | None) -> bool:
         return isinstance(value, Ref) and value.text == path.text
 
+    def reads_it(c: Call) -> bool:
+        return c.callee in _READS and names_it(c.arg(0, None)) and not any(
+            _WRITE_MODE.search(m) for m in _texts(c.arg(1, "mode"), r)) \
+            or method_name(c.func) in _READ_METHODS and names_it(receiver_of(c.func))
+
     calls = [site.call for site in fn.calls]
     tested = any(c.callee in _EXISTS and names_it(c.arg(0, None)) or
                  method_name(c.func) == "exists" and names_it(receiver_of(c.func)) for c in calls)
-    read = any(c.callee in _READS and names_it(c.arg(0, None)) and not any(
-        _WRITE_MODE.search(m) for m in _texts(c.arg(1, "mode"), r))
-        or method_name(c.func) in _READ_METHODS and names_it(receiver_of(c.func)) for c in calls)
-    return tested and read
+    if not tested or not any(reads_it(c) for c in calls):
+        return False
+    # The names holding what was read (`raw = readFileSync(p)`, `data = JSON.parse(raw)`, `data =
+    # json.load(f)` of `with open(p) as f`; that name's last `with` may be the write's, so any mode).
+    held = {name for name, value in fn.with_bindings.items()
+            if isinstance(value, Call) and value.callee in _READS and names_it(value.arg(0, None))}
+    bound = [(a.target, a.value) for a in facts.assignments if a.scope == fn.name]
+    for _ in range(3):
+        held |= {name for name, value in bound if _carries(value, reads_it, held)}
+    return any(_carries(value, reads_it, held) for value in fn.return_values)
+
+
+def _carries(value: Value | None, reads_it: Callable[[Call], bool], names: set[str], depth: int = 0) -> bool:
+    """Does `value` hold a read `reads_it` accepts, or one of `names`, anywhere inside it?"""
+    if value is None or depth > 8:
+        return False
+    if isinstance(value, Ref):
+        return value.text.partition(".")[0] in names
+    if isinstance(value, Call):
+        return reads_it(value) or any(_carries(v, reads_it, names, depth + 1)
+                                      for v in (value.func, *value.args, *(v for _, v in value.kwargs)))
+    parts: tuple[Value | None, ...] = ()
+    if isinstance(value, Attr):
+        parts = (value.receiver,)
+    elif isinstance(value, Item):
+        parts = (value.container,)
+    elif isinstance(value, (Seq, FString)):
+        parts = value.items if isinstance(value, Seq) else value.values
+    elif isinstance(value, Mapping):
+        parts = tuple(v for _, v in value.items)
+    elif isinstance(value, Either):
+        parts = value.options
+    return any(_carries(v, reads_it, names, depth + 1) for v in parts)
 
 
 def _chosen_by_caller(value: Value | None, r: Resolver, params: tuple[str, ...], depth: int = 0) -> bool:

@@ -639,3 +639,31 @@ def test_a_cache_file_node_reads_back_when_it_exists_is_filled_not_written(tmp_p
            "}, { name: 'save', description: 'd', schema: z.object({ body: z.string() }) });\n")
     line = src.splitlines().index("export const save = tool(async ({ body }) => {") + 1
     assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]
+
+
+def test_a_file_read_when_it_exists_then_written_back_edited_is_a_write(tmp_path):
+    """evalJ1's harper-agent `updateEnv(key, value)`: `existsSync(envPath)`, `content = await
+    readFile(envPath)`, the key replaced in `content`, `writeFile(envPath, content)`: it edits the
+    file it read, whatever `existsSync` guards (not the cache shape above)."""
+    src = (CORE_HEAD + "import { existsSync } from 'node:fs';\nimport { readFile, writeFile } from 'node:fs/promises';\n"
+           "async function updateEnv(key: string, value: string) {\n  const envPath = '.env';\n  let content = '';\n"
+           "  if (existsSync(envPath)) {\n    content = await readFile(envPath, 'utf8');\n  }\n"
+           "  content = content.replace(new RegExp(`^${key}=.*`, 'm'), `${key}=${value}`);\n"
+           "  await writeFile(envPath, content);\n}\n"
+           "export const setFlag = tool(async ({ on }) => {\n  await updateEnv('FLAG', on ? '1' : '0');\n  return 'ok';\n"
+           "}, { name: 'set_flag', description: 'd', schema: z.object({ on: z.boolean() }) });\n")
+    line = src.splitlines().index("export const setFlag = tool(async ({ on }) => {") + 1
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]
+
+
+def test_a_log_file_read_when_it_exists_then_appended_to_is_a_write(tmp_path):
+    """evalJ11's task memory: `memory = JSON.parse(readFileSync(path))` when it exists, `memory.push(entry)`,
+    `writeFileSync(path, JSON.stringify(memory))`, then a fixed answer: nothing read is answered."""
+    src = (CORE_HEAD + "import * as fs from 'fs';\n"
+           "export const logTask = tool(async ({ outcome }) => {\n  const path = `${process.cwd()}/memory.json`;\n"
+           "  let memory: any[] = [];\n  if (fs.existsSync(path)) {\n    const raw = fs.readFileSync(path, 'utf8');\n"
+           "    memory = JSON.parse(raw);\n  }\n  memory.push({ outcome });\n"
+           "  fs.writeFileSync(path, JSON.stringify(memory));\n  return 'logged';\n"
+           "}, { name: 'log_task', description: 'd', schema: z.object({ outcome: z.string() }) });\n")
+    line = src.splitlines().index("export const logTask = tool(async ({ outcome }) => {") + 1
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]
