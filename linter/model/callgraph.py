@@ -39,6 +39,7 @@ from ..effects import (
 from ..js import modules as js_modules
 from ..settings.config import Config
 from ..syntax.facts import (
+    Attr,
     Call,
     CallSite,
     Constant,
@@ -73,6 +74,13 @@ THREAD_HANDOFFS: dict[str, int] = {
     "asgiref.sync.sync_to_async": 0,
 }
 THREAD_HANDOFF_METHODS: dict[str, int] = {"run_in_executor": 1, "submit": 0}  # loop.run_in_executor, executor.submit
+# Threads and processes a tool starts: constructor -> (position, keyword) of the function; it runs
+# with the `args=` tuple and `kwargs=` dict given beside it, and nothing cancels it.
+THREAD_STARTERS: dict[str, tuple[int, str]] = {
+    "threading.Thread": (1, "target"),
+    "threading.Timer": (1, "function"),
+    "multiprocessing.Process": (1, "target"),
+}
 SHIELDS = frozenset({"asyncio.shield"})
 CONTEXT_COPIES = frozenset({"contextvars.copy_context"})
 TASK_MAKERS = frozenset({"asyncio.create_task", "asyncio.ensure_future"})
@@ -261,7 +269,8 @@ class _Walker:
     def call(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context, awaited: bool,
              args: Arguments) -> None:
         eff = effect_of(call, scope, awaited=awaited, extend=self.extend, pure=self.pure) \
-            or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope)
+            or dynamic_method_effect(call, scope, awaited) or prebuilt_call_effect(call, scope) \
+            or self._passed_method_effect(call, awaited, args)
         # A helper's credential or cache upkeep, also what it delegates (`_get_token()` calling
         # `_encrypt(password)`), and a unit of work's commit (`siblint.effects.incidental`).
         if eff is not None and ctx.depth and not eff.configured and (
@@ -315,14 +324,35 @@ class _Walker:
             self.enter(*target, replace(inner, mode=mode, handoff=handoff, via=inner.via + (sub_fn.name,),
                                         depth=inner.depth + 1), {}, call.loc)
 
+    def _passed_method_effect(self, call: Call, awaited: bool, args: Arguments) -> Effect | None:
+        """`create_fn(namespace, doc)` where the caller passed a library client's method
+        (`_create_or_patch(apps.create_namespaced_deployment, ...)`): that method's effect, its
+        receiver read where it was passed."""
+        passed = args.get(call.func.text) if isinstance(call.func, Ref) and "." not in call.func.text else None
+        if passed is None or not isinstance(passed[1], (Ref, Attr)) or receiver_of(passed[1]) is None:
+            return None
+        where, method = passed
+        as_call = Call(method, call.args, call.kwargs, call.loc, call.starred)
+        return effect_of(as_call, where, awaited=awaited, extend=self.extend, pure=self.pure) \
+            or dynamic_method_effect(as_call, where, awaited)
+
     def handoff(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, site: CallSite, target: Value,
                 ctx: Context, args: Arguments) -> None:
-        """`asyncio.to_thread(f, *a)`: the call `f(*a)` runs in the thread."""
+        """`asyncio.to_thread(f, *a)`: the call `f(*a)` runs in the thread; `threading.Thread(target=f,
+        args=(a,))` runs `f(a)`."""
         if not isinstance(target, Ref):
             return
-        given = site.call.args
-        index = given.index(target) if target in given else -1
-        as_call = Call(target, given[index + 1:] if index >= 0 else (), site.call.kwargs, site.call.loc)
+        if site.call.callee in THREAD_STARTERS:
+            given_args = site.call.kwarg("args")
+            given_kwargs = site.call.kwarg("kwargs")
+            as_call = Call(target, given_args.items if isinstance(given_args, Seq) else (),
+                           tuple((k.value, v) for k, v in given_kwargs.items if isinstance(k, Const)
+                                 and isinstance(k.value, str)) if isinstance(given_kwargs, Mapping) else (),
+                           site.call.loc)
+        else:
+            given = site.call.args
+            index = given.index(target) if target in given else -1
+            as_call = Call(target, given[index + 1:] if index >= 0 else (), site.call.kwargs, site.call.loc)
         if is_pure(as_call, scope, self.pure):
             return
         self.call(facts, fn, scope, as_call, ctx, False, args)
@@ -355,9 +385,10 @@ def _inline_callbacks(scope: Scope, call: Call) -> list[FunctionFacts]:
     return out
 
 
-# What a parameter can be bound to: a callable passed in (a name, a lambda, a call), or data the
-# callee's effects are read from (`_run_git(["status"])`, `_request("GET", path)`).
-_BOUND = (Ref, Lambda, Call, Const, FString, Seq, Mapping)
+# What a parameter can be bound to: a callable passed in (a name, a method of an object made in
+# place, a lambda, a call), or data the callee's effects are read from (`_run_git(["status"])`,
+# `_request("GET", path)`).
+_BOUND = (Ref, Attr, Lambda, Call, Const, FString, Seq, Mapping)
 
 
 
@@ -512,11 +543,14 @@ def _threaded(ctx: Context) -> Context:
 def _handoff_target(call: Call, scope: Scope | None = None) -> Value | None:
     """The function `call` runs in another thread (unwrapping `functools.partial`), else None."""
     index = THREAD_HANDOFFS.get(call.callee)
+    keyword = None
+    if index is None and call.callee in THREAD_STARTERS:
+        index, keyword = THREAD_STARTERS[call.callee]
     if index is None and receiver_of(call.func) is not None:
         index = THREAD_HANDOFF_METHODS.get(method_name(call.func))
     if index is None:
         return None
-    target = call.arg(index, None)
+    target = call.arg(index, keyword)
     while isinstance(target, Call) and target.callee in PARTIALS and target.args:
         target = target.args[0]
     if _runs_in_context(target, scope):

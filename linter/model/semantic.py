@@ -830,6 +830,8 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             target = project.resolve(value.name, facts.path)
             if target is not None and target[0] is not facts:
                 return classes_of(Scope(target[0]), Ref(target[1], target[1], value.loc), project, depth + 1)
+        if not found and bound is None and "." not in value.text:
+            found = _closure_parameter_classes(scope, value.text, project, depth)
         if not found and bound is None and "." in value.text:
             found = _attribute_chain(scope, value, project, depth)
         if not found and bound is None and value.text.count(".") == 1:  # `result.client` of `result = getClient()`
@@ -869,6 +871,26 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             out.extend(c for c in classes_of(scope, option, project, depth + 1) if c not in out)
         return out
     return []
+
+
+def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
+                               depth: int) -> list[tuple[ModuleFacts, str]]:
+    """`notifier` in a tool nested in `make_slack_tool(notifier)`, unannotated: the classes of what
+    the factory's call sites pass (`make_slack_tool(make_notifier())` in another module). A parameter
+    of the function itself is bound by the walk that enters it (`ReceiverScope`)."""
+    found = scope.param(name)
+    if found is None or found[0] is scope.fn:
+        return []
+    fn, index = found
+    memo: dict[tuple[str, str, int], list[tuple[ModuleFacts, str]]] = project.memo.setdefault("semantic.closure_params", {})
+    key = (scope.facts.path, fn.name, index)
+    if key not in memo:
+        memo[key] = []  # a factory passing its own parameter on to itself
+        out: list[tuple[ModuleFacts, str]] = []
+        for caller, arg in argument_values(Scope(scope.facts, fn.name), fn, index, project)[:8]:
+            out.extend(c for c in classes_of(caller, arg, project, depth + 1) if c not in out)
+        memo[key] = out
+    return memo[key]
 
 
 def _returned_entry_classes(scope: Scope, call: Call, key: str, project: ProjectIndex,
@@ -1163,6 +1185,16 @@ def _function_values(scope: Scope, value: Value, project: ProjectIndex, depth: i
     if made is not None:  # `StructuredTool.from_function(func=send)`: what the tool runs is `send`
         return _function_values(scope, made, project, depth + 1)
     out: list[tuple[ModuleFacts, FunctionFacts]] = []
+    if isinstance(value, Attr) and value.receiver is not None:  # `TerraformAgent(settings).run`
+        for cls in classes_of(scope, value.receiver, project, depth + 1):
+            found = method_of(cls, value.attr, project)
+            if found is not None and found not in out:
+                out.append(found)
+        return out
+    if isinstance(value, Each):  # `for step in build_pipeline(s): ctx = step(ctx)`: each step runs
+        for where, item in elements(scope, value.iter, project, depth + 1):
+            out.extend(f for f in _function_values(where, item, project, depth + 1) if f not in out)
+        return out
     table = dispatch_table(scope, value)
     if table is not None:
         for inner, item in table:

@@ -13,6 +13,8 @@ from siblint.model.semantic import Scope
 from siblint.model.tools import tools_in
 from siblint.settings.config import Config, from_table
 
+from tests.conftest import lint_files
+
 ALL = ("SIB101", "SIB102", "SIB103", "SIB104", "SIB105")
 
 
@@ -110,6 +112,138 @@ def test_sib102_executor_submit_lambda_and_partial(sib1):
             pool.submit(requests.put, "https://api.example.com/x", data="1")
             return "ok"
     """) == [("SIB102", 8), ("SIB102", 13), ("SIB102", 18)]
+
+
+def test_a_thread_the_tool_starts_runs_its_target_with_its_args(sib1):
+    # W13's hotel desk: `_run` starts `threading.Thread(target=self._later, args=(...))`, whose target
+    # sends the email; nothing cancels a started thread. A thread over a pure target is no effect.
+    assert sib1("""\
+        import asyncio, smtplib, threading
+        from agents import function_tool
+
+        def _send(to: str) -> None:
+            with smtplib.SMTP("localhost") as smtp:
+                smtp.sendmail("bot@example.com", [to], "hello")
+
+        def _tally(n: int) -> int:
+            return n + 1
+
+        class Desk:
+            def later(self, to: str) -> None:
+                _send(to)
+
+            @function_tool
+            def upgrade(self, to: str) -> str:
+                threading.Thread(target=self.later, args=(to,), daemon=True).start()
+                return "processing"
+
+        @function_tool
+        async def remind(to: str) -> str:
+            threading.Timer(5.0, _send, kwargs={"to": to}).start()
+            return "scheduled"
+
+        @function_tool
+        def count(n: int) -> str:
+            threading.Thread(target=_tally, args=(n,)).start()
+            return "counted"
+    """) == [("SIB101", 16), ("SIB102", 21)]
+
+
+def test_a_client_method_passed_to_a_helper_that_calls_it(sib1):
+    # W14's SRE agent: `_create_or_patch(apps_v1().create_namespaced_deployment, ...)` calls
+    # `create_fn(namespace, doc)`; a read method passed the same way is no effect.
+    assert sib1("""\
+        from kubernetes import client as k8s
+        from langchain_core.tools import tool
+
+        def apps_v1():
+            return k8s.AppsV1Api()
+
+        def _create_or_patch(create_fn, doc):
+            create_fn("default", doc)
+            return "created"
+
+        def _first(read_fn, name):
+            return read_fn(name, "default")
+
+        @tool
+        def apply_manifest(doc: dict) -> str:
+            \"\"\"Apply a manifest.\"\"\"
+            return _create_or_patch(apps_v1().create_namespaced_deployment, doc)
+
+        @tool
+        def show(name: str) -> str:
+            \"\"\"Show a deployment.\"\"\"
+            return str(_first(apps_v1().read_namespaced_deployment, name))
+    """) == [("SIB101", 15)]
+
+
+def test_a_factory_parameter_a_nested_tool_uses_is_what_its_callers_pass(tmp_path):
+    # W14's SRE agent: `make_slack_tool(notifier)` nests `@tool def send(...)` calling
+    # `notifier.send_alert(...)`, and another module passes `make_notifier()` for it.
+    files = {
+        "notify.py": """\
+            from slack_sdk import WebClient
+
+            class Notifier:
+                def __init__(self, token):
+                    self._client = WebClient(token=token)
+
+                def send_alert(self, text):
+                    return self._client.chat_postMessage(channel="#alerts", text=text)
+
+            def make_notifier():
+                return Notifier("xoxb")
+        """,
+        "slack_tool.py": """\
+            from langchain_core.tools import tool
+
+            def make_slack_tool(notifier):
+                @tool
+                def send(text: str) -> str:
+                    \"\"\"Send an alert.\"\"\"
+                    notifier.send_alert(text)
+                    return "sent"
+                return send
+        """,
+        "app.py": """\
+            from notify import make_notifier
+            from slack_tool import make_slack_tool
+
+            slack = make_slack_tool(make_notifier())
+        """,
+    }
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "slack_tool.py", config)] == [("SIB101", 5)]
+    files["app.py"] = files["app.py"].replace("make_slack_tool(make_notifier())", "make_slack_tool(print)")
+    assert lint_files(tmp_path / "twin", files, "slack_tool.py", config) == []
+
+
+def test_each_step_of_a_pipeline_a_loop_runs(sib1):
+    # W14's tf-out: `for step in build_pipeline(s): ctx = step(ctx)` over `[Reader(s).run, Writer(s).run]`.
+    assert sib1("""\
+        import subprocess
+        from agents import function_tool
+
+        class Reader:
+            def run(self, ctx):
+                return ctx
+
+        class Applier:
+            def run(self, ctx):
+                subprocess.run(["terraform", "apply", "-auto-approve"], check=True)
+                return ctx
+
+        def build_pipeline():
+            return [Reader().run, Applier().run]
+
+        @function_tool
+        def run_pipeline() -> str:
+            ctx = {}
+            for step in build_pipeline():
+                ctx = step(ctx)
+            return "done"
+    """) == [("SIB101", 17)]
 
 
 def test_sib102_aiofiles_writes_in_its_own_thread(sib1):
