@@ -70,7 +70,9 @@ READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embed
                              # a model asked about a text or an image (`/api/detect/detectText`)
                              "detect", "classify", "predict", "moderations", "translate", "validate",
                              # a lookup that fills in a record (`/enrich`, Clearbit's, Apollo's)
-                             "enrich", "enrichment"})
+                             "enrich", "enrichment",
+                             # a dry run of a write (`/bookings/preview`): the write is a path of its own
+                             "preview", "simulate"})
 # A batch read names the batch and its read verb together (HubSpot's `/crm/v3/objects/notes/batch/read`,
 # Google's `values:batchGet`): "batch" alone stays a write word.
 BATCH_READ_VERBS = frozenset({"read", "get"})
@@ -81,7 +83,7 @@ DOCUMENT_FORMATS = frozenset({"pdf", "docx", "pptx", "xlsx", "csv", "html", "mar
 WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",
-                              "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive",
+                              "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive", "confirm",
                               "otp"})  # an OTP endpoint sends a code (`/getOTP`)
 # Query parameters that page through a listing (`/contacts?page=1&limit=10`): a POST carrying them
 # reads a page (its body a search filter), unless the path names a write.

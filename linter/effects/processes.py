@@ -105,6 +105,8 @@ READ_ONLY_LISTINGS: dict[str, dict[str, frozenset[str]]] = {
         "tag": frozenset({"-l", "--list", "-n"}),
         "remote": frozenset({"-v", "--verbose"}),
     },
+    # `helm repo list --output json`; `helm repo add name url` writes.
+    "helm": {sub: frozenset({"list", "ls", "-o", "--output", "json", "yaml", "table"}) for sub in ("repo", "plugin")},
     # `ip a`, `ip link show`; `ip link set dev eth0 down` writes.
     "ip": {sub: frozenset({"show", "list", "ls"}) for sub in ("a", "addr", "address", "l", "link", "r", "route",
                                                             "n", "neigh", "neighbour")},

@@ -58,16 +58,18 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
         return bool(words & http.RENDER_PATH_WORDS)
     if host in http.LLM_HOSTS:
         return bool(words & http.LLM_PATH_WORDS)
-    return bool(words & http.READ_PATH_WORDS)
+    return bool(words & http.READ_PATH_WORDS) or _action_reads(call, r)
 
 
 # Calls that serialise an object to a JSON body (`body: JSON.stringify({ query, variables })`).
 _JSON_ENCODERS = frozenset({"JSON.stringify", "json.dumps"})
+# Keys of a JSON body naming the operation an RPC-style endpoint runs (`{ action: "get_routines" }`).
+_ACTION_KEYS = ("action", "op", "operation")
 
 
-def _graphql_query(call: Call, r: Resolver) -> str | None:
-    """The text of the `query` of a JSON body (`json={"query": "..."}`, `data=json.dumps({...})`,
-    `body: JSON.stringify({ query })`) when the source spells it out."""
+def _json_body(call: Call, r: Resolver) -> Mapping | None:
+    """The object a JSON body spells out (`json={...}`, `data=json.dumps({...})`, `body:
+    JSON.stringify({ ... })`), else None."""
     for key in ("json", "data", "body"):
         body = call.kwarg(key)
         if isinstance(body, Ref):
@@ -75,8 +77,28 @@ def _graphql_query(call: Call, r: Resolver) -> str | None:
         if isinstance(body, Call) and body.callee in _JSON_ENCODERS and body.args:
             body = body.args[0]
         if isinstance(body, Mapping):
-            return r.text(body.get("query"))
+            return body
     return None
+
+
+def _graphql_query(call: Call, r: Resolver) -> str | None:
+    """The text of the `query` of a JSON body when the source spells it out."""
+    body = _json_body(call, r)
+    return r.text(body.get("query")) if body is not None else None
+
+
+def _action_reads(call: Call, r: Resolver) -> bool:
+    """A POST to one RPC endpoint whose body names a read operation (`{ action: "get_routines" }`,
+    the action its helper was given): the operation's words read and none writes."""
+    body = _json_body(call, r)
+    if body is None:
+        return False
+    for key in _ACTION_KEYS:
+        text = r.text(body.get(key))
+        if text:
+            words = camel_words(text)
+            return bool(words & http.READ_PATH_WORDS) and not words & http.WRITE_PATH_WORDS
+    return False
 
 
 class Arg(NamedTuple):

@@ -59,8 +59,14 @@ def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
      'httpx.post(f"{BASE}/api/order/updateOrders", json={})'),
     ('httpx.post(f"{BASE}/api/track", json={})',
      'httpx.post(f"{BASE}/api/trackAndCancel", json={})'),
+    # J18's gym tracker: one RPC endpoint, the operation named in the body.
+    ('requests.post(f"{BASE}/api/rpc", json={"action": "list_orders", "payload": {}})',
+     'requests.post(f"{BASE}/api/rpc", json={"action": "cancel_order", "payload": {}})'),
+    # W13's hotel desk: a booking's preview prices it; the booking itself is the write.
+    ('requests.post(f"{BASE}/bookings/preview", json={})',
+     'requests.post(f"{BASE}/bookings/preview/confirm", json={})'),
 ], ids=["search-path", "search-host", "llm-completions", "llm-messages", "oauth2-token", "oauth-token", "embeddings", "es-search",
-        "relative-query", "graphql-query", "graphql-bound", "camel-search", "camel-page", "track"])
+        "relative-query", "graphql-query", "graphql-bound", "camel-search", "camel-page", "track", "rpc-action", "preview"])
 def test_read_only_posts_and_their_twins(read, write):
     code = f"""\
         import httpx, requests

@@ -194,8 +194,11 @@ def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
      'subprocess.run(["nmcli", "device", "wifi", "connect", p])'),
     ('subprocess.run(["nmap", "-sn", p], capture_output=True)', 'subprocess.run(["nmap", "-sn", p, "-oN", "hosts.txt"])'),
     ('subprocess.run(["lsof", "-i", ":8080"], capture_output=True)', 'subprocess.run(["kill", "-9", p])'),
+    # W14's SRE agent: `helm repo list --output json`; `helm repo add` writes the repositories file.
+    ('subprocess.run(["helm", "repo", "list", "--output", "json"], capture_output=True)',
+     'subprocess.run(["helm", "repo", "add", p, "https://charts.example.com"])'),
 ], ids=["pacman-query", "pacman-search", "dpkg-list", "apt-search", "systemctl-status", "journalctl", "ip-show",
-        "ip-shell-string", "nmcli-list", "nmap", "lsof"])
+        "ip-shell-string", "nmcli-list", "nmap", "lsof", "helm-repo-list"])
 def test_system_inspection_and_its_changing_twins(read, write):
     assert_only_the_twin_writes(read, write)
 
