@@ -215,6 +215,12 @@ ROWS: tuple[Row, ...] = (
              "reply replyWithPhoto replyWithVoice replyWithAudio replyWithDocument replyWithVideo replyWithAnimation "
              "replyWithSticker replyWithMediaGroup replyWithLocation replyWithPoll replyWithInvoice send* edit* delete* "
              "forwardMessage copyMessage pin* unpin* ban* unban*", "{name} (Telegram)", False, "message"),
+    # discord.js and its user-account fork: the client's managers and what they fetch
+    # (`client.relationships.addFriend(user)`, `channel.send(text)`, `member.ban()`); `fetch*` and
+    # `cache.get` read.
+    *methods("discord.js.Client discord.js-selfbot-v13.Client",
+             "send* reply edit* delete* add* remove* create* kick ban unban bulkDelete pin unpin crosspost "
+             "setNickname", "{name} (Discord)", False, "message"),
     # Octokit's REST methods name their verb first (`pulls.createReplyForReviewComment`,
     # `issues.addLabels`, `pulls.requestReviewers`); `get*`, `list*`, `check*` and `compare*` read.
     *methods("@octokit/rest.Octokit octokit.Octokit", "create* update* delete* add* remove* set* merge* replace* dismiss* "

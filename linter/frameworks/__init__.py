@@ -67,6 +67,13 @@ def tool_body_names() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def context_wrappers() -> frozenset[str]:
+    """The generic types a tool receives its run context in (`RunContextWrapper[AppCtx]`,
+    `RunContext<AppContext>`): their type argument is the context object's type."""
+    return frozenset(name for fw in FRAMEWORKS for name in fw.tools.context_attrs)
+
+
+@lru_cache(maxsize=1)
 def tool_runners() -> frozenset[str]:
     """Attributes of a tool object that run the function it was made of (`tool.invoke`, `tool.func`)."""
     return frozenset(name for fw in FRAMEWORKS for name in fw.tools.runners)

@@ -76,6 +76,9 @@ FRAMEWORK = Framework(
         # (runner/toolExecution.js:833), undefined on a one-call turn without a run signal.
         signal=Param("details", 2),
         signal_attr="signal",
+        # execute(input, runContext): `runContext.context` is the object `run(agent, input, { context })`
+        # was given, of the type `RunContext<AppContext>` names.
+        context_attrs={f"{ROOT}.RunContext": "context", f"{CORE}.RunContext": "context"},
     ),
     groups=GroupSpec(
         makers={AGENT: GroupMaker(tools=Param("tools"), servers=Param("mcpServers"), name=Param("name"))},

@@ -451,13 +451,18 @@ class _Collector:
         return False
 
     def _annotation(self, node: ts.Node | None) -> tuple[str, ...]:
-        """The resolved type names a variable's annotation lists (`Page | null` -> puppeteer.Page)."""
+        """The resolved type names a variable's annotation lists (`Page | null` -> puppeteer.Page),
+        and a run-context wrapper's type argument after it (`RunContext<AppContext>`)."""
+        from ..frameworks import context_wrappers
+
         names: list[str] = []
         stack = [node] if node is not None else []
         while stack and len(names) < 8:
             n = stack.pop()
             if n.type in ("type_identifier", "nested_type_identifier"):
                 names.append(self.qualify(self.text(n)))
+            elif n.type == "type_arguments" and names and names[-1] in context_wrappers():
+                stack.extend(reversed(n.named_children))
             elif n.type not in ("type_arguments", "literal_type", "predefined_type"):
                 stack.extend(reversed(n.named_children))
         return tuple(names)

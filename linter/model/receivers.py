@@ -19,6 +19,7 @@ from dataclasses import replace
 from ..effects import CONSTRUCTORS, Effect, effect_of, in_family
 from ..effects.failing import is_chat_model
 from ..effects.table import METHODS
+from ..js import modules as js_modules
 from ..syntax.facts import Attr, Call, Comp, Const, Each, Either, FunctionFacts, Mapping, ModuleFacts, Ref, Seq, Value
 from .project import ProjectIndex
 from .semantic import (
@@ -160,8 +161,9 @@ class ReceiverScope(Scope):
     def _library_base(self, name: str) -> str:
         """The known constructor a project class derives from: `Fact` of `class Fact(BaseModel)` and
         `class BaseModel(peewee.Model)` is a `peewee.Model`, and so is `Fact.get(...)`."""
-        if not name or not name.rpartition(".")[2][:1].isupper():
-            return ""  # only a class (CapWords) can be a model class; no module is loaded to ask
+        last = name.rpartition(".")[2]
+        if not name or not (last[:1].isupper() or last == "default" and name.startswith(js_modules.PREFIX)):
+            return ""  # only a class (CapWords, or a JS module's default export) can be one; no module is loaded to ask
         memo: dict[tuple[str, str], str] = self.project.memo.setdefault("receivers.library_base", {})
         key = (self.facts.path, name)
         if key not in memo:
@@ -237,7 +239,10 @@ class ReceiverScope(Scope):
             return None
         where = ReceiverScope(facts, a.scope if a.scope in facts.functions else "", self.project)
         built = where.constructor(a.value, depth + 1) if a.op == "=" else ""
-        declared = next((t for t in a.annotation if t in CONSTRUCTORS), "")
+        # Declared as a known client, or as a project class deriving one (`client: BotClient` of
+        # `class BotClient extends Client`).
+        declared = next((t for t in a.annotation if t in CONSTRUCTORS), "") \
+            or next((b for t in a.annotation if (b := where._library_base(t))), "")
         return built if built in CONSTRUCTORS or not declared else declared
 
     def _module_variable(self, value: Ref, depth: int) -> str:

@@ -871,7 +871,9 @@ def inherited_tool_classes(facts: ModuleFacts, project: ProjectIndex) -> list[To
 def _super_tool_subclass(facts: ModuleFacts, cls: str, project: ProjectIndex) -> Tool | None:
     """`class CreatePlaylist extends SpotifyTool` where a project base's constructor makes the tool
     with `super({ name, func })` (`_super_maker`): each subclass is that tool, named by what its own
-    constructor passes for the name, its class's methods the ones `this.execute()` runs there."""
+    constructor passes for the name, its class's methods the ones `this.execute()` runs there. Or
+    where a base's method makes it of `this.execute` (`_own_method_run`): each subclass overriding
+    that method is a tool running its override."""
     if cls not in facts.class_locs or not facts.module.startswith(js_modules.PREFIX):
         return None
     for base in ancestor_bases(facts, cls, project):
@@ -885,7 +887,32 @@ def _super_tool_subclass(facts: ModuleFacts, cls: str, project: ProjectIndex) ->
             return replace(made, name=_name_passed(facts, cls, where, anc, made) or cls.rsplit(".", 1)[-1],
                            path=facts.path, module=facts.module, loc=facts.class_locs[cls], binding="",
                            scope=cls.rpartition(".")[0], class_name=cls)
+        for made in tools_in(where):
+            method = _own_method_run(made, anc)
+            ran = method_of((facts, cls), method, project) if method else None
+            if ran is not None and ran[0] is facts:  # the subclass's own override, not the base's stub
+                return replace(made, name=cls.rsplit(".", 1)[-1], kind="function", path=facts.path,
+                               module=facts.module, loc=facts.class_locs[cls],
+                               function=f"{facts.module}.{ran[1].name}", binding="",
+                               scope=cls.rpartition(".")[0], class_name=cls)
     return None
+
+
+def _own_method_run(made: Tool, cls: str) -> str:
+    """The method of `cls` a tool made in one of its methods runs: `tool({ execute: this.execute.bind(this) })`
+    in `toOpenAITool()` (a template method each subclass overrides), else ""."""
+    if made.options is None or not made.scope.startswith(f"{cls}.") or made.kind != "constructed":
+        return ""
+    maker = tool_maker(made.options.callee)
+    run = made.options.arg(maker[1].function.position, maker[1].function.keyword) \
+        if maker is not None and maker[1].function is not None else None
+    if isinstance(run, Call) and isinstance(run.func, Ref) and run.func.text.endswith(".bind"):
+        run = run.func
+        text = run.text[:-len(".bind")]
+    else:
+        text = run.text if isinstance(run, Ref) else ""
+    head, _, method = text.partition(".")
+    return method if head == "this" and method and "." not in method else ""
 
 
 def made_for_subclasses(tool: Tool, facts: ModuleFacts) -> bool:

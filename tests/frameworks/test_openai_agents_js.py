@@ -884,3 +884,60 @@ def test_conventional_lookups_stay_inside_the_repository(tmp_path):
     importer = str(repo / "src" / "main.ts")
     assert modules.resolve_specifier("@quinn/database", importer) == "@quinn/database"
     assert modules.resolve_specifier("@/lib/db", importer) == "@/lib/db"
+
+
+def test_a_project_tool_class_whose_method_makes_the_tool_of_this_execute(tmp_path):
+    """evalJ19's Discord self-bot: `Tool.toOpenAITool()` returns `tool({ execute: this.execute.bind(this) })`,
+    and each subclass overrides `execute`; the client arrives as `context.context.client` of
+    `RunContext<AgentContext>`, whose `client: BotClient` derives discord.js's `Client`. A subclass
+    that only reads, and the base's own stub, are no tools that act."""
+    files = {
+        "src/core/Tool.ts": HEAD + "export default class Tool {\n"
+                            "  constructor(public name: string) {}\n"
+                            "  toOpenAITool() {\n"
+                            "    return tool({ name: this.name, description: '', parameters: z.object({}),\n"
+                            "                  execute: this.execute.bind(this) });\n"
+                            "  }\n"
+                            "  execute(input: unknown, context?: unknown): any { throw new Error('not implemented'); }\n"
+                            "}\n",
+        "src/core/BotClient.ts": "import { Client } from 'discord.js-selfbot-v13';\n"
+                                 "export default class BotClient extends Client {}\n",
+        "src/core/AgentContext.ts": "import BotClient from './BotClient';\n"
+                                    "export default class AgentContext {\n  client: BotClient;\n"
+                                    "  constructor(client: BotClient) { this.client = client; }\n}\n",
+        "src/tools/AddFriend.ts": "import { RunContext } from '@openai/agents';\n"
+                                  "import AgentContext from '../core/AgentContext';\n"
+                                  "import Tool from '../core/Tool';\n"
+                                  "export default class AddFriend extends Tool {\n"
+                                  "  constructor() { super('add_friend'); }\n"
+                                  "  override async execute(input: { id: string }, context?: RunContext<AgentContext>) {\n"
+                                  "    const client = context?.context.client;\n"
+                                  "    const user = await client.users.fetch(input.id);\n"
+                                  "    await client.relationships.addFriend(user);\n"
+                                  "    return 'sent';\n  }\n}\n",
+        "src/tools/Whois.ts": "import { RunContext } from '@openai/agents';\n"
+                              "import AgentContext from '../core/AgentContext';\n"
+                              "import Tool from '../core/Tool';\n"
+                              "export default class Whois extends Tool {\n"
+                              "  constructor() { super('whois'); }\n"
+                              "  override async execute(input: { id: string }, context?: RunContext<AgentContext>) {\n"
+                              "    const user = await context?.context.client.users.fetch(input.id);\n"
+                              "    return user.tag;\n  }\n}\n",
+    }
+    assert _codes(tmp_path, files, "src/tools/AddFriend.ts") == [("SIB101", 4)]
+    assert _codes(tmp_path, files, "src/tools/Whois.ts") == []
+    assert _codes(tmp_path, files, "src/core/Tool.ts") == []
+
+
+def test_an_rpc_helper_posting_the_operation_its_caller_names(tmp_path):
+    """evalJ18's gym tracker: every tool POSTs `{ action, payload }` to one endpoint through a helper;
+    `get_routines` reads, `delete_routine` writes."""
+    helper = ("async function callApi(action: string, payload: unknown) {\n"
+              "  const res = await fetch(`${BASE}/api/routines`, { method: 'POST', body: JSON.stringify({ action, payload }) });\n"
+              "  return res.json();\n}\n")
+    src = HEAD + "const BASE = process.env.APP_URL;\n" + helper + "".join(
+        f"export const {name} = tool({{\n  name: '{name}',\n  parameters: z.object({{}}),\n"
+        f"  execute: async (args) => JSON.stringify(await callApi('{name}', args)),\n}});\n"
+        for name in ("get_routines", "delete_routine"))
+    found = _codes(tmp_path, {"main.ts": src})
+    assert [line for _, line in found] == [src.splitlines().index("export const delete_routine = tool({") + 1]
