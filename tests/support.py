@@ -154,16 +154,21 @@ LIBCST_REJECTS = "from agents import function_tool\nx = " + " ".join(['"a"'] * 5
 EXAMPLE_CONFIG = '[tool.siblint]\nextend = "../siblint.toml"\n'
 
 
-def every_rule_corpus(root: Path) -> set[str]:
+def every_rule_corpus(root: Path, per_rule: int | None = None) -> set[str]:
     """Write one folder per INVALID example of every rule (default-off ones included) under `root`,
-    plus a file libcst rejects; returns the codes the corpus must produce (SIB901 needs a crash)."""
+    plus a file libcst rejects; returns the codes the corpus must produce (SIB901 needs a crash).
+    `per_rule`: at most that many examples of each rule, those spread over several files first
+    (where one entry point could see less than another)."""
     import ast
 
     from siblint.rule_api.registry import all_rules
 
     codes = set()
     for rule in all_rules():
-        for i, example in enumerate(rule.INVALID):
+        examples = list(enumerate(rule.INVALID))
+        if per_rule is not None:
+            examples = sorted(examples, key=lambda e: not e[1].files)[:per_rule]
+        for i, example in examples:
             if example.filename != "main.py":
                 continue  # TS/JS examples: flake8, one of the entry points compared, is Python-only
             try:
