@@ -53,6 +53,7 @@ from ..syntax.facts import (
     Value,
     either,
 )
+from ..frameworks import context_wrappers
 from . import modules
 
 _FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
@@ -453,8 +454,6 @@ class _Collector:
     def _annotation(self, node: ts.Node | None) -> tuple[str, ...]:
         """The resolved type names a variable's annotation lists (`Page | null` -> puppeteer.Page),
         and a run-context wrapper's type argument after it (`RunContext<AppContext>`)."""
-        from ..frameworks import context_wrappers
-
         names: list[str] = []
         stack = [node] if node is not None else []
         while stack and len(names) < 8:

@@ -27,6 +27,7 @@ question is a lookup and analysis time stays linear in the size of a module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -882,15 +883,15 @@ def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
     if found is None or found[0] is scope.fn:
         return []
     fn, index = found
-    memo: dict[tuple[str, str, int], list[tuple[ModuleFacts, str]]] = project.memo.setdefault("semantic.closure_params", {})
-    key = (scope.facts.path, fn.name, index)
-    if key not in memo:
-        memo[key] = []  # a factory passing its own parameter on to itself
-        out: list[tuple[ModuleFacts, str]] = []
+
+    def compute() -> tuple[tuple[str, str], ...]:  # paths, not facts: the answer outlives `forget`
+        out: list[tuple[str, str]] = []
         for caller, arg in argument_values(Scope(scope.facts, fn.name), fn, index, project)[:8]:
-            out.extend(c for c in classes_of(caller, arg, project, depth + 1) if c not in out)
-        memo[key] = out
-    return memo[key]
+            out.extend((f.path, c) for f, c in classes_of(caller, arg, project, depth + 1) if (f.path, c) not in out)
+        return tuple(out)
+
+    found_in = project.remembered(("semantic.closure_parameter", os.path.abspath(scope.facts.path), fn.name, name), compute)
+    return [(facts, cls) for path, cls in found_in if (facts := project.facts_for_path(path)) is not None]
 
 
 def _returned_entry_classes(scope: Scope, call: Call, key: str, project: ProjectIndex,

@@ -890,10 +890,10 @@ def _super_tool_subclass(facts: ModuleFacts, cls: str, project: ProjectIndex) ->
         for made in tools_in(where):
             method = _own_method_run(made, anc)
             ran = method_of((facts, cls), method, project) if method else None
-            if ran is not None and ran[0] is facts:  # the subclass's own override, not the base's stub
+            if ran is not None and ran != method_of((where, anc), method, project):  # an override, not the base's stub
                 return replace(made, name=cls.rsplit(".", 1)[-1], kind="function", path=facts.path,
                                module=facts.module, loc=facts.class_locs[cls],
-                               function=f"{facts.module}.{ran[1].name}", binding="",
+                               function=f"{ran[0].module}.{ran[1].name}", binding="",
                                scope=cls.rpartition(".")[0], class_name=cls)
     return None
 
@@ -907,8 +907,7 @@ def _own_method_run(made: Tool, cls: str) -> str:
     run = made.options.arg(maker[1].function.position, maker[1].function.keyword) \
         if maker is not None and maker[1].function is not None else None
     if isinstance(run, Call) and isinstance(run.func, Ref) and run.func.text.endswith(".bind"):
-        run = run.func
-        text = run.text[:-len(".bind")]
+        text = run.func.text[:-len(".bind")]
     else:
         text = run.text if isinstance(run, Ref) else ""
     head, _, method = text.partition(".")
