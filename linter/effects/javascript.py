@@ -104,6 +104,9 @@ ROWS: tuple[Row, ...] = (
     *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
              "upload uploadToSignedUrl remove move copy createBucket deleteBucket emptyBucket",
              "{name} (Supabase storage)", False, "cloud"),
+    # Supabase Auth's admin API: `supabase.auth.admin.createUser({...})`, `inviteUserByEmail(email)`.
+    *methods("@supabase/supabase-js.createClient @supabase/ssr.createServerClient @supabase/ssr.createBrowserClient",
+             "createUser updateUserById deleteUser inviteUserByEmail", "{name} (Supabase auth)", False, "sql"),
     # node-zendesk: `createClient({...}).tickets.create({ ticket })`, `.tickets.update(id, {...})`; `show`/`list` read.
     *methods("node-zendesk.createClient", "create createMany update updateMany delete deleteMany merge",
              "{name} (Zendesk)", False, "ticket"),
@@ -203,8 +206,16 @@ ROWS: tuple[Row, ...] = (
     *methods("resend.Resend", "send create", "{name} (email)", False, "email"),
     *methods("@sendgrid/mail", "send sendMultiple", "{name} (email)", False, "email"),
     *methods("twilio twilio.Twilio", "create update", "{name} (Twilio)", False, "message"),
-    *methods("@slack/web-api.WebClient", "postMessage update delete scheduleMessage uploadV2", "{name} (Slack)", False,
-             "message"),
+    # Slack's Web API client: `chat.*`, `reactions.add`, `conversations.join/leave/invite/...`, pins, files.
+    *methods("@slack/web-api.WebClient", "postMessage postEphemeral meMessage update delete scheduleMessage uploadV2 "
+             "upload add remove join leave invite kick archive unarchive rename create setTopic setPurpose open close",
+             "{name} (Slack)", False, "message"),
+    # Notion's JS client (`notion.pages.create`, `notion.blocks.children.append`); `query`/`retrieve`/`list` read.
+    *methods("@notionhq/client.Client", "create update append delete", "{name} (Notion)", False, "ticket"),
+    # Okta's management SDK (`client.userApi.createUser`, `deleteUser`, `suspendUser`); `get*`/`list*` read.
+    *methods("@okta/okta-sdk-nodejs.Client", "create* update* delete* replace* activate* deactivate* suspend* "
+             "unsuspend* unlock* reset* expire* assign* unassign* add* remove* revoke* set* clear* grant*",
+             "{name} (Okta)", False, "ticket"),
     # GramJS, the Telegram user-account client (`new TelegramClient(session, id, hash, {})`).
     *methods("telegram.TelegramClient", "sendMessage sendFile editMessage deleteMessages forwardMessages pinMessage",
              "{name} (Telegram)", False, "message"),

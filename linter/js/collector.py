@@ -388,7 +388,9 @@ class _Collector:
                 self.imports["default"] = f"{own}.{self.text(declared)}"
             self.visit(declaration)
         elif value is not None:
-            if is_default:
+            if is_default and value.type == "identifier":  # `export default JiraClient;`: that name, as declared
+                self._hand_on("default", self.text(value))
+            elif is_default:
                 self.facts.assignments.append(Assignment("default", self.value(value), self.loc(value), self.scope()))
             self.visit(value)
         return False

@@ -29,6 +29,9 @@ from .workspaces import unlisted_workspace_file, workspace_context, workspace_fi
 
 PREFIX = "js:"
 _TRY = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+# What an import without an extension may name: a declaration file last (`./types/octokit` of
+# `types/octokit.d.ts`, re-exporting a library's types), as TypeScript resolves it.
+_RESOLVED = (*_TRY, ".d.ts")
 # What a written extension may stand for in TypeScript sources.
 _SWAPS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
@@ -255,10 +258,10 @@ def find_file(base: str) -> str | None:
     for other in _SWAPS.get(ext.lower(), ()):
         if os.path.isfile(stem + other):
             return stem + other
-    for ext in _TRY:
+    for ext in _RESOLVED:
         if os.path.isfile(base + ext):
             return base + ext
-    for ext in _TRY:
+    for ext in _RESOLVED:
         candidate = os.path.join(base, "index" + ext)
         if os.path.isfile(candidate):
             return candidate

@@ -156,7 +156,24 @@ class ReceiverScope(Scope):
             # object of that class.
             return self._library_base(self.class_name) or found
         named = found or (value.name if isinstance(value, Ref) else "")
-        return self._built_by_project(value, depth) or self._library_base(named) or found
+        return self._built_by_project(value, depth) or self._library_base(named) or self._declared_library(value) or found
+
+    def _declared_library(self, value: Value) -> str:
+        """A known client a name's annotation declares through a project module that re-exports it
+        (`client: OctokitType` of `export type { Octokit as OctokitType } from '@octokit/rest'` in
+        `types/octokit.d.ts`), for the name or any attribute head of it (`this.client.issues`)."""
+        text = value.text if isinstance(value, Ref) else ""
+        while text:
+            for declared in self.types(text):
+                if "." not in declared:
+                    continue
+                named = self.project.remembered(  # its lookups go into the trace of each file that asks
+                    ("receivers.declared_library", self.facts.path, declared),
+                    lambda: self.project.library_name(declared, self.facts.path) or "")
+                if named in CONSTRUCTORS:
+                    return named
+            text = text.rpartition(".")[0]
+        return ""
 
     def _library_base(self, name: str) -> str:
         """The known constructor a project class derives from: `Fact` of `class Fact(BaseModel)` and

@@ -667,3 +667,56 @@ def test_a_log_file_read_when_it_exists_then_appended_to_is_a_write(tmp_path):
            "}, { name: 'log_task', description: 'd', schema: z.object({ outcome: z.string() }) });\n")
     line = src.splitlines().index("export const logTask = tool(async ({ outcome }) => {") + 1
     assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]
+
+
+def test_service_clients_typed_through_declaration_files_and_default_exports(tmp_path):
+    """evalJ21's Slack bot (quix): per-integration services whose clients are a class exported with
+    `export default JiraClient;`, an Octokit typed `client: OctokitType` through `types/octokit.d.ts`
+    (`export type { Octokit as OctokitType }`), Slack's `conversations.join`, Okta's
+    `userApi.deleteUser`; their reads (`list`, `getUser`) stay reads."""
+    files = {
+        "jira/client.ts": "import axios from 'axios';\nexport class JiraClient {\n"
+                          "  private http = axios.create({ baseURL: 'https://jira.example.com' });\n"
+                          "  async createIssue(data: object) { return (await this.http.post('/rest/api/3/issue', data)).data; }\n"
+                          "}\nexport default JiraClient;\n",
+        "jira/service.ts": "import JiraClient from './client';\nexport class JiraService {\n  private client: JiraClient;\n"
+                           "  constructor() { this.client = new JiraClient(); }\n"
+                           "  createIssue(args: object) { return this.client.createIssue(args); }\n}\n",
+        "github/types/octokit.d.ts": "import type { Octokit as OctokitType } from '@octokit/rest';\nexport type { OctokitType };\n",
+        "github/service.ts": "import type { OctokitType } from './types/octokit';\nlet Octokit: any;\n"
+                             "export class GitHubService {\n  private client: OctokitType;\n"
+                             "  constructor(token: string) { this.client = new Octokit({ auth: token }); }\n"
+                             "  createIssue(title: string) { return this.client.issues.create({ owner: 'o', repo: 'r', title }); }\n"
+                             "  listIssues() { return this.client.issues.listForRepo({ owner: 'o', repo: 'r' }); }\n}\n",
+        "slack/service.ts": "import { WebClient } from '@slack/web-api';\nexport class SlackService {\n"
+                            "  private client = new WebClient('xoxb');\n"
+                            "  join(channel: string) { return this.client.conversations.join({ channel }); }\n"
+                            "  channels() { return this.client.conversations.list(); }\n}\n",
+        "okta/service.ts": "import { Client } from '@okta/okta-sdk-nodejs';\nexport class OktaService {\n"
+                           "  private client = new Client({ orgUrl: 'https://o.okta.com', token: 't' });\n"
+                           "  remove(userId: string) { return this.client.userApi.deleteUser({ userId }); }\n"
+                           "  get(userId: string) { return this.client.userApi.getUser({ userId }); }\n}\n",
+    }
+    calls = {"create_issue": "new JiraService().createIssue(args)", "open_issue": "github.createIssue('t')",
+             "list_issues": "github.listIssues()", "join": "new SlackService().join('c')",
+             "channels": "new SlackService().channels()", "remove_user": "new OktaService().remove('u')",
+             "get_user": "new OktaService().get('u')"}
+    src = (CORE_HEAD + "import { JiraService } from './jira/service';\nimport { GitHubService } from './github/service';\n"
+           "import { SlackService } from './slack/service';\nimport { OktaService } from './okta/service';\n"
+           "const github = new GitHubService('t');\n"
+           + "".join(f"export const {n} = tool(async (args: object) => {c}, {{ name: '{n}', description: 'd', schema: z.object({{}}) }});\n"
+                     for n, c in calls.items()))
+    found = {line for _, line in _lint(tmp_path, {**files, "main.ts": src}, select=("SIB101",))}
+    line_of = {n: next(i for i, text in enumerate(src.splitlines(), 1) if text.startswith(f"export const {n} ")) for n in calls}
+    assert [n for n in calls if line_of[n] in found] == ["create_issue", "open_issue", "join", "remove_user"]
+
+
+def test_supabase_auth_admin_writes_and_reads(tmp_path):
+    """Supabase Auth's admin API creates and deletes users (`auth.admin.createUser`); listing reads."""
+    src = (CORE_HEAD + "import { createClient } from '@supabase/supabase-js';\nconst supabase = createClient('u', 'k');\n"
+           "export const invite = tool(async ({ email }) => { await supabase.auth.admin.createUser({ email }); return 'ok'; },"
+           " { name: 'invite', description: 'd', schema: z.object({ email: z.string() }) });\n"
+           "export const users = tool(async () => JSON.stringify(await supabase.auth.admin.listUsers()),"
+           " { name: 'users', description: 'd', schema: z.object({}) });\n")
+    line = src.splitlines().index(next(x for x in src.splitlines() if x.startswith("export const invite"))) + 1
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]
