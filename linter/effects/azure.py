@@ -1,5 +1,5 @@
 """Azure SDKs for Python: Blob, Queue and Table storage, Cosmos DB, Service Bus, Event Grid and Event
-Hubs, Communication Services email and SMS, Key Vault secrets.
+Hubs, Communication Services email and SMS, Key Vault secrets, the Resource Manager clients.
 
 Each service hands out sub-clients from its service client (`BlobServiceClient(...)
 .get_container_client(c).upload_blob(...)`, `CosmosClient(...).get_database_client(d)
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .rows import Row, methods
 
+_ARM_WRITES = "begin_* create_or_update* delete* update* restart* start* stop* power_off* deallocate* run_command"
 # (constructors under the package, without `.aio`; write methods; what; kind)
 _SERVICES: tuple[tuple[str, str, str, str], ...] = (
     ("azure.storage.blob", "BlobServiceClient ContainerClient BlobClient",
@@ -35,6 +36,15 @@ _SERVICES: tuple[tuple[str, str, str, str], ...] = (
     ("azure.keyvault.secrets", "SecretClient",
      "set_secret update_secret_properties begin_delete_secret purge_deleted_secret begin_recover_deleted_secret",
      "cloud"),
+    # Resource Manager: every long-running operation (`begin_*`: create, delete, restart, run a command on
+    # a VM, scale) changes a resource; `get`/`list*` read.
+    *((f"azure.mgmt.{package}", client, _ARM_WRITES, "cloud") for package, client in (
+        ("compute", "ComputeManagementClient"), ("network", "NetworkManagementClient"),
+        ("resource", "ResourceManagementClient"), ("web", "WebSiteManagementClient"),
+        ("containerservice", "ContainerServiceClient"), ("storage", "StorageManagementClient"),
+        ("sql", "SqlManagementClient"), ("containerinstance", "ContainerInstanceManagementClient"),
+        ("appcontainers", "ContainerAppsAPIClient"), ("monitor", "MonitorManagementClient"),
+        ("cosmosdb", "CosmosDBManagementClient"), ("keyvault", "KeyVaultManagementClient"))),
 )
 
 

@@ -47,6 +47,12 @@ ROWS: tuple[Row, ...] = (
     # PocketBase: `pb.collection("chores").create({...})`; get_list, get_one and the auth calls read.
     *methods("pocketbase.PocketBase pocketbase.Client pocketbase.client.Client", "create update delete",
              "{name} (PocketBase write)", True, "nosql"),
+    # supabase-py's admin auth and storage: `client.auth.admin.create_user({...})`,
+    # `client.storage.from_("docs").upload(path, data)`; table writes are the builder chain (`_supabase`).
+    *methods("supabase.create_client supabase.Client", "create_user update_user_by_id delete_user invite_user_by_email "
+             "sign_up upload remove move", "{name} (Supabase)", True, "sql"),
+    *methods("supabase.acreate_client supabase.AsyncClient", "create_user update_user_by_id delete_user "
+             "invite_user_by_email sign_up upload remove move", "{name} (Supabase)", False, "sql"),
     *methods(_FIRESTORE, _FIRESTORE_WRITES, "{name} (Firestore write)", True, "nosql"),
     *methods(_FIRESTORE_ASYNC, _FIRESTORE_WRITES, "{name} (Firestore write)", None, "nosql"),
     # Odoo's external API: `models.execute_kw(db, uid, password, "sale.order", "create", [vals])`

@@ -4,7 +4,8 @@ The runtime behaviour is shown by tests/runtime/test_agent_framework_runtime.py,
 (and by `frameworks-wave3.md` section 4). Signatures re-checked with `inspect.signature`.
 
 The calls of one response run as one task each under `asyncio.gather`, a sync tool in
-`asyncio.to_thread`. A tool's `Exception` becomes a function result the model sees; the run ends
+`asyncio.to_thread` (from 1.8.0; before it inline on the loop, as the pre-1.0 `@ai_function` also
+ran it). A tool's `Exception` becomes a function result the model sees; the run ends
 when a function middleware (or the tool itself) raises `MiddlewareFailure`: the batch is cancelled,
 a tool already running in a worker thread lands anyway, and the session keeps nothing of the turn.
 The chat client's `function_invocation_configuration={"allow_concurrent_invocation": False}` (or
@@ -27,6 +28,7 @@ from .spec import (
     ToolMaker,
     ToolSpec,
 )
+from .versions import AGENT_FRAMEWORK_SYNC_TOOLS_IN_THREADS
 
 TOOL = "agent_framework.tool"
 FUNCTION_TOOL = "agent_framework.FunctionTool"
@@ -49,6 +51,9 @@ FRAMEWORK = Framework(
     aliases={
         "agent_framework._tools.tool": TOOL,
         "agent_framework._tools.FunctionTool": FUNCTION_TOOL,
+        # The pre-1.0 names (1.0.0b releases): `@ai_function` and `AIFunction(func=...)`.
+        **{f"agent_framework{m}.ai_function": TOOL for m in ("", "._tools")},
+        **{f"agent_framework{m}.AIFunction": FUNCTION_TOOL for m in ("", "._tools")},
         "agent_framework._agents.Agent": AGENT,
         "agent_framework._agents.ChatAgent": CHAT_AGENT,
         "agent_framework._middleware.FunctionInvocationContext": CONTEXT,
@@ -68,6 +73,7 @@ FRAMEWORK = Framework(
         servers=MCP,
         # FunctionTool.invoke: `await asyncio.to_thread(self.func, ...)` for a sync function (_tools.py:910-917).
         sync_runs_in="thread",
+        sync_thread_since=AGENT_FRAMEWORK_SYNC_TOOLS_IN_THREADS,
     ),
     groups=GroupSpec(
         # Agent(client, instructions=None, *, id=None, name=None, description=None, tools=None, ...,

@@ -65,6 +65,16 @@ SIBLINGS_CANCELLED = Release(
 # fastmcp 3.0.0 runs a sync tool function through `call_sync_fn_in_threadpool`; 2.14.7 called it
 # inline (`result = self.fn(**arguments)`) (READ fastmcp/tools/function_tool.py in the 3.0.0 wheel,
 # fastmcp/tools/tool.py in the 2.14.7 wheel).
+# agent-framework-core 1.8.0 runs a sync tool with `asyncio.to_thread` (`FunctionTool._invoke_function`);
+# 1.7.0, 1.0.0 and the pre-1.0 `AIFunction.invoke` (1.0.0b251001) call it inline (`res =
+# self.__call__(**kwargs)`) (READ agent_framework/_tools.py in each wheel).
+AGENT_FRAMEWORK_SYNC_TOOLS_IN_THREADS = Release(
+    distribution="agent-framework-core",
+    since="1.8.0",
+    premise="a sync Agent Framework tool runs in a worker thread",
+    before="a sync Agent Framework tool (`@ai_function` or `@tool`) runs inline on the event loop",
+)
+
 FASTMCP_SYNC_TOOLS_IN_THREADS = Release(
     distribution="fastmcp",
     since="3.0.0",

@@ -61,6 +61,9 @@ SYNC_BODY = "    requests.post('https://p.example.com', json={})\n    return 'ok
     "from agent_framework import tool\n\n@tool(name='pay', description='Pay.', approval_mode='never_require')\n",
     "from agent_framework._tools import tool as t\n\n@t\n",
     "import agent_framework\n\n@agent_framework.tool\n",
+    # The pre-1.0 name (evalW16's IT-operations agents): `@ai_function`.
+    "from agent_framework import ai_function\n\n@ai_function\n",
+    "from agent_framework import ai_function\n\n@ai_function(name='pay', description='Pay.')\n",
 ])
 def test_tool_decorator_spellings(found, spelling):
     text = f"import requests\n{spelling}def pay(x: int) -> str:\n{SYNC_BODY}"

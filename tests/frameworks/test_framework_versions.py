@@ -137,8 +137,8 @@ def test_show_settings_says_which_version_was_assumed(tmp_path):
     assert "requirements.txt" in by_side["openai-agents >= 0.10.4"]
     write(tmp_path, {"requirements.txt": "flask\n"})
     shown = json.loads(siblint(["check", "--show-settings", "graph.py"], tmp_path).stdout)["framework-versions"]
-    assert len(shown) == 4 and all(e["because"].startswith("no pin") and " >= " in e["assumed"] for e in shown)
-    assert "fastmcp >= 3.0.0" in {e["assumed"] for e in shown}
+    assert len(shown) == 5 and all(e["because"].startswith("no pin") and " >= " in e["assumed"] for e in shown)
+    assert {"fastmcp >= 3.0.0", "agent-framework-core >= 1.8.0"} <= {e["assumed"] for e in shown}
 
 
 # The checkout seed, with an awaiting sibling beside the fatal lookup_tax.
@@ -191,3 +191,25 @@ def test_a_pin_file_with_a_byte_order_mark_is_read(tmp_path, encoding):
     (tmp_path / "requirements.txt").write_bytes("langgraph-prebuilt==0.5.2\r\n".encode(encoding))
     pins = pins_for(str(tmp_path), str(tmp_path))
     assert str(pins["langgraph-prebuilt"].specifier) == "==0.5.2"
+
+
+AGENT_FRAMEWORK = """\
+import requests
+from agent_framework import ai_function
+
+
+@ai_function
+def pay(amount: int) -> str:
+    return requests.post("https://pay.example.com/charges", json={"amount": amount}).text
+"""
+
+
+@pytest.mark.parametrize(("pin", "code"), [
+    # agent-framework-core 1.8.0 runs a sync tool with asyncio.to_thread; 1.7.0 and the pre-1.0
+    # releases of `@ai_function` call it inline on the loop.
+    ("agent-framework-core==1.7.0", "SIB103"),
+    ("agent-framework-core>=1.8.0", "SIB101"),
+])
+def test_agent_framework_releases(lint, tmp_path, pin, code):
+    found = code_lines(lint, tmp_path, ("SIB101", "SIB103"))(AGENT_FRAMEWORK, {"requirements.txt": pin + "\n"})
+    assert found == [(code, 6)]

@@ -1861,6 +1861,25 @@ def test_azure_storage_cosmos_messaging_and_their_reads():
     assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "nosql"), (12, "cloud"), (14, "email"), (17, "cloud")]
 
 
+def test_azure_resource_manager_operations_and_supabase_admin_auth():
+    # evalW16: an IT-operations agent runs a command on a VM (`begin_run_command`) through the
+    # Resource Manager's compute client; a citizen desk creates Supabase Auth users. Gets and lists read.
+    found = effects("""\
+        from azure.mgmt.compute import ComputeManagementClient
+        from supabase import create_client
+
+        def f(cred, sub, params, user):
+            compute = ComputeManagementClient(cred, sub)
+            compute.virtual_machines.begin_run_command("rg", "vm", params).result()
+            compute.virtual_machines.get("rg", "vm")
+            list(compute.virtual_machines.list("rg"))
+            client = create_client("u", "k")
+            client.auth.admin.create_user(user)
+            client.auth.admin.list_users()
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(6, "cloud"), (10, "sql")]
+
+
 def test_a_command_a_helper_builds_per_platform_reads_when_every_list_it_returns_does(lint, tmp_path):
     """evalW7's network diagnostics: `command = _command_for(host)` returns a traceroute argv per
     platform (`shutil.which("tracert")` on Windows), with `*(["-6"] if v6 else [])`; one that can
