@@ -15,6 +15,7 @@ time, so the call is an effect when the client's library has any mutating operat
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from ..effects import CONSTRUCTORS, Effect, effect_of, in_family
 from ..effects.failing import is_chat_model
@@ -169,9 +170,9 @@ class ReceiverScope(Scope):
                     continue
                 named = self.project.remembered(  # its lookups go into the trace of each file that asks
                     ("receivers.declared_library", self.facts.path, declared),
-                    lambda: self.project.library_name(declared, self.facts.path) or "")
+                    partial(self.project.library_name, declared, self.facts.path))
                 if named in CONSTRUCTORS:
-                    return named
+                    return named or ""
             text = text.rpartition(".")[0]
         return ""
 
