@@ -80,7 +80,8 @@ BATCH_READ_VERBS = frozenset({"read", "get"})
 # `/forms/chromium/convert/html`): a verb of rendering beside a document format reads.
 RENDER_VERBS = frozenset({"render", "convert", "export"})
 DOCUMENT_FORMATS = frozenset({"pdf", "docx", "pptx", "xlsx", "csv", "html", "markdown", "png", "jpg", "jpeg", "svg"})
-WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index", "indexes",
+# "indexes" is not one: a collection (`/indexes/{name}/docs/search` reads; `/docs/index` uploads).
+WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", "write", "index",
                               "batch", "bulk", "put", "send", "upload", "remove", "drop", "mutation", "mutate",
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",
                               "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive", "confirm",

@@ -11,6 +11,8 @@ ROWS: tuple[Row, ...] = (
     # Pillow: `Image.open(p).convert("L").save(out)`, `Image.new(...).save(out)`.
     *methods("PIL.Image.open PIL.Image.new PIL.Image.fromarray PIL.Image.frombytes PIL.ImageGrab.grab", "save",
              "{name} (image file)", True, "file", "save"),
+    # folium: `folium.Map(location=...).save("route_pics/map.html")` writes the map's HTML page.
+    *methods("folium.Map folium.Figure", "save", "{name} (HTML file)", True, "file", "save"),
     # openpyxl, python-docx, python-pptx: `wb.save(path)`.
     *methods("openpyxl.Workbook openpyxl.load_workbook openpyxl.workbook.workbook.Workbook "
              "openpyxl.reader.excel.load_workbook docx.Document pptx.Presentation", "save",

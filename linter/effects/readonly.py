@@ -18,6 +18,7 @@ from .readonly_programs import INERT_STATEMENTS, LOOKUPS, PROGRAM_FINDERS, SCRIP
 from .resolve import Resolver, method_name, receiver_of
 
 _URL_WORD = re.compile(r"[/._:\-]+")  # `models/gemini-pro:generateContent`
+_ENV_NAME = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # `searchChannelPrice`: search, channel, price
 
 
@@ -33,13 +34,21 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
         return not http.graphql_mutation(query)
     if not url:
         return False
-    host, path = "", url.replace("{}", "")
-    if "://" in url:
-        host, _, path = url.split("://", 1)[1].partition("/")
+    # Parts it could not read are "{}", or `$NAME` for an environment variable's name: a part of the
+    # path so named is a name (`/indexes/$SEARCH_INDEX/docs`), a whole URL so named is judged by its
+    # words (`$MOTOR_QUOTE_API_URL`).
+    path = url.replace("{}", "")
+    host, path = "", path if _ENV_NAME.fullmatch(path) else _ENV_NAME.sub("", path)
+    if "://" in path:
+        host, _, path = path.split("://", 1)[1].partition("/")
         host = host.lower()
     path, _, params = path.partition("?")
-    words = {w.lower() for w in _URL_WORD.split(path) if w}
-    words.update(camel_words(path))
+    words = _words(path)
+    # The last segment names the operation (`/indexes/claims-index/docs/search`, Elasticsearch's
+    # `/orders-index/_search`): a read there is a read, whatever names the path holds before it.
+    last = _words(path.rstrip("/").rpartition("/")[2])
+    if last & http.READ_PATH_WORDS and not last & http.WRITE_PATH_WORDS:
+        return True
     batch_read = "batch" in words and bool(words & http.BATCH_READ_VERBS)
     if (words - {"batch"} if batch_read else words) & http.WRITE_PATH_WORDS:
         return False
@@ -59,6 +68,11 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     if host in http.LLM_HOSTS:
         return bool(words & http.LLM_PATH_WORDS)
     return bool(words & http.READ_PATH_WORDS) or _action_reads(call, r)
+
+
+def _words(path: str) -> set[str]:
+    """The lower-cased words of a URL path, split at / . _ : - and between camelCase words."""
+    return {w.lower() for w in _URL_WORD.split(path) if w} | camel_words(path)
 
 
 # Calls that serialise an object to a JSON body (`body: JSON.stringify({ query, variables })`).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..frameworks import import_roots
 from . import (
+    ads,
     azure,
     browser,
     cloud,
@@ -29,7 +30,7 @@ from .rows import Row, verb_matches
 TABLE: tuple[Row, ...] = (
     *http.ROWS, *mail.ROWS, *processes.ROWS, *files.ROWS, *databases.ROWS, *payments.ROWS, *messaging.ROWS,
     *cloud.ROWS, *azure.ROWS, *google_apis.ROWS, *ticketing.ROWS, *memory.ROWS, *desktop.ROWS, *office.ROWS, *javascript.ROWS,
-    *stores.ROWS, *browser.ROWS, *media.ROWS, *mcp.ROWS,
+    *stores.ROWS, *browser.ROWS, *media.ROWS, *mcp.ROWS, *ads.ROWS,
 )
 
 # Library roots the table names (`requests`, `stripe`, `boto3`): never project code.

@@ -1,5 +1,5 @@
 """Issue trackers, code hosts and workspaces: Jira, GitHub, GitLab, Zendesk, Confluence and Notion pages,
-the Canvas LMS, the HubSpot CRM, and YNAB budgets."""
+the Canvas LMS, the HubSpot CRM, YNAB budgets, and Zotero libraries."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ _HUBSPOT_WRITES = "create* update* archive* merge* upsert* send* purge gdpr_dele
 ROWS: tuple[Row, ...] = (
     *methods("hubspot.Client.create hubspot.Client hubspot.HubSpot", _HUBSPOT_WRITES, "{name} (HubSpot CRM)", True,
              "ticket"),
+    # pyzotero: `zotero.Zotero(user, "user", key).create_items([...])`; `items`, `collections`, `top` read.
+    *methods("pyzotero.zotero.Zotero", "create_items create_collections create_collection update_item update_items "
+             "update_collection delete_item delete_collection addto_collection deletefrom_collection add_tags "
+             "attachment_simple attachment_both upload_attachments", "{name} (Zotero)", True, "ticket"),
     # ... and what its resources do: `jira.issue(key).update(fields=...)`, `.delete()`, `.add_field_value(...)`.
     *methods("jira.JIRA", "create_issue create_issues add_comment transition_issue assign_issue create_issue_link "
              "add_watcher remove_watcher add_attachment add_worklog create_version create_project delete_project "

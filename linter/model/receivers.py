@@ -210,8 +210,9 @@ class ReceiverScope(Scope):
             if found:
                 return found
         first, _, attr = value.text.partition(".") if isinstance(value, Ref) else ("", "", "")
-        if first in OWN_OBJECT and attr and "." not in attr and self.class_name:
-            return self._inherited_attribute(attr, depth)
+        if first in OWN_OBJECT and attr and self.class_name:
+            # `self.client` set by a project base class, or a sub-client of it (`self.client.crm.contacts`).
+            return self._inherited_attribute(attr.partition(".")[0], depth)
         if isinstance(value, Ref) and super().value(first) is None:
             return self._module_variable(value, depth)
         return ""

@@ -1494,6 +1494,37 @@ def test_a_post_to_a_url_read_from_the_environment_is_judged_by_the_variables_na
     ]
 
 
+def test_an_environment_variable_inside_a_url_is_a_name_not_words_of_the_path():
+    # evalW17's claims copilot: `f"{ENDPOINT}/indexes/{SEARCH_INDEX}/docs/search"`, the index's name
+    # read from `AZURE_SEARCH_INDEX` (holding "index"); uploading to the index writes.
+    assert [(line, method) for line, _, _, method, _ in effects("""\
+        import os
+        import httpx
+
+        ENDPOINT = os.getenv("AZURE_SEARCH_ENDPOINT")
+        SEARCH_INDEX = os.getenv("AZURE_SEARCH_INDEX")
+
+        def f(body):
+            httpx.post(f"{ENDPOINT}/indexes/{SEARCH_INDEX}/docs/search?api-version=2024-07-01", json=body)
+            httpx.post(f"{ENDPOINT}/indexes/{SEARCH_INDEX}/docs/index?api-version=2024-07-01", json=body)
+    """)] == [(9, "POST")]
+
+
+def test_zotero_library_writes_and_saved_folium_maps():
+    # evalW18: a research assistant saves papers with pyzotero's `create_items`; a transit assistant
+    # saves each route's folium map as an HTML page. Listing the library reads.
+    assert [(line, kind) for line, _, kind, _, _ in effects("""\
+        import folium
+        from pyzotero import zotero
+
+        def f(items, path):
+            zot = zotero.Zotero("1", "user", "key")
+            zot.create_items(items)
+            zot.collections()
+            folium.Map(location=[0, 0]).save(path)
+    """)] == [(6, "ticket"), (8, "file")]
+
+
 def test_redis_writes_not_its_reads_on_either_client():
     assert [(line, desc, kind) for line, desc, kind, *_ in effects("""\
         import redis

@@ -59,6 +59,10 @@ def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
      'httpx.post(f"{BASE}/api/order/updateOrders", json={})'),
     ('httpx.post(f"{BASE}/api/track", json={})',
      'httpx.post(f"{BASE}/api/trackAndCancel", json={})'),
+    # W17's claims copilot: Azure AI Search's query endpoint (the last segment names the operation,
+    # the index's name holds "index"); documents are uploaded at `docs/index`.
+    ('httpx.post(f"{BASE}/indexes/claims-index/docs/search?api-version=2024-07-01", json={})',
+     'httpx.post(f"{BASE}/indexes/claims-index/docs/index?api-version=2024-07-01", json={})'),
     # J18's gym tracker: one RPC endpoint, the operation named in the body.
     ('requests.post(f"{BASE}/api/rpc", json={"action": "list_orders", "payload": {}})',
      'requests.post(f"{BASE}/api/rpc", json={"action": "cancel_order", "payload": {}})'),
@@ -66,7 +70,7 @@ def sib101_lines(lint, tmp_path, text: str) -> list[tuple[int, int]]:
     ('requests.post(f"{BASE}/bookings/preview", json={})',
      'requests.post(f"{BASE}/bookings/preview/confirm", json={})'),
 ], ids=["search-path", "search-host", "llm-completions", "llm-messages", "oauth2-token", "oauth-token", "embeddings", "es-search",
-        "relative-query", "graphql-query", "graphql-bound", "camel-search", "camel-page", "track", "rpc-action", "preview"])
+        "relative-query", "graphql-query", "graphql-bound", "camel-search", "camel-page", "track", "azure-search", "rpc-action", "preview"])
 def test_read_only_posts_and_their_twins(read, write):
     code = f"""\
         import httpx, requests

@@ -246,6 +246,85 @@ def test_each_step_of_a_pipeline_a_loop_runs(sib1):
     """) == [("SIB101", 17)]
 
 
+def test_a_plain_function_listed_beside_the_modules_own_tools(tmp_path):
+    # W18's transit assistant: `get_route` lost its `@tool` (commented out) but the graph lists it in
+    # `ToolNode([get_route, get_weather])`; its module decorates the other tools itself.
+    files = {
+        "tools.py": """\
+            import folium
+            from langchain_core.tools import tool
+
+            # @tool
+            def get_route(origin: str, destination: str) -> str:
+                \"\"\"Plan a route and save its map.\"\"\"
+                folium.Map(location=[43.6, -79.3]).save("route_pics/map.html")
+                return "route"
+
+            @tool
+            def get_weather(city: str) -> str:
+                \"\"\"Weather.\"\"\"
+                return "sunny"
+
+            def unlisted(path: str) -> None:
+                folium.Map(location=[0, 0]).save(path)
+        """,
+        "graph.py": """\
+            from langgraph.prebuilt import ToolNode
+            from tools import get_route, get_weather
+
+            node = ToolNode([get_route, get_weather])
+        """,
+    }
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "tools.py", config)] == [("SIB101", 5)]
+
+
+def test_clients_a_project_base_tool_class_holds_and_ad_platforms(sib1):
+    # W18's ad-campaign agent: `class CreateContactTool(HubSpotLangchainTool)` calls
+    # `self.client.crm.contacts.basic_api.create(...)`, the client set in the base's `__init__`;
+    # Google Ads `mutate_*` through a service; Meta's `AdAccount(id).create_campaign(...)`, whose
+    # `Campaign(id).update({...})` only sets fields locally.
+    assert sib1("""\
+        import hubspot
+        from facebook_business.adobjects.adaccount import AdAccount
+        from facebook_business.adobjects.campaign import Campaign
+        from google.ads.googleads.client import GoogleAdsClient
+        from langchain_core.tools import BaseTool
+
+        class HubSpotTool(BaseTool):
+            name: str = "hubspot"
+            description: str = "HubSpot."
+            client: hubspot.Client = None
+
+            def __init__(self, **data):
+                super().__init__(**data)
+                self.client = hubspot.Client.create(access_token="t")
+
+        class CreateContact(HubSpotTool):
+            name: str = "create_contact"
+
+            def _run(self, properties: dict) -> str:
+                return str(self.client.crm.contacts.basic_api.create(simple_public_object_input=properties))
+
+        class ListContacts(HubSpotTool):
+            name: str = "list_contacts"
+
+            def _run(self) -> str:
+                return str(self.client.crm.contacts.basic_api.get_page())
+
+        class CreateCampaign(BaseTool):
+            name: str = "create_campaign"
+            description: str = "Create."
+
+            def _run(self, customer_id: str, ops: list) -> str:
+                client = GoogleAdsClient.load_from_dict({})
+                client.get_service("CampaignService").mutate_campaigns(customer_id=customer_id, operations=ops)
+                AdAccount("act_1").create_campaign(params={"name": "n"})
+                Campaign("1").update({"status": "PAUSED"})
+                return "ok"
+    """) == [("SIB101", 19), ("SIB101", 32)]
+
+
 def test_sib102_aiofiles_writes_in_its_own_thread(sib1):
     # evalS1's write_skill_file: aiofiles runs each operation with `loop.run_in_executor`
     # (aiofiles 25.1.0, threadpool/utils.py:43), so a cancelled `await f.write(...)` leaves the
