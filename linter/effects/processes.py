@@ -105,8 +105,10 @@ READ_ONLY_LISTINGS: dict[str, dict[str, frozenset[str]]] = {
         "tag": frozenset({"-l", "--list", "-n"}),
         "remote": frozenset({"-v", "--verbose"}),
     },
-    # `helm repo list --output json`; `helm repo add name url` writes.
-    "helm": {sub: frozenset({"list", "ls", "-o", "--output", "json", "yaml", "table"}) for sub in ("repo", "plugin")},
+    # `helm repo list --output json`, and `helm repo update` (refreshing the local cache of every
+    # repository's index: upkeep, as a cache file is); `helm repo add name url` writes.
+    "helm": {"repo": frozenset({"list", "ls", "update", "up", "-o", "--output", "json", "yaml", "table"}),
+             "plugin": frozenset({"list", "ls", "-o", "--output", "json", "yaml", "table"})},
     # `ip a`, `ip link show`; `ip link set dev eth0 down` writes.
     "ip": {sub: frozenset({"show", "list", "ls"}) for sub in ("a", "addr", "address", "l", "link", "r", "route",
                                                             "n", "neigh", "neighbour")},

@@ -197,8 +197,10 @@ def test_a_service_getter_that_rewrites_its_token_file_is_upkeep(lint):
     # W14's SRE agent: `helm repo list --output json`; `helm repo add` writes the repositories file.
     ('subprocess.run(["helm", "repo", "list", "--output", "json"], capture_output=True)',
      'subprocess.run(["helm", "repo", "add", p, "https://charts.example.com"])'),
+    ('subprocess.run(["helm", "repo", "update"], capture_output=True)',
+     'subprocess.run(["helm", "upgrade", p, "chart/app"])'),
 ], ids=["pacman-query", "pacman-search", "dpkg-list", "apt-search", "systemctl-status", "journalctl", "ip-show",
-        "ip-shell-string", "nmcli-list", "nmap", "lsof", "helm-repo-list"])
+        "ip-shell-string", "nmcli-list", "nmap", "lsof", "helm-repo-list", "helm-repo-update"])
 def test_system_inspection_and_its_changing_twins(read, write):
     assert_only_the_twin_writes(read, write)
 
