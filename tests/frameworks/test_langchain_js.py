@@ -673,7 +673,7 @@ def test_service_clients_typed_through_declaration_files_and_default_exports(tmp
     """evalJ21's Slack bot (quix): per-integration services whose clients are a class exported with
     `export default JiraClient;`, an Octokit typed `client: OctokitType` through `types/octokit.d.ts`
     (`export type { Octokit as OctokitType }`), Slack's `conversations.join`, Okta's
-    `userApi.deleteUser`; their reads (`list`, `getUser`) stay reads."""
+    `userApi.deleteUser`; their reads (`list`, `getUser`, a history's texts joined) stay reads."""
     files = {
         "jira/client.ts": "import axios from 'axios';\nexport class JiraClient {\n"
                           "  private http = axios.create({ baseURL: 'https://jira.example.com' });\n"
@@ -691,7 +691,10 @@ def test_service_clients_typed_through_declaration_files_and_default_exports(tmp
         "slack/service.ts": "import { WebClient } from '@slack/web-api';\nexport class SlackService {\n"
                             "  private client = new WebClient('xoxb');\n"
                             "  join(channel: string) { return this.client.conversations.join({ channel }); }\n"
-                            "  channels() { return this.client.conversations.list(); }\n}\n",
+                            "  channels() { return this.client.conversations.list(); }\n"
+                            "  async text(channel: string) {\n"
+                            "    const res = await this.client.conversations.history({ channel });\n"
+                            "    return res.messages.map((m) => m.text).join('\\n');\n  }\n}\n",
         "okta/service.ts": "import { Client } from '@okta/okta-sdk-nodejs';\nexport class OktaService {\n"
                            "  private client = new Client({ orgUrl: 'https://o.okta.com', token: 't' });\n"
                            "  remove(userId: string) { return this.client.userApi.deleteUser({ userId }); }\n"
@@ -699,7 +702,8 @@ def test_service_clients_typed_through_declaration_files_and_default_exports(tmp
     }
     calls = {"create_issue": "new JiraService().createIssue(args)", "open_issue": "github.createIssue('t')",
              "list_issues": "github.listIssues()", "join": "new SlackService().join('c')",
-             "channels": "new SlackService().channels()", "remove_user": "new OktaService().remove('u')",
+             "channels": "new SlackService().channels()", "history": "new SlackService().text('c')",
+             "remove_user": "new OktaService().remove('u')",
              "get_user": "new OktaService().get('u')"}
     src = (CORE_HEAD + "import { JiraService } from './jira/service';\nimport { GitHubService } from './github/service';\n"
            "import { SlackService } from './slack/service';\nimport { OktaService } from './okta/service';\n"
