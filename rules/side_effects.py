@@ -73,6 +73,8 @@ def _hazards(ctx: Context) -> list[_Made]:
     def compute() -> list[_Made]:
         from siblint.model.groups import (
             groups_in,
+            hands_out_beside_agent_code,
+            hands_out_plain_functions,
             listed_by_importers,
             reported_at_def,
             wrapped_by_importers,
@@ -100,15 +102,15 @@ def _hazards(ctx: Context) -> list[_Made]:
                 if any(g.sync_threads and any(m.tool.key == tool.key for m in g.members())
                        for g in groups_in(maker, ctx.project)):
                     pooled.add(tool.key)
-        # Plain functions importers list in a group are tools there: in a module that names no
-        # framework, or only what a framework hands a tool (a `ToolContext` annotation), and beside
-        # tools the module makes itself (a function whose `@tool` is commented out, listed anyway).
-        seen = {m.at for m in made}
-        for t, threads in listed_by_importers(ctx.facts, ctx.project):
-            if t.loc not in seen:
-                made.append(_Made(t, [], t.loc, ctx.facts))
-                if threads:
-                    pooled.add(t.key)
+        # A module that names no framework, or only what a framework hands a tool (a `ToolContext`
+        # annotation): its plain functions are tools where importers list them.
+        if hands_out_plain_functions(ctx.facts) or hands_out_beside_agent_code(ctx.facts, ctx.project):
+            seen = {m.at for m in made}
+            for t, threads in listed_by_importers(ctx.facts, ctx.project):
+                if t.loc not in seen:
+                    made.append(_Made(t, [], t.loc, ctx.facts))
+                    if threads:
+                        pooled.add(t.key)
         return [m._replace(hazards=_under_run_stop(m, ctx, unstoppable(m.tool, ctx.project, ctx.config,
                                                                        m.tool.key in pooled)))
                 for m in made]

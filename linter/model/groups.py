@@ -979,6 +979,20 @@ def _framework_names_used(facts: ModuleFacts) -> frozenset[str]:
     return facts.derived("groups.framework_names_used", compute)
 
 
+def hands_out_beside_agent_code(facts: ModuleFacts, project: ProjectIndex) -> bool:
+    """A module importing, beside what a tool body uses, only a framework's context and state types
+    (an ADK `CallbackContext` or `State` for its callbacks) hands its plain functions out too, where
+    agent code that lists plain functions is near it in the import graph (a scan answer)."""
+    from ..frameworks import tool_body_names
+
+    others = _framework_names(facts) - tool_body_names()
+    return bool(others) and all(n.rpartition(".")[2].endswith(_CONTEXT_SUFFIXES) for n in others) \
+        and bool(project.agent_code_near(facts.path))
+
+
+_CONTEXT_SUFFIXES = ("Context", "State")
+
+
 def _framework_names(facts: ModuleFacts) -> set[str]:
     return {name for fw, name in map(canonical, facts.imports.values()) if fw is not None}
 

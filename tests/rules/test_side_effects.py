@@ -246,39 +246,6 @@ def test_each_step_of_a_pipeline_a_loop_runs(sib1):
     """) == [("SIB101", 17)]
 
 
-def test_a_plain_function_listed_beside_the_modules_own_tools(tmp_path):
-    # W18's transit assistant: `get_route` lost its `@tool` (commented out) but the graph lists it in
-    # `ToolNode([get_route, get_weather])`; its module decorates the other tools itself.
-    files = {
-        "tools.py": """\
-            import folium
-            from langchain_core.tools import tool
-
-            # @tool
-            def get_route(origin: str, destination: str) -> str:
-                \"\"\"Plan a route and save its map.\"\"\"
-                folium.Map(location=[43.6, -79.3]).save("route_pics/map.html")
-                return "route"
-
-            @tool
-            def get_weather(city: str) -> str:
-                \"\"\"Weather.\"\"\"
-                return "sunny"
-
-            def unlisted(path: str) -> None:
-                folium.Map(location=[0, 0]).save(path)
-        """,
-        "graph.py": """\
-            from langgraph.prebuilt import ToolNode
-            from tools import get_route, get_weather
-
-            node = ToolNode([get_route, get_weather])
-        """,
-    }
-    config = Config(root=str(tmp_path), select=("SIB101",))
-    assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "tools.py", config)] == [("SIB101", 5)]
-
-
 def test_clients_a_project_base_tool_class_holds_and_ad_platforms(sib1):
     # W18's ad-campaign agent: `class CreateContactTool(HubSpotLangchainTool)` calls
     # `self.client.crm.contacts.basic_api.create(...)`, the client set in the base's `__init__`;
