@@ -145,7 +145,7 @@ def _fills_a_cache(path: Value | None, r: Resolver) -> bool:
     # json.load(f)` of `with open(p) as f`; that name's last `with` may be the write's, so any mode).
     held = {name for name, value in fn.with_bindings.items()
             if isinstance(value, Call) and value.callee in _READS and names_it(value.arg(0, None))}
-    bound = [(a.target, a.value) for a in facts.assignments if a.scope == fn.name]
+    bound = [(a.target, a.value) for a in facts.assignments_in(fn.name)]
     for _ in range(3):
         held |= {name for name, value in bound if _carries(value, reads_it, held)}
     return any(_carries(value, reads_it, held) for value in fn.return_values)

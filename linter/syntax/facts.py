@@ -426,6 +426,18 @@ class ModuleFacts:
             views[key] = compute()
         return views[key]
 
+    def assignments_in(self, scope: str) -> list["Assignment"]:
+        """The assignments made in `scope` (a function's qualified name, "" for module level), in
+        source order: indexed once per module."""
+
+        def compute() -> dict[str, list[Assignment]]:
+            table: dict[str, list[Assignment]] = {}
+            for a in self.assignments:
+                table.setdefault(a.scope, []).append(a)
+            return table
+
+        return self.derived("facts.assignments_by_scope", compute).get(scope, [])
+
     def last_assignments(self) -> dict[tuple[str, str], "Value"]:
         """(target, scope) -> the value of the last plain `=` assignment to it, a reset to None
         (`client = null` in a `catch`, after `client = createClient()`) left out: nothing is
