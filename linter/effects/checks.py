@@ -7,7 +7,7 @@ import re
 from typing import Callable
 
 from ..syntax.facts import Attr, Call, Const, Either, FString, Item, Mapping, Ref, Seq, Starred, Value
-from . import cloud, databases, files, google_apis, http, javascript, mcp, stores
+from . import cloud, databases, files, google_apis, http, mcp, stores
 from .incidental import is_upkeep_file
 from .readonly import in_memory, in_scratch, read_only_command, reads_only
 from .resolve import Resolver, method_name, receiver_of
@@ -703,13 +703,6 @@ def check_mcp_tool(row: Row, call: Call, r: Resolver) -> Found | None:
     return Found(row.what.format(name=shown_name(call), tool=tool), tool, tool)
 
 
-def check_slack_group(row: Row, call: Call, r: Resolver) -> Found | None:
-    """A verb called on one of the Slack client's method groups (`client.conversations.join(...)`)."""
-    receiver = receiver_of(call.func)
-    group = method_name(receiver) if receiver is not None else ""
-    return describe(row, call) if group in javascript.SLACK_GROUPS else None
-
-
 CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "js_http": check_js_http, "js_request": check_js_request, "aws_command": check_aws_command,
     "google_api": check_google_api, "http": check_http, "open": check_open, "sql": check_sql, "sql_job": check_sql_job,
@@ -719,5 +712,5 @@ CHECKS: dict[str, Callable[[Row, Call, Resolver], Found | None]] = {
     "odoo": check_odoo, "git": check_git, "db_commit": check_db_commit, "prepared_sql": check_prepared_sql,
     "prepared_sql_any": check_prepared_sql_any,
     "mcp_tool": check_mcp_tool, "from_table": check_from_table, "signal": check_signal,
-    "script": check_script, "archive": check_archive, "slack_group": check_slack_group,
+    "script": check_script, "archive": check_archive,
 }

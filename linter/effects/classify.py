@@ -60,7 +60,9 @@ def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
             rows.extend(r for r in FAMILIES if name.startswith(r.name) and verb_matches(r.verbs, meth))
     if not rows and meth:
         ctor = type_family(names[1].rpartition(".")[0]) if names[1] else ""
-        rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth))
+        receiver = receiver_of(call.func)
+        group = method_name(receiver) if receiver is not None else ""
+        rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth, group))
         if not rows and receiver_of(call.func) is not None:
             rows.extend(any_rows(meth))
     return rows

@@ -34,9 +34,6 @@ ARGV_CALLS = frozenset({"child_process.execFile", "child_process.execFileSync", 
 # Wrappers whose result takes the wrapped function's arguments: `promisify(execFile)(cmd, args)`
 # runs what `execFile(cmd, args)` runs.
 SAME_CALL_WRAPPERS = frozenset({"util.promisify"})
-# The Slack Web API client's method groups (`client.conversations.join(...)`, `client.reactions.add(...)`).
-SLACK_GROUPS = frozenset({"conversations", "reactions", "pins", "files", "bookmarks", "reminders", "usergroups",
-                          "canvases", "stars", "views", "calls", "workflows", "dnd", "admin"})
 # Library types that share one set of methods, named as one constructor: a Google API resource the
 # code is handed as a typed parameter (`events: calendar_v3.Resource$Events`) is any API's resource.
 TYPE_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -210,12 +207,16 @@ ROWS: tuple[Row, ...] = (
     *methods("@sendgrid/mail", "send sendMultiple", "{name} (email)", False, "email"),
     *methods("twilio twilio.Twilio", "create update", "{name} (Twilio)", False, "message"),
     # Slack's Web API client: `chat.*`, `reactions.add`, `conversations.join/leave/invite/...`, pins, files.
-    # Verbs a plain value also has (`sections.join("\n")`, a set's `add`) count only on one of the
-    # client's method groups (`check="slack_group"`).
+    # Verbs a plain value also has (`sections.join("\n")`, a set's `add`) only with their method group.
     *methods("@slack/web-api.WebClient", "postMessage postEphemeral meMessage update delete scheduleMessage uploadV2 "
-             "invite kick unarchive setTopic setPurpose", "{name} (Slack)", False, "message"),
-    *methods("@slack/web-api.WebClient", "upload add remove join leave archive rename create open close",
-             "{name} (Slack)", False, "message", "slack_group"),
+             "invite kick unarchive setTopic setPurpose " + " ".join(
+                 f"{group}.{verb}" for group, verbs in (
+                     ("conversations", "join leave archive rename create open close"), ("reactions", "add remove"),
+                     ("pins", "add remove"), ("bookmarks", "add remove edit"), ("files", "upload remove"),
+                     ("reminders", "add delete complete"), ("usergroups", "create update disable enable"),
+                     ("canvases", "create edit delete"), ("stars", "add remove"))
+                 for verb in verbs.split()),
+             "{name} (Slack)", False, "message"),
     # Notion's JS client (`notion.pages.create`, `notion.blocks.children.append`); `query`/`retrieve`/`list` read.
     *methods("@notionhq/client.Client", "create update append delete", "{name} (Notion)", False, "ticket"),
     # Okta's management SDK (`client.userApi.createUser`, `deleteUser`, `suspendUser`); `get*`/`list*` read.

@@ -53,7 +53,10 @@ def anys(verbs: str, what: str, blocking: bool | None, kind: str, check: str = "
     return Row("any", "", tuple(verbs.split()), what, blocking, check, kind=kind)
 
 
-def verb_matches(verbs: tuple[str, ...], name: str) -> bool:
+def verb_matches(verbs: tuple[str, ...], name: str, group: str = "") -> bool:
+    """Is method `name` one of `verbs` (`create`, a prefix `create*`, or `conversations.join`: the
+    method of that group of the client, `client.conversations.join(...)`, where a plain value has
+    a `join` too)? `group`: the attribute the method is called on."""
     if f"!{name}" in verbs:
         return False
-    return any(name.startswith(v[:-1]) if v.endswith("*") else name == v for v in verbs)
+    return any(name.startswith(v[:-1]) if v.endswith("*") else name == v or v == f"{group}.{name}" for v in verbs)
