@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..common.diagnostics import Loc
 from ..frameworks.spec import Framework, Param
-from ..model.callgraph import Site, Walk
+from ..model.callgraph import Site, Visit, Walk
 from ..model.semantic import canonical
 from ..syntax.facts import (
     Call,
@@ -144,6 +144,17 @@ def _signal_param(fw: Framework, tool: "Tool", fn: FunctionFacts, facts: ModuleF
             if found is not None:
                 return found
     return fw.tools.signal
+
+
+def passes_on(found: Walk, signals: frozenset[str]) -> bool:
+    """Does a function of the walk pass one of the callers' own abort `signals` on (`halFetch(path,
+    { abortSignal: config.abortSignal })` in a closure over the caller's `config`)? Then the request
+    observes the signal the caller aborts, as a tool passing its `options.abortSignal` on does."""
+    if not signals:
+        return False
+    names = set(signals)
+    return any(_mentions(arg, names, "") for event in found.events if isinstance(event, Visit)
+               for site in event.fn.calls for arg in (*site.call.args, *(v for _, v in site.call.kwargs)))
 
 
 def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -> list["Hazard"]:

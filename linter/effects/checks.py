@@ -52,7 +52,8 @@ def check_http(row: Row, call: Call, r: Resolver) -> Found | None:
 
 
 # Reads of the environment whose second argument is the value used when the variable is unset.
-_ENV_READERS = frozenset({"os.getenv", "os.environ.get"})
+_ENV_READERS = frozenset({"os.getenv", "os.environ.get", "Deno.env.get", "Bun.env.get"})
+_ENV_OBJECTS = ("os.environ.", "process.env.", "import.meta.env.", "Bun.env.", "Deno.env.")  # `process.env.HA_URL`
 
 
 def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
@@ -77,12 +78,18 @@ def url_text(value: Value | None, r: Resolver, depth: int = 0) -> str:
     if text is not None:
         return text
     if isinstance(value, Ref):
-        value = r.value(value.text)
+        value = r.value(value.text) or value
     if isinstance(value, Call) and value.callee in _ENV_READERS:
         # The default, else the variable's name, which says what the endpoint does as a path would
         # (`os.getenv("MOTOR_QUOTE_API_URL")` is a quote: a read; `SAVE_QUOTE_URL` a write).
         name = r.text(value.arg(0, "key"))
         return r.text(value.arg(1, "default")) or (f"${name}" if name else "")
+    name = value.name if isinstance(value, Ref) else ""
+    for prefix in _ENV_OBJECTS if name else ():
+        if name.startswith(prefix) and "." not in name[len(prefix):]:
+            return "$" + name[len(prefix):]
+    if isinstance(value, Either) and depth < 4:  # `Deno.env.get("HA_URL") || "http://ha.local:8123"`
+        return next((found for option in reversed(value.options) if (found := url_text(option, r, depth + 1))), "")
     return ""
 
 
@@ -511,7 +518,7 @@ def _js_object(value: Value | None, r: Resolver) -> Mapping | None:
 
 def check_js_http(row: Row, call: Call, r: Resolver) -> Found | None:
     """`axios.post(url, ...)`: the method is the row's, the URL the first argument."""
-    return _http_found(row, row.method, r.text(call.arg(0, None)) or "", call, r)
+    return _http_found(row, row.method, url_text(call.arg(0, None), r), call, r)
 
 
 def check_js_request(row: Row, call: Call, r: Resolver) -> Found | None:
@@ -519,7 +526,7 @@ def check_js_request(row: Row, call: Call, r: Resolver) -> Found | None:
     method, _ = _js_method(call, r)
     if method is not None and method not in MUTATING_HTTP:
         return None
-    url = r.text(call.arg(0, None)) or r.text(call.kwarg("url")) or ""
+    url = url_text(call.arg(0, None), r) or url_text(call.kwarg("url"), r)
     return _http_found(row, method or "", url, call, r)
 
 

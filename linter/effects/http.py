@@ -86,6 +86,9 @@ WRITE_PATH_WORDS = frozenset({"update", "delete", "insert", "upsert", "create", 
                               "add", "set", "save", "edit", "modify", "cancel", "submit", "assign", "approve",
                               "reject", "book", "reserve", "pay", "charge", "refund", "publish", "archive", "confirm",
                               "otp"})  # an OTP endpoint sends a code (`/getOTP`)
+# Paths of well-known APIs whose POST only reads, matched at the end of the URL's path: Home
+# Assistant's `/api/template` renders a template over the current states and answers with the text.
+READ_PATH_ENDS = ("/api/template",)
 # Query parameters that page through a listing (`/contacts?page=1&limit=10`): a POST carrying them
 # reads a page (its body a search filter), unless the path names a write.
 PAGINATION_KEYS = frozenset({"page", "limit", "offset", "per_page", "page_size", "pagesize", "cursor", "skip", "take"})

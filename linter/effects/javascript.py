@@ -62,6 +62,9 @@ ROWS: tuple[Row, ...] = (
     # `const api = axios.create({...}); api.post(...)`
     *(Row("method", "axios.create", (m.lower(),), "{method} via axios", False, "js_http", m, "http") for m in sorted(MUTATING_HTTP)),
     *(Row("method", "axios.create", ("delete",), "DELETE via axios", False, "js_http", "DELETE", "http"),),
+    # NestJS's injected axios (`constructor(private http: HttpService)`, `this.http.post(url, body)`).
+    *(Row("method", "@nestjs/axios.HttpService", (m.lower(),), "{method} via @nestjs/axios", False, "js_http", m, "http")
+      for m in sorted(MUTATING_HTTP)),
     *(r for m in _FS_MODULES for r in calls(" ".join(f"{m}.{v}" for v in _FS_WRITES.split()), "{name} (file write)", False, "file",
                                             "path")),  # not into a scratch folder (`mkdtemp(join(tmpdir(), ...))`)
     *calls(" ".join(f"child_process.{v}" for v in _PROCESSES.split()), "{name} (subprocess)", False, "subprocess",

@@ -46,6 +46,8 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     words = _words(path)
     # The last segment names the operation (`/indexes/claims-index/docs/search`, Elasticsearch's
     # `/orders-index/_search`): a read there is a read, whatever names the path holds before it.
+    if ("/" + path.strip("/")).endswith(http.READ_PATH_ENDS):
+        return True
     last = _words(path.rstrip("/").rpartition("/")[2])
     if last & http.READ_PATH_WORDS and not last & http.WRITE_PATH_WORDS:
         return True

@@ -370,9 +370,11 @@ class _Walker:
             mode = "loop"  # a JS async function runs when called; its promise is only handed back
         else:
             mode = ctx.mode
-        # A function written in place (`fn@7:23`, a JS arrow) has no name to show on the way.
-        via = ctx.via if "@" in fn.name.rpartition(".")[2] else ctx.via + (fn.name,)
-        self.enter(facts, fn, replace(ctx, mode=mode, via=via, depth=ctx.depth + 1), args, at)
+        # A function written in place (`fn@7:23`, a JS arrow) has no name to show on the way, and is
+        # no level below its enclosing function (`items.map(async (x) => post(x))` is that function's work).
+        inline = "@" in fn.name.rpartition(".")[2]
+        via = ctx.via if inline else ctx.via + (fn.name,)
+        self.enter(facts, fn, replace(ctx, mode=mode, via=via, depth=ctx.depth + (0 if inline and ctx.depth else 1)), args, at)
 
 
 def _inline_callbacks(scope: Scope, call: Call) -> list[FunctionFacts]:

@@ -125,6 +125,7 @@ class RunDeadline:
     loc: Loc
     label: str
     fix: str = ""  # replaces the group's SIB301 fix when set (a stop the caller calls, not a time limit)
+    signal: str = ""  # the caller's abort signal as the call spells it (`req.signal`), when the stop is one
 
 
 # ---- members ---------------------------------------------------------------------------------
@@ -800,7 +801,8 @@ def _deadline(facts: ModuleFacts, call: Call, scope: str, spec: Deadline, via: s
         return None
     shown = f"{secs:g}" if secs is not None else (value.text if isinstance(value, Ref) else
                                                    f"{value.func.text}(...)" if isinstance(value, Call) and isinstance(value.func, Ref) else "...")
-    return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}")
+    signal = value.text if isinstance(value, Ref) and secs is None and "signal" in spec.param.keyword.lower() else ""
+    return RunDeadline(facts.path, value.loc, f"{via}{spec.param.keyword}={shown}", signal=signal)
 
 
 def _run_call_deadline(facts: ModuleFacts, maker: GroupMaker, target: str) -> RunDeadline | None:
@@ -1049,12 +1051,12 @@ def _wrapper_candidates(path: str, project: ProjectIndex) -> list[str]:
 # ---- per-module answers for the whole run (project.remembered): no per-tool rescans -------------
 class _Listing(NamedTuple):
     """A member of a module's group: its tool's absolute path, the tool, whether the group moves
-    sync tools into threads, whether the group runs under a run deadline (`Group.deadline`), the
+    sync tools into threads, the group's run deadline (`Group.deadline`, None without one), the
     group's framework."""
     path: str
     tool: Tool
     threads: bool
-    deadline: bool
+    deadline: RunDeadline | None
     framework: Framework
 
 
@@ -1063,7 +1065,7 @@ def _members_listed(facts: ModuleFacts, project: ProjectIndex) -> tuple[_Listing
     and run."""
 
     def compute() -> tuple[_Listing, ...]:
-        return tuple(_Listing(os.path.abspath(m.tool.path), m.tool, group.sync_threads, group.deadline is not None,
+        return tuple(_Listing(os.path.abspath(m.tool.path), m.tool, group.sync_threads, group.deadline,
                               group.framework)
                      for group in groups_in(facts, project) for m in group.members())
 
@@ -1086,6 +1088,14 @@ def run_by_a_group(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> boo
 def run_under_deadline(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> bool:
     """Does a group with a run deadline (a caller's abort signal or time limit) run `tool`?"""
     return any(listing.deadline for listing in _listings_of(tool, facts, project))
+
+
+def run_signals(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> frozenset[str]:
+    """The callers' abort signals (`config.abortSignal`) of the groups with a run deadline that run
+    `tool`, when each such deadline is a signal (a run timeout aborts only the tool's own signal):
+    empty otherwise."""
+    deadlines = [listing.deadline for listing in _listings_of(tool, facts, project) if listing.deadline]
+    return frozenset(d.signal for d in deadlines) if deadlines and all(d.signal for d in deadlines) else frozenset()
 
 
 def running_framework(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Framework | None:
@@ -1131,13 +1141,24 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
         # TS/JS: the files importing it, and theirs (`route.ts` importing the `registry.ts` that
         # imports the tool's module).
         near = project.js_importers(facts.path)
-        near += [p for importer in near[:MAX_JS_IMPORTERS] for p in project.js_importers(importer)]
+        importers = near[:MAX_JS_IMPORTERS]
+        near += [p for importer in importers for p in project.js_importers(importer)]
+        # And the modules an importer hands the tools to (`analyse(text, tools)` of an `ai.ts` whose
+        # `streamText({ tools })` takes them as a parameter: `_per_call_site`).
+        near += [p for importer in importers for p in _js_imported(importer, project)]
         candidates += [m for p in dict.fromkeys(near) if keep(p) and (m := project.facts_for_path(p))][:MAX_JS_IMPORTERS]
     seen: set[str] = set()
     for where in candidates:
         if os.path.abspath(where.path) not in seen:
             seen.add(os.path.abspath(where.path))
             yield where
+
+
+def _js_imported(path: str, project: ProjectIndex) -> list[str]:
+    """The project's TS/JS files the TS/JS file at `path` imports from (its facts' imports)."""
+    facts = project.facts_for_path(path)
+    modules = dict.fromkeys(dotted.rpartition(".")[0] or dotted for dotted in facts.imports.values()) if facts else {}
+    return [found for module in modules if module.startswith(js_modules.PREFIX) and (found := js_modules.locate(module))]
 
 
 def _base_modules(facts: ModuleFacts, project: ProjectIndex) -> list[str]:

@@ -34,6 +34,7 @@ from functools import lru_cache
 from ..common.diagnostics import Loc
 from ..frameworks import FRAMEWORKS, tool_runners
 from ..frameworks.spec import Framework
+from ..js import modules as js_modules
 from ..syntax.facts import (
     Assignment,
     Attr,
@@ -58,6 +59,7 @@ from ..syntax.facts import (
 from .project import ProjectIndex
 
 MAX_DEPTH = 8  # hops through names, returns, imports and call sites before giving up
+_REBINDING: set[tuple[str, str]] = set()  # (path, name) of module names `Scope._module_rebinding` is reading
 # A method's own object: Python's `self` and `cls`, and JS's `this` (`this.executeLocal(...)`,
 # `this.client = new Stripe(...)` in a constructor).
 OWN_OBJECT = ("self", "cls", "this")
@@ -179,6 +181,20 @@ def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
         return table
 
     return facts.derived("semantic.attributes", compute)
+
+
+def _module_bindings(facts: ModuleFacts) -> dict[str, list[Value]]:
+    """Name -> the values plain `=` binds it to at module level (an init function's `global` ones
+    included), None left out: indexed once per module."""
+
+    def compute() -> dict[str, list[Value]]:
+        table: dict[str, list[Value]] = {}
+        for a in facts.assignments_in(""):
+            if a.op == "=" and not _is_none(a.value):
+                table.setdefault(a.target, []).append(a.value)
+        return table
+
+    return facts.derived("semantic.module_bindings", compute)
 
 
 def _is_none(value: Value | None) -> bool:
@@ -361,6 +377,23 @@ class Scope:
             return a.annotation if a is not None else ()
         return ()
 
+    def _module_rebinding(self, text: str, last: Value, depth: int) -> str:
+        """A module-level name whose last binding says nothing (a lazy singleton: `db = None`, an
+        init function's `global db; db = firestore.client()`, then `db = get_db()` returning `db`):
+        the client an earlier binding of it at module level builds."""
+        from ..effects import CONSTRUCTORS
+
+        others = [v for v in _module_bindings(self.facts).get(text, ()) if v is not last]
+        key = (self.facts.path, text)
+        if not others or key in _REBINDING or (found := self.binding(text)) is None or found[0].name:
+            return ""  # (in flight: `get_db()` returning `db` asks again; the other bindings answer)
+        _REBINDING.add(key)
+        try:
+            module = Scope(self.facts)
+            return next((built for v in reversed(others) if (built := module.constructor(v, depth + 1)) in CONSTRUCTORS), "")
+        finally:
+            _REBINDING.discard(key)
+
     def function(self, value: Value | None) -> FunctionFacts | None:
         """The function of this module a plain name refers to, innermost scope first."""
         if not isinstance(value, Ref) or "." in value.text:
@@ -398,6 +431,8 @@ class Scope:
                         if text != value.text and isinstance(bound, Call) else None
                     found = self.constructor(held, depth + 1) if held is not None else ""
                     built = found or self.constructor(bound, depth + 1)
+                    if built not in CONSTRUCTORS:
+                        built = self._module_rebinding(text, bound, depth) or built
                     # `self.book = None` says nothing; its annotation (`Book | None`) does, and an
                     # annotation naming a library class beats a call the table does not know
                     # (`page = await b.newPage()` of `let page: Page | null`).
@@ -1272,7 +1307,8 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
     public = fn.class_name if constructor else ("" if fn.class_name else fn.name)
     if not public or not facts.module:
         return found
-    for path in project.importer_paths(facts.path):
+    js = facts.module.startswith(js_modules.PREFIX)
+    for path in project.js_importers(facts.path) if js else project.importer_paths(facts.path):
         other = project.facts_for_path(path)
         if other is None or other is facts:
             continue

@@ -1026,8 +1026,9 @@ def _maker_of_parameter(wrapper: FunctionFacts) -> Framework | None:
 
 def defined_elsewhere(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
     """The function a call-form tool wraps, when another project file defines it
-    (`FunctionTool(func=tickets.create_ticket)`, `function_tool(send)` after `from .mail import send`)."""
-    if tool.kind != "function" or tool.options is None or not tool.function:
+    (`FunctionTool(func=tickets.create_ticket)`, `function_tool(send)` after `from .mail import send`,
+    `FunctionTool(on_invoke_tool=upsert_warnings)`)."""
+    if tool.kind not in ("function", "constructed") or tool.options is None or not tool.function:
         return None
     found = tool_function(tool, project)
     if found is None or not found[0].path or os.path.abspath(found[0].path) == os.path.abspath(tool.path):

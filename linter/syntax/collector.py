@@ -835,9 +835,11 @@ BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtin
 
 
 def _is_guarded(stmts: list, resolve) -> bool:
-    """The body is one `try` whose `except Exception` (or broader) handler returns a value, after
-    statements that cannot raise (`import time`, `start = time.time()`)."""
+    """The body is one `try` whose `except Exception` (or broader) handler returns a value, between
+    statements that cannot raise (`start = time.time()` before it, `return result` after it)."""
     stmts = list(dropwhile(lambda s: cannot_raise(s, resolve), stmts))
+    while len(stmts) > 1 and cannot_raise(stmts[-1], resolve):
+        stmts.pop()
     if len(stmts) != 1 or not isinstance(stmts[0], cst.Try):
         return False
     for h in stmts[0].handlers:

@@ -1,5 +1,6 @@
 """Statements that cannot raise: a standard-library import, a literal bound to a name, a clock
-read. A body that starts with them and then is one guarded `try` is still guarded (SIB204)."""
+read, a return of a name or a literal. A body that is one guarded `try` between them is still
+guarded (SIB204)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def cannot_raise(stmt: cst.CSTNode, resolve: Callable[[str], str]) -> bool:
 def _small_cannot_raise(stmt: cst.BaseSmallStatement, resolve: Callable[[str], str]) -> bool:
     if isinstance(stmt, cst.Pass):
         return True
+    if isinstance(stmt, cst.Return):  # `return "ok"`, `return result` after the guarded `try`
+        return stmt.value is None or isinstance(stmt.value, cst.Name) or _inert_value(stmt.value, resolve)
     if isinstance(stmt, cst.Import):
         return all(_stdlib(get_full_name_for_node(a.name)) for a in stmt.names)
     if isinstance(stmt, cst.ImportFrom):

@@ -724,3 +724,28 @@ def test_supabase_auth_admin_writes_and_reads(tmp_path):
            " { name: 'users', description: 'd', schema: z.object({}) });\n")
     line = src.splitlines().index(next(x for x in src.splitlines() if x.startswith("export const invite"))) + 1
     assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [("SIB101", line)]
+
+
+def test_nestjs_http_service_writes_and_reads(tmp_path):
+    """evalJ25's triage-panda: a NestJS service's tools call its methods, which post through the
+    injected `HttpService` of `@nestjs/axios` (`this.httpService.post(...)` inside `firstValueFrom`);
+    its `get` reads."""
+    src = (HEAD + "import { Injectable } from '@nestjs/common';\nimport { HttpService } from '@nestjs/axios';\n"
+           "import { firstValueFrom } from 'rxjs';\n\n"
+           "@Injectable()\nexport class GithubService {\n"
+           "  constructor(private readonly httpService: HttpService) {}\n\n"
+           "  private async postComment(n: number, body: string) {\n"
+           "    const r = await firstValueFrom(this.httpService.post(`https://api.github.com/issues/${n}/comments`, { body }));\n"
+           "    return r.data;\n  }\n\n"
+           "  private async getIssue(n: number) {\n"
+           "    const r = await firstValueFrom(this.httpService.get(`https://api.github.com/issues/${n}`));\n"
+           "    return r.data;\n  }\n\n"
+           "  getTools() {\n"
+           "    const comment = tool(async ({ n, body }) => {\n      return await this.postComment(n, body);\n"
+           "    }, { name: 'post_comment', description: 'c', schema: z.object({ n: z.number(), body: z.string() }) });\n"
+           "    const issue = tool(async ({ n }) => {\n      return await this.getIssue(n);\n"
+           "    }, { name: 'get_issue', description: 'i', schema: z.object({ n: z.number() }) });\n"
+           "    return createAgent({ model: 'openai:gpt-4o', tools: [comment, issue] });\n  }\n}\n")
+    lines = src.splitlines()
+    assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [
+        ("SIB101", next(i for i, ln in enumerate(lines, 1) if "const comment = tool(" in ln))]

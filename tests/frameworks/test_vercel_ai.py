@@ -423,3 +423,115 @@ def test_tools_written_as_plain_objects_without_the_tool_helper(tmp_path):
     lines = src.splitlines()
     assert found == [("SIB101", lines.index("    update_manifest: {") + 1),
                      ("SIB301", next(i for i, ln in enumerate(lines, 1) if "streamText({" in ln))]
+
+
+_DEVICES = {
+    "tools.ts": "import { Tool } from 'ai';\nimport { z } from 'zod';\nimport { callService, areaOf } from './ha.ts';\n\n"
+                "export const tools: Record<string, Tool> = {\n"
+                "  setLight: {\n    description: 'set',\n    parameters: z.object({ id: z.string() }),\n"
+                "    execute: async ({ id }) => await callService('light', 'turn_on', { id }),\n  },\n"
+                "  searchMusic: {\n    description: 'search',\n    parameters: z.object({ q: z.string() }),\n"
+                "    execute: async ({ q }) => await callService('music_assistant', 'search', { q }),\n  },\n"
+                "  lightArea: {\n    description: 'area',\n    parameters: z.object({ id: z.string() }),\n"
+                "    execute: async ({ id }) => await areaOf(id),\n  },\n};\n",
+    "config.ts": "export const HA_URL = Deno.env.get('HA_URL') || 'http://homeassistant.local:8123';\n",
+    "ha.ts": "import { HA_URL } from './config.ts';\n\n"
+             "export async function callService(domain: string, service: string, data: object) {\n"
+             "  return await fetch(`${HA_URL}/api/services/${domain}/${service}`, { method: 'POST', body: JSON.stringify(data) });\n}\n\n"
+             "export async function areaOf(id: string) {\n"
+             "  const r = await fetch(`${HA_URL}/api/template`, { method: 'POST', body: JSON.stringify({ template: id }) });\n"
+             "  return r.text();\n}\n",
+    "ai.ts": "import { streamText, Tool } from 'ai';\n\nexport let abortController = new AbortController();\n\n"
+             "export async function analyse(text: string, tools: Record<string, Tool>): Promise<string> {\n"
+             "  const { textStream } = streamText({ model: 'm', prompt: text, abortSignal: abortController.signal, tools });\n"
+             "  return '';\n}\n",
+    "main.ts": "import { analyse } from './ai.ts';\nimport { tools } from './tools.ts';\n\n"
+               "export async function handle(text: string) {\n  return await analyse(text, tools);\n}\n",
+}
+
+
+def test_a_tools_object_handed_to_another_modules_runner_and_home_assistant_reads(tmp_path):
+    """evalJ25's parakeet: `main.ts` hands the tools object of `tools.ts` to `analyse(text, tools)` of
+    `ai.ts`, whose `streamText({ tools })` runs it under a signal: the tools' module hears of that
+    group. Home Assistant's POST /api/template renders a template and a service named `search` reads
+    (its name handed to the helper that builds the URL); `light.turn_on` is the write."""
+    from tests.conftest import lint_files
+
+    config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
+    found = sorted((target, d.code, d.loc.line) for target in ("ai.ts", "tools.ts")
+                   for d in lint_files(tmp_path, _DEVICES, target, config))
+    assert found == [("ai.ts", "SIB301", 6), ("tools.ts", "SIB101", 6)]
+    quiet = {**_DEVICES, "ai.ts": _DEVICES["ai.ts"].replace("abortSignal: abortController.signal, ", "")}
+    assert [d for target in ("ai.ts", "tools.ts") for d in lint_files(tmp_path, quiet, target, config)] == []
+
+
+def test_a_callback_written_in_place_is_no_level_of_the_walk(tmp_path):
+    """evalJ25's parakeet: a tool calls another tool's `execute`, which calls a helper whose write is in
+    a `lights.map(async (l) => ...)` callback: the callback is its function's own work, not a level
+    more, so the write is within the walk's depth."""
+    from tests.conftest import lint_files
+
+    src = ("import { streamText, tool } from 'ai';\n\n"
+           "async function post(id: string) {\n"
+           "  await fetch(`https://ha.example.com/api/services/light/turn_on`, { method: 'POST', body: id });\n}\n\n"
+           "async function control(ids: string[]) {\n"
+           "  await Promise.all(ids.map(async (id) => {\n    await post(id);\n  }));\n}\n\n"
+           "async function setLights(ids: string[]) {\n  return await control(ids);\n}\n\n"
+           "const tools = {\n"
+           "  setLight: tool({ description: 'd', parameters: {}, execute: async ({ ids }) => await setLights(ids) }),\n"
+           "  setArea: tool({ description: 'd', parameters: {}, execute: async ({ ids }) => {\n"
+           "    const run = tools.setLight.execute as (p: { ids: string[] }) => Promise<string>;\n"
+           "    return await run({ ids });\n  } }),\n};\n\n"
+           "export async function POST(req: Request) {\n"
+           "  return streamText({ model: 'm', tools, abortSignal: req.signal });\n}\n")
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    found = sorted(d.loc.line for d in lint_files(tmp_path, {"route.ts": src}, "route.ts", config))
+    lines = src.splitlines()
+    assert found == [i for i, ln in enumerate(lines, 1) if ln.startswith(("  setLight:", "  setArea:"))]
+
+
+def test_a_request_that_passes_on_the_callers_own_signal_observes_it(tmp_path):
+    """evalJ9's portfolio-hal: the tools' requests go through a closure that hands the caller's own
+    `config.abortSignal` (the signal `streamText` runs under) to the helper making the request: that
+    request observes the abort as one passed `options.abortSignal` would. Without it, SIB101; under a
+    run `timeout` (which aborts only the tool's own signal), SIB101 too."""
+    from tests.conftest import lint_files
+
+    def src(passed: str, stop: str = "abortSignal: config.abortSignal") -> str:
+        return ("import { streamText, tool } from 'ai';\n\n"
+                "async function post(path: string, opts: { abortSignal?: AbortSignal }) {\n"
+                "  const c = new AbortController();\n"
+                "  opts.abortSignal?.addEventListener('abort', () => c.abort());\n"
+                "  return await fetch(`https://hal.example.com${path}`, { method: 'POST', signal: c.signal });\n}\n\n"
+                "export async function run(config: { abortSignal?: AbortSignal }) {\n"
+                f"  const send = async (path: string) => post(path, {{ {passed} }});\n"
+                "  const tools = { move: tool({ description: 'd', parameters: {}, execute: async () => await send('/api/tickets/move') }) };\n"
+                f"  return streamText({{ model: 'm', tools, {stop} }});\n}}\n")
+
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [d for d in lint_files(tmp_path, {"route.ts": src("abortSignal: config.abortSignal")}, "route.ts", config)] == []
+    assert [d.code for d in lint_files(tmp_path, {"route.ts": src("")}, "route.ts", config)] == ["SIB101"]
+    timed = src("abortSignal: config.abortSignal", "timeout: 5000")
+    assert [d.code for d in lint_files(tmp_path, {"route.ts": timed}, "route.ts", config)] == ["SIB101"]
+
+
+@pytest.mark.parametrize("url, writes", [
+    ("`${process.env.SEARCH_API_URL}`", False),
+    ("`${process.env.ORDERS_API_URL}`", True),
+    ("`${SEARCH}/v1`", False),
+    ("`${ORDERS}/v1`", True),
+], ids=["env-search", "env-orders", "default-search", "default-orders"])
+def test_a_template_literal_url_is_read_as_a_python_f_string_is(tmp_path, url, writes):
+    """A JS request's URL is read as `url_text` reads a Python one: an environment variable that is
+    the whole URL by its name (`process.env.SEARCH_API_URL`), one with a default
+    (`process.env.SEARCH || 'https://...'`) by the default."""
+    from tests.conftest import lint_files
+
+    src = ("import { streamText, tool } from 'ai';\n\nconst SEARCH = process.env.SEARCH || 'https://api.example.com/search';\n"
+           "const ORDERS = process.env.ORDERS || 'https://api.example.com/orders';\n\n"
+           "const send = tool({ description: 'd', parameters: {}, execute: async ({ q }) => {\n"
+           f"  return await fetch({url}, {{ method: 'POST', body: q }});\n}} }});\n\n"
+           "export async function POST(req: Request) {\n"
+           "  return streamText({ model: 'm', tools: { send }, abortSignal: req.signal });\n}\n")
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert bool(lint_files(tmp_path, {"route.ts": src}, "route.ts", config)) == writes

@@ -662,6 +662,40 @@ def test_an_invoker_guarded_after_statements_that_cannot_raise(check):
         """)
 
 
+def test_an_invoker_guarded_before_a_return_that_cannot_raise(check):
+    """evalW19's freight agent: `try: ... except Exception: return ...` then `return "ok"` or `return
+    result`; a call after the `try` can still raise."""
+    check("""\
+        from agents import FunctionTool
+
+        async def returns_after(ctx, args: str) -> str:
+            result = None
+            try:
+                result = await run(args)
+            except Exception as e:
+                return f"failed: {e}"
+            return result
+
+        async def literal_after(ctx, args: str) -> str:
+            try:
+                await run(args)
+            except Exception as e:
+                return f"failed: {e}"
+            return "ok"
+
+        async def calls_after(ctx, args: str) -> str:
+            try:
+                result = await run(args)
+            except Exception as e:
+                return f"failed: {e}"
+            return str(result)
+
+        R = FunctionTool("r", "d", {}, returns_after)
+        L = FunctionTool("l", "d", {}, literal_after)
+        C = FunctionTool("c", "d", {}, calls_after)  # SIB204
+        """)
+
+
 # ---- fatal_reasons: the API of the group rule ------------------------------------------------
 TOOLS = """\
 import copy

@@ -209,6 +209,39 @@ def test_local_name_without_global_stays_local(sib101):
     assert sib101(GLOBAL.format(op="put_object").replace("    global client\n", "")) == []
 
 
+LAZY = """\
+    import boto3
+    from strands import tool
+
+    client = None
+
+    def init():
+        global client
+        client = boto3.client("s3")
+        return client
+
+    def get_client():
+        global client
+        if client is None:
+            client = init()
+        return client
+
+    client = get_client()
+
+    @tool
+    def store(key: str, body: str) -> str:
+        return str(client.{op}(Bucket="b", Key=key))
+"""
+
+
+def test_client_bound_by_a_lazy_singleton_at_import(sib101):
+    """evalW19's kirmada: `db = get_db()` at module level, where `get_db` returns the global `db` that
+    an init function binds (`global db; db = firestore.client()`): the name's last binding only
+    returns itself, and an earlier binding of it at module level says what it holds."""
+    assert [line for line, _ in sib101(LAZY.format(op="put_object"))] == [20]
+    assert sib101(LAZY.format(op="get_object")) == []
+
+
 GETATTR = """\
     import boto3
     from strands import tool

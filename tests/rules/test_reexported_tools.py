@@ -185,6 +185,40 @@ def test_a_tool_made_of_another_modules_function_is_reported_at_its_def(tmp_path
         ("app/tools.py", 4, "SIB103")]
 
 
+INVOKED = {  # evalW19's freight agent: hand-built FunctionTools around invokers of other modules
+    "app/__init__.py": "",
+    "app/warnings.py": """\
+        import requests
+        from agents import RunContextWrapper
+
+        async def upsert_warnings(ctx: RunContextWrapper, args: str) -> str:
+            try:
+                requests.put("https://loads.example.com/warnings", json={"w": args})
+            except Exception as exc:
+                return f"failed: {exc}"
+            return "ok"
+    """,
+    "app/agent.py": """\
+        from agents import Agent, FunctionTool
+        from app.warnings import upsert_warnings
+
+        analyzer = Agent(name="a", tools=[
+            FunctionTool(name="w", description="d", params_json_schema={}, on_invoke_tool=upsert_warnings),
+        ])
+    """,
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_hand_built_function_tool_is_reported_at_its_invokers_def(tmp_path: Path, jobs: str) -> None:
+    """`FunctionTool(on_invoke_tool=upsert_warnings)`: the side effect goes to the invoker's `def`, as
+    `function_tool(f)`'s does. The invoker is one guarded `try` and a `return` of a literal, so no
+    exception escapes it: no SIB204."""
+    write(tmp_path, INVOKED)
+    found = cli_findings(["."], tmp_path, ["--no-cache", "-j", jobs])
+    assert [(path, line, c) for path, line, _, c, _ in found] == [("app/warnings.py", 4, "SIB103")]
+
+
 REGISTERED = {  # co-cli's shape: `agent.tool(fn)` of a function whose module raises ModelRetry
     "app/__init__.py": "",
     "app/slack.py": """\
