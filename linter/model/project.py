@@ -45,6 +45,9 @@ JS_IMPORT_INDEX = "<js import index>"
 # The same for the files the scan calls agent code: an answer that asked whether an importer is
 # agent code is re-checked when that set changes (the importer's bytes may not be in the trace).
 AGENT_INDEX = "<agent index>"
+# And the project's copies of a framework's own package (`ProjectIndex.framework_source`): a file the
+# run skipped as the framework's code is re-checked when that set changes.
+FRAMEWORK_SOURCES = "<framework sources>"
 # Each run bounded and no two runs matching the same characters: linear on any bytes.
 _JS_SPECIFIER = re.compile(rb"""(?:\bfrom|\bimport|\brequire[ \t]{0,8}\()[ \t]{0,8}\(?[ \t]{0,8}['"]([^'"\n]{1,500})['"]""")
 _IMPLEMENTS = re.compile(rb"\bimplements\b([^{};()=]{1,200})\{")
@@ -494,6 +497,8 @@ class ProjectIndex:
             return self._js_importing()[1]
         if key == AGENT_INDEX:
             return self._agents_digest()
+        if key == FRAMEWORK_SOURCES:
+            return self._framework_sources()[1]
         if key.startswith(IMPORT_INDEX + " "):
             return self._importers_digest(key[len(IMPORT_INDEX) + 1:])
         if key.startswith(PINS + " "):
@@ -819,6 +824,34 @@ class ProjectIndex:
             tools |= more
         memo[path] = frozenset(tools)
         return memo[path]
+
+    def framework_source(self, module: str) -> bool:
+        """Is `module` in a copy of a framework's own package (its repository: `pydantic_ai.agent`
+        where the project holds a `pydantic_ai` package with three or more of the modules the
+        frameworks' data names, `agent.py`, `tools.py`, ...)? That code is the library an
+        application uses, not an application. (In 110 snapshots of applications, an application's own
+        `agents` package held at most one; the frameworks' repositories 6 to 12.)"""
+        roots, digest = self._framework_sources()
+        self._record(FRAMEWORK_SOURCES, digest)
+        return module.partition(".")[0] in roots
+
+    def _framework_sources(self) -> tuple[frozenset[str], str]:
+        """The framework import roots the project holds a copy of, and a digest of them, once per scan."""
+        from ..frameworks import framework_modules
+
+        scan = self.scan
+        held = self.memo.get("project.framework_sources")
+        if held is None or held[0] is not scan:
+            subs: dict[str, set[str]] = {}
+            for known in framework_modules():
+                root, _, sub = known.partition(".")
+                subs.setdefault(root, set()).add(sub)
+            names = scan.names
+            found = frozenset(root for root, wanted in subs.items()
+                              if sum(1 for name in names if name == root or name.endswith("." + root)
+                                     for sub in wanted if f"{name}.{sub}" in names) >= 3)
+            held = self.memo["project.framework_sources"] = (scan, found, f"{FRAMEWORK_SOURCES} {' '.join(sorted(found))}")
+        return held[1], held[2]
 
     def package_names(self) -> frozenset[str]:
         """The last part of the name of every package of the project (`agents` of `app/agents/`),

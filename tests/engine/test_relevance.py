@@ -202,3 +202,44 @@ def test_a_project_tool_base_imported_from_an_app_root_below_the_tree(tmp_path: 
     for root in (tmp_path, tmp_path / "server"):
         found = runner.run([str(p) for p in sorted(root.rglob("*.py"))], Config(root=str(root)), 1).diagnostics
         assert [(os.path.basename(d.path), d.code) for d in found] == [("pay.py", "SIB101")], root
+
+
+TOOL_OF_AGENTS = EFFECT + "from agents import function_tool\n\n@function_tool" + PLAIN
+FRAMEWORK_COPY = {"agents/__init__.py": "", "agents/agent.py": "", "agents/run.py": "", "agents/tool.py": "",
+                  "agents/_demo.py": TOOL_OF_AGENTS, "examples/app.py": TOOL_OF_AGENTS}
+
+
+def _tree_findings(root: Path, cache: cache_mod.Cache | None = None) -> dict[str, list[str]]:
+    files = sorted(str(p) for p in root.rglob("*.py"))
+    out: dict[str, list[str]] = {os.path.relpath(f, root): [] for f in files}
+    for d in runner.run(files, Config(root=str(root)), 1, cache=cache).diagnostics:
+        out[os.path.relpath(d.path, root)].append(d.code)
+    return {k: v for k, v in out.items() if v}
+
+
+def test_a_frameworks_own_package_is_the_library_not_agent_code(tmp_path: Path, parsed_names: list[str]) -> None:
+    """A project holding a framework's package (its repository: `agents/` with `agent.py`, `run.py`,
+    `tool.py`, modules the frameworks' data names) checks its examples, not the framework's own
+    modules, which are never parsed (pydantic-ai's 240 modules were 29% of its parse)."""
+    write(tmp_path, FRAMEWORK_COPY)
+    assert _tree_findings(tmp_path) == {"examples/app.py": ["SIB101"]}
+    assert "_demo.py" not in parsed_names
+
+
+def test_an_applications_agents_package_is_agent_code(tmp_path: Path) -> None:
+    """An application's own `agents` package holds one such module at most (110 snapshots): checked."""
+    files = {k: v for k, v in FRAMEWORK_COPY.items() if k not in ("agents/run.py", "agents/tool.py")}
+    write(tmp_path, files)
+    assert _tree_findings(tmp_path) == {"agents/_demo.py": ["SIB101"], "examples/app.py": ["SIB101"]}
+
+
+def test_a_cached_framework_skip_is_rechecked_when_the_package_stops_being_one(tmp_path: Path) -> None:
+    write(tmp_path, FRAMEWORK_COPY)
+
+    def new_cache() -> cache_mod.Cache:
+        return cache_mod.Cache(str(tmp_path / ".cache"), cache_mod.config_key(Config(root=str(tmp_path))))
+
+    assert _tree_findings(tmp_path, new_cache()) == {"examples/app.py": ["SIB101"]}
+    assert _tree_findings(tmp_path, new_cache()) == {"examples/app.py": ["SIB101"]}  # answered by the cache
+    (tmp_path / "agents" / "run.py").unlink()
+    assert _tree_findings(tmp_path, new_cache()) == {"agents/_demo.py": ["SIB101"], "examples/app.py": ["SIB101"]}
