@@ -1145,20 +1145,13 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
         near += [p for importer in importers for p in project.js_importers(importer)]
         # And the modules an importer hands the tools to (`analyse(text, tools)` of an `ai.ts` whose
         # `streamText({ tools })` takes them as a parameter: `_per_call_site`).
-        near += [p for importer in importers for p in _js_imported(importer, project)]
+        near += [p for importer in importers for p in project.js_imports_of(importer)]
         candidates += [m for p in dict.fromkeys(near) if keep(p) and (m := project.facts_for_path(p))][:MAX_JS_IMPORTERS]
     seen: set[str] = set()
     for where in candidates:
         if os.path.abspath(where.path) not in seen:
             seen.add(os.path.abspath(where.path))
             yield where
-
-
-def _js_imported(path: str, project: ProjectIndex) -> list[str]:
-    """The project's TS/JS files the TS/JS file at `path` imports from (its facts' imports)."""
-    facts = project.facts_for_path(path)
-    modules = dict.fromkeys(dotted.rpartition(".")[0] or dotted for dotted in facts.imports.values()) if facts else {}
-    return [found for module in modules if module.startswith(js_modules.PREFIX) and (found := js_modules.locate(module))]
 
 
 def _base_modules(facts: ModuleFacts, project: ProjectIndex) -> list[str]:

@@ -1056,6 +1056,20 @@ class ProjectIndex:
         self._record(JS_IMPORT_INDEX, digest)
         return list(table.get(os.path.abspath(path), ()))
 
+    def js_imports_of(self, path: str) -> list[str]:
+        """The TS/JS files of the project that the one at `path` imports, in path order (the same
+        byte scan as `js_importers`, read the other way)."""
+        table, digest = self._js_importing()
+        self._record(JS_IMPORT_INDEX, digest)
+        held = self.memo.get("project.js_imports_of")
+        if held is None or held[0] is not table:
+            forward: dict[str, list[str]] = {}
+            for target, importers in table.items():
+                for importer in importers:
+                    forward.setdefault(importer, []).append(target)
+            held = self.memo["project.js_imports_of"] = (table, forward)
+        return sorted(held[1].get(os.path.abspath(path), ()))
+
     def _js_importing(self) -> tuple[dict[str, tuple[str, ...]], str]:
         """TS/JS file -> the TS/JS files importing it, and a digest of that table: a byte scan of the
         project's TS/JS files, once per scan (as `_js_implementing`)."""

@@ -28,6 +28,7 @@ question is a lookup and analysis time stays linear in the size of a module.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -59,7 +60,7 @@ from ..syntax.facts import (
 from .project import ProjectIndex
 
 MAX_DEPTH = 8  # hops through names, returns, imports and call sites before giving up
-_REBINDING: set[tuple[str, str]] = set()  # (path, name) of module names `Scope._module_rebinding` is reading
+_REBINDING = threading.local()  # `.keys`: (path, name) of the module names `Scope._module_rebinding` is reading
 # A method's own object: Python's `self` and `cls`, and JS's `this` (`this.executeLocal(...)`,
 # `this.client = new Stripe(...)` in a constructor).
 OWN_OBJECT = ("self", "cls", "this")
@@ -385,14 +386,15 @@ class Scope:
 
         others = [v for v in _module_bindings(self.facts).get(text, ()) if v is not last]
         key = (self.facts.path, text)
-        if not others or key in _REBINDING or (found := self.binding(text)) is None or found[0].name:
+        reading: set[tuple[str, str]] = _REBINDING.__dict__.setdefault("keys", set())
+        if not others or key in reading or (found := self.binding(text)) is None or found[0].name:
             return ""  # (in flight: `get_db()` returning `db` asks again; the other bindings answer)
-        _REBINDING.add(key)
+        reading.add(key)
         try:
             module = Scope(self.facts)
             return next((built for v in reversed(others) if (built := module.constructor(v, depth + 1)) in CONSTRUCTORS), "")
         finally:
-            _REBINDING.discard(key)
+            reading.discard(key)
 
     def function(self, value: Value | None) -> FunctionFacts | None:
         """The function of this module a plain name refers to, innermost scope first."""
