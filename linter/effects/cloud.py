@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from .rows import Row, anys, calls, methods
 
-# boto3 writes. `invoke_model*` is a Bedrock model call (a read), unlike Lambda's `invoke`.
+# boto3 writes. `invoke_model*` is a Bedrock model call (a read), unlike Lambda's `invoke`; CloudWatch
+# Logs' `start_query` starts a Logs Insights query over the logs (a read, its results fetched later).
 _BOTO3_VERBS = (
     "put_* upload_* delete_* create_* update_* modify_* send_* publish publish_* copy_* invoke invoke_* start_* "
     "stop_* terminate_* run_instances run_task batch_write_item transact_write_items execute_statement "
     "batch_execute_statement put delete upload_file upload_fileobj copy download_file ingest_* add_* tag_resource "
     "untag_resource attach_* detach_* associate_* disassociate_* register_* deregister_* restore_* reboot_* enable_* "
-    "disable_* !invoke_model !invoke_model_with_response_stream"
+    "disable_* !invoke_model !invoke_model_with_response_stream !start_query"
 )
 # boto3 and S3-compatible clients with its API (IBM Cloud Object Storage's `ibm_boto3`).
 _BOTO3 = ("boto3.client boto3.resource boto3.Session boto3.session.Session ibm_boto3.client ibm_boto3.resource "

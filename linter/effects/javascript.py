@@ -80,11 +80,12 @@ ROWS: tuple[Row, ...] = (
     # collection comes from a client, a `Collection<T>` field, a repository or a model, and the
     # names are the driver's own.
     anys("insertOne insertMany updateOne updateMany replaceOne deleteOne deleteMany bulkWrite findOneAndUpdate "
-         "findOneAndDelete findOneAndReplace findByIdAndUpdate findByIdAndDelete findByIdAndRemove",
+         "findOneAndDelete findOneAndReplace findByIdAndUpdate findByIdAndDelete findByIdAndRemove "
+         "createCollection dropCollection dropDatabase renameCollection",
          "a MongoDB write", False, "nosql"),
-    # A Mongoose model's own `create` (a field typed `Model<T>`, `mongoose.model(...)`); the driver's
-    # names are above.
-    *methods("mongoose.Model mongoose.model mongoose.default.model", "create", "{name} (Mongoose write)", False, "nosql"),
+    # A Mongoose model's own `create` (a field typed `Model<T>`, `mongoose.model(...)`), and a document
+    # it makes saved (`new Itinerary({...}).save()`); the driver's names are above.
+    *methods("mongoose.Model mongoose.model mongoose.default.model", "create save", "{name} (Mongoose write)", False, "nosql"),
     # Cloudflare's Agents SDK: an agent (a Durable Object; `AIChatAgent` derives `Agent`) schedules
     # work that runs later in its own storage (`this.schedule(when, "executeTask", payload)`), queues
     # it, or cancels it; `getSchedules` reads.

@@ -148,7 +148,7 @@ def _conventional_alias(spec: str, folder: str) -> str | None:
     its tsconfig, or a config siblint cannot read): the file under the nearest folder above the
     importer holding it."""
     prefix = next((p for p in _CONVENTIONAL if spec.startswith(p)), None)
-    if prefix is None or _paths(folder):
+    if prefix is None or any(pattern != "*" for pattern, _, _ in _paths(folder)):  # a `baseUrl` alone maps none
         return None
     rest = _CONVENTIONAL[prefix] + spec[len(prefix):]
     for _ in range(_MAX_ALIAS_LEVELS):
@@ -169,7 +169,9 @@ def _paths(folder: str) -> tuple[tuple[str, tuple[str, ...], str], ...]:
 
 @lru_cache(maxsize=64)
 def _paths_of(chain: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    """`paths` and `baseUrl` through the `extends` chain, the nearest setting winning."""
+    """`paths` and `baseUrl` through the `extends` chain, the nearest setting winning. A `baseUrl`
+    also resolves any other bare specifier under it, as TypeScript does (`from 'src/prisma/prisma.service'`
+    with `"baseUrl": "./"`): a last pattern `*` there (a package name finds no project file)."""
     paths: dict | None = None
     base = ""
     base_url: str | None = None
@@ -179,11 +181,10 @@ def _paths_of(chain: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, tuple[st
             base_url = os.path.join(os.path.dirname(config_path), options["baseUrl"])
         if paths is None and isinstance(options.get("paths"), dict):
             paths, base = options["paths"], os.path.dirname(config_path)
-    if not paths:
-        return ()
     root = base_url or base
-    return tuple((p, tuple(t for t in ts if isinstance(t, str)), root) for p, ts in paths.items()
-                 if isinstance(p, str) and p.count("*") <= 1 and isinstance(ts, list))
+    mapped = tuple((p, tuple(t for t in ts if isinstance(t, str)), root) for p, ts in (paths or {}).items()
+                   if isinstance(p, str) and p.count("*") <= 1 and isinstance(ts, list))
+    return mapped + ((("*", ("*",), base_url),) if base_url is not None else ())
 
 
 def _config_chain(folder: str) -> tuple[tuple[str, bytes], ...]:

@@ -28,6 +28,7 @@ from .semantic import (
     Scope,
     annotation_names,
     ancestor_bases,
+    argument_values,
     attributes,
     callees,
     calls_by_text,
@@ -157,12 +158,41 @@ class ReceiverScope(Scope):
             # object of that class.
             return self._library_base(self.class_name) or found
         named = found or (value.name if isinstance(value, Ref) else "")
-        return self._built_by_project(value, depth) or self._library_base(named) or self._declared_library(value) or found
+        return self._built_by_project(value, depth) or self._library_base(named) or self._declared_library(value) \
+            or self._made_by_built(value, depth) or found
+
+    def _made_by_built(self, value: Value, depth: int) -> str:
+        """`new Item({...})` of `const Item = mongoose.model("Item", schema)` (here or imported): what
+        a known constructor's product makes is of its kind (a Mongoose document of its model)."""
+        if not isinstance(value, Call) or not isinstance(value.func, Ref) or "." in value.func.text:
+            return ""
+        made = self.constructor(value.func, depth + 1)
+        return made if made in CONSTRUCTORS else ""
+
+    def _passed_constructor(self, name: str, depth: int) -> str:
+        """Also where another module calls the factory (`createPostgresTools(pgClient)` in an agent
+        module, itself handed `new Client(...)` by a route): what the call sites there pass."""
+        local = super()._passed_constructor(name, depth)
+        found = self.param(name)
+        if local or depth > MAX_HOPS or found is None or "." in found[0].name:
+            return local
+        fn, index = found
+
+        def compute() -> str:
+            for caller, arg in argument_values(Scope(self.facts, fn.name), fn, index, self.project)[:8]:
+                if caller.facts is not self.facts:
+                    built = ReceiverScope(caller.facts, caller.name, self.project).constructor(arg, depth + 1)
+                    if built in CONSTRUCTORS:
+                        return built
+            return ""
+
+        return self.project.remembered(("receivers.passed_constructor", self.facts.path, fn.name, name), compute)
 
     def _declared_library(self, value: Value) -> str:
         """A known client a name's annotation declares through a project module that re-exports it
         (`client: OctokitType` of `export type { Octokit as OctokitType } from '@octokit/rest'` in
-        `types/octokit.d.ts`), for the name or any attribute head of it (`this.client.issues`)."""
+        `types/octokit.d.ts`) or a project class deriving it (`prisma: PrismaService` of `class
+        PrismaService extends PrismaClient`), for the name or any attribute head of it (`prisma.lead`)."""
         text = value.text if isinstance(value, Ref) else ""
         while text:
             for declared in self.types(text):
@@ -173,6 +203,8 @@ class ReceiverScope(Scope):
                     partial(self.project.library_name, declared, self.facts.path))
                 if named in CONSTRUCTORS:
                     return named or ""
+                if isinstance(value, Ref) and text != value.text and (base := self._library_base(declared)):
+                    return base
             text = text.rpartition(".")[0]
         return ""
 

@@ -749,3 +749,45 @@ def test_nestjs_http_service_writes_and_reads(tmp_path):
     lines = src.splitlines()
     assert _lint(tmp_path, {"main.ts": src}, select=("SIB101",)) == [
         ("SIB101", next(i for i, ln in enumerate(lines, 1) if "const comment = tool(" in ln))]
+
+
+def test_a_mongoose_document_saved(tmp_path):
+    """evalJ27's VintelliTour: `new Itinerary({...}).save()` of `const Itinerary = mongoose.model(...)`
+    in another module (its default export) writes, as `Itinerary.create(...)` does; `findOne` reads."""
+    files = {
+        "models/item.ts": "import mongoose from 'mongoose';\nconst schema = new mongoose.Schema({ name: String });\n"
+                          "const Item = mongoose.model('Item', schema);\nexport default Item;\n",
+        "main.ts": HEAD + "import Item from './models/item';\n\n"
+                   "export const addItem = tool(async ({ name }) => {\n  const doc = new Item({ name });\n  await doc.save();\n"
+                   "  return 'ok';\n}, { name: 'add_item', description: 'd', schema: z.object({ name: z.string() }) });\n"
+                   "export const getItem = tool(async ({ name }) => {\n  return await Item.findOne({ name });\n"
+                   "}, { name: 'get_item', description: 'd', schema: z.object({ name: z.string() }) });\n"
+                   + _agent(tools="addItem, getItem"),
+    }
+    lines = files["main.ts"].splitlines()
+    assert _lint(tmp_path, files, select=("SIB101",)) == [
+        ("SIB101", next(i for i, ln in enumerate(lines, 1) if ln.startswith("export const addItem")))]
+
+
+def test_a_sub_client_of_a_project_class_deriving_the_client(tmp_path):
+    """evalJ26's WhatsApp builder: `prisma.lead.create(...)` where `prisma: PrismaService` (a field of
+    the factory's parameter interface, or the parameter itself) and `class PrismaService extends
+    PrismaClient` in another module: the sub-client is Prisma's."""
+    files = {
+        "prisma/prisma.service.ts": "import { PrismaClient } from '@prisma/client';\n\n"
+                                    "export class PrismaService extends PrismaClient {}\n",
+        "main.ts": HEAD + "import { DynamicTool } from '@langchain/core/tools';\n"
+                   "import { PrismaService } from './prisma/prisma.service';\n\n"
+                   "interface Params {\n  prisma: PrismaService;\n  agentId: string;\n}\n\n"
+                   "export function makeLeadTool({ prisma, agentId }: Params) {\n"
+                   "  return new DynamicTool({ name: 'collect', description: 'd', func: async (input: any) => {\n"
+                   "    await prisma.lead.create({ data: { agentId } });\n    return 'ok';\n  } });\n}\n\n"
+                   "export function makeLookupTool(prisma: PrismaService) {\n"
+                   "  return new DynamicTool({ name: 'lookup', description: 'd', func: async (input: any) => {\n"
+                   "    return JSON.stringify(await prisma.lead.findMany());\n  } });\n}\n\n"
+                   "export const agent = createAgent({ model: 'openai:gpt-4o', tools: [makeLeadTool({ prisma: new PrismaService(), "
+                   "agentId: 'a' }), makeLookupTool(new PrismaService())] });\n",
+    }
+    lines = files["main.ts"].splitlines()
+    assert _lint(tmp_path, files, select=("SIB101",)) == [
+        ("SIB101", next(i for i, ln in enumerate(lines, 1) if "name: 'collect'" in ln))]

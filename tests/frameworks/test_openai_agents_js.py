@@ -381,6 +381,27 @@ def test_sib101_helper_imported_through_a_tsconfig_path_alias(config, found, tmp
     assert _codes(tmp_path, files, "src/main.ts") == ([("SIB101", 4)] if found else [])
 
 
+@pytest.mark.parametrize("config, spec, found", [
+    ('{ "compilerOptions": { "baseUrl": "./" } }', "src/lib/orders", True),  # evalJ26's NestJS server
+    ('{ "compilerOptions": { "baseUrl": "./src" } }', "lib/orders", True),
+    ('{ "compilerOptions": { "baseUrl": "./" } }', "@/lib/orders", True),  # a conventional alias still
+    ('{ "compilerOptions": {} }', "src/lib/orders", False),  # without baseUrl: a package's name
+], ids=["root", "src", "alias-beside", "none"])
+def test_a_bare_specifier_under_the_configs_base_url(config, spec, found, tmp_path):
+    """TypeScript resolves a bare specifier under `baseUrl` (`from 'src/prisma/prisma.service'`)."""
+    files = {
+        "src/lib/orders.ts": "import { createClient } from '@supabase/supabase-js';\n"
+                             "export async function updateOrder(id: string) {\n"
+                             "  await createClient('u', 'k').from('orders').update({ status: 'x' }).eq('id', id);\n}\n",
+        "src/main.ts": HEAD + f"import {{ updateOrder }} from '{spec}';\n"
+                       "export const update = tool({\n  name: 'update_order',\n  parameters: z.object({}),\n"
+                       "  execute: async () => { await updateOrder('1'); return 'ok'; },\n});\n",
+        "package.json": "{}",
+        "tsconfig.json": config,
+    }
+    assert _codes(tmp_path, files, "src/main.ts") == ([("SIB101", 4)] if found else [])
+
+
 def test_a_conventional_alias_without_any_config_is_the_file_above_the_importer(tmp_path):
     """evalJ10's booksite exported without its tsconfig.json: `@/lib/db/admin` from
     `src/lib/admin/agents/tooling/orders.ts` is `src/lib/db/admin.ts`; `~/` likewise, and SvelteKit's
@@ -941,3 +962,37 @@ def test_an_rpc_helper_posting_the_operation_its_caller_names(tmp_path):
         for name in ("get_routines", "delete_routine"))
     found = _codes(tmp_path, {"main.ts": src})
     assert [line for _, line in found] == [src.splitlines().index("export const delete_routine = tool({") + 1]
+
+
+def test_a_database_client_handed_down_two_factories_from_another_module(tmp_path):
+    """evalJ27's ai-db-connector: `createPostgresTools(pgClient)` in `tools/`, called by
+    `createSupabaseAgent(pgClient)` in `agents/`, called by a route with `new Client(...)` of `pg`:
+    the tools' SQL writes are the client's (their SQL read, SELECT a read); a MongoDB database's
+    `createCollection` writes."""
+    from tests.conftest import lint_files
+
+    files = {
+        "tools/pg.js": "import { z } from 'zod';\nimport { tool } from '@openai/agents';\n\n"
+                       "export function createPostgresTools(pgClient) {\n"
+                       "  const insertRow = tool({ name: 'insert_row', description: 'd', parameters: z.object({ t: z.string() }),\n"
+                       "    async execute({ t }) {\n      const sql = `INSERT INTO ${t} (a) VALUES ($1)`;\n"
+                       "      return (await pgClient.query(sql, [1])).rows;\n    } });\n"
+                       "  const listRows = tool({ name: 'list_rows', description: 'd', parameters: z.object({ t: z.string() }),\n"
+                       "    async execute({ t }) {\n      return (await pgClient.query(`SELECT * FROM ${t}`)).rows;\n    } });\n"
+                       "  return [insertRow, listRows];\n}\n\n"
+                       "export function createMongoTools(database) {\n"
+                       "  return [tool({ name: 'create_collection', description: 'd', parameters: z.object({ n: z.string() }),\n"
+                       "    async execute({ n }) {\n      await database.createCollection(n);\n      return 'ok';\n    } })];\n}\n",
+        "agents/db_agent.js": "import { Agent } from '@openai/agents';\nimport { createPostgresTools, createMongoTools } from '../tools/pg.js';\n\n"
+                              "export const createDbAgent = (pgClient, database) => {\n"
+                              "  return new Agent({ name: 'db', tools: [...createPostgresTools(pgClient), ...createMongoTools(database)] });\n};\n",
+        "routes/agent.js": "import { Client } from 'pg';\nimport { MongoClient } from 'mongodb';\nimport { run } from '@openai/agents';\n"
+                           "import { createDbAgent } from '../agents/db_agent.js';\n\n"
+                           "export async function handle(prompt) {\n  const pgClient = new Client({ connectionString: process.env.DB });\n"
+                           "  await pgClient.connect();\n  const database = new MongoClient(process.env.MONGO).db('app');\n"
+                           "  return run(createDbAgent(pgClient, database), prompt);\n}\n",
+    }
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    found = sorted(d.loc.line for d in lint_files(tmp_path, files, "tools/pg.js", config))
+    lines = files["tools/pg.js"].splitlines()
+    assert found == [i for i, ln in enumerate(lines, 1) if "name: 'insert_row'" in ln or "name: 'create_collection'" in ln]

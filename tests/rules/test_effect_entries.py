@@ -499,6 +499,8 @@ def test_boto3_write_verbs_not_reads_or_model_calls():
             boto3.client("lambda").invoke(FunctionName="f")
             boto3.client("bedrock-runtime").invoke_model(modelId="m", body="{}")
             boto3.client("bedrock-runtime").converse(modelId="m", messages=[])
+            boto3.client("logs").start_query(logGroupName="g", startTime=0, endTime=1, queryString="fields @message")
+            boto3.client("ec2").start_instances(InstanceIds=["i-1"])
     """) == [
         (5, "table.put_item (AWS)", "cloud", "put_item", ""),
         (6, "table.delete_item (AWS)", "cloud", "delete_item", ""),
@@ -508,6 +510,7 @@ def test_boto3_write_verbs_not_reads_or_model_calls():
         (12, "send_message (AWS)", "cloud", "send_message", ""),
         (13, "run_task (AWS)", "cloud", "run_task", ""),
         (14, "invoke (AWS)", "cloud", "invoke", ""),
+        (18, "start_instances (AWS)", "cloud", "start_instances", ""),
     ]
 
 
