@@ -89,6 +89,10 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
         return True
     if effect.kind in RUN_RECORD_KINDS and own & (EVENT_LOG_VERBS | {"record"}) and own & COST_WORDS:
         return True
+    # A helper making sure a resource exists (`ensure_no_website_table_exists`, `ensureCollection`)
+    # creates it once, then finds it: setup, as `CREATE TABLE IF NOT EXISTS` is.
+    if "ensure" in own and effect.method.lower().startswith("create"):
+        return True
     if own & REQUEST_WORDS:
         return False
     upkeep = words & BOOKKEEPING_WORDS if effect.kind in LOCK_KINDS else words & (BOOKKEEPING_WORDS - LOCK_WORDS)

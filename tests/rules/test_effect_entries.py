@@ -2123,3 +2123,39 @@ def test_a_file_the_caller_names_is_edited_not_cached(lint, tmp_path):
             return "ok"
     """
     assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [6]
+
+
+def test_a_table_an_ensure_helper_creates_when_missing_is_setup(lint, tmp_path):
+    """evalW22's lead finder: a read tool calls `ensure_leads_table_exists`, which creates the
+    BigQuery table only where `get_table` finds none; its upload tool inserts rows: a write."""
+    text = """\
+        from google.cloud import bigquery
+        from google.cloud.exceptions import NotFound
+        from langchain_core.tools import tool
+
+        client = bigquery.Client()
+
+
+        def ensure_leads_table_exists(table_ref):
+            try:
+                client.get_table(table_ref)
+            except NotFound:
+                client.create_table(bigquery.Table(table_ref))
+            return table_ref
+
+
+        @tool
+        def query_leads(city: str) -> str:
+            \"\"\"Query leads.\"\"\"
+            ref = ensure_leads_table_exists("p.d.leads")
+            return str(list(client.query(f"SELECT * FROM `{ref}` WHERE city = @c")))
+
+
+        @tool
+        def upload_leads(rows: list) -> str:
+            \"\"\"Upload leads.\"\"\"
+            ref = ensure_leads_table_exists("p.d.leads")
+            client.insert_rows_json(ref, rows)
+            return "ok"
+    """
+    assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [24]
