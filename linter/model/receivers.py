@@ -186,7 +186,8 @@ class ReceiverScope(Scope):
                         return built
             return ""
 
-        return self.project.remembered(("receivers.passed_constructor", self.facts.path, fn.name, name), compute)
+        # The depth is part of the key: an answer cut short deep in one walk is not another's.
+        return self.project.remembered(("receivers.passed_constructor", self.facts.path, fn.name, name, str(depth)), compute)
 
     def _declared_library(self, value: Value) -> str:
         """A known client a name's annotation declares through a project module that re-exports it

@@ -927,7 +927,9 @@ def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
             out.extend((f.path, c) for f, c in classes_of(caller, arg, project, depth + 1) if (f.path, c) not in out)
         return tuple(out)
 
-    found_in = project.remembered(("semantic.closure_parameter", os.path.abspath(scope.facts.path), fn.name, name), compute)
+    # The depth is part of the key: an answer cut short deep in one walk is not another's (any `-j`, any order).
+    found_in = project.remembered(("semantic.closure_parameter", os.path.abspath(scope.facts.path), fn.name, name,
+                                   str(depth)), compute)
     return [(facts, cls) for path, cls in found_in if (facts := project.facts_for_path(path)) is not None]
 
 
