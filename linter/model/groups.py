@@ -938,7 +938,7 @@ def listed_by_importers(facts: ModuleFacts, project: ProjectIndex) -> list[tuple
     such a group moves sync tools into worker threads: a module that makes no tool of its own still
     defines those tools. Asked of its importers that name a framework, of the agent code near it
     (`ProjectIndex.agent_code_near`) and of the importers of its classes' project bases."""
-    if not facts.module or project.framework_source(facts.module):
+    if not facts.module or project.framework_source(facts.path):
         return []  # a framework's own module is used by its importers, not listed by them
     own = os.path.abspath(facts.path)
     found: dict[tuple, tuple[Tool, bool]] = {}

@@ -825,18 +825,20 @@ class ProjectIndex:
         memo[path] = frozenset(tools)
         return memo[path]
 
-    def framework_source(self, module: str) -> bool:
-        """Is `module` in a copy of a framework's own package (its repository: `pydantic_ai.agent`
-        where the project holds a `pydantic_ai` package with three or more of the modules the
-        frameworks' data names, `agent.py`, `tools.py`, ...)? That code is the library an
-        application uses, not an application. (In 110 snapshots of applications, an application's own
-        `agents` package held at most one; the frameworks' repositories 6 to 12.)"""
-        roots, digest = self._framework_sources()
+    def framework_source(self, path: str) -> bool:
+        """Is the file at `path` in a copy of a framework's own package (its repository: under a
+        `pydantic_ai/` folder holding three or more of the modules the frameworks' data names,
+        `agent.py`, `tools.py`, ...; a namespace package's too, `libs/langgraph/langgraph/graph/`)?
+        That code is the library an application uses, not an application. (In 110 snapshots of
+        applications, an application's own `agents` package held at most one; the frameworks'
+        repositories 6 to 12.)"""
+        folders, digest = self._framework_sources()
         self._record(FRAMEWORK_SOURCES, digest)
-        return module.partition(".")[0] in roots
+        path = os.path.abspath(path)
+        return any(_within(path, folder) for folder in folders)
 
-    def _framework_sources(self) -> tuple[frozenset[str], str]:
-        """The framework import roots the project holds a copy of, and a digest of them, once per scan."""
+    def _framework_sources(self) -> tuple[tuple[str, ...], str]:
+        """The project's folders holding a copy of a framework's package, and a digest of them, once per scan."""
         from ..frameworks import framework_modules
 
         scan = self.scan
@@ -845,12 +847,20 @@ class ProjectIndex:
             subs: dict[str, set[str]] = {}
             for known in framework_modules():
                 root, _, sub = known.partition(".")
-                subs.setdefault(root, set()).add(sub)
-            names = scan.names
-            found = frozenset(root for root, wanted in subs.items()
-                              if sum(1 for name in names if name == root or name.endswith("." + root)
-                                     for sub in wanted if f"{name}.{sub}" in names) >= 3)
-            held = self.memo["project.framework_sources"] = (scan, found, f"{FRAMEWORK_SOURCES} {' '.join(sorted(found))}")
+                subs.setdefault(root, set()).add(sub.replace(".", "/"))
+            below: dict[str, set[str]] = {}  # a folder named like a root -> the paths of the files under it
+            for paths in scan.names.values():
+                for path in paths:
+                    folder = os.path.dirname(path)
+                    while folder and folder != os.path.dirname(folder):
+                        if os.path.basename(folder) in subs:
+                            below.setdefault(folder, set()).add(os.path.relpath(path, folder).replace(os.sep, "/"))
+                        folder = os.path.dirname(folder)
+            found = tuple(sorted(folder for folder, files in below.items()
+                                 if sum(1 for sub in subs[os.path.basename(folder)]
+                                        if f"{sub}.py" in files or any(f.startswith(sub + "/") for f in files)) >= 3))
+            digest = hashlib.sha256("\n".join(found).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+            held = self.memo["project.framework_sources"] = (scan, found, f"{FRAMEWORK_SOURCES} {digest}")
         return held[1], held[2]
 
     def package_names(self) -> frozenset[str]:

@@ -73,18 +73,12 @@ def may_report(path: str, data: bytes, tree: ast.Module, project: "ProjectIndex"
     its functions (`ProjectIndex.agent_code_near`)."""
     uses = _uses_a_framework(data, tree)
     _answers(project)[os.path.abspath(path)] = uses  # what `names_a_framework` asks of it later
-    if project.framework_source(_module_name(path)):
+    if project.framework_source(path):
         return False  # the framework's own code (its repository): the library, not agent code
     if uses or project.derives_a_project_tool_base(path):  # `class Lights(HABaseTool)`, HABaseTool a BaseTool
         return True
     near = dict.fromkeys([*project.importer_paths(path), *project.agent_code_near(path)])
     return any(names_a_framework(module, project) for module in near)
-
-
-def _module_name(path: str) -> str:
-    from .project import module_name_for
-
-    return module_name_for(path)[0]
 
 
 def names_a_framework(path: str, project: "ProjectIndex") -> bool:

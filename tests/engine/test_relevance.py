@@ -243,3 +243,14 @@ def test_a_cached_framework_skip_is_rechecked_when_the_package_stops_being_one(t
     assert _tree_findings(tmp_path, new_cache()) == {"examples/app.py": ["SIB101"]}  # answered by the cache
     (tmp_path / "agents" / "run.py").unlink()
     assert _tree_findings(tmp_path, new_cache()) == {"agents/_demo.py": ["SIB101"], "examples/app.py": ["SIB101"]}
+
+
+def test_a_frameworks_namespace_package_is_the_library_too(tmp_path: Path, parsed_names: list[str]) -> None:
+    """LangGraph's repository: `libs/langgraph/langgraph/` holds no `__init__.py` (a namespace package)
+    but `graph/state.py`, `pregel/`, `types.py`: its modules are the library; its tests are checked."""
+    tool = EFFECT + "from langchain_core.tools import tool\n\n@tool" + PLAIN
+    write(tmp_path, {"libs/langgraph/langgraph/graph/state.py": "", "libs/langgraph/langgraph/pregel/main.py": "",
+                     "libs/langgraph/langgraph/types.py": "", "libs/langgraph/langgraph/_demo.py": tool,
+                     "libs/langgraph/tests/test_tools.py": tool})
+    assert _tree_findings(tmp_path) == {"libs/langgraph/tests/test_tools.py": ["SIB101"]}
+    assert "_demo.py" not in parsed_names
