@@ -848,11 +848,14 @@ class ProjectIndex:
             for known in framework_modules():
                 root, _, sub = known.partition(".")
                 subs.setdefault(root, set()).add(sub.replace(".", "/"))
-            below: dict[str, set[str]] = {}  # a folder named like a root -> the paths of the files under it
+            # A folder below a project root named like a framework's root -> the paths of the files under
+            # it (not the root itself, nor above it: a checkout in a folder named `agents` is an application).
+            below: dict[str, set[str]] = {}
+            roots = [os.path.abspath(r) for r in self.roots]
             for paths in scan.names.values():
                 for path in paths:
                     folder = os.path.dirname(path)
-                    while folder and folder != os.path.dirname(folder):
+                    while any(_within(folder, root) for root in roots):
                         if os.path.basename(folder) in subs:
                             below.setdefault(folder, set()).add(os.path.relpath(path, folder).replace(os.sep, "/"))
                         folder = os.path.dirname(folder)

@@ -254,3 +254,13 @@ def test_a_frameworks_namespace_package_is_the_library_too(tmp_path: Path, parse
                      "libs/langgraph/tests/test_tools.py": tool})
     assert _tree_findings(tmp_path) == {"libs/langgraph/tests/test_tools.py": ["SIB101"]}
     assert "_demo.py" not in parsed_names
+
+
+def test_a_checkout_in_a_folder_named_like_a_framework_is_an_application(tmp_path: Path) -> None:
+    """The project's own root is never taken for a framework's package: a repository checked out as
+    `agents/` with `agent.py`, `run.py` and `tool.py` at its top is an application."""
+    root = tmp_path / "agents"
+    write(root, {"agent.py": "", "run.py": "", "tool.py": TOOL_OF_AGENTS})
+    files = sorted(str(p) for p in root.rglob("*.py"))
+    found = [(os.path.basename(d.path), d.code) for d in runner.run(files, Config(root=str(root)), 1).diagnostics]
+    assert found == [("tool.py", "SIB101")]
