@@ -40,11 +40,34 @@ def _code(params: str = "", check: str = "", signal: str = "", stop: str = ", ti
 
 
 _FIXED = _code(", { abortSignal }", signal=", signal: abortSignal")
+# The caller's own signal handed to the tool's request (measured: stream_caller_signal_passed_on).
+_CALLERS_SIGNAL = """\
+import { streamText, tool } from 'ai';
+import { openai } from '@ai-sdk/openai';
+import { z } from 'zod';
+
+function makeChargeCard(signal: AbortSignal) {
+  return tool({
+    description: 'Charge the card',
+    inputSchema: z.object({ amount: z.number() }),
+    execute: async ({ amount }) => {
+      await fetch('https://pay.example.com/charges', { method: 'POST', body: JSON.stringify({ amount }), signal });
+      return 'charged';
+    },
+  });
+}
+
+export function checkout(prompt: string, signal: AbortSignal) {
+  return streamText({ model: openai('gpt-5'), tools: { chargeCard: makeChargeCard(signal) }, prompt, abortSignal: signal });
+}
+"""
 
 VALID: dict[str, list[Valid]] = {
-    "SIB101": [Valid(_FIXED, filename="main.ts"), Valid(_code(stop=""), filename="main.ts")],
+    "SIB101": [Valid(_FIXED, filename="main.ts"), Valid(_code(stop=""), filename="main.ts"),
+               Valid(_CALLERS_SIGNAL, filename="main.ts")],
     "SIB301": [Valid(_FIXED, filename="main.ts"),
-               Valid(_code(stop=", timeout: { toolMs: 5000 }"), filename="main.ts")],
+               Valid(_code(stop=", timeout: { toolMs: 5000 }"), filename="main.ts"),
+               Valid(_CALLERS_SIGNAL, filename="main.ts")],
 }
 
 INVALID: dict[str, list[Invalid]] = {

@@ -471,6 +471,8 @@ class FatalToolBesideUnstoppableTool(Rule):
         )
         from siblint.analyses.fatality import fatal_reasons
         from siblint.analyses.hooks import group_hooks, member_reasons
+        from siblint.analyses.signal_flow import without_observed_run_signal
+        from siblint.model.callgraph import walk
 
         verdicts: dict[tuple, tuple[list, list]] = {}
         policy = group_policy(group, ctx.facts, ctx.project)
@@ -488,6 +490,9 @@ class FatalToolBesideUnstoppableTool(Rule):
                 kept = group.framework.groups.kept_reasons
                 victims = [h for h in unstoppable(m.tool, ctx.project, ctx.config, group.sync_threads)
                            if h.reason not in kept and h.reason not in RESULT_KEPT]  # recorded: not lost
+                if group.deadline is not None and group.deadline.signal:
+                    victims = without_observed_run_signal(victims, walk(m.tool, ctx.project, ctx.config, group.sync_threads),
+                                                          frozenset({group.deadline.signal}))
                 if group.framework.failure.layered is not None:
                     fatal += policy_levels.member_reasons(group, m, ctx.facts, ctx.project)
                 if group.framework.failure.hooks:

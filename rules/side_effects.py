@@ -122,16 +122,15 @@ def _under_run_stop(made: _Made, ctx: Context, hazards: list["Hazard"]) -> list[
     """A tool whose signal only the caller's abort or a run deadline aborts (the Vercel AI SDK) is a
     hazard only where a group with such a stop runs it (a sibling's failure never stops it), and
     only where its requests do not observe the caller's own signal instead."""
-    from siblint.analyses.signal_flow import passes_on
+    from siblint.analyses.signal_flow import without_observed_run_signal
     from siblint.model.callgraph import walk
     from siblint.model.groups import run_signals, run_under_deadline
 
     if not any(h.reason == "ignores_run_signal" for h in hazards):
         return hazards
     if run_under_deadline(made.tool, made.maker, ctx.project):
-        found = walk(made.tool, ctx.project, ctx.config)
-        if found is None or not passes_on(found, run_signals(made.tool, made.maker, ctx.project)):
-            return hazards
+        return without_observed_run_signal(hazards, walk(made.tool, ctx.project, ctx.config),
+                                           run_signals(made.tool, made.maker, ctx.project))
     return [h for h in hazards if h.reason != "ignores_run_signal"]
 
 

@@ -146,15 +146,19 @@ def _signal_param(fw: Framework, tool: "Tool", fn: FunctionFacts, facts: ModuleF
     return fw.tools.signal
 
 
-def passes_on(found: Walk, signals: frozenset[str]) -> bool:
-    """Does a function of the walk pass one of the callers' own abort `signals` on (`halFetch(path,
-    { abortSignal: config.abortSignal })` in a closure over the caller's `config`)? Then the request
-    observes the signal the caller aborts, as a tool passing its `options.abortSignal` on does."""
-    if not signals:
-        return False
+def without_observed_run_signal(hazards: list["Hazard"], found: Walk | None, signals: frozenset[str]) -> list["Hazard"]:
+    """`hazards` less those of a tool ignoring its own signal ("ignores_run_signal") whose walk passes
+    one of the callers' own abort `signals` on (`halFetch(path, { abortSignal: config.abortSignal })`
+    in a closure over the caller's `config`): its requests observe the signal the caller aborts, as a
+    tool passing its `options.abortSignal` on does (tests/runtime/js/test_vercel_ai.py,
+    stream_caller_signal_passed_on). For SIB101 and SIB301 alike."""
+    if not signals or found is None or not any(h.reason == "ignores_run_signal" for h in hazards):
+        return hazards
     names = set(signals)
-    return any(_mentions(arg, names, "") for event in found.events if isinstance(event, Visit)
-               for site in event.fn.calls for arg in (*site.call.args, *(v for _, v in site.call.kwargs)))
+    if not any(_mentions(arg, names, "") for event in found.events if isinstance(event, Visit)
+               for site in event.fn.calls for arg in (*site.call.args, *(v for _, v in site.call.kwargs))):
+        return hazards
+    return [h for h in hazards if h.reason != "ignores_run_signal"]
 
 
 def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -> list["Hazard"]:

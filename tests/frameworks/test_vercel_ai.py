@@ -493,8 +493,9 @@ def test_a_callback_written_in_place_is_no_level_of_the_walk(tmp_path):
 def test_a_request_that_passes_on_the_callers_own_signal_observes_it(tmp_path):
     """evalJ9's portfolio-hal: the tools' requests go through a closure that hands the caller's own
     `config.abortSignal` (the signal `streamText` runs under) to the helper making the request: that
-    request observes the abort as one passed `options.abortSignal` would. Without it, SIB101; under a
-    run `timeout` (which aborts only the tool's own signal), SIB101 too."""
+    request observes the abort as one passed `options.abortSignal` would, for SIB101 and the group's
+    SIB301 alike. Without it, both; under a run `timeout` (which aborts only the tool's own signal),
+    both too. Runtime: tests/runtime/js/test_vercel_ai.py, stream_caller_signal_passed_on."""
     from tests.conftest import lint_files
 
     def src(passed: str, stop: str = "abortSignal: config.abortSignal") -> str:
@@ -508,11 +509,11 @@ def test_a_request_that_passes_on_the_callers_own_signal_observes_it(tmp_path):
                 "  const tools = { move: tool({ description: 'd', parameters: {}, execute: async () => await send('/api/tickets/move') }) };\n"
                 f"  return streamText({{ model: 'm', tools, {stop} }});\n}}\n")
 
-    config = Config(root=str(tmp_path), select=("SIB101",))
+    config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
     assert [d for d in lint_files(tmp_path, {"route.ts": src("abortSignal: config.abortSignal")}, "route.ts", config)] == []
-    assert [d.code for d in lint_files(tmp_path, {"route.ts": src("")}, "route.ts", config)] == ["SIB101"]
+    assert sorted(d.code for d in lint_files(tmp_path, {"route.ts": src("")}, "route.ts", config)) == ["SIB101", "SIB301"]
     timed = src("abortSignal: config.abortSignal", "timeout: 5000")
-    assert [d.code for d in lint_files(tmp_path, {"route.ts": timed}, "route.ts", config)] == ["SIB101"]
+    assert sorted(d.code for d in lint_files(tmp_path, {"route.ts": timed}, "route.ts", config)) == ["SIB101", "SIB301"]
 
 
 @pytest.mark.parametrize("url, writes", [

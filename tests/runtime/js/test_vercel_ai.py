@@ -50,6 +50,9 @@ ROWS = (
         "lands afterwards, unrecorded (8.4)", True, "after", False, False, ("SIB101", "SIB301")),
     Row("stream_timeout_observed", "the fixed twin: the charge passes abortSignal to its wait and to fetch, so "
         "the timeout stops it before the POST (8.4 FIXED)", False, None, False, False, ()),
+    Row("stream_caller_signal_passed_on", "the tool ignores its own abortSignal but hands the caller's signal (the "
+        "one streamText runs under) to its wait and to fetch: the caller's abort stops it before the POST", False, None,
+        False, False, ()),
     Row("stream_abort_serialised", "a caller abortSignal with toolCallConcurrency: 1: the one running call still "
         "lands after the stream ended, so the cap is no fix", True, "after", False, False, ("SIB101", "SIB301")),
     Row("generate_timeout_unobserved", "generateText waits for the ignoring charge, then rejects: the effect "
