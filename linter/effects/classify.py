@@ -63,7 +63,7 @@ def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
         receiver = receiver_of(call.func)
         group = method_name(receiver) if receiver is not None else ""
         rows.extend(r for r in METHODS.get(ctor, ()) if verb_matches(r.verbs, meth, group))
-        if not rows and receiver_of(call.func) is not None:
+        if not rows and receiver is not None:
             rows.extend(any_rows(meth))
     return rows
 

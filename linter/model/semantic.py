@@ -60,7 +60,14 @@ from ..syntax.facts import (
 from .project import ProjectIndex
 
 MAX_DEPTH = 8  # hops through names, returns, imports and call sites before giving up
-_REBINDING = threading.local()  # `.keys`: (path, name) of the module names `Scope._module_rebinding` is reading
+class _Reading(threading.local):
+    """Per thread: (path, name) of the module names `Scope._module_rebinding` is reading."""
+
+    def __init__(self) -> None:
+        self.keys: set[tuple[str, str]] = set()
+
+
+_REBINDING = _Reading()
 # A method's own object: Python's `self` and `cls`, and JS's `this` (`this.executeLocal(...)`,
 # `this.client = new Stripe(...)` in a constructor).
 OWN_OBJECT = ("self", "cls", "this")
@@ -386,7 +393,7 @@ class Scope:
 
         others = [v for v in _module_bindings(self.facts).get(text, ()) if v is not last]
         key = (self.facts.path, text)
-        reading: set[tuple[str, str]] = _REBINDING.__dict__.setdefault("keys", set())
+        reading = _REBINDING.keys
         if not others or key in reading or (found := self.binding(text)) is None or found[0].name:
             return ""  # (in flight: `get_db()` returning `db` asks again; the other bindings answer)
         reading.add(key)
