@@ -322,7 +322,7 @@ def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framewo
     """What in `tool`'s body can end the run under `policy` (cause "default_fatal"), in walk order:
     a `raise` the group does not make model-visible, or I/O outside a `try` that catches
     `Exception` (or broader), in the tool or the project functions it calls."""
-    if not policy.fatal_by_default or policy.covers_all(tool):
+    if not policy.fatal_by_default or policy.covers_all(tool) or wrapped_in_a_guard(tool, project):
         return []
     found = walk(tool, project, config)
     if found is None:
@@ -349,6 +349,26 @@ def fatal_causes(tool: Tool, project: ProjectIndex, policy: GroupPolicy, framewo
             seen.add((event.facts.path, event.call.loc))
             out.append(FatalReason("default_fatal", f"{io} outside a try/except Exception", event.facts.path, event.call.loc))
     return out
+
+
+def wrapped_in_a_guard(tool: Tool, project: ProjectIndex) -> bool:
+    """The tool's function is decorated (below the tool maker) by a project decorator that returns
+    a wrapper whose body is one guarded `try` (`except Exception: return f"Error: {exc}"`): what the
+    function raises comes back as a result, so the tool cannot end the run."""
+    found = resolve_function(tool.function, project, tool.path) if tool.kind == "function" else None
+    if found is None:
+        return False
+    facts, fn = found
+    for decorator in fn.decorators:
+        wrapped = resolve_function(decorator.name, project, facts.path) if isinstance(decorator, Ref) else None
+        if wrapped is None:
+            continue
+        dfacts, dfn = wrapped
+        inner = {v.text for v in dfn.return_values if isinstance(v, Ref)}
+        if any(dfacts.functions.get(f"{dfn.name}.{name}") is not None
+               and dfacts.functions[f"{dfn.name}.{name}"].guarded_body for name in inner):
+            return True
+    return False
 
 
 def _runs_an_agent(call: Call, scope: Scope, project: ProjectIndex) -> str:

@@ -466,6 +466,32 @@ node2 = ToolNode([reraise])
     assert codes(text) == [("SIB206", 21)]
 
 
+@pytest.mark.parametrize("caught, fatal", [("Exception", False), ("ValueError", True)])
+def test_a_project_decorator_guarding_the_tool_makes_it_unable_to_fail(codes, caught, fatal):
+    # nick-youngblut/arc-reactor: `@tool @tool_error_handler async def ...`, the decorator (another
+    # module) returning a wrapper whose `except Exception` hands the error back as the result.
+    base = f'''\
+from functools import wraps
+
+
+def tool_error_handler(func):
+    @wraps(func)
+    async def _wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except {caught} as exc:
+            return f"Error: {{exc}}"
+
+    return _wrapper
+'''
+    main = ("import httpx\nfrom langgraph.prebuilt import ToolNode\nfrom langchain_core.tools import tool\n"
+            "from .base import tool_error_handler\n\n\n@tool\n@tool_error_handler\nasync def lookup(q: str) -> str:\n"
+            "    \"\"\"Look up.\"\"\"\n    async with httpx.AsyncClient() as c:\n"
+            "        return (await c.get(f'https://x.example/{q}')).text\n\n\nnode = ToolNode([lookup])\n")
+    files = {"base.py": base, "__init__.py": ""}
+    assert codes(main, files, select=("SIB206",)) == ([("SIB206", 15)] if fatal else [])
+
+
 @pytest.mark.parametrize("handler, fatal", [("requests.RequestException", False), ("requests.exceptions.RequestException", False),
                                              ("requests.ConnectionError", True), ("ValueError", True)])
 def test_io_under_its_librarys_base_exception_is_not_fatal(codes, handler, fatal):
