@@ -11,6 +11,8 @@ writes (`check="boto3"`); SQL siblint cannot read is not assumed to write, as fo
 
 from __future__ import annotations
 
+import re
+
 from .rows import Row, anys, calls, methods
 
 # boto3 writes. `invoke_model*` is a Bedrock model call (a read), unlike Lambda's `invoke`; CloudWatch
@@ -27,6 +29,19 @@ _BOTO3 = ("boto3.client boto3.resource boto3.Session boto3.session.Session ibm_b
           "ibm_boto3.Session ibm_boto3.session.Session")
 # Verbs that start a job which only reads unless its arguments say otherwise.
 BOTO3_QUERY_JOBS = frozenset({"start_query_execution"})
+# Google Cloud's generated (GAPIC) clients, one per service and version (`batch_v1.BatchServiceClient`,
+# `compute_v1.InstancesClient`, `tasks_v2.CloudTasksAsyncClient`) share their verbs: `get_*`, `list_*`
+# and `search_*` read; these change something. A client the table lists itself (Firestore's
+# `AsyncClient`, Cloud Run's) keeps its own rows.
+_GAPIC = "google.cloud.gapic.Client"
+TYPE_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^google\.cloud\.[a-z0-9_]+\.(?:services\.[a-z0-9_]+\.)?[A-Za-z0-9]+Client$"), _GAPIC),
+)
+_GAPIC_VERBS = ("create_* delete_* update_* patch patch_* insert insert_* cancel cancel_* start start_* stop stop_* "
+                "suspend suspend_* resume resume_* reset reset_* resize resize_* set_* import_* deploy_* undeploy_* "
+                "add_* remove_* publish submit_* enable_* disable_* restore_* purge_* pause_* run_job run_pipeline "
+                "batch_create_* batch_delete_* batch_update_* move_* rollback commit write_* append_rows destroy_* "
+                "upload_* attach_* detach_* !create_read_session")
 _GCP_RUN = ("google.cloud.run_v2.ServicesClient google.cloud.run_v2.JobsClient google.cloud.run_v2.ServicesAsyncClient "
             "google.cloud.run_v2.JobsAsyncClient")
 
@@ -39,6 +54,7 @@ ROWS: tuple[Row, ...] = (
              "rename_blob", "{name} (cloud storage)", True, "cloud"),
     anys("upload_from_string upload_from_filename upload_from_file upload_blob delete_blob", "{name} (cloud storage)",
          None, "cloud"),
+    *methods(_GAPIC, _GAPIC_VERBS, "{name} (Google Cloud)", None, "cloud"),
     # Google Cloud Run: deploy, change, delete and run services and jobs.
     *methods(_GCP_RUN, "create_* update_* delete_* run_job", "{name} (cloud deploy)", None, "cloud"),
     # Vertex AI: jobs, pipelines and deployments (`aiplatform.CustomJob(...).run()`, `model.deploy(...)`).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..frameworks import import_roots
 from . import (
     ads,
@@ -60,7 +62,19 @@ def _index() -> tuple[dict[str, Row], list[Row], dict[str, list[Row]], dict[str,
 
 
 CALLS, FAMILIES, METHODS, ANY = _index()
-CONSTRUCTORS = frozenset(METHODS)
+# Library types that share one set of methods, named as one constructor (see `type_family`).
+TYPE_FAMILIES = (*javascript.TYPE_FAMILIES, *cloud.TYPE_FAMILIES)
+
+
+class _Constructors(frozenset[str]):
+    """The constructors the table lists methods of, and every library type a `TYPE_FAMILIES`
+    pattern names (a Google Cloud client, `google.cloud.batch_v1.BatchServiceClient`)."""
+
+    def __contains__(self, name: object) -> bool:
+        return frozenset.__contains__(self, name) or (isinstance(name, str) and type_family(name) != name)
+
+
+CONSTRUCTORS = _Constructors(METHODS)
 SAME_CALL_WRAPPERS = javascript.SAME_CALL_WRAPPERS
 # "any" rows with a prefix verb (`patch_namespaced_*`): matched after the exact names.
 _ANY_PREFIXED = tuple(dict.fromkeys(row for verb, rows in ANY.items() if verb.endswith("*") for row in rows))
@@ -79,6 +93,10 @@ def any_rows(method: str) -> tuple[Row, ...]:
     return ANY.get(method) or tuple(row for row in _ANY_PREFIXED if verb_matches(row.verbs, method))[:1]
 
 
+@lru_cache(maxsize=4096)
 def type_family(ctor: str) -> str:
-    """The constructor a library type's methods are listed under (`javascript.TYPE_FAMILIES`)."""
-    return next((family for pattern, family in javascript.TYPE_FAMILIES if pattern.match(ctor)), ctor)
+    """The constructor a library type's methods are listed under: its own when the table lists it,
+    else the family a `TYPE_FAMILIES` pattern gives it."""
+    if ctor in METHODS:
+        return ctor
+    return next((family for pattern, family in TYPE_FAMILIES if pattern.match(ctor)), ctor)

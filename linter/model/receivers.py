@@ -279,7 +279,7 @@ class ReceiverScope(Scope):
             head = Ref(".".join(names[: len(names) - len(parts) + i]), ".".join(parts[:i]), value.loc)
             for cls in classes_of(self, head, self.project):
                 built = self._attribute_client(*cls, parts[i], depth)
-                if built in CONSTRUCTORS:
+                if built and built in CONSTRUCTORS:
                     return built
         return ""
 

@@ -809,6 +809,32 @@ def test_cloud_deploys_jobs_and_bigquery_dml():
     ]
 
 
+def test_google_cloud_generated_clients_share_their_verbs():
+    # nick-youngblut/arc-reactor: `batch_v1.BatchServiceClient().delete_job(...)` in an async tool.
+    assert effects("""\
+        from google.cloud import batch_v1, compute_v1, firestore, storage
+        from google.cloud.tasks_v2 import CloudTasksAsyncClient
+
+        async def f(name, job, task):
+            client = batch_v1.BatchServiceClient()
+            client.create_job(parent="p", job=job)
+            client.delete_job(name=name)
+            client.get_job(name=name)
+            client.list_jobs(parent="p")
+            compute_v1.InstancesClient().stop(project="p", zone="z", instance=name)
+            compute_v1.InstancesClient().insert(project="p", zone="z", instance_resource=job)
+            await CloudTasksAsyncClient().create_task(parent="p", task=task)
+            storage.Client().bucket("b").blob(name).download_as_text()
+            firestore.AsyncClient().collection("c").document(name).get()
+    """) == [
+        (6, "client.create_job (Google Cloud)", "cloud", "create_job", ""),
+        (7, "client.delete_job (Google Cloud)", "cloud", "delete_job", ""),
+        (10, "stop (Google Cloud)", "cloud", "stop", ""),
+        (11, "insert (Google Cloud)", "cloud", "insert", ""),
+        (12, "create_task (Google Cloud)", "cloud", "create_task", ""),
+    ]
+
+
 def test_bigquery_in_a_realistic_tool(lint, tmp_path):
     assert sib101(lint, tmp_path, """\
         from agents import function_tool
