@@ -237,6 +237,10 @@ ROWS: tuple[Row, ...] = (
              "reply replyWithPhoto replyWithVoice replyWithAudio replyWithDocument replyWithVideo replyWithAnimation "
              "replyWithSticker replyWithMediaGroup replyWithLocation replyWithPoll replyWithInvoice send* edit* delete* "
              "forwardMessage copyMessage pin* unpin* ban* unban*", "{name} (Telegram)", False, "message"),
+    # node-telegram-bot-api (`const bot = new TelegramBot(token); bot.sendMessage(chatId, text)`).
+    *methods("node-telegram-bot-api node-telegram-bot-api.default",
+             "send* edit* delete* forwardMessage forwardMessages copyMessage copyMessages pin* unpin* ban* unban* "
+             "restrict* promote* setChat* leaveChat", "{name} (Telegram)", False, "message"),
     # discord.js and its user-account fork: the client's managers and what they fetch
     # (`client.relationships.addFriend(user)`, `channel.send(text)`, `member.ban()`); `fetch*` and
     # `cache.get` read.

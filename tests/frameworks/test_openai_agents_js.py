@@ -996,3 +996,20 @@ def test_a_database_client_handed_down_two_factories_from_another_module(tmp_pat
     found = sorted(d.loc.line for d in lint_files(tmp_path, files, "tools/pg.js", config))
     lines = files["tools/pg.js"].splitlines()
     assert found == [i for i, ln in enumerate(lines, 1) if "name: 'insert_row'" in ln or "name: 'create_collection'" in ln]
+
+
+def test_sib101_a_node_telegram_bot_api_send_in_a_helper_module(tmp_path):
+    """evalJ28's placement-mail-bot: `new TelegramBot(token)` of node-telegram-bot-api (its default
+    export) sends from a helper module the tool awaits; `getMe` only reads."""
+    telegram = ("import TelegramBot from 'node-telegram-bot-api';\n\n"
+                "const bot = new TelegramBot(process.env.TOKEN!, { polling: false });\n\n"
+                "export async function createMessage(details: string) {\n"
+                "  await bot.sendMessage(process.env.CHATID!, details);\n}\n\n"
+                "export async function whoAmI() {\n  return bot.getMe();\n}\n")
+    main = (HEAD + "import { createMessage, whoAmI } from './telegram';\n\n"
+            "export const mailTool = tool({ name: 'mail', description: 'd', parameters: z.object({ d: z.string() }),\n"
+            "  execute: async ({ d }) => { await createMessage(d); } });\n"
+            "export const meTool = tool({ name: 'me', description: 'd', parameters: z.object({}),\n"
+            "  execute: async () => whoAmI() });\n"
+            "export const agent = new Agent({ name: 'm', tools: [mailTool, meTool] });\n")
+    assert _codes(tmp_path, {"main.ts": main, "telegram.ts": telegram}, select=("SIB101",)) == [("SIB101", 5)]
