@@ -1491,6 +1491,13 @@ def elements(scope: Scope, value: Value | None, project: ProjectIndex, depth: in
             if returned:
                 yield from returned
                 return
+        if isinstance(bound, Attr) and isinstance(bound.receiver, Call):
+            # `const { systemPrompt, tools } = await this.prepareLlmCall()`: the entry it returns.
+            entries = list(_entries_returned(scope, bound.receiver, bound.attr, project, depth))
+            if entries:
+                for inner, entry in entries:
+                    yield from elements(inner, entry, project, depth + 1)
+                return
         yield scope, value
 
 
@@ -1584,9 +1591,16 @@ def _returned_entry(scope: Scope, text: str, project: ProjectIndex, depth: int) 
     if entry is not None:
         yield scope, entry
         return
-    if not isinstance(made, Call) or depth > MAX_DEPTH:
+    if isinstance(made, Call):
+        yield from _entries_returned(scope, made, key, project, depth)
+
+
+def _entries_returned(scope: Scope, call: Call, key: str, project: ProjectIndex, depth: int) -> Iterator[tuple[Scope, Value]]:
+    """The values the project function `call` runs returns under `key` (`return { systemPrompt, tools }`),
+    each in the scope that wrote it."""
+    if depth > MAX_DEPTH:
         return
-    for inner, ret in _returned(scope, made, project, depth + 1):
+    for inner, ret in _returned(scope, call, project, depth + 1):
         shown = inner.value(ret.text) if isinstance(ret, Ref) and "." not in ret.text else ret
         entry = shown.get(key) if isinstance(shown, Mapping) else None
         if entry is not None:

@@ -536,3 +536,31 @@ def test_a_template_literal_url_is_read_as_a_python_f_string_is(tmp_path, url, w
            "  return streamText({ model: 'm', tools: { send }, abortSignal: req.signal });\n}\n")
     config = Config(root=str(tmp_path), select=("SIB101",))
     assert bool(lint_files(tmp_path, {"route.ts": src}, "route.ts", config)) == writes
+
+
+def test_tools_destructured_from_what_a_method_returns_form_the_group(tmp_path):
+    """evalJ29's hot-metal: `const { systemPrompt, tools } = await this.prepareLlmCall()`, whose
+    method returns `{ systemPrompt, tools }` of `const tools = createToolSet(this)` (another module);
+    `streamText` runs them inside `createUIMessageStream`'s callback under the chat's abortSignal."""
+    from tests.conftest import lint_files
+
+    tools = ("import { tool } from 'ai';\nimport { z } from 'zod';\n\n"
+             "export function createToolSet(agent: { url: string }) {\n"
+             "  const publish = tool({ description: 'p', inputSchema: z.object({ q: z.string() }),\n"
+             "    execute: async ({ q }) => {\n"
+             "      await fetch(`${agent.url}/posts`, { method: 'POST', body: q });\n      return 'ok';\n    } });\n"
+             "  return { publish };\n}\n")
+    agent = ("import { streamText, createUIMessageStream } from 'ai';\nimport { createToolSet } from './tools';\n\n"
+             "export class Writer {\n  url = 'https://cms.example';\n\n"
+             "  private async prepareLlmCall() {\n    const tools = createToolSet(this);\n"
+             "    return { systemPrompt: 'hi', tools };\n  }\n\n"
+             "  async onChatMessage(options?: { abortSignal?: AbortSignal }) {\n"
+             "    const { systemPrompt, tools } = await this.prepareLlmCall();\n"
+             "    return createUIMessageStream({ execute: async ({ writer }) => {\n"
+             "      const result = streamText({ model: 'm', system: systemPrompt, tools, abortSignal: options?.abortSignal });\n"
+             "      writer.merge(result.toUIMessageStream());\n    } });\n  }\n}\n")
+    files = {"tools.ts": tools, "agent.ts": agent}
+    config = Config(root=str(tmp_path), select=("SIB101", "SIB301"))
+    assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "tools.ts", config)] == [("SIB101", 5)]
+    assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "agent.ts", config)] == \
+        [("SIB301", line_of(agent, "streamText({"))]
