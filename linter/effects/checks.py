@@ -496,17 +496,32 @@ def _js_method(call: Call, r: Resolver) -> tuple[str | None, bool]:
     signal }` in a client's `request(path, options)`, called with `{ method: "POST" }`)."""
     given = call.kwarg("method")
     for arg in call.args if given is None else ():
-        options = _js_object(arg, r)
-        for key, value in options.items if options is not None else ():
-            spread = _js_object(value, r) if key is None else None
-            if spread is not None and spread.get("method") is not None:
-                given = spread.get("method")
-        if options is not None and options.get("method") is not None:
-            given = options.get("method")
+        given = _js_key(arg, "method", r) or given
     if given is None:
         return "GET", False
     literal = r.text(given)
     return (literal.upper() if literal is not None else None), True
+
+
+def _js_key(value: Value | None, key: str, r: Resolver, depth: int = 0) -> Value | None:
+    """The value an options object gives `key`: written in it, or in an object it spreads, through
+    names bound to objects (`{ ...requestOptions, onMessage }`, and a helper's `{ ...fetchOptions }`
+    of `const { onMessage, ...fetchOptions } = options`); the last one written wins."""
+    if depth > 8:
+        return None
+    if isinstance(value, Ref):
+        bound = r.binding(value.text)
+        if bound is not None and bound[0].name == r.name:
+            bound = (r, bound[1])  # a name of this function: read on with `r`, its parameters bound
+        bound = bound or r.passed(value.text)
+        return _js_key(bound[1], key, bound[0], depth + 1) if bound is not None else None
+    found = None
+    for k, item in value.items if isinstance(value, Mapping) else ():
+        if k is None:
+            found = _js_key(item, key, r, depth + 1) or found
+        elif isinstance(k, Const) and k.value == key:
+            found = item
+    return found
 
 
 def _js_object(value: Value | None, r: Resolver) -> Mapping | None:

@@ -9,8 +9,16 @@ from ..syntax.facts import Attr, Ref, Value
 
 
 class Resolver(Protocol):
+    name: str  # the function the names are read in ("" = module level)
+
     def value(self, text: str) -> Value | None:
         """What the name `text` (`client`, `self.client`) is bound to where the call is, or None."""
+
+    def binding(self, text: str) -> "tuple[Resolver, Value] | None":
+        """What `text` is bound to, with the resolver its value is to be read with."""
+
+    def passed(self, text: str) -> "tuple[Resolver, Value] | None":
+        """What the caller passed for the parameter `text`, when the call path is known."""
 
     def constructor(self, value: Value | None) -> str:
         """The dotted constructor that built `value` (`httpx.AsyncClient`), "" when unknown."""

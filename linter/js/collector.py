@@ -445,6 +445,10 @@ class _Collector:
                     for local, key in self._pattern_names(target):
                         self.facts.assignments.append(Assignment(local, Ref(self.qualify(f"{source}.{key}"), f"{source}.{key}",
                                                                             self.loc(target)), self.loc(target), self.scope()))
+                    rest = self._rest_name(target)
+                    if rest:  # `const { onMessage, ...fetchOptions } = options`: the other entries of it
+                        self.facts.assignments.append(Assignment(rest, Ref(self.qualify(source), source, self.loc(target)),
+                                                                 self.loc(target), self.scope()))
                 else:  # `const { store } = await resolveTarget(kind)`: a part of what the call returns
                     whole = self.value(init)
                     for local, key in self._pattern_names(target):
@@ -518,6 +522,12 @@ class _Collector:
                 if key is not None and value is not None and value.type == "identifier":
                     out.append((self.text(value), self.text(key).strip("'\"")))
         return out
+
+    def _rest_name(self, pattern: ts.Node) -> str:
+        """The name an object pattern's `...rest` binds, "" when it has none."""
+        rest = next((part for part in pattern.named_children if part.type == "rest_pattern"), None)
+        name = rest.named_children[0] if rest is not None and rest.named_child_count else None
+        return self.text(name) if name is not None and name.type == "identifier" else ""
 
     def visit_type_alias_declaration(self, node: ts.Node) -> bool:
         """`type BotContext = Context & SessionFlavor<S>` at the top level: the alias stands for the

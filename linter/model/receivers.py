@@ -67,6 +67,12 @@ class ReceiverScope(Scope):
             return caller.value(given.text) if isinstance(given, Ref) else given
         return found
 
+    def passed(self, text: str) -> tuple[Scope, Value] | None:
+        if text not in self.arguments or super().binding(text) is not None:
+            return None
+        caller, given = self.arguments[text]
+        return caller.binding(given.text) if isinstance(given, Ref) else (caller, given)
+
     def text(self, value: Value | None, depth: int = 0, numbers: bool = False) -> str | None:
         if isinstance(value, Ref) and value.text in self.arguments and super().value(value.text) is None:
             caller, given = self.arguments[value.text]

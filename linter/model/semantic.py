@@ -355,6 +355,11 @@ class Scope:
         found = table.get((text, ""))
         return (Scope(self.facts), found) if found is not None else None
 
+    def passed(self, text: str) -> tuple["Scope", Value] | None:
+        """What the caller passed for the parameter `text` on the walk's call path (`ReceiverScope`),
+        with the scope to read it in; None here, where no call path is known."""
+        return None
+
     def param(self, name: str) -> tuple[FunctionFacts, int] | None:
         """The innermost function (this one or around it) with `name` as a parameter, and its index,
         when nothing closer binds the name."""

@@ -791,3 +791,22 @@ def test_a_sub_client_of_a_project_class_deriving_the_client(tmp_path):
     lines = files["main.ts"].splitlines()
     assert _lint(tmp_path, files, select=("SIB101",)) == [
         ("SIB101", next(i for i, ln in enumerate(lines, 1) if "name: 'collect'" in ln))]
+
+
+@pytest.mark.parametrize("method, writes", [("POST", True), ("GET", False)])
+def test_sib101_a_request_method_handed_through_spreads_and_a_rest_pattern(tmp_path, method, writes):
+    """evalJ29's slack-jira-agent: the tool spreads `requestOptions` (`{ method: "POST" }`) into the
+    options of a helper in another module, which takes them apart (`const { onMessage,
+    ...fetchOptions } = options`) and spreads the rest into `fetch`; the call is inside the
+    tool's `new Promise((resolve) => ...)` executor."""
+    sse = ("export async function fetchSse(url: string, options: RequestInit & { onMessage: (e: string) => void }) {\n"
+           "  const { onMessage, ...fetchOptions } = options;\n"
+           "  const response = await fetch(url, { ...fetchOptions, headers: { Accept: 'text/event-stream' } });\n"
+           "  onMessage(await response.text());\n}\n")
+    main = (CORE_HEAD + "import { fetchSse } from './sse';\n\n"
+            "export const sendTask = tool(async ({ query }: { query: string }) => {\n"
+            f"  const requestOptions: RequestInit = {{ method: '{method}', body: JSON.stringify({{ query }}) }};\n"
+            "  return new Promise<string>((resolve) => {\n"
+            "    fetchSse('https://dev-agent.example.com/tasks', { ...requestOptions, onMessage: (e) => resolve(e) });\n"
+            "  });\n}, { name: 'send_task', description: 'd', schema: z.object({ query: z.string() }) });\n")
+    assert _lint(tmp_path, {"main.ts": main, "sse.ts": sse}, select=("SIB101",)) == ([("SIB101", 5)] if writes else [])
