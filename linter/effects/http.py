@@ -65,7 +65,7 @@ def graphql_mutation(document: str) -> bool:
 # (`_update_by_query`, `/api/order/createForecast`) is not exempt.
 READ_PATH_WORDS = frozenset({"search", "query", "retrieve", "embeddings", "embedding", "embed", "inference",
                              "completions", "rerank",
-                             "generatecontent", "embedcontent", "counttokens", "scrape", "freebusy", "balance",
+                             "generatecontent", "embedcontent", "counttokens", "scrape", "crawl", "freebusy", "balance",
                              "get", "list", "find", "lookup", "track", "page", "estimate", "quote",
                              # a model asked about a text or an image (`/api/detect/detectText`)
                              "detect", "classify", "predict", "moderations", "translate", "validate",

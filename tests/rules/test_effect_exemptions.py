@@ -393,9 +393,11 @@ def test_a_two_argument_replace_is_text_even_on_a_path(lint, tmp_path):
      'httpx.post("https://api.deepinfra.com/deploy/llm", json={"inputs": [k]})'),
     ('requests.post(f"{u}/v1/embed", json={"texts": [k]})',
      'requests.post(f"{u}/v1/embed/create", json={"texts": [k]})'),
+    # evalJ29's hot-metal: a crawling service's `POST /crawl` fetches and parses a page.
+    ('requests.post(f"{u}/crawl", json={"url": k})', 'requests.post(f"{u}/crawls/schedule", json={"url": k})'),
 ], ids=["render", "scrape", "duckduckgo", "gemini-colon", "env-default", "freebusy", "overpass", "paginated",
         "export-pdf", "convert-html", "enrich", "openai-images", "getimg", "batch-read", "batch-get", "inference",
-        "embed"])
+        "embed", "crawl"])
 def test_read_only_posts_to_render_scrape_search_and_model_apis(read, write):
     code = f"""\
         import os, httpx, requests
