@@ -171,6 +171,10 @@ ROWS: tuple[Row, ...] = (
              "{name} (QStash message)", False, "message"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
+    # Cloudflare Agents: an agent's own SQLite, kept by its Durable Object, through the `this.sql`
+    # tagged template of a class deriving `Agent` or `AIChatAgent` (synchronous; a SELECT reads).
+    *methods("agents.Agent agents/mcp.McpAgent agents/ai-chat-agent.AIChatAgent @cloudflare/ai-chat.AIChatAgent", "sql",
+             "{name} (SQL)", True, "sql", "sql"),
     # SQLite in process: node's `DatabaseSync` and better-sqlite3. `exec(sql)` runs SQL; a prepared
     # statement's `run()` executes what `prepare(sql)` holds (`get`/`all` read); synchronous, both.
     *methods("sqlite.DatabaseSync better-sqlite3", "exec", "{name} (SQL)", True, "sql", "sql"),

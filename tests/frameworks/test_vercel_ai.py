@@ -564,3 +564,29 @@ def test_tools_destructured_from_what_a_method_returns_form_the_group(tmp_path):
     assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "tools.ts", config)] == [("SIB101", 5)]
     assert [(d.code, d.loc.line) for d in lint_files(tmp_path, files, "agent.ts", config)] == \
         [("SIB301", line_of(agent, "streamText({"))]
+
+
+@pytest.mark.parametrize("base", ["import { AIChatAgent as Base } from '@cloudflare/ai-chat';",
+                                  "import { Agent as Base } from 'agents';"])
+def test_a_cloudflare_agents_sql_write_through_the_agent_a_tool_is_handed(tmp_path, base):
+    """evalJ29's hot-metal: the tool factory is handed the agent, whose method writes its Durable
+    Object's SQLite through `this.sql` (a tagged template); a SELECT through it reads."""
+    from tests.conftest import lint_files
+
+    src = (base + "\nimport { streamText, tool } from 'ai';\nimport { z } from 'zod';\n\n"
+           "export class Writer extends Base<Env> {\n"
+           "  saveDraft(title: string) {\n"
+           "    this.sql`INSERT INTO drafts (id, title) VALUES (${crypto.randomUUID()}, ${title})`;\n"
+           "    return { ok: true };\n  }\n\n"
+           "  currentDraft() {\n    return this.sql`SELECT * FROM drafts ORDER BY version DESC LIMIT 1`;\n  }\n\n"
+           "  async onChatMessage(onFinish: unknown, options?: { abortSignal?: AbortSignal }) {\n"
+           "    return streamText({ model: 'm', tools: createTools(this), abortSignal: options?.abortSignal });\n  }\n}\n\n"
+           "export function createTools(agent: Writer) {\n"
+           "  const save_draft = tool({ description: 'd', inputSchema: z.object({ t: z.string() }),\n"
+           "    execute: async ({ t }) => agent.saveDraft(t) });\n"
+           "  const get_draft = tool({ description: 'd', inputSchema: z.object({}),\n"
+           "    execute: async () => agent.currentDraft() });\n"
+           "  return { save_draft, get_draft };\n}\n")
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [d.loc.line for d in lint_files(tmp_path, {"agent.ts": src}, "agent.ts", config)] == \
+        [line_of(src, "const save_draft")]
