@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import libcst as cst
 
 from ..common.diagnostics import Loc
+from ..frameworks import import_roots
 from .branches import branch_of, conjunct_branches, negated
 from .cst_walk import Walker
 from .facts import (
@@ -335,7 +336,7 @@ class Collector(Walker):
         facts.guarded_body = _is_guarded(body, self.qualify)
         # `try: from .calendar import create_event` / `except ImportError: def create_event(...)`:
         # the import is the name's binding wherever the dependency is installed; the stub is not.
-        if not (id(node) in self.import_fallbacks and qual in self.imports):
+        if not (id(node) in self.import_fallbacks and qual in self.imports) and not _keeps_the_tool(self.facts.functions.get(qual), facts):
             self.facts.functions[qual] = facts
         # The frame opens at the body: decorators and defaults belong to the enclosing scope.
         self.function_bodies[id(node.body)] = facts
@@ -832,6 +833,21 @@ def _contains_raise(body: cst.BaseSuite) -> bool:
 
 
 BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException", "*")
+
+
+def _framework_decorated(fn: FunctionFacts) -> bool:
+    """A decorator of `fn` comes from an agent framework (`@function_tool`, `@agent.tool` aside)."""
+    roots = import_roots("python")
+    names = (d.func if isinstance(d, Call) else d for d in fn.decorators)
+    return any(isinstance(n, Ref) and n.name.split(".", 1)[0] in roots for n in names)
+
+
+def _keeps_the_tool(earlier: FunctionFacts | None, later: FunctionFacts) -> bool:
+    """A module-level tool a framework's decorator made, which a later `def` of the same name without
+    one shadows (a web route named like it): the name's tool stays, as the agents listing it
+    earlier got it."""
+    return earlier is not None and not earlier.class_name and "." not in earlier.name \
+        and _framework_decorated(earlier) and not _framework_decorated(later)
 
 
 def _is_guarded(stmts: list, resolve) -> bool:

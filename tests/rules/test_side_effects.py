@@ -56,6 +56,34 @@ def test_sib101_sync_tool_posting(sib1):
     """) == [("SIB101", 5)]
 
 
+def test_a_tool_a_later_def_of_its_name_shadows_is_still_the_tool(sib1):
+    """evalW23's Kharedo: `@function_tool def place_order` sends a WhatsApp message, the agent lists
+    it, then a FastAPI route `def place_order` rebinds the name; the tool was made, and listed, first.
+    A later tool of the same name is the name's tool, as Python binds it."""
+    text = """\
+        from agents import Agent, function_tool
+        from fastapi import FastAPI
+        from twilio.rest import Client
+
+        client = Client("sid", "token")
+        app = FastAPI()
+
+        @function_tool
+        def place_order(item: str) -> str:
+            client.messages.create(body=item, from_="a", to="b")
+            return "placed"
+
+        agent = Agent(name="shop", tools=[place_order])
+
+        @app.post("/place_order")
+        def place_order(product_name: str) -> dict:
+            return {"ok": product_name}
+    """
+    assert sib1(text) == [("SIB101", 9)]
+    stub = "\n@function_tool\ndef place_order(item: str) -> str:\n    return 'queued'\n"
+    assert sib1(textwrap.dedent(text) + stub) == []
+
+
 def test_sib101_message_and_related_location(lint, tmp_path):
     found = lint(textwrap.dedent("""\
         import requests
