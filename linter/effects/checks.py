@@ -339,7 +339,7 @@ def check_sql(row: Row, call: Call, r: Resolver) -> Found | None:
     if first is None:
         if method_name(call.func) != "execute":
             return None
-        return _supabase(call, r) or _google_request(call)  # builder chains end in a bare `.execute()`
+        return _supabase(call, r) or _google_request(call, r)  # builder chains end in a bare `.execute()`
     bound = r.value(first.text) if isinstance(first, Ref) else None
     core = _core_write(first) or _core_write(bound)
     if core is not None:
@@ -423,10 +423,10 @@ def _supabase(call: Call, r: Resolver) -> Found | None:
     return None
 
 
-def _google_request(call: Call) -> Found | None:
+def _google_request(call: Call, r: Resolver) -> Found | None:
     """`service.events().insert(calendarId=..., body=...).execute()` on a service the resolver
     cannot see built: Google API methods take keyword arguments only, resources none at all."""
-    request = receiver_of(call.func)
+    request = _request_of(call, r)
     if not isinstance(request, Call) or request.args or not request.kwargs:
         return None
     verb = method_name(request.func)
@@ -477,9 +477,16 @@ def check_manager(row: Row, call: Call, r: Resolver) -> Found | None:
     return None
 
 
+def _request_of(call: Call, r: Resolver) -> Value | None:
+    """The request `.execute()` runs: its receiver, or the request a name holds (`request =
+    youtube.videos().insert(...)`; `request.execute()`)."""
+    request = receiver_of(call.func)
+    return r.value(request.text) if isinstance(request, Ref) and "." not in request.text else request
+
+
 def check_google_api(row: Row, call: Call, r: Resolver) -> Found | None:
     """`<resource>.<verb>(...).execute()`: a write when the verb mutates (`insert`, `send`), not `get`/`list`."""
-    request = receiver_of(call.func)
+    request = _request_of(call, r)
     if not isinstance(request, Call):
         return None
     verb = method_name(request.func)

@@ -32,4 +32,6 @@ ROWS: tuple[Row, ...] = (
     # Any library's object saved into a file the source names (`image.save(out_dir / "hero.png")` of
     # an image an SDK returned): the receiver need not be known when the target is a path.
     anys("save", "{name} (file)", True, "file", "save_path"),
+    # OpenAI's binary responses (text to speech: `client.audio.speech.create(...).stream_to_file(path)`).
+    anys("stream_to_file write_to_file", "{name} (file)", True, "file", "save_to"),
 )

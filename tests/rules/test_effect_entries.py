@@ -604,11 +604,28 @@ def test_google_api_requests_with_and_without_a_visible_build():
             service.events().list(calendarId="primary").execute()
             service.spreadsheets().values().append(spreadsheetId="s", range="A1", body={}).execute()
             service.execute()
+            request = service.videos().insert(part="snippet", body=event)  # evalW26's YouTube upload
+            request.execute()
+            listing = service.videos().list(part="snippet", id=eid)
+            listing.execute()
     """) == [
         (5, "events.insert (Google API)", "google_api", "insert", "events"),
         (7, "events.delete (Google API)", "google_api", "delete", "events"),
         (9, "values.append (Google API)", "google_api", "append", "values"),
+        (12, "videos.insert (Google API)", "google_api", "insert", "videos"),
     ]
+
+
+def test_an_openai_binary_response_streamed_into_a_file():
+    # evalW26's YouTube shorts maker: text to speech saved as an mp3.
+    assert effects("""\
+        import io, openai
+
+        def f(text, path):
+            response = openai.OpenAI().audio.speech.create(model="tts-1", voice="alloy", input=text)
+            response.stream_to_file(f"voiceover_{path}.mp3")
+            response.write_to_file(io.BytesIO())
+    """) == [(5, "response.stream_to_file (file)", "file", "stream_to_file", "voiceover_{}.mp3")]
 
 
 def test_google_api_write_verbs_named_with_their_resource():
