@@ -60,6 +60,10 @@ AUDIT_WORDS = frozenset({"audit", "audits"})
 LOG_WORDS = frozenset({"logger", "loggers", "logging", "syslog"})
 # ... or for its log file (`writeToLogFile`, `devLog`, `debug_log`): "log" with one of these in its own name.
 LOG_FILE_WORDS = frozenset({"file", "dev", "debug"})
+# A log call at a level (`logInfo`, `log_error`) keeps the app's log wherever it ships it: a file, or
+# a log intake over HTTP (PostHog's, Datadog's).
+LOG_LEVEL_WORDS = frozenset({"info", "warn", "warning", "error", "debug", "trace", "fatal", "critical"})
+LOG_SINK_KINDS = frozenset({"file", "http"})
 # Words of a helper that brings a search or vector index up to date with its sources, or makes sure
 # it exists (`get_or_create_collection`, `ensure_index`), and those stores.
 INDEX_UPKEEP_WORDS = frozenset({"sync", "resync", "reindex", "rebuild", "refresh", "ensure"})
@@ -80,6 +84,8 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     own = {w.lower() for w in _WORD.findall(helper.rpartition(".")[2])}
     if effect.kind == "file" and (is_upkeep_file(effect.target) or words & LOG_WORDS or (
             own & {"log", "logs"} and own & LOG_FILE_WORDS)):
+        return True
+    if effect.kind in LOG_SINK_KINDS and own & {"log"} and own & LOG_LEVEL_WORDS and not own & AUDIT_WORDS:
         return True
     if effect.kind in RUN_RECORD_KINDS and (words & RUN_RECORD_WORDS or (
             own & EVENT_LOG_VERBS and own & EVENT_WORDS and not own & AUDIT_WORDS)):

@@ -788,6 +788,37 @@ def test_the_apps_log_file_is_bookkeeping_a_log_named_business_write_is_not(lint
     assert [d.loc.line for d in found] == [30]
 
 
+def test_a_log_call_shipping_the_log_over_http_is_bookkeeping(lint, tmp_path):
+    """evalJ31's thewodapp: every tool logs through `logInfo`, which POSTs the record to PostHog's
+    log intake (`sendLogToPostHog`); `log_payment` posting to the payments API is the tool's effect."""
+    found = lint(textwrap.dedent("""\
+        import requests
+        from agents import function_tool
+
+        ENDPOINT = "https://us.i.posthog.com/i/v1/logs"
+
+        def send_log_to_posthog(message: str) -> None:
+            requests.post(ENDPOINT, json={"body": message}, timeout=5)
+
+        def log_info(message: str) -> None:
+            send_log_to_posthog(message)
+
+        def log_payment(amount: int) -> None:
+            requests.post("https://payments.example.com/charges", json={"amount": amount})
+
+        @function_tool
+        def get_roster() -> str:
+            log_info("reading the roster")
+            return "roster"
+
+        @function_tool
+        def pay(amount: int) -> str:
+            log_payment(amount)
+            return "paid"
+    """), config=Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == [21]
+
+
 @pytest.mark.parametrize("early_return, reported", [(True, False), (False, True)])
 def test_a_helpers_read_through_cache_is_not_the_tools_effect(lint, tmp_path, early_return, reported):
     """evalJ2 and evalJ3: a helper answers from its stored copy when it has one, else reads the
