@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..syntax.facts import Call, Ref
+from ..syntax.facts import Call, Const, FString, Ref
 from .checks import CHECKS, describe
 from .resolve import Resolver, method_name, no_names, receiver_of
 from .rows import Row, verb_matches
@@ -37,7 +37,14 @@ def _matches(patterns: tuple[str, ...], names: tuple[str, ...]) -> bool:
 
 def names_of(call: Call, bindings: Resolver | None = None) -> tuple[str, ...]:
     """The names config entries are compared with: the callee, and `<constructor>.<method>`."""
-    ctor = (bindings or no_names()).constructor(receiver_of(call.func))
+    r = bindings or no_names()
+    if isinstance(call.func, Ref) and "." not in call.func.text and isinstance(call.arg(0, None), (FString, Const)):
+        # An object a known constructor built, called with a query (postgres.js's tagged template
+        # `sql\`INSERT ...\`` of `const sql = postgres(url)`): its `__call__`.
+        ctor = r.constructor(call.func)
+        if ctor:
+            return (call.callee, f"{ctor}.__call__")
+    ctor = r.constructor(receiver_of(call.func))
     return (call.callee, f"{ctor}.{method_name(call.func)}" if ctor else "")
 
 
@@ -49,7 +56,7 @@ def rows_for(call: Call, names: tuple[str, ...]) -> list[Row]:
     """The table rows `call` matches, most specific first (a "call" or "family" row, then a method
     of a known object, then an "any" row)."""
     callee = call.callee
-    meth = method_name(call.func)
+    meth = "__call__" if names[1].endswith(".__call__") else method_name(call.func)
     rows: list[Row] = []
     if callee in CALLS:
         rows.append(CALLS[callee])

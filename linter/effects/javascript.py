@@ -169,6 +169,9 @@ ROWS: tuple[Row, ...] = (
              "setPayload overwritePayload deletePayload clearPayload", "{name} (vector store)", False, "vector"),
     *methods("@upstash/qstash.Client", "publish publishJSON enqueue enqueueJSON batch batchJSON",
              "{name} (QStash message)", False, "message"),
+    # postgres.js and Neon's serverless driver: the tag a connection is (`sql\`INSERT ...\`` of `const
+    # sql = postgres(url)`); a SELECT reads.
+    *methods("postgres postgres.default @neondatabase/serverless.neon", "__call__", "{name} (SQL)", False, "sql", "sql"),
     *methods("pg.Pool pg.Client postgres mysql2.createPool mysql2.createConnection mysql2/promise.createPool "
              "mysql2/promise.createConnection", "query execute", "{name} (SQL)", False, "sql", "sql"),
     # Cloudflare Agents: an agent's own SQLite, kept by its Durable Object, through the `this.sql`

@@ -71,9 +71,10 @@ def _split_type_argument(node: ts.Node) -> ts.Node | None:
     return left if left is not None and left.type in ("as_expression", "satisfies_expression") else None
 
 
-# Wrappers that do not change a value: `x as const`, `x!`, `(x)`, `x satisfies T`, `<T>x`.
+# Wrappers that do not change a value: `x as const`, `x!`, `(x)`, `x satisfies T`, `<T>x`, and a
+# generic function given its type arguments (`sql<Row[]>` of the tagged template `sql<Row[]>\`...\``).
 _TRANSPARENT = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
-                          "type_assertion"})
+                          "type_assertion", "instantiation_expression"})
 # Reads of an abort signal's state that are not calls (`if (signal.aborted)`): the JS
 # cancellation model asks where they are (siblint.js.signal).
 SIGNAL_STATE = frozenset({"aborted"})

@@ -590,3 +590,30 @@ def test_a_cloudflare_agents_sql_write_through_the_agent_a_tool_is_handed(tmp_pa
     config = Config(root=str(tmp_path), select=("SIB101",))
     assert [d.loc.line for d in lint_files(tmp_path, {"agent.ts": src}, "agent.ts", config)] == \
         [line_of(src, "const save_draft")]
+
+
+@pytest.mark.parametrize("driver, writes", [
+    ("import postgres from 'postgres';\nexport const sql = postgres(process.env.DATABASE_URL!);\n", True),
+    ("import { neon } from '@neondatabase/serverless';\nexport const sql = neon(process.env.DATABASE_URL!);\n", True),
+    ("export const sql = (s: TemplateStringsArray, ...v: unknown[]) => [s, v];\n", False),
+], ids=["postgres.js", "neon", "a project function"])
+def test_a_sql_tagged_template_of_a_driver_in_another_module(tmp_path, driver, writes):
+    """evalJ30's Alfred: `sql<Reminder[]>\\`INSERT ...\\`` (a generic tagged template) of `export const
+    sql = postgres(url)` in the client module, from a query helper a tool awaits; a SELECT reads."""
+    from tests.conftest import lint_files
+
+    queries = ("import { sql } from './client';\n\n"
+               "export async function createReminder(title: string) {\n"
+               "  const rows = await sql<{ id: string }[]>`INSERT INTO reminders (title) VALUES (${title}) RETURNING *`;\n"
+               "  return rows[0];\n}\n\n"
+               "export async function listReminders() {\n  return await sql`SELECT * FROM reminders`;\n}\n")
+    main = ("import { generateText, tool } from 'ai';\nimport { z } from 'zod';\n"
+            "import { createReminder, listReminders } from './queries';\n\n"
+            "const tools = {\n"
+            "  create: tool({ description: 'd', inputSchema: z.object({ t: z.string() }), execute: async ({ t }) => createReminder(t) }),\n"
+            "  list: tool({ description: 'd', inputSchema: z.object({}), execute: async () => listReminders() }),\n};\n\n"
+            "export async function run(prompt: string) {\n"
+            "  return generateText({ model: 'm', tools, prompt, abortSignal: AbortSignal.timeout(60000) });\n}\n")
+    files = {"main.ts": main, "queries.ts": queries, "client.ts": driver}
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [d.loc.line for d in lint_files(tmp_path, files, "main.ts", config)] == ([6] if writes else [])
