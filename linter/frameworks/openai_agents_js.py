@@ -25,6 +25,8 @@ from .spec import (
 
 ROOT = "@openai/agents"
 CORE = "@openai/agents-core"
+# Voice agents' package (also `@openai/agents/realtime`): its `tool` is the core's, re-exported.
+REALTIME = "@openai/agents-realtime"
 TOOL = f"{ROOT}.tool"
 AGENT = f"{ROOT}.Agent"
 RUN = f"{ROOT}.run"
@@ -56,9 +58,11 @@ _MCP_CONFIG = (FatalArg("handler_disabled", Param("mcpConfig"), (None,), "mcpCon
 FRAMEWORK = Framework(
     name="openai-agents-js",
     language="js",
-    import_roots=(ROOT, CORE),
+    import_roots=(ROOT, CORE, REALTIME, f"{ROOT}/realtime"),
     aliases={
         f"{CORE}.tool": TOOL,
+        f"{REALTIME}.tool": TOOL,
+        f"{ROOT}/realtime.tool": TOOL,
         **{f"{r}.{n}": f"{ROOT}.{n}" for r in (CORE,) for n in ("Agent", "run", "Runner", "MCPServerStdio",
                                                                   "MCPServerStreamableHttp", "MCPServerSSE")},
         # `Agent.create({...})` builds the same agent as `new Agent({...})`.

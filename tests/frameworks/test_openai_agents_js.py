@@ -1013,3 +1013,19 @@ def test_sib101_a_node_telegram_bot_api_send_in_a_helper_module(tmp_path):
             "  execute: async () => whoAmI() });\n"
             "export const agent = new Agent({ name: 'm', tools: [mailTool, meTool] });\n")
     assert _codes(tmp_path, {"main.ts": main, "telegram.ts": telegram}, select=("SIB101",)) == [("SIB101", 5)]
+
+
+@pytest.mark.parametrize("module", ["@openai/agents-realtime", "@openai/agents/realtime"])
+def test_sib101_a_voice_agents_tool_from_the_realtime_package(tmp_path, module):
+    """evalJ30's wordpecker: `tool` of `@openai/agents-realtime` (the core's, re-exported) in a factory,
+    its execute posting through an axios instance of another module."""
+    api = ("import axios from 'axios';\nconst api = axios.create({ baseURL: '/api' });\n"
+           "export const apiService = {\n  addWord: (listId: string, word: string) => api.post(`/lists/${listId}/words`, { word }),\n"
+           "  getWords: (listId: string) => api.get(`/lists/${listId}/words`),\n};\n")
+    main = (f"import {{ tool }} from '{module}';\nimport {{ z }} from 'zod';\nimport {{ apiService }} from './api';\n\n"
+            "export const createAddWordTool = (listId: string) => tool({ name: 'add_word', description: 'd',\n"
+            "  parameters: z.object({ word: z.string() }),\n"
+            "  async execute({ word }) { await apiService.addWord(listId, word); return 'added'; } });\n"
+            "export const createListTool = (listId: string) => tool({ name: 'list_words', description: 'd',\n"
+            "  parameters: z.object({}),\n  async execute() { return (await apiService.getWords(listId)).data; } });\n")
+    assert _codes(tmp_path, {"main.ts": main, "api.ts": api}, select=("SIB101",)) == [("SIB101", 5)]
