@@ -71,7 +71,7 @@ class ReceiverScope(Scope):
         if text not in self.arguments or super().binding(text) is not None:
             return None
         caller, given = self.arguments[text]
-        return caller.binding(given.text) if isinstance(given, Ref) else (caller, given)
+        return (caller.binding(given.text) or (caller, given)) if isinstance(given, Ref) else (caller, given)
 
     def text(self, value: Value | None, depth: int = 0, numbers: bool = False) -> str | None:
         if isinstance(value, Ref) and value.text in self.arguments and super().value(value.text) is None:

@@ -880,7 +880,9 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
             target = project.resolve(value.name, facts.path)
             if target is not None and target[0] is not facts:
                 return classes_of(Scope(target[0]), Ref(target[1], target[1], value.loc), project, depth + 1)
-        if not found and bound is None and "." not in value.text:
+        if not found and bound is None and value.text.count(".") == 1:
+            found = _passed_entry_classes(scope, value.text, project, depth)
+        if not found and bound is None and value.text.count(".") <= 1:
             found = _closure_parameter_classes(scope, value.text, project, depth)
         if not found and bound is None and "." in value.text:
             found = _attribute_chain(scope, value, project, depth)
@@ -923,20 +925,43 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
     return []
 
 
+def _passed_entry_classes(scope: Scope, name: str, project: ProjectIndex, depth: int) -> list[tuple[ModuleFacts, str]]:
+    """`deps.repo` where the walk's caller passed `deps` (`ReceiverScope.passed`): the classes of
+    that entry of what it passed, read in the caller's scope."""
+    head, _, key = name.partition(".")
+    given = scope.passed(head)
+    if given is None:
+        return []
+    caller, arg = given
+    entry = Ref(f"{arg.name}.{key}", f"{arg.text}.{key}", arg.loc) if isinstance(arg, Ref) else \
+        arg.get(key) if isinstance(arg, Mapping) else None
+    return classes_of(caller, entry, project, depth + 1)
+
+
 def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
                                depth: int) -> list[tuple[ModuleFacts, str]]:
     """`notifier` in a tool nested in `make_slack_tool(notifier)`, unannotated: the classes of what
-    the factory's call sites pass (`make_slack_tool(make_notifier())` in another module). A parameter
-    of the function itself is bound by the walk that enters it (`ReceiverScope`)."""
-    found = scope.param(name)
+    the factory's call sites pass (`make_slack_tool(make_notifier())` in another module); `deps.repo`
+    of `make_tool(deps)`, what they pass under that key (`make_tool({ repo: deps.repo })`, typed
+    there). A parameter of the function itself is bound by the walk that enters it (`ReceiverScope`)."""
+    head, _, key = name.partition(".")
+    found = scope.param(head)
     if found is None or found[0] is scope.fn:
         return []
     fn, index = found
 
+    def entry(caller: Scope, arg: Value) -> Value | None:
+        if not key:
+            return arg
+        if isinstance(arg, Ref):
+            return Ref(f"{arg.name}.{key}", f"{arg.text}.{key}", arg.loc)
+        return arg.get(key) if isinstance(arg, Mapping) else None
+
     def compute() -> tuple[tuple[str, str], ...]:  # paths, not facts: the answer outlives `forget`
         out: list[tuple[str, str]] = []
         for caller, arg in argument_values(Scope(scope.facts, fn.name), fn, index, project)[:8]:
-            out.extend((f.path, c) for f, c in classes_of(caller, arg, project, depth + 1) if (f.path, c) not in out)
+            out.extend((f.path, c) for f, c in classes_of(caller, entry(caller, arg), project, depth + 1)
+                       if (f.path, c) not in out)
         return tuple(out)
 
     # The depth is part of the key: an answer cut short deep in one walk is not another's (any `-j`, any order).

@@ -810,3 +810,32 @@ def test_sib101_a_request_method_handed_through_spreads_and_a_rest_pattern(tmp_p
             "    fetchSse('https://dev-agent.example.com/tasks', { ...requestOptions, onMessage: (e) => resolve(e) });\n"
             "  });\n}, { name: 'send_task', description: 'd', schema: z.object({ query: z.string() }) });\n")
     assert _lint(tmp_path, {"main.ts": main, "sse.ts": sse}, select=("SIB101",)) == ([("SIB101", 5)] if writes else [])
+
+
+@pytest.mark.parametrize("helper", [False, True], ids=["in-the-tool", "through-a-helper"])
+def test_sib101_a_dependency_the_factorys_callers_pass_under_a_key(tmp_path, helper):
+    """evalJ31's aura-expense-agent: `createLogExpenseTool(deps)` types `deps.transactionRepo` inline
+    (`{ create(...) }`); its caller passes `{ transactionRepo: deps.transactionRepo }`, typed there by
+    an interface whose class writes (Appwrite's `TablesDB.createRow`), the tool reaching it directly
+    or through a helper it hands `deps` (`logExpense(params, deps)`)."""
+    repo = ("import { type TablesDB } from 'node-appwrite';\n\n"
+            "export interface ITransactionRepository {\n  create(data: { a: string }): Promise<{ id: string }>;\n}\n\n"
+            "export class AppwriteTransactionRepository implements ITransactionRepository {\n"
+            "  constructor(private readonly tablesDb: TablesDB) {}\n\n"
+            "  async create(data: { a: string }) {\n"
+            "    return await this.tablesDb.createRow({ databaseId: 'd', tableId: 't', rowId: 'x', data });\n  }\n}\n")
+    call = "logExpense(params, deps)" if helper else "deps.transactionRepo.create({ a: params.a })"
+    tool = (CORE_HEAD + "\nexport interface LogExpenseDeps {\n"
+            "  transactionRepo: { create(data: { a: string }): Promise<{ id: string }> };\n}\n\n"
+            "export async function logExpense(params: { a: string }, deps: LogExpenseDeps) {\n"
+            "  return deps.transactionRepo.create({ a: params.a });\n}\n\n"
+            "export function createLogExpenseTool(deps: LogExpenseDeps) {\n"
+            f"  return tool(async (params) => JSON.stringify(await {call}),\n"
+            "    { name: 'log_expense', description: 'd', schema: z.object({ a: z.string() }) });\n}\n")
+    factory = ("import { createLogExpenseTool } from './tool';\nimport type { ITransactionRepository } from './repo';\n\n"
+               "export interface ToolFactoryDeps {\n  transactionRepo: ITransactionRepository;\n}\n\n"
+               "export function createAgentTools(deps: ToolFactoryDeps) {\n"
+               "  return [createLogExpenseTool({ transactionRepo: deps.transactionRepo })];\n}\n")
+    files = {"tool.ts": tool, "repo.ts": repo, "factory.ts": factory}
+    line = tool.splitlines().index(next(t for t in tool.splitlines() if t.startswith("  return tool("))) + 1
+    assert _lint(tmp_path, files, "tool.ts", select=("SIB101",)) == [("SIB101", line)]
