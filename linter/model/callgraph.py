@@ -60,6 +60,7 @@ from .prebuilt_tools import prebuilt_call_effect, prebuilt_effect
 from .project import ProjectIndex
 from .read_through import stores_what_it_read
 from .receivers import ReceiverScope, dynamic_method_effect
+from .routes import served_route
 from .semantic import OWN_CLASS, Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
 
@@ -277,9 +278,10 @@ class _Walker:
                 any(is_bookkeeping(eff, helper) for helper in ctx.via)
                 or (not ctx.staged and is_scope_commit(eff, fn.name, _decorator_names(fn)))):
             eff = None
-        handler = invoked_handler(eff.method, call, scope, self.project) \
-            if eff is not None and eff.kind == "cloud" and not eff.configured else None
-        if handler is not None:  # a Lambda of this repository: its handler's effects, not "invoke"
+        handler = None if eff is None or eff.configured else \
+            invoked_handler(eff.method, call, scope, self.project) if eff.kind == "cloud" else \
+            served_route(eff, facts, self.project) if eff.kind == "http" else None
+        if handler is not None:  # a Lambda or a route of this repository: its handler's effects, not the request
             self.follow(handler, ctx if ctx.depth else replace(ctx, entry=call.loc), {}, call.loc)
             return
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)

@@ -48,6 +48,9 @@ AGENT_INDEX = "<agent index>"
 # And the project's copies of a framework's own package (`ProjectIndex.framework_source`): a file the
 # run skipped as the framework's code is re-checked when that set changes.
 FRAMEWORK_SOURCES = "<framework sources>"
+# And which TS/JS files are an app's own route handlers (`app/api/x/route.ts`), read only when a tool
+# requests a path of its own app (`siblint.model.routes`), once per scan.
+ROUTE_INDEX = "<route index>"
 # Each run bounded and no two runs matching the same characters: linear on any bytes.
 _JS_SPECIFIER = re.compile(rb"""(?:\bfrom|\bimport|\brequire[ \t]{0,8}\()[ \t]{0,8}\(?[ \t]{0,8}['"]([^'"\n]{1,500})['"]""")
 _IMPLEMENTS = re.compile(rb"\bimplements\b([^{};()=]{1,200})\{")
@@ -495,6 +498,8 @@ class ProjectIndex:
             return self._js_implementing()[1]
         if key == JS_IMPORT_INDEX:
             return self._js_importing()[1]
+        if key == ROUTE_INDEX:
+            return self._routes()[1]
         if key == AGENT_INDEX:
             return self._agents_digest()
         if key == FRAMEWORK_SOURCES:
@@ -1102,6 +1107,30 @@ class ProjectIndex:
             found = {target: tuple(sorted(paths)) for target, paths in sorted(table.items())}
             digest = hashlib.sha256(repr(sorted(found.items())).encode("utf-8", "surrogateescape")).hexdigest()[:32]
             held = self.memo["project.js_importing"] = (scan, found, f"{JS_IMPORT_INDEX} {digest}")
+        return held[1], held[2]
+
+    def served_routes(self) -> dict[str, str]:
+        """URL path pattern -> the route file the App Router serves it from (`/api/lists/[id]/words`),
+        the first such file in path order when several claim one."""
+        table, digest = self._routes()
+        self._record(ROUTE_INDEX, digest)
+        return table
+
+    def _routes(self) -> tuple[dict[str, str], str]:
+        from ..syntax.prefilter import JS_EXTENSIONS
+        from .routes import route_pattern
+
+        scan = self.scan
+        held = self.memo.get("project.routes")
+        if held is None or held[0] is not scan:
+            found: dict[str, str] = {}
+            for path, _ in _indexed_files(self.roots, self._skip, JS_EXTENSIONS):
+                pattern = route_pattern(path)
+                if pattern is not None:
+                    found.setdefault(pattern, path)
+            table = dict(sorted(found.items()))
+            digest = hashlib.sha256(repr(sorted(table.items())).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+            held = self.memo["project.routes"] = (scan, table, f"{ROUTE_INDEX} {digest}")
         return held[1], held[2]
 
     def facts_for_path(self, path: str) -> ModuleFacts | None:

@@ -1029,3 +1029,36 @@ def test_sib101_a_voice_agents_tool_from_the_realtime_package(tmp_path, module):
             "export const createListTool = (listId: string) => tool({ name: 'list_words', description: 'd',\n"
             "  parameters: z.object({}),\n  async execute() { return (await apiService.getWords(listId)).data; } });\n")
     assert _codes(tmp_path, {"main.ts": main, "api.ts": api}, select=("SIB101",)) == [("SIB101", 5)]
+
+
+def test_a_request_to_the_apps_own_route_is_what_its_handler_does(tmp_path):
+    """evalJ24's openai-realtime-agents: a tool POSTs `/api/responses`, the app's own route proxying
+    the Responses API (a model call: no effect); a route that creates a row writes; a path no route
+    file serves stays a POST siblint cannot see."""
+    responses = ("import OpenAI from 'openai';\nexport async function POST(req: Request) {\n"
+                 "  return Response.json(await new OpenAI().responses.create(await req.json()));\n}\n")
+    words = ("import { PrismaClient } from '@prisma/client';\nconst prisma = new PrismaClient();\n"
+             "export async function POST(req: Request, { params }: { params: { id: string } }) {\n"
+             "  return Response.json(await prisma.word.create({ data: { listId: params.id } }));\n}\n")
+
+    def post(name: str, path: str) -> str:
+        return (f"export const {name} = tool({{ name: '{name}', description: 'd', parameters: z.object({{ q: z.string() }}),\n"
+                f"  async execute({{ q }}) {{ return (await fetch('{path}', {{ method: 'POST', body: q }})).json(); }} }});\n")
+
+    main = HEAD + post("ask", "/api/responses") + post("add_word", "/api/lists/7/words") + post("other", "/api/other")
+    files = {"src/agents/main.ts": main, "src/app/api/responses/route.ts": responses,
+             "src/app/(shop)/api/lists/[id]/words/route.ts": words}
+    assert _codes(tmp_path, files, "src/agents/main.ts", select=("SIB101",)) == [("SIB101", 5), ("SIB101", 7)]
+
+
+@pytest.mark.parametrize("path, pattern", [
+    ("/p/src/app/api/responses/route.ts", "/api/responses"),
+    ("/p/app/(shop)/api/lists/[id]/words/route.js", "/api/lists/[id]/words"),
+    ("/p/app/@modal/api/x/route.tsx", "/api/x"),
+    ("/p/src/app/api/responses/handler.ts", None),
+    ("/p/src/lib/route.ts", None),
+])
+def test_the_url_path_an_app_router_route_file_serves(path, pattern):
+    from siblint.model.routes import route_pattern
+
+    assert route_pattern(path) == pattern

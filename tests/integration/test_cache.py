@@ -272,3 +272,22 @@ def test_a_new_class_implementing_a_typescript_interface_reaches_a_cached_run(tm
     cached = siblint(["check", "--format", "json", "src/tools.ts"], tmp_path)
     fresh = siblint(["check", "--format", "json", "--no-cache", "src/tools.ts"], tmp_path)
     assert '"SIB101"' in fresh.stdout and cached.stdout == fresh.stdout
+
+
+def test_a_route_of_the_app_added_after_a_cached_run_is_seen(tmp_path):
+    """Which files are the app's own route handlers comes from a scan of the TS/JS files, whose
+    digest a cached answer records: a route made later for the path a tool posts to decides again."""
+    from support import siblint, write
+
+    tools = ("import { tool } from '@openai/agents';\nimport { z } from 'zod';\n"
+             "export const ask = tool({ name: 'ask', description: 'd', parameters: z.object({ q: z.string() }),\n"
+             "  async execute({ q }) { return (await fetch('/api/answer', { method: 'POST', body: q })).json(); } });\n")
+    write(tmp_path, {"pyproject.toml": "[tool.siblint]\n", "src/agents/tools.ts": tools})
+    first = siblint(["check", "--format", "json", "src/agents/tools.ts"], tmp_path)
+    assert '"SIB101"' in first.stdout, first.stdout + first.stderr
+    write(tmp_path, {"src/app/api/answer/route.ts": "import OpenAI from 'openai';\n"
+                                                    "export async function POST(req: Request) {\n"
+                                                    "  return Response.json(await new OpenAI().responses.create(await req.json()));\n}\n"})
+    cached = siblint(["check", "--format", "json", "src/agents/tools.ts"], tmp_path)
+    fresh = siblint(["check", "--format", "json", "--no-cache", "src/agents/tools.ts"], tmp_path)
+    assert fresh.stdout.strip() == "[]" and cached.stdout == fresh.stdout
