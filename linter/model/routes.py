@@ -2,8 +2,9 @@
 a Next.js app runs the route handler the App Router maps that path to (`app/api/responses/route.ts`,
 its exported `POST`). What the handler does is the request's effect, in place of "a POST to an API
 siblint cannot see": a proxy to a model reads, a handler writing a table writes. Only a path the
-source spells from its root (no host, no part siblint cannot read) is looked up, and only one route
-may match it; anything else stays the request it was."""
+source spells from its root (no host) is looked up, a part siblint cannot read (`${listId}`) standing
+only for a dynamic segment (`[id]`), and only one route may match it; anything else stays the
+request it was."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 
 from ..effects import Effect
 from ..syntax.facts import FunctionFacts, ModuleFacts
+from ..syntax.prefilter import JS_EXTENSIONS
 from .project import ProjectIndex
 
 
@@ -26,17 +28,20 @@ def route_pattern(path: str) -> str | None:
 
 
 def _matches(pattern: list[str], path: list[str]) -> bool:
-    if pattern and pattern[-1].startswith("[...") or pattern and pattern[-1].startswith("[[..."):
-        return len(path) >= len(pattern) - 1 and _matches(pattern[:-1], path[:len(pattern) - 1])
+    """Does a route's pattern serve the path's segments (`[id]` any one, `[...slug]` one or more,
+    `[[...slug]]` any number at the end)?"""
+    if pattern and pattern[-1].startswith(("[...", "[[...")):
+        least = len(pattern) - (1 if pattern[-1].startswith("[[") else 0)
+        return len(path) >= least and _matches(pattern[:-1], path[:len(pattern) - 1])
     return len(pattern) == len(path) and all(
-        p == s or (p.startswith("[") and p.endswith("]")) for p, s in zip(pattern, path))
+        (p == s and "{}" not in s) or (p.startswith("[") and p.endswith("]")) for p, s in zip(pattern, path))
 
 
 def served_route(effect: Effect, facts: ModuleFacts, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
     """The handler of the app's own route a TS/JS request names by its path (`/api/responses`)."""
     target = effect.target
     if effect.kind != "http" or not effect.method or not target.startswith("/") or target.startswith("//") \
-            or "{}" in target or "$" in target or not facts.path.endswith((".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs")):
+            or "$" in target or not facts.path.endswith(JS_EXTENSIONS):
         return None
     wanted = target.partition("?")[0].partition("#")[0].strip("/").split("/")
     found = [path for pattern, path in project.served_routes().items() if _matches(pattern.strip("/").split("/"), wanted)]
