@@ -933,9 +933,17 @@ def _passed_entry_classes(scope: Scope, name: str, project: ProjectIndex, depth:
     if given is None:
         return []
     caller, arg = given
-    entry = Ref(f"{arg.name}.{key}", f"{arg.text}.{key}", arg.loc) if isinstance(arg, Ref) else \
-        arg.get(key) if isinstance(arg, Mapping) else None
-    return classes_of(caller, entry, project, depth + 1)
+    return classes_of(caller, _entry_of(arg, key), project, depth + 1)
+
+
+def _entry_of(arg: Value, key: str) -> Value | None:
+    """What a passed value holds under `key`: `deps.repo` of a name, the entry of an object display
+    (`{ repo: store }`); the value itself for no key."""
+    if not key:
+        return arg
+    if isinstance(arg, Ref):
+        return Ref(f"{arg.name}.{key}", f"{arg.text}.{key}", arg.loc)
+    return arg.get(key) if isinstance(arg, Mapping) else None
 
 
 def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
@@ -950,17 +958,10 @@ def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
         return []
     fn, index = found
 
-    def entry(caller: Scope, arg: Value) -> Value | None:
-        if not key:
-            return arg
-        if isinstance(arg, Ref):
-            return Ref(f"{arg.name}.{key}", f"{arg.text}.{key}", arg.loc)
-        return arg.get(key) if isinstance(arg, Mapping) else None
-
     def compute() -> tuple[tuple[str, str], ...]:  # paths, not facts: the answer outlives `forget`
         out: list[tuple[str, str]] = []
         for caller, arg in argument_values(Scope(scope.facts, fn.name), fn, index, project)[:8]:
-            out.extend((f.path, c) for f, c in classes_of(caller, entry(caller, arg), project, depth + 1)
+            out.extend((f.path, c) for f, c in classes_of(caller, _entry_of(arg, key), project, depth + 1)
                        if (f.path, c) not in out)
         return tuple(out)
 

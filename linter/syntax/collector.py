@@ -336,7 +336,8 @@ class Collector(Walker):
         facts.guarded_body = _is_guarded(body, self.qualify)
         # `try: from .calendar import create_event` / `except ImportError: def create_event(...)`:
         # the import is the name's binding wherever the dependency is installed; the stub is not.
-        if not (id(node) in self.import_fallbacks and qual in self.imports) and not _keeps_the_tool(self.facts.functions.get(qual), facts):
+        fallback = id(node) in self.import_fallbacks and qual in self.imports
+        if not fallback and not _keeps_the_tool(self.facts.functions.get(qual), facts):
             self.facts.functions[qual] = facts
         # The frame opens at the body: decorators and defaults belong to the enclosing scope.
         self.function_bodies[id(node.body)] = facts
@@ -836,7 +837,7 @@ BROAD_EXCEPTIONS = ("Exception", "BaseException", "builtins.Exception", "builtin
 
 
 def _framework_decorated(fn: FunctionFacts) -> bool:
-    """A decorator of `fn` comes from an agent framework (`@function_tool`, `@agent.tool` aside)."""
+    """A decorator of `fn` is a name imported from an agent framework (`@function_tool`)."""
     roots = import_roots("python")
     names = (d.func if isinstance(d, Call) else d for d in fn.decorators)
     return any(isinstance(n, Ref) and n.name.split(".", 1)[0] in roots for n in names)
