@@ -102,7 +102,7 @@ def test_ci_runs_exactly_the_readme_test_command_in_a_fresh_copy(fake_checkout):
     assert proc.returncode == 0, proc.stderr
     cmd = block_after("<!-- test-command -->").strip()
     assert f".ci/run: {cmd}\n" in proc.stderr
-    assert [args for _, args in calls] == ["-m venv .venv", "-m pip install -e .[test]", "-m pytest -q -n 2 --dist loadfile --durations=15"]
+    assert [args for _, args in calls] == ["-m venv .venv", "-m pip install -e .[test]", "-m pytest -q -n 3 --dist loadfile --durations=15"]
     workdirs = {cwd for cwd, _ in calls}
     assert len(workdirs) == 1 and Path(workdirs.pop()).resolve() != repo.resolve()  # a copy, not the checkout
     assert (repo / ".venv" / "stale").exists() and not (repo / ".venv" / "bin").exists()
@@ -113,7 +113,7 @@ def test_ci_fails_when_pytest_fails_or_collects_nothing(fake_checkout, status):
     _, ci = fake_checkout
     proc, calls = ci(pytest_status=status)
     assert proc.returncode == status
-    assert calls[-1][1] == "-m pytest -q -n 2 --dist loadfile --durations=15"
+    assert calls[-1][1] == "-m pytest -q -n 3 --dist loadfile --durations=15"
 
 
 def test_readme_test_command_is_pytest_on_the_test_extra():
