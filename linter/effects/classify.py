@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..syntax.facts import Call, Const, FString, Ref
+from ..syntax.facts import TAGGED_TEMPLATE, Call, FString, Ref
 from .checks import CHECKS, describe
 from .resolve import Resolver, method_name, no_names, receiver_of
 from .rows import Row, verb_matches
@@ -38,9 +38,11 @@ def _matches(patterns: tuple[str, ...], names: tuple[str, ...]) -> bool:
 def names_of(call: Call, bindings: Resolver | None = None) -> tuple[str, ...]:
     """The names config entries are compared with: the callee, and `<constructor>.<method>`."""
     r = bindings or no_names()
-    if isinstance(call.func, Ref) and "." not in call.func.text and isinstance(call.arg(0, None), (FString, Const)):
-        # An object a known constructor built, called with a query (postgres.js's tagged template
-        # `sql\`INSERT ...\`` of `const sql = postgres(url)`): its `__call__`.
+    template = call.arg(0, None)
+    if isinstance(template, FString) and template.kind == TAGGED_TEMPLATE and isinstance(call.func, Ref) \
+            and "." not in call.func.text:
+        # An object a known constructor built, used as a tag (postgres.js's `sql\`INSERT ...\`` of
+        # `const sql = postgres(url)`): its `__call__`.
         ctor = r.constructor(call.func)
         if ctor:
             return (call.callee, f"{ctor}.__call__")

@@ -28,6 +28,7 @@ from ..syntax.collector import (  # the try/except context of a position: the sa
     qualify,
 )
 from ..syntax.facts import (
+    TAGGED_TEMPLATE,
     Assignment,
     Attr,
     Branch,
@@ -283,8 +284,11 @@ class _Collector:
                 value = self.value(a)
                 args.append(value)
                 last_object = value if isinstance(value, Mapping) else None
-        elif args_node is not None and args_node.type == "template_string":
-            args.append(self.value(args_node))  # a tagged template: sql`INSERT ...`
+        elif args_node is not None and args_node.type == "template_string":  # a tagged template: sql`INSERT ...`
+            text = self.value(args_node)
+            literal, values = (text.text, text.values) if isinstance(text, FString) else \
+                (str(text.value) if isinstance(text, Const) else "", ())
+            args.append(FString(self.loc(args_node), TAGGED_TEMPLATE, literal, values))
         kwargs: tuple[tuple[str | None, Value], ...] = ()
         if last_object is not None:
             kwargs = tuple((k.value if isinstance(k, Const) and isinstance(k.value, str) else None, v)

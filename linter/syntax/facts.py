@@ -135,6 +135,10 @@ class Attr(Other):
     receiver: "Value | None" = None
 
 
+# The kind of a TS/JS tagged template's text (`` sql`INSERT ...` ``): the call is the tag's, with a query.
+TAGGED_TEMPLATE = "TaggedTemplate"
+
+
 @by_constructor
 @dataclass(frozen=True, slots=True)
 class FString(Other):
