@@ -364,9 +364,8 @@ def wrapped_in_a_guard(tool: Tool, project: ProjectIndex) -> bool:
         if wrapped is None:
             continue
         dfacts, dfn = wrapped
-        inner = {v.text for v in dfn.return_values if isinstance(v, Ref)}
-        if any(dfacts.functions.get(f"{dfn.name}.{name}") is not None
-               and dfacts.functions[f"{dfn.name}.{name}"].guarded_body for name in inner):
+        returned = (dfacts.functions.get(f"{dfn.name}.{v.text}") for v in dfn.return_values if isinstance(v, Ref))
+        if any(inner is not None and inner.guarded_body for inner in returned):
             return True
     return False
 

@@ -303,6 +303,19 @@ def _within(path: str, root: str) -> bool:
 def _indexed_files(roots: list[str], skip: Skip | None, suffixes: tuple[str, ...]) -> Iterator[tuple[str, bytes]]:
     """(absolute path, bytes) of the files under `roots` whose names end with `suffixes`, in a fixed
     order, within the limits; nothing `skip` excludes is read (`siblint.settings.excludes`)."""
+    for path in _indexed_paths(roots, skip, suffixes):
+        try:
+            if os.path.getsize(path) > MAX_INDEXED_BYTES or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_INDEXED_BYTES)
+        except OSError:
+            continue
+        yield path, data
+
+
+def _indexed_paths(roots: list[str], skip: Skip | None, suffixes: tuple[str, ...]) -> Iterator[str]:
+    """The absolute paths `_indexed_files` reads, in its order and within its count, unread."""
     seen: set[str] = set()
     for root in roots:
         for folder, files in _walk(root, skip):
@@ -313,14 +326,7 @@ def _indexed_files(roots: list[str], skip: Skip | None, suffixes: tuple[str, ...
                 if len(seen) >= MAX_INDEXED_FILES:
                     return
                 seen.add(path)
-                try:
-                    if os.path.getsize(path) > MAX_INDEXED_BYTES or not os.path.isfile(path):
-                        continue
-                    with open(path, "rb") as fh:
-                        data = fh.read(MAX_INDEXED_BYTES)
-                except OSError:
-                    continue
-                yield path, data
+                yield path
 
 
 def _walk(root: str, skip: Skip | None) -> Iterator[tuple[str, list[str]]]:
@@ -1124,7 +1130,7 @@ class ProjectIndex:
         held = self.memo.get("project.routes")
         if held is None or held[0] is not scan:
             found: dict[str, str] = {}
-            for path, _ in _indexed_files(self.roots, self._skip, JS_EXTENSIONS):
+            for path in _indexed_paths(self.roots, self._skip, JS_EXTENSIONS):  # names decide: no bytes read
                 pattern = route_pattern(path)
                 if pattern is not None:
                     found.setdefault(pattern, path)

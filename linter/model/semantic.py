@@ -60,6 +60,8 @@ from ..syntax.facts import (
 from .project import ProjectIndex
 
 MAX_DEPTH = 8  # hops through names, returns, imports and call sites before giving up
+
+
 class _Reading(threading.local):
     """Per thread: (path, name) of the module names `Scope._module_rebinding` is reading."""
 
