@@ -223,11 +223,18 @@ def _const_str(value: Value | None) -> str:
 
 
 def _binding_for(facts: ModuleFacts, call: Call) -> str:
-    """The module-level plain name the call's result is bound to, also through a wrapper the tool is
-    handed to first (`list_events = with_calendar_access(StructuredTool(...))`: the wrapped tool)."""
+    """The module-level plain name the call's result is bound to, also through the wrappers the tool
+    is handed to first (`list_events = with_calendar_access(StructuredTool(...))`, and nested:
+    `with_github(with_issue_approval(StructuredTool(...)))`: the wrapped tool)."""
     name = first_result_name(facts, call, plain=True, module_level=True)
-    outer = _wrappers_of(facts).get(call.loc) if not name else None
-    return first_result_name(facts, outer, plain=True, module_level=True) if outer is not None else name
+    wrappers = _wrappers_of(facts)
+    for _ in range(MAX_WRAPPERS):
+        outer = wrappers.get(call.loc) if not name else None
+        if outer is None:
+            break
+        call = outer
+        name = first_result_name(facts, call, plain=True, module_level=True)
+    return name
 
 
 def _wrappers_of(facts: ModuleFacts) -> dict[Loc, Call]:

@@ -82,3 +82,12 @@ def test_a_structured_tool_made_by_its_constructor_is_a_tool(lint, tmp_path):
         charge = StructuredTool(name="charge", description="Charge.", func=charge_fn)
     """)
     assert [(d.code, d.loc.line) for d in lint(text, None, Config(root=str(tmp_path)))] == [("SIB101", 4)]
+
+
+def test_a_tool_handed_through_nested_wrappers_is_the_tool_bound(tmp_path):
+    """scope0 (a blind set): `create_issue_tool = with_github(with_issue_approval(StructuredTool(...)))`,
+    Auth0's Token Vault around its CIBA approval: the tool the outer name binds is a member."""
+    nested = textwrap.dedent(TOOLS).replace("book = with_audit(StructuredTool(", "book = with_audit(with_audit(StructuredTool(") + ")\n"
+    write(tmp_path, {"tools.py": nested, "agent.py": textwrap.dedent(AGENT.format(flag="False"))})
+    found = sorted((f[0], f[1]) for f in cli_findings(["--no-cache", "."], tmp_path) if f[3] == "SIB201")
+    assert found == [("agent.py", 5), ("tools.py", 10), ("tools.py", 15)]  # 15: book's def, a member
