@@ -1,5 +1,6 @@
 """Chat and SMS messages and social posts: Slack, Twilio, Telnyx, Telegram, Discord webhooks, WhatsApp
-via pywhatkit, X/Twitter via tweepy, Bluesky, Reddit, Mastodon, MQTT."""
+via pywhatkit, X/Twitter via tweepy, Bluesky, Reddit, Mastodon, MQTT; jobs scheduled to run later
+(APScheduler)."""
 
 from __future__ import annotations
 
@@ -58,4 +59,15 @@ ROWS: tuple[Row, ...] = (
     *calls("pywhatkit.sendwhatmsg pywhatkit.sendwhatmsg_instantly pywhatkit.sendwhatmsg_to_group "
            "pywhatkit.sendwhatmsg_to_group_instantly pywhatkit.sendwhats_image pywhatkit.send_mail",
            "{name} (messaging)", True, "message"),
+    # APScheduler: a job added to a scheduler runs later whatever becomes of the tool that added it
+    # (a scheduled SMS is sent); a job store that persists (SQLAlchemy, Redis) also writes a row.
+    *methods(" ".join(f"apscheduler.schedulers.{m}.{c}" for m, c in (
+        ("asyncio", "AsyncIOScheduler"), ("background", "BackgroundScheduler"), ("blocking", "BlockingScheduler"),
+        ("gevent", "GeventScheduler"), ("tornado", "TornadoScheduler"), ("twisted", "TwistedScheduler"))),
+        "add_job modify_job reschedule_job remove_job remove_all_jobs pause_job resume_job",
+        "{name} (scheduled job)", True, "message"),
+    *methods("apscheduler.AsyncScheduler", "add_job add_schedule remove_schedule pause_schedule unpause_schedule",
+             "{name} (scheduled job)", False, "message"),
+    *methods("apscheduler.Scheduler", "add_job add_schedule remove_schedule pause_schedule unpause_schedule",
+             "{name} (scheduled job)", True, "message"),
 )

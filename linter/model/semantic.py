@@ -56,6 +56,7 @@ from ..syntax.facts import (
     Starred,
     TS_INTERFACE,
     Value,
+    keyed_target,
 )
 from .project import ProjectIndex
 
@@ -480,6 +481,15 @@ class Scope:
         if isinstance(value, Either):  # `global.pool || new Pool(...)`: the option a known class builds
             return next((built for option in value.options
                          if (built := self.constructor(option, depth + 1)) in CONSTRUCTORS), "")
+        if isinstance(value, Item) and isinstance(value.container, Ref):
+            # `self._containers[name]` of a cache the class fills (`self._containers[name] =
+            # self._db.get_container_client(name)`): what it holds under that key, or under any key.
+            held, key = value.container, value.key.value if isinstance(value.key, Const) else None
+            for k in dict.fromkeys((key if isinstance(key, str) and key.isidentifier() else None, None)):
+                built = self.constructor(Ref(keyed_target(held.name, k), keyed_target(held.text, k), value.loc), depth + 1)
+                if built:
+                    return built
+            return ""
         if isinstance(value, Slash):
             # `base / "out.png"` is an object of its operands' kind (a pathlib path joined with `/`).
             return self.constructor(value.left, depth + 1) or self.constructor(value.right, depth + 1)

@@ -646,17 +646,16 @@ class Collector(Walker):
 # ---- statement-level helpers (no traversal state) ---------------------------------------------
 def _keyed_target(node: cst.BaseExpression) -> str | None:
     """`cfg["key"] = v` (a string-literal key on a dotted name) as the target text `cfg['key']`: no
-    reader of plain names matches it; a setting read from a config dict does (`keyed_target`)."""
+    reader of plain names matches it; a setting read from a config dict does (`keyed_target`). Any
+    other key as `cfg[*]`: what a cache of clients holds (`self._containers[name] = db.get_container_client(name)`)."""
     if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return None
     key = node.slice[0].slice.value
     base = dotted(node.value)
-    if base is None or not isinstance(key, cst.SimpleString):
+    if base is None:
         return None
-    value = evaluated(key)
-    if not isinstance(value, str) or not value.isidentifier():
-        return None
-    return keyed_target(base, value)
+    value = evaluated(key) if isinstance(key, cst.SimpleString) else None
+    return keyed_target(base, value if isinstance(value, str) and value.isidentifier() else None)
 
 
 def _fstring_text(node: cst.BaseExpression) -> str:

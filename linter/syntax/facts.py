@@ -387,7 +387,7 @@ class FunctionFacts:
 class Assignment:
     """`target = value` / `target += value` / `target: T = value`, at any scope."""
 
-    target: str  # dotted text: `agent`, `agent.tools`, `self.x`; a string key: `cfg['key']` (keyed_target)
+    target: str  # dotted text: `agent`, `agent.tools`, `self.x`; a string key: `cfg['key']` (keyed_target); any other key: `cfg[*]`
     value: Value
     loc: Loc
     scope: str  # "" for module level, else the enclosing function's or class's qualified name
@@ -461,6 +461,7 @@ def _is_none(value: Value) -> bool:
     return (isinstance(value, Const) and value.value is None) or (isinstance(value, Ref) and value.text == "undefined")
 
 
-def keyed_target(base: str, key: str) -> str:
-    """How an assignment to a string key of a dotted name is recorded (`cfg["k"] = v` -> `cfg['k']`)."""
-    return f"{base}[{key!r}]"
+def keyed_target(base: str, key: str | None) -> str:
+    """How an assignment to a string key of a dotted name is recorded (`cfg["k"] = v` -> `cfg['k']`);
+    to a key that is not a string literal, with the key `None` (`self._clients[name] = v` -> `self._clients[*]`)."""
+    return f"{base}[*]" if key is None else f"{base}[{key!r}]"

@@ -1826,6 +1826,31 @@ def test_bluesky_reddit_and_mastodon_posts_and_their_reads():
     assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "message"), (11, "message"), (13, "message")]
 
 
+def test_apscheduler_jobs_added_and_removed_and_their_reads():
+    # A blind set's property manager: `schedule_sms` adds a job (an SMS sent later, a row in its
+    # SQLAlchemy job store) to its scheduler, typed by a module-level annotation.
+    found = effects("""\
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+        from apscheduler import AsyncScheduler
+
+        _scheduler: AsyncIOScheduler | None = None
+
+        def f(job_id, when):
+            scheduler = AsyncIOScheduler()
+            scheduler.add_job(print, "date", run_date=when, id=job_id)
+            scheduler.get_jobs()
+            _scheduler.remove_job(job_id)
+
+        async def g(job_id):
+            s = AsyncScheduler()
+            await s.add_schedule(print, "interval", id=job_id)
+            await s.get_schedules()
+    """)
+    assert [(line, description) for line, description, _, _, _ in found] == [
+        (8, "scheduler.add_job (scheduled job)"), (10, "_scheduler.remove_job (scheduled job)"),
+        (14, "s.add_schedule (scheduled job)")]
+
+
 def test_mqtt_publishes_and_subscriptions():
     # evalW5's MQTT light agent: paho's `client.publish(topic, message)` switches a light.
     found = effects("""\
@@ -1936,6 +1961,58 @@ def test_azure_storage_cosmos_messaging_and_their_reads():
             await AsyncBlobs.from_connection_string("cs").get_container_client("c").upload_blob("b", data)
     """)
     assert [(line, kind) for line, _, kind, _, _ in found] == [(8, "nosql"), (12, "cloud"), (14, "email"), (17, "cloud")]
+
+
+def test_a_client_read_back_from_the_cache_a_class_fills():
+    # A blind set's Cosmos retail sample: `_get_container` returns `self._containers[name]`, which
+    # it fills with the database client's container clients; what the cache holds under any key
+    # (or under a literal key) is read back by a subscript with a name or a literal.
+    found = effects("""\
+        import boto3
+        from azure.cosmos import CosmosClient
+
+        class Store:
+            def __init__(self):
+                self._database = CosmosClient("u", credential="k").get_database_client("d")
+                self._containers = {}
+                self._clients = {}
+                self._clients["s3"] = boto3.client("s3")
+
+            def _get_container(self, name):
+                if name not in self._containers:
+                    self._containers[name] = self._database.get_container_client(name)
+                return self._containers[name]
+
+            def create_return(self, data, name):
+                self._containers[name].create_item(data)
+                self._clients["s3"].put_object(Bucket="b", Key="k", Body=b"")
+                self._containers["returns"].read_item(item="1", partition_key="p")
+                self._other[name].create_item(data)
+    """)
+    assert [(line, kind) for line, _, kind, _, _ in found] == [(17, "nosql"), (18, "cloud")]
+
+
+def test_a_tool_writing_through_a_getter_of_cached_clients(lint, tmp_path):
+    text = """\
+        from agents import function_tool
+        from azure.cosmos import CosmosClient
+
+        class Store:
+            def __init__(self):
+                self._database = CosmosClient("u", credential="k").get_database_client("d")
+                self._containers = {}
+
+            def _get_container(self, name):
+                if name not in self._containers:
+                    self._containers[name] = self._database.get_container_client(name)
+                return self._containers[name]
+
+        @function_tool
+        async def create_return(order_id: str) -> str:
+            Store()._get_container("returns").create_item({"id": order_id})
+            return "ok"
+    """
+    assert [(d.code, d.loc.line) for d in lint(textwrap.dedent(text), None, Config(root=str(tmp_path)))] == [("SIB103", 15)]
 
 
 def test_azure_resource_manager_operations_and_supabase_admin_auth():
