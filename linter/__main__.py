@@ -1,3 +1,3 @@
-from .interfaces.cli import main
+from .interfaces.cli import console
 
-main()
+console()

@@ -777,5 +777,28 @@ def server(stdio: bool) -> None:
     serve()
 
 
+def console() -> NoReturn:
+    """The `siblint` command: `main`, then out without tearing the interpreter down (its heap of
+    imported modules and of the run's facts: about 0.1 s after a run of a small tree that nothing
+    needs, as mypy does). Output is flushed first; a status that is not a number is printed, as
+    `sys.exit` does. The run already closed its files, its cache and its worker processes."""
+    try:
+        main()
+        status: object = EXIT_CLEAN  # click's standalone mode exits; kept for clarity
+    except SystemExit as exc:
+        status = exc.code
+    if status is None:
+        status = EXIT_CLEAN
+    elif not isinstance(status, int):
+        click.echo(status, err=True)
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that left (`| head`), a stream already closed
+            pass
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    console()

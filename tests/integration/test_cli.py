@@ -143,6 +143,22 @@ def test_internal_failure_is_one_line_exit_2_in_a_real_process(project):
     assert proc.stdout == ""
 
 
+def test_the_console_entry_exits_at_once_with_all_output_and_the_status(project):
+    # `console` ends with os._exit: stdout must be flushed first, into a pipe (block-buffered),
+    # and the status click chose must survive; a status that is a string is printed, as sys.exit does.
+    many = {f"bad_{i}.py": HAZARD for i in range(40)}
+    write(project, many)
+    proc = run([sys.executable, "-m", "siblint", "check", "--output-format", "json", "."], project)
+    assert proc.returncode == 1
+    assert len(json.loads(proc.stdout)) == 41 and proc.stderr == ""
+    assert run([sys.executable, "-m", "siblint", "check", "clean.py"], project).returncode == 0
+    code = ("import sys, click, siblint.interfaces.cli as cli\n"
+            "cli.main = lambda: sys.exit('siblint: stopped')\n"
+            "cli.console()\n")
+    stopped = run([sys.executable, "-c", code], project)
+    assert (stopped.returncode, stopped.stderr) == (1, "siblint: stopped\n")
+
+
 # ---- output formats ----------------------------------------------------------------------------
 
 def test_json_format(cli, project):

@@ -69,7 +69,7 @@ def test_wheel_holds_only_siblint_and_every_module(build):
     assert not missing, f"modules missing from the wheel (list new subpackages in pyproject.toml): {sorted(missing)}"
     entry_points = configparser.ConfigParser()
     entry_points.read_string(zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode())
-    assert entry_points["console_scripts"]["siblint"] == "siblint.interfaces.cli:main"
+    assert entry_points["console_scripts"]["siblint"] == "siblint.interfaces.cli:console"
     assert entry_points["flake8.extension"]["SIB"] == "siblint.interfaces.flake8_plugin:Plugin"
 
 
