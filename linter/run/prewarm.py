@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -60,22 +60,18 @@ class Prewarmed:
         return self._ask(("inline", specs, work), None)
 
     def pool(self, specs: list["Spec"], batches: list[list[str]], sizes: dict[str, int], project_of: dict[str, int],
-             jobs: int, progress: "Progress | None", meanwhile: Callable[[], object] | None = None) -> list[Outcome] | None:
+             jobs: int, progress: "Progress | None") -> list[Outcome] | None:
         """The outcomes of every batch, analysed in a pool of `jobs` workers the worker forks
         (`siblint.run.runner._run_pool`, run there); progress comes back as it is made. None when
-        it could not: the caller then runs the pool itself. `meanwhile` runs here once the job is
-        sent, while the worker may still be importing."""
-        return self._ask(("pool", specs, (batches, sizes, project_of, jobs)), progress, meanwhile)
+        it could not: the caller then runs the pool itself."""
+        return self._ask(("pool", specs, (batches, sizes, project_of, jobs)), progress)
 
-    def _ask(self, job: tuple, progress: "Progress | None",
-             meanwhile: Callable[[], object] | None = None) -> list[Outcome] | None:
+    def _ask(self, job: tuple, progress: "Progress | None") -> list[Outcome] | None:
         conn = self._conn
         if conn is None:
             return None
         try:
             conn.send(job)
-            if meanwhile is not None:
-                meanwhile()
             while True:
                 kind, value = conn.recv()
                 if kind != "advance":

@@ -407,14 +407,6 @@ def _warm_up() -> None:
     code_fingerprint()
 
 
-def _warm_up_reporting() -> None:
-    """What this process reports the findings with, imported while the prewarmed worker imports
-    the engine (an idle core then): the rules' registry (names, fixes, libcst for the fix hint)."""
-    from ..rule_api.registry import all_rules
-
-    all_rules()
-
-
 def run(files: list[str], config: Config, jobs: int = 1, cache: "Cache | Callable[[], Cache | None] | None" = None,
         progress: Progress | None = None) -> RunResult:
     """Findings for `files`, sorted. `cache` may be a factory: it is called (and the cache module
@@ -621,7 +613,7 @@ def _analyse(parts: list[_Part], jobs: int, progress: Progress | None, prewarmed
             return
         # The pool forks from the prewarmed worker, which imported while this process read; from
         # this process only when there is none (or it died before it answered).
-        pooled = prewarmed.pool(specs, batches, sizes, project_of, jobs, progress, _warm_up_reporting) \
+        pooled = prewarmed.pool(specs, batches, sizes, project_of, jobs, progress) \
             if prewarmed is not None and prewarmed.started else None
         for outcome in pooled if pooled is not None else _run_pool(batches, sizes, project_of, specs, jobs, progress):
             work[project_of[outcome[0]]].outcomes.append(outcome)
