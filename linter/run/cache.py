@@ -523,11 +523,10 @@ class Cache:
         return entry.diagnostics if entry else None
 
     def changed_since_last_run(self, path: str, sha: str) -> bool:
-        """`path` is new or its bytes changed since the last run (every file, in a cold cache): the
-        cache cannot answer it."""
+        """An earlier run left findings here, and `path` is new or its bytes changed since."""
         self.load_index()
         entry = self.entries.get(_entry_key(path))
-        return entry is None or entry.sha != sha
+        return bool(self.entries) and (entry is None or entry.sha != sha)
 
     def skipped(self, path: str, sha: str, validate) -> bool:
         """Was `path` left unanalysed at these bytes, every dependency unchanged (`Entry.skipped`)?"""

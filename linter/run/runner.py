@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from ..common.diagnostics import Diagnostic, Loc
 from ..common.gctune import THRESHOLD, analysis_thresholds
@@ -69,7 +69,7 @@ class RunResult:
     files_passed: int = 0  # let through by the pre-filter
     files_analysed: int = 0  # not answered by the cache
     jobs_used: int = 1
-    prewarmed: bool = False  # analysed in (or in a pool forked from) the worker forked when the first file to analyse was read
+    prewarmed: bool = False  # analysed in the worker forked when the first changed file was read
     cache_stats: dict[str, int] = field(default_factory=dict)
 
 
@@ -107,12 +107,6 @@ def progress_wanted(stream: TextIO | None = None) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-class Advancing(Protocol):
-    """What a pool reports its progress to: a `Progress`, or the prewarmed worker's relay of it."""
-
-    def advance(self, n: int = 1) -> None: ...
 
 
 class Progress:
@@ -482,17 +476,14 @@ class _Part:
             sizes[p] = len(data)
             passed = project.passes_prefilter(p, data)
             read.append((p, None if passed else data))
-            if passed:
-                analysed = True
-                if given is not None:
-                    opened_cache = open_cache()  # None: the folder must not be used
-                    if opened_cache is not None:
-                        from .cache import content_hash
+            if passed and given is not None:
+                opened_cache = open_cache()  # None: the folder must not be used
+                if opened_cache is not None:
+                    from .cache import content_hash
 
-                        sha = shas[os.path.abspath(p)] = content_hash(data)
-                        analysed = opened_cache.changed_since_last_run(p, sha)
-                if analysed and prewarmed is not None:
-                    prewarmed.start()  # a run that will analyse this file: import meanwhile
+                    sha = shas[os.path.abspath(p)] = content_hash(data)
+                    if prewarmed is not None and opened_cache.changed_since_last_run(p, sha):
+                        prewarmed.start()  # a warm run that will analyse this file: import meanwhile
 
         def sha_of(path: str) -> str | None:
             from .cache import content_hash
@@ -597,7 +588,7 @@ def _analyse(parts: list[_Part], jobs: int, progress: Progress | None, prewarmed
         specs: list[Spec] = [(part.config, part.scan, _cache_args(part.cache), None if part.cache else run_facts)
                              for part in work]
         if jobs == 1:
-            if prewarmed is not None and prewarmed.started:
+            if prewarmed is not None and prewarmed.started and all(part.cache for part in work):
                 outcomes = prewarmed.analyse(specs, [(i, part.todo) for i, part in enumerate(work)])
                 if outcomes is not None:
                     for outcome in outcomes:
@@ -611,14 +602,8 @@ def _analyse(parts: list[_Part], jobs: int, progress: Progress | None, prewarmed
                 part.outcomes = _run_inline(part.todo, _Analyser(part.config, part.scan, part.cache,
                                                                  run_facts=None if part.cache else run_facts), progress)
             return
-        # The pool forks from the prewarmed worker, which imported while this process read; from
-        # this process only when there is none (or it died before it answered).
-        pooled = prewarmed.pool(specs, batches, sizes, project_of, jobs, progress) \
-            if prewarmed is not None and prewarmed.started else None
-        for outcome in pooled if pooled is not None else _run_pool(batches, sizes, project_of, specs, jobs, progress):
+        for outcome in _run_pool(batches, sizes, project_of, specs, jobs, progress):
             work[project_of[outcome[0]]].outcomes.append(outcome)
-        for part in work:
-            part.result.prewarmed = pooled is not None
 
 
 def _cache_args(cache: "Cache | None") -> "CacheArgs | None":
@@ -669,7 +654,7 @@ def _sigint_after_threads() -> Iterator[None]:
 
 
 def _run_pool(batches: list[list[str]], sizes: dict[str, int], project_of: dict[str, int], specs: list[Spec],
-              jobs: int, progress: "Advancing | None") -> list:
+              jobs: int, progress: Progress | None) -> list:
     """Outcomes of every batch (the files of one project: `specs[project_of[path]]`) in a pool of `jobs` workers."""
     import gc
     import multiprocessing
@@ -745,7 +730,7 @@ def _run_pool(batches: list[list[str]], sizes: dict[str, int], project_of: dict[
     return outcomes
 
 
-def _one_process_each(paths: list[tuple[int, str]], ctx: Any, specs: list[Spec], progress: "Advancing | None") -> list:
+def _one_process_each(paths: list[tuple[int, str]], ctx: Any, specs: list[Spec], progress: Progress | None) -> list:
     """After a worker died (the out-of-memory killer, a signal; issue 22 L11), the files it may
     have held, each in a process of its own: a file whose process dies again is reported as such
     (SIB900 with the signal), and every other file is analysed as usual."""

@@ -285,21 +285,9 @@ def test_links_out_of_the_repository_are_not_walked(tmp_path, outside):
 # ---- S9: workers die with their parent ------------------------------------------------------------
 def _children(pid: int) -> set[int]:
     out: set[int] = set()
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            out.update(int(c) for c in (task / "children").read_text().split())
-    except OSError:  # gone meanwhile
-        pass
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out.update(int(c) for c in (task / "children").read_text().split())
     return out
-
-
-def _descendants(pid: int) -> set[int]:
-    found, todo = set(), [pid]
-    while todo:
-        for child in _children(todo.pop()) - found:
-            found.add(child)
-            todo.append(child)
-    return found
 
 
 def _default_sigint() -> None:
@@ -329,14 +317,12 @@ def _busy_pool(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     proc = subprocess.Popen([script("siblint"), "check", "--no-cache", "-j", "2", "--format", "json", "."], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=_default_sigint)
-    # The pool forks from the worker the run forked to import meanwhile (`siblint.run.prewarm`):
-    # the run, that worker, its two pool workers. All of them are "workers" here.
     deadline = time.monotonic() + 60
     workers: set[int] = set()
-    while time.monotonic() < deadline and not any(len(_children(p)) >= 2 for p in {proc.pid, *workers}) and proc.poll() is None:
+    while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
         time.sleep(0.2)
-        workers = _descendants(proc.pid)
-    assert any(len(_children(p)) >= 2 for p in {proc.pid, *workers}), "the pool never started"
+        workers = _children(proc.pid)
+    assert len(workers) >= 2, "the pool never started"
     return proc, workers
 
 
