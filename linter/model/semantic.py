@@ -884,6 +884,11 @@ def classes_of(scope: Scope, value: Value | None, project: ProjectIndex,
         if value.text in OWN_OBJECT and scope.class_name:
             return [(facts, scope.class_name)]
         bound = scope.binding(value.text)
+        if bound is not None and not bound[0].name and isinstance(bound[1], Ref) and bound[1].text in OWN_OBJECT:
+            # `global _instance; _instance = self` in a method: the module's name holds that instance.
+            held = bound[1]
+            written = next((a.written_in for a in facts.assignments if a.value is held), "")
+            bound = (Scope(facts, written), held)
         found = classes_of(bound[0], bound[1], project, depth + 1) if bound is not None else []
         if not found:
             found = classes_for_types(facts, scope.types(value.text), project)

@@ -612,7 +612,9 @@ class Collector(Walker):
         for t in node.targets:
             name = dotted(t.target) or _keyed_target(t.target)
             if name is not None:
-                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), self._scope(name.partition("[")[0])))
+                scope = self._scope(name.partition("[")[0])
+                written_in = self.frames[-1].facts.name if self.frames and not scope else ""
+                self.facts.assignments.append(Assignment(name, value, self.loc(t.target), scope, written_in=written_in))
             elif isinstance(t.target, (cst.Tuple, cst.List)) and isinstance(node.value, cst.Call):
                 # `client, err = client_or_error(...)`: each name is that item of what the call returns.
                 for i, element in enumerate(t.target.elements):

@@ -393,6 +393,7 @@ class Assignment:
     scope: str  # "" for module level, else the enclosing function's or class's qualified name
     op: str = "="  # "=", "+=", or ":" for an annotation without a value (`db: Store`)
     annotation: tuple[str, ...] = ()  # resolved names the target's annotation lists
+    written_in: str = ""  # the function a `global` rebinding is written in (`scope` is then "")
 
 
 @dataclass

@@ -242,6 +242,38 @@ def test_client_bound_by_a_lazy_singleton_at_import(sib101):
     assert sib101(LAZY.format(op="get_object")) == []
 
 
+def test_an_instance_a_method_binds_to_a_module_global(lint, tmp_path):
+    """A blind set's payroll agent: `global _instance; _instance = self` in `__init__`, and each tool
+    calls a method of `_instance`: the module's name holds an instance of that class."""
+    text = textwrap.dedent("""\
+        import smtplib
+
+        from agents import function_tool
+
+        _instance = None
+
+
+        class Engagement:
+            def __init__(self):
+                global _instance
+                _instance = self
+
+            async def _send_impl(self, to: str) -> str:
+                with smtplib.SMTP("smtp.example.com") as s:
+                    s.sendmail("a@example.com", [to], "hi")
+                return "ok"
+
+
+        @function_tool
+        async def send_followup(to: str) -> str:
+            global _instance
+            return await _instance._send_impl(to)
+    """)
+    found = [(d.code, d.loc.line) for d in lint(text, None, Config(root=str(tmp_path)))]
+    assert found == [("SIB103", 20)]
+    assert lint(text.replace("_instance = self", "_instance = object()"), None, Config(root=str(tmp_path))) == []
+
+
 GETATTR = """\
     import boto3
     from strands import tool
