@@ -682,7 +682,12 @@ def _mutation(call: Call) -> Found:
 
 
 def check_graphql(row: Row, call: Call, r: Resolver) -> Found | None:
-    document = r.text(call.arg(0, "query"))
+    """`client.graphql(doc)`, or the options object of Amplify's `client.graphql({ query: createProject,
+    variables })` (its documents generated into `graphql/mutations.ts`)."""
+    given = call.arg(0, "query")
+    if isinstance(given, Mapping):
+        given = given.get("query") or given.get("document")
+    document = r.text(given)
     return _mutation(call) if document and http.graphql_mutation(document) else None
 
 

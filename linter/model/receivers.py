@@ -77,7 +77,15 @@ class ReceiverScope(Scope):
         if isinstance(value, Ref) and value.text in self.arguments and super().value(value.text) is None:
             caller, given = self.arguments[value.text]
             return caller.text(given, depth + 1, numbers)
-        return super().text(value, depth, numbers)
+        found = super().text(value, depth, numbers)
+        if found is None and isinstance(value, Ref) and "." not in value.text and value.name != value.text \
+                and depth < 4 and super().binding(value.text) is None:
+            # A constant another module of the project exports (`import { createProject } from
+            # './graphql/mutations'`, `from .queries import INSERT_ORDER`): its text there.
+            target = self.project.resolve(value.name, self.facts.path)
+            if target is not None and target[0] is not self.facts:
+                return ReceiverScope(target[0], "", self.project).text(Ref(target[1], target[1], value.loc), depth + 1, numbers)
+        return found
 
     def returned_entries(self, value: Value | None) -> list[tuple[Value, "ReceiverScope"]]:
         """`directory` of `const { directory } = await makeTemp()`, or `made.directory` of `made =

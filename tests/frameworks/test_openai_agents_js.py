@@ -1064,3 +1064,21 @@ def test_the_url_path_an_app_router_route_file_serves(path, pattern):
     from siblint.model.routes import route_pattern
 
     assert route_pattern(path) == pattern
+
+
+@pytest.mark.parametrize("document, reported", [("createProject", True), ("getProject", False)])
+def test_sib101_an_amplify_graphql_call_with_a_document_another_module_exports(tmp_path, document, reported):
+    """A blind set's energy agent: `amplifyClient.graphql({ query: createProject, variables })`, the
+    document generated into `graphql/mutations.ts` (`` `mutation ...` as GeneratedMutation<...> ``):
+    the options object's `query`, read in the module that exports it."""
+    files = {
+        "graphql/mutations.ts": "export const createProject = /* GraphQL */ `mutation CreateProject($input: CreateProjectInput!) {\n"
+                                "  createProject(input: $input) { id }\n}\n` as GeneratedMutation<{ a: 1 }, { b: 2 }>;\n",
+        "graphql/queries.ts": "export const getProject = /* GraphQL */ `query GetProject($id: ID!) {\n  getProject(id: $id) { id }\n}\n`;\n",
+        "main.ts": HEAD + "import { generateClient } from 'aws-amplify/data';\n"
+                   "import { createProject } from './graphql/mutations';\nimport { getProject } from './graphql/queries';\n"
+                   "const client = generateClient();\n"
+                   "export const save = tool({\n  name: 'save',\n  parameters: z.object({}),\n"
+                   f"  execute: async () => {{ await client.graphql({{ query: {document}, variables: {{ id: 'x' }} }}); return 'ok'; }},\n}});\n",
+    }
+    assert _codes(tmp_path, files) == ([("SIB101", 7)] if reported else [])

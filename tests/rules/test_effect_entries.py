@@ -2279,3 +2279,18 @@ def test_a_table_an_ensure_helper_creates_when_missing_is_setup(lint, tmp_path):
             return "ok"
     """
     assert [line for line, _, _ in sib101(lint, tmp_path, text)] == [24]
+
+
+def test_sql_another_module_exports_is_read_there_and_a_warm_run_sees_it_change(tmp_path):
+    """`from queries import STATEMENT; cur.execute(STATEMENT)`: the constant's text in its module.
+    A SELECT reads; an edit of that module to an INSERT makes the unchanged tool's module a write
+    in a warm run (the text was looked up through the project, which the cache's trace records)."""
+    from support import cli_findings, write
+
+    tool = ("import sqlite3\nfrom agents import function_tool\nfrom queries import STATEMENT\n\n\n"
+            "@function_tool\ndef save(x: str) -> str:\n    sqlite3.connect('app.db').execute(STATEMENT, (x,))\n    return 'ok'\n")
+    write(tmp_path, {"tools.py": tool, "queries.py": "STATEMENT = 'SELECT name FROM t WHERE id = ?'\n"})
+    cache = ["--cache-dir", str(tmp_path.parent / f"{tmp_path.name}-cache")]
+    assert cli_findings(["."], tmp_path, cache) == []
+    write(tmp_path, {"queries.py": "STATEMENT = 'INSERT INTO t (name) VALUES (?)'\n"})
+    assert [(f[0], f[1], f[3]) for f in cli_findings(["."], tmp_path, cache)] == [("tools.py", 7, "SIB101")]
