@@ -1082,3 +1082,23 @@ def test_sib101_an_amplify_graphql_call_with_a_document_another_module_exports(t
                    f"  execute: async () => {{ await client.graphql({{ query: {document}, variables: {{ id: 'x' }} }}); return 'ok'; }},\n}});\n",
     }
     assert _codes(tmp_path, files) == ([("SIB101", 7)] if reported else [])
+
+
+@pytest.mark.parametrize("event, reported", [("tokens", False), ("close", True)])
+def test_sib101_a_refreshed_token_saved_by_the_oauth_clients_tokens_handler_is_bookkeeping(tmp_path, event, reported):
+    """A blind set's store-admin bot: every Google tool gets its client from `getAuthClient`, which
+    registers `oauth2Client.on('tokens', async (t) => { await prisma.users.update(...) })`: the
+    client saving its refreshed credentials, not the effect of a tool that lists mail. Another
+    event's handler is still followed."""
+    files = {
+        "main.ts": HEAD + "import { google } from 'googleapis';\nimport { PrismaClient } from '@prisma/client';\n"
+                   "const prisma = new PrismaClient();\n"
+                   "async function getAuthClient(userId: string) {\n"
+                   "  const client = new google.auth.OAuth2('id', 'secret', 'cb');\n"
+                   f"  client.on('{event}', async (t: any) => {{ await prisma.users.update({{ where: {{ id: userId }}, data: {{ t }} }}); }});\n"
+                   "  return client;\n}\n"
+                   "export const search = tool({\n  name: 'search',\n  parameters: z.object({}),\n"
+                   "  execute: async () => { const auth = await getAuthClient('u');\n"
+                   "    return JSON.stringify(await google.gmail({ version: 'v1', auth }).users.messages.list({ userId: 'me' })); },\n});\n",
+    }
+    assert _codes(tmp_path, files) == ([("SIB101", 11)] if reported else [])
