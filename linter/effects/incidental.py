@@ -17,7 +17,8 @@ tool that stores a trajectory row (`TrajectoryRepository.create`), logs an event
 (`tracker.log_event(MENU_VIEWED)`), records what its model calls cost (`_track_cost`) or sends
 telemetry has not changed the world it reads. So is a search index brought up to date with its
 sources on the way to a search (`KnowledgeStore.sync_markdown_library` upserting changed chunks),
-or made when missing (`get_or_create_collection`): rebuilt on the next call.
+or made when missing (`get_or_create_collection`): rebuilt on the next call. So is what a client's
+handler of its own credential refresh saves (google-auth-library's `oauth2Client.on('tokens', ...)`).
 """
 
 from __future__ import annotations
@@ -128,3 +129,15 @@ def is_scope_commit(effect: Effect, helper: str, decorators: tuple[str, ...]) ->
     """`effect` is the commit of a transaction scope: in a `@contextmanager` helper or an `__exit__`."""
     return effect.method == "commit" and (
         bool(TRANSACTION_SCOPES.intersection(decorators)) or helper.rpartition(".")[2] in ("__exit__", "__aexit__"))
+
+
+# Events whose handlers keep a client's own records: google-auth-library's OAuth2 client emits
+# `tokens` when it refreshes its credentials, and saving them (`oauth2Client.on('tokens', async (t) =>
+# { await db.users.update(...) })`) is not the effect of the tool whose call refreshed them.
+BOOKKEEPING_EVENTS = frozenset({"tokens"})
+LISTENER_METHODS = frozenset({"on", "once", "addListener", "prependListener"})
+
+
+def is_bookkeeping_listener(method: str, event: object) -> bool:
+    """Does `emitter.<method>(event, handler)` register a handler of a bookkeeping event?"""
+    return method in LISTENER_METHODS and event in BOOKKEEPING_EVENTS

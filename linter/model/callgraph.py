@@ -31,6 +31,7 @@ from ..effects import (
     Effect,
     effect_of,
     is_bookkeeping,
+    is_bookkeeping_listener,
     is_pure,
     is_scope_commit,
     method_name,
@@ -379,18 +380,11 @@ class _Walker:
         self.enter(facts, fn, replace(ctx, mode=mode, via=via, depth=ctx.depth + (0 if inline and ctx.depth else 1)), args, at)
 
 
-# Events whose handlers keep a client's own records: google-auth-library's OAuth2 client emits
-# `tokens` when it refreshes its credentials, and saving them (`oauth2Client.on('tokens', async (t) =>
-# { await db.users.update(...) })`) is bookkeeping, not the effect of the tool whose call refreshed them.
-BOOKKEEPING_EVENTS = frozenset({"tokens"})
-LISTENER_METHODS = frozenset({"on", "once", "addListener", "prependListener"})
-
-
 def _inline_callbacks(scope: Scope, call: Call) -> list[FunctionFacts]:
     """Functions written inside the call's own arguments (a JS arrow or function expression), but a
     handler of a bookkeeping event (`BOOKKEEPING_EVENTS`)."""
     event = call.args[0] if call.args else None
-    if method_name(call.func) in LISTENER_METHODS and isinstance(event, Const) and event.value in BOOKKEEPING_EVENTS:
+    if isinstance(event, Const) and is_bookkeeping_listener(method_name(call.func), event.value):
         return []
     out: list[FunctionFacts] = []
     for value in call.args:

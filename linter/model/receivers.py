@@ -33,6 +33,7 @@ from .semantic import (
     callees,
     calls_by_text,
     classes_of,
+    imported_binding,
     method_of,
     project_class,
 )
@@ -82,9 +83,10 @@ class ReceiverScope(Scope):
                 and depth < 4 and super().binding(value.text) is None:
             # A constant another module of the project exports (`import { createProject } from
             # './graphql/mutations'`, `from .queries import INSERT_ORDER`): its text there.
-            target = self.project.resolve(value.name, self.facts.path)
-            if target is not None and target[0] is not self.facts:
-                return ReceiverScope(target[0], "", self.project).text(Ref(target[1], target[1], value.loc), depth + 1, numbers)
+            imported = imported_binding(self, value, self.project)
+            if imported is not None:
+                where, bound = imported
+                return ReceiverScope(where.facts, where.name, self.project).text(bound, depth + 1, numbers)
         return found
 
     def returned_entries(self, value: Value | None) -> list[tuple[Value, "ReceiverScope"]]:

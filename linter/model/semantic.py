@@ -1201,7 +1201,7 @@ def target_functions(scope: Scope, func: Ref, project: ProjectIndex, depth: int 
             if found is not None:
                 return [found]
             # `export const eventsHandler = asyncHandler(async (...) => {...})`: what it is bound to runs.
-            binding = _imported_binding(scope, func, project)
+            binding = imported_binding(scope, func, project)
             return _function_values(binding[0], binding[1], project, depth + 1) if binding is not None else []
         # `from .config import *`, then `send_email(...)`: the star-imported module's function.
         source = star_imported(facts, text, project)
@@ -1246,11 +1246,11 @@ def _object_literal(scope: Scope, value: Ref, project: ProjectIndex) -> tuple[Sc
     imported from, with the scope its values are read in."""
     bound = scope.binding(value.text) if "." not in value.text else None
     if bound is None and value.name != value.text and not _library(value.name, project):
-        bound = _imported_binding(scope, value, project)
+        bound = imported_binding(scope, value, project)
     return (bound[0], bound[1]) if bound is not None and isinstance(bound[1], Mapping) else None
 
 
-def _imported_binding(scope: Scope, value: Ref, project: ProjectIndex) -> tuple[Scope, Value] | None:
+def imported_binding(scope: Scope, value: Ref, project: ProjectIndex) -> tuple[Scope, Value] | None:
     """What an imported name is bound to at the top level of the module defining it, with that
     module's scope (`export const taskService = {...}`, `export const handler = wrap(fn)`)."""
     found = project.resolve(value.name, scope.facts.path)
