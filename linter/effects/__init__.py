@@ -42,10 +42,10 @@ from __future__ import annotations
 
 from .classify import Effect, effect_of, is_pure, names_of
 from .failing import can_fail, caught_by_its_library
-from .incidental import STAGED_WRITES, is_bookkeeping, is_bookkeeping_listener, is_scope_commit
+from .incidental import STAGED_WRITES, is_bookkeeping, is_bookkeeping_listener, is_memoised_setup, is_scope_commit
 from .resolve import Resolver, method_name, receiver_of
 from .rows import MUTATING_HTTP, Row
 from .table import CONSTRUCTORS, LIBRARY_ROOTS, TABLE, in_family
 
 __all__ = ["CONSTRUCTORS", "LIBRARY_ROOTS", "MUTATING_HTTP", "STAGED_WRITES", "TABLE", "Effect", "Resolver", "Row",
-           "can_fail", "caught_by_its_library", "effect_of", "in_family", "is_bookkeeping", "is_bookkeeping_listener", "is_pure", "is_scope_commit", "method_name", "names_of", "receiver_of"]
+           "can_fail", "caught_by_its_library", "effect_of", "in_family", "is_bookkeeping", "is_bookkeeping_listener", "is_memoised_setup", "is_pure", "is_scope_commit", "method_name", "names_of", "receiver_of"]

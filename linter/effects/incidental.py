@@ -19,6 +19,8 @@ telemetry has not changed the world it reads. So is a search index brought up to
 sources on the way to a search (`KnowledgeStore.sync_markdown_library` upserting changed chunks),
 or made when missing (`get_or_create_collection`): rebuilt on the next call. So is what a client's
 handler of its own credential refresh saves (google-auth-library's `oauth2Client.on('tokens', ...)`).
+So is what a memoised function of no arguments sets up (`@lru_cache def get_settings()` making the
+app's folders and copying its default files): it runs once a process, for whichever tool asks first.
 """
 
 from __future__ import annotations
@@ -129,6 +131,17 @@ def is_scope_commit(effect: Effect, helper: str, decorators: tuple[str, ...]) ->
     """`effect` is the commit of a transaction scope: in a `@contextmanager` helper or an `__exit__`."""
     return effect.method == "commit" and (
         bool(TRANSACTION_SCOPES.intersection(decorators)) or helper.rpartition(".")[2] in ("__exit__", "__aexit__"))
+
+
+# A memoised function of no arguments (`@lru_cache def get_settings()`, FastAPI's documented settings
+# getter) runs once a process: the folders, default files and tables it sets up are the app's setup,
+# not the effect of whichever tool first asks for it. With arguments it runs once per argument, as a tool would.
+MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def is_memoised_setup(decorators: tuple[str, ...], params: tuple[str, ...]) -> bool:
+    """Is a function with these (resolved) decorators and parameters a once-a-process initializer?"""
+    return not params and bool(MEMOISERS.intersection(decorators))
 
 
 # Events whose handlers keep a client's own records: google-auth-library's OAuth2 client emits

@@ -1,4 +1,4 @@
-"""Chat and SMS messages and social posts: Slack, Twilio, Telnyx, Telegram, Discord webhooks, WhatsApp
+"""Chat and SMS messages and social posts: Slack, Twilio, Telnyx, Telegram, Discord and its webhooks, WhatsApp
 via pywhatkit, X/Twitter via tweepy, Bluesky, Reddit, Mastodon, MQTT; jobs scheduled to run later
 (APScheduler)."""
 
@@ -35,6 +35,15 @@ ROWS: tuple[Row, ...] = (
     *methods("facebook.GraphAPI", "put_object put_photo put_comment put_like delete_object delete_request",
              "{name} (social post)", True, "message"),
     *methods("discord_webhook.DiscordWebhook", "execute", "{name} (messaging)", True, "message"),
+    # discord.py (and py-cord): on the client and on what it hands out (`bot.get_guild(id)`,
+    # `bot.get_channel(id)`) or a handler is given: messages sent, edited or deleted, events,
+    # channels, roles and threads made, members banned or given roles; `fetch_*` and `get_*` read.
+    *methods(" ".join(("discord.Client discord.AutoShardedClient discord.Bot discord.ext.commands.Bot",
+                       "discord.ext.commands.AutoShardedBot discord.ext.commands.Context discord.Interaction",
+                       "discord.Guild discord.TextChannel discord.Thread discord.Member discord.User",
+                       "discord.Message discord.abc.Messageable")),
+             "send send_message reply edit delete purge create_* add_roles remove_roles ban unban kick timeout "
+             "add_reaction pin unpin publish move_to", "{name} (Discord)", False, "message"),
     # Bluesky (atproto): posts, replies, likes, reposts, follows, deletions; `get_*` reads.
     *methods("atproto.Client", "send_post send_image send_images send_video delete_post like unlike repost "
              "unrepost follow unfollow", "{name} (social post)", True, "message"),

@@ -32,6 +32,7 @@ from ..effects import (
     effect_of,
     is_bookkeeping,
     is_bookkeeping_listener,
+    is_memoised_setup,
     is_pure,
     is_scope_commit,
     method_name,
@@ -286,6 +287,8 @@ class _Walker:
             self.follow(handler, ctx if ctx.depth else replace(ctx, entry=call.loc), {}, call.loc)
             return
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
+        # A once-a-process initializer's setup is not this call's effect (`siblint.effects.incidental`).
+        targets = [t for t in targets if not is_memoised_setup(_decorator_names(t[1]), t[1].params)]
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
             if not inner.staged and _stages_writes(fn, call):
@@ -403,7 +406,9 @@ _BOUND = (Ref, Attr, Lambda, Call, Const, FString, Seq, Mapping)
 
 
 def _decorator_names(fn: FunctionFacts) -> tuple[str, ...]:
-    return tuple(d.name for d in fn.decorators if isinstance(d, Ref))
+    """`@contextmanager` and `@lru_cache(maxsize=1)` alike: the resolved name of what decorates."""
+    refs = (d.func if isinstance(d, Call) else d for d in fn.decorators)
+    return tuple(r.name for r in refs if isinstance(r, Ref))
 
 
 def _bind(fn: FunctionFacts, call: Call, scope: Scope, outer: Arguments | None = None,

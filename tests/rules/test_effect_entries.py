@@ -2294,3 +2294,123 @@ def test_sql_another_module_exports_is_read_there_and_a_warm_run_sees_it_change(
     assert cli_findings(["."], tmp_path, cache) == []
     write(tmp_path, {"queries.py": "STATEMENT = 'INSERT INTO t (name) VALUES (?)'\n"})
     assert [(f[0], f[1], f[3]) for f in cli_findings(["."], tmp_path, cache)] == [("tools.py", 7, "SIB101")]
+
+
+def test_what_a_memoised_initializer_sets_up_is_not_the_tools_effect(lint, tmp_path):
+    """A blind set's DuckDB analytics agent: every read tool calls `get_settings()`, an
+    `@lru_cache(maxsize=1)` getter whose first call copies the bundled default skills into the
+    user's folder. That runs once a process. A memoised function with an argument runs once per
+    argument, and the tool that writes a row itself still writes."""
+    text = """\
+        import shutil
+        import sqlite3
+        from functools import lru_cache, cache
+        from pathlib import Path
+        from langchain_core.tools import tool
+
+
+        class Settings:
+            def prepare(self):
+                Path("data").mkdir(exist_ok=True)
+                shutil.copytree("templates/skills", "data/skills")
+
+
+        @lru_cache(maxsize=1)
+        def get_settings():
+            s = Settings()
+            s.prepare()
+            return s
+
+
+        @cache
+        def open_report(name):
+            Path(name).write_text("")
+            return name
+
+
+        @tool
+        def list_tables(q: str) -> str:
+            \"\"\"List tables.\"\"\"
+            return str(get_settings())
+
+
+        @tool
+        def start_report(name: str) -> str:
+            \"\"\"Start a report.\"\"\"
+            return open_report(name)
+
+
+        @tool
+        def save_row(name: str) -> str:
+            \"\"\"Save a row.\"\"\"
+            get_settings()
+            conn = sqlite3.connect("crm.db")
+            conn.execute("INSERT INTO leads VALUES (?)", (name,))
+            conn.commit()
+            return "saved"
+    """
+    assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(34, 23), (40, 44), (40, 45)]
+
+
+def test_discord_writes_on_the_client_and_what_it_hands_out():
+    code = """\
+        import discord
+        from discord.ext import commands
+
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+
+        async def f(guild_id, channel_id, text):
+            guild = bot.get_guild(guild_id)
+            await guild.create_scheduled_event(name=text)
+            channel = bot.get_channel(channel_id)
+            await channel.send(text)
+            await guild.fetch_members()
+            await channel.history(limit=5)
+            member = await guild.fetch_member(1)
+            await member.add_roles(None)
+
+        async def on_command(ctx: commands.Context, msg: discord.Message):
+            await ctx.send("hi")
+            await msg.delete()
+    """
+    assert [(line, method) for line, _, _, method, _ in effects(code)] == [
+        (8, "create_scheduled_event"), (10, "send"), (14, "add_roles"), (17, "send"), (18, "delete")]
+
+
+def test_discord_from_a_sync_tool_through_the_bots_loop(lint, tmp_path):
+    """A blind set's Discord bot: a sync tool hands the coroutine to the bot's loop
+    (`run_coroutine_threadsafe(...).result()`) and waits; an async tool that awaits the send is cancellable."""
+    text = """\
+        import asyncio
+        import discord
+        from discord.ext import commands
+        from agents import function_tool
+
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+
+
+        async def _create(guild_id: int, name: str):
+            guild = bot.get_guild(guild_id)
+            await guild.create_scheduled_event(name=name)
+
+
+        @function_tool
+        def schedule_event(guild_id: int, name: str) -> str:
+            \"\"\"Schedule an event.\"\"\"
+            asyncio.run_coroutine_threadsafe(_create(guild_id, name), bot.loop).result()
+            return "ok"
+
+
+        @function_tool
+        async def post(channel_id: int, text: str) -> str:
+            \"\"\"Post a message.\"\"\"
+            await bot.get_channel(channel_id).send(text)
+            return "ok"
+
+
+        @function_tool
+        def list_members(guild_id: int) -> str:
+            \"\"\"List members.\"\"\"
+            return str(asyncio.run_coroutine_threadsafe(bot.get_guild(guild_id).fetch_members(), bot.loop).result())
+    """
+    assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(15, 11)]
