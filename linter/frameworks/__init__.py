@@ -60,9 +60,11 @@ def tool_body_names() -> frozenset[str]:
     """What a tool function uses of its framework without making a tool or a group: what the framework
     hands it as a parameter (ADK's `ToolContext`, pydantic-ai's `RunContext`, LangChain's
     `ToolRuntime`) and the exceptions it raises to be heard or to end the run (`ModelRetry`,
-    `ToolException`). A module importing only these hands its functions to agent code elsewhere."""
+    `ToolException`), and the markers of the parameters it fills in (`InjectedToolArg`). A module
+    importing only these hands its functions to agent code elsewhere."""
     return frozenset(name for fw in FRAMEWORKS for name in (
-        *fw.tools.context_attrs, *fw.tools.call_ids, *fw.failure.visible_exceptions, *fw.failure.fatal_exceptions,
+        *fw.tools.context_attrs, *fw.tools.call_ids, *fw.tools.injected, *fw.failure.visible_exceptions,
+        *fw.failure.fatal_exceptions,
         *(e for names in fw.failure.visible_when.values() for e in names)))
 
 

@@ -52,6 +52,9 @@ STATE_GRAPH = "langgraph.graph.StateGraph"
 RETRY_POLICY = "langgraph.types.RetryPolicy"
 TOOL_RUNTIME = "langgraph.prebuilt.ToolRuntime"
 INJECTED_CALL_ID = "langchain_core.tools.InjectedToolCallId"
+INJECTED_ARG = "langchain_core.tools.InjectedToolArg"
+INJECTED_STATE = "langgraph.prebuilt.InjectedState"
+INJECTED_STORE = "langgraph.prebuilt.InjectedStore"
 TIMEOUT_POLICY = "langgraph.types.TimeoutPolicy"
 
 
@@ -127,6 +130,9 @@ FRAMEWORK = Framework(
         **_spellings(RETRY_POLICY, "langgraph.pregel", "langgraph.pregel.types"),
         **_spellings(TOOL_RUNTIME, "langgraph.prebuilt.tool_node", "langchain.tools", "langchain.tools.tool_node"),
         **_spellings(INJECTED_CALL_ID, "langchain_core.tools.base", "langchain.tools"),
+        **_spellings(INJECTED_ARG, "langchain_core.tools.base", "langchain.tools"),
+        **_spellings(INJECTED_STATE, "langgraph.prebuilt.tool_node", "langchain.tools"),
+        **_spellings(INJECTED_STORE, "langgraph.prebuilt.tool_node", "langchain.tools"),
     },
     tools=ToolSpec(
         makers={
@@ -151,6 +157,7 @@ FRAMEWORK = Framework(
         runners=("invoke", "ainvoke", "run", "arun", "func", "coroutine"),
         # `runtime: ToolRuntime` carries the call's id; `tool_call_id: Annotated[str, InjectedToolCallId]` is it.
         call_ids={TOOL_RUNTIME: "tool_call_id", INJECTED_CALL_ID: ""},
+        injected=(INJECTED_ARG, INJECTED_STATE, INJECTED_STORE),
     ),
     groups=GroupSpec(
         makers={

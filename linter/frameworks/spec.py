@@ -287,6 +287,10 @@ class ToolSpec:
     # tool call (`ctx.tool_call_id`), or "" when a parameter annotated with the class is the id
     # itself. The model mints a new id on every call, so it is never an idempotency key (SIB403).
     call_ids: dict[str, str] = field(default_factory=dict)
+    # Markers of the parameters the framework fills in, not the model (`user_id: Annotated[str,
+    # InjectedToolArg()]`, `state: Annotated[dict, InjectedState]`): a module using only these hands
+    # its functions to agent code elsewhere, as one using a run-context type does.
+    injected: tuple[str, ...] = ()
     # Where the function a tool runs receives the abort signal that cancels it (`execute(input, ctx,
     # details)`, `details.signal`): the framework then cancels siblings by aborting that signal, not by
     # cancelling a task, and a tool must observe it (siblint.analyses.signal_flow). None: task cancellation.

@@ -428,6 +428,28 @@ def test_base_tool_subclass_from_another_module(codes):
     assert sib301(codes(main, {"classes.py": tools, "tools.py": TOOLS, "__init__.py": ""})) == [5]
 
 
+@pytest.mark.parametrize("marker", ["InjectedToolArg()", "InjectedState", "InjectedStore()"])
+def test_a_function_whose_parameter_the_framework_fills_is_reported_at_its_def(tmp_path, marker):
+    """A blind set's to-do agent: `user_id: Annotated[str, InjectedToolArg()]` in the module of plain
+    functions that `get_tools()` elsewhere wraps with `StructuredTool.from_function`. The marker makes
+    no tool, so the finding goes to the `def`, as it does without it."""
+    from conftest import lint_files
+
+    name = marker.rstrip("()")
+    source = "langchain_core.tools" if name == "InjectedToolArg" else "langgraph.prebuilt"
+    tasks = (f"import sqlite3\nfrom typing import Annotated\nfrom {source} import {name}\n\n"
+             f"def add_task(task: str, user_id: Annotated[str, {marker}]) -> str:\n"
+             "    sqlite3.connect('t.db').execute('INSERT INTO t VALUES (?)', (task,))\n    return 'ok'\n")
+    settings = ("def get_tools():\n    from langchain_core.tools import StructuredTool\n"
+                "    from tools.tasks import add_task\n"
+                "    return [StructuredTool.from_function(func=add_task, name='add_task')]\n")
+    files = {"tools/__init__.py": "", "tools/tasks.py": tasks, "settings.py": settings}
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [(d.path.rpartition("/")[2], d.loc.line) for d in lint_files(tmp_path, files, "tools/tasks.py", config)] \
+        == [("tasks.py", 5)]
+    assert lint_files(tmp_path, files, "settings.py", config) == []
+
+
 # ---- SIB206 (off by default) ----------------------------------------------------------------------
 def test_sib206_is_off_by_default_and_reported_at_the_group(lint, tmp_path, codes):
     text = HEAD + "agent = create_agent('m', tools=[add, lookup_tax])\n"
