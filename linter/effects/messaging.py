@@ -22,7 +22,8 @@ ROWS: tuple[Row, ...] = (
     *methods("slack_sdk.webhook.WebhookClient", "send send_dict", "{name} (messaging)", True, "message"),
     # Slack's own spellings, on a client the source does not type (`ctx.deps.slack_client: Any`):
     # blocking unless awaited.
-    anys("chat_postMessage chat_postEphemeral chat_scheduleMessage files_upload_v2", "{name} (messaging)", None,
+    anys("chat_postMessage chat_postEphemeral chat_scheduleMessage chat_update chat_delete files_upload_v2",
+         "{name} (messaging)", None,
          "message"),
     *methods("telegram.Bot", "send_*", "{name} (messaging)", False, "message"),
     # tweepy: posting, deleting, liking, following, messaging; `get_*` and `search_*` read.

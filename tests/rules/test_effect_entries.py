@@ -730,8 +730,14 @@ def test_slack_posts_on_a_client_the_source_does_not_type():
 
         async def g(ctx, channel, text):
             await ctx.deps.slack_client.chat_postMessage(channel=channel, text=text)
+
+        def h(channel, ts, text):  # a blind set's ADK assistant: `client = get_slack_client()`
+            client = get_slack_client()
+            client.chat_update(channel=channel, ts=ts, text=text)
+            client.chat_delete(channel=channel, ts=ts)
     """)
-    assert [(line, name) for line, _, _, name, _ in found] == [(3, "chat_postMessage"), (7, "chat_postMessage")]
+    assert [(line, name) for line, _, _, name, _ in found] == [
+        (3, "chat_postMessage"), (7, "chat_postMessage"), (11, "chat_update"), (12, "chat_delete")]
 
 
 def test_a_local_alias_of_a_library_function_is_that_function():
