@@ -32,8 +32,8 @@ def reads_only(url: str, call: Call, r: Resolver) -> bool:
     query = _graphql_query(call, r)
     if query is not None:
         return not http.graphql_mutation(query)
-    if not url:
-        return False
+    if not url:  # a URL from configuration: the operation its body names, if any, says
+        return _action_reads(call, r)
     # Parts it could not read are "{}", or `$NAME` for an environment variable's name: a part of the
     # path so named is a name (`/indexes/$SEARCH_INDEX/docs`), a whole URL so named is judged by its
     # words (`$MOTOR_QUOTE_API_URL`).
@@ -79,13 +79,18 @@ def _words(path: str) -> set[str]:
 
 # Calls that serialise an object to a JSON body (`body: JSON.stringify({ query, variables })`).
 _JSON_ENCODERS = frozenset({"JSON.stringify", "json.dumps"})
-# Keys of a JSON body naming the operation an RPC-style endpoint runs (`{ action: "get_routines" }`).
-_ACTION_KEYS = ("action", "op", "operation")
+# Keys of a JSON body naming the operation an RPC-style endpoint runs: `{ action: "get_routines" }`,
+# JSON-RPC's `{"method": "host.get"}` (Zabbix, Ethereum's `eth_getBalance`), Salt's `{"fun": "disk.usage"}`.
+_ACTION_KEYS = ("action", "op", "operation", "method", "fun", "function")
+# An operation so named reads with these words too (`service.status`, `disk.usage`, `test.ping`),
+# which a URL's path does not say alone (a POST to `/orders/7/status` sets it).
+_OPERATION_READ_WORDS = http.READ_PATH_WORDS | {"status", "usage", "info", "describe", "show", "ping", "version",
+                                                "read", "fetch"}
 
 
-def _json_body(call: Call, r: Resolver) -> Mapping | None:
-    """The object a JSON body spells out (`json={...}`, `data=json.dumps({...})`, `body:
-    JSON.stringify({ ... })`), else None."""
+def _json_bodies(call: Call, r: Resolver) -> list[Mapping] | None:
+    """The objects a JSON body spells out (`json={...}`, `data=json.dumps({...})`, `body:
+    JSON.stringify({ ... })`; each of a batch, `json=[lowstate]`), else None."""
     for key in ("json", "data", "body"):
         body = call.kwarg(key)
         if isinstance(body, Ref):
@@ -93,27 +98,32 @@ def _json_body(call: Call, r: Resolver) -> Mapping | None:
         if isinstance(body, Call) and body.callee in _JSON_ENCODERS and body.args:
             body = body.args[0]
         if isinstance(body, Mapping):
-            return body
+            return [body]
+        if isinstance(body, Seq) and body.items:
+            items = [r.value(v.text) if isinstance(v, Ref) else v for v in body.items]
+            return [v for v in items if isinstance(v, Mapping)] if all(isinstance(v, Mapping) for v in items) else None
     return None
 
 
 def _graphql_query(call: Call, r: Resolver) -> str | None:
     """The text of the `query` of a JSON body when the source spells it out."""
-    body = _json_body(call, r)
-    return r.text(body.get("query")) if body is not None else None
+    bodies = _json_bodies(call, r)
+    return r.text(bodies[0].get("query")) if bodies and len(bodies) == 1 else None
 
 
 def _action_reads(call: Call, r: Resolver) -> bool:
     """A POST to one RPC endpoint whose body names a read operation (`{ action: "get_routines" }`,
-    the action its helper was given): the operation's words read and none writes."""
-    body = _json_body(call, r)
-    if body is None:
-        return False
+    the action its helper was given), each of a batch: the operation's words read and none writes."""
+    bodies = _json_bodies(call, r) or []
+    return bool(bodies) and all(_names_a_read(body, r) for body in bodies)
+
+
+def _names_a_read(body: Mapping, r: Resolver) -> bool:
     for key in _ACTION_KEYS:
         text = r.text(body.get(key))
         if text:
             words = camel_words(text)
-            return bool(words & http.READ_PATH_WORDS) and not words & http.WRITE_PATH_WORDS
+            return bool(words & _OPERATION_READ_WORDS) and not words & http.WRITE_PATH_WORDS
     return False
 
 

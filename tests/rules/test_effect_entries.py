@@ -2420,3 +2420,64 @@ def test_discord_from_a_sync_tool_through_the_bots_loop(lint, tmp_path):
             return str(asyncio.run_coroutine_threadsafe(bot.get_guild(guild_id).fetch_members(), bot.loop).result())
     """
     assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(15, 11)]
+
+
+def test_an_rpc_body_naming_a_read_operation_reads(lint, tmp_path):
+    """A blind set's Salt agent: one helper POSTs `[{"client": "local", "fun": fun, ...}]` to a URL
+    read from configuration, and each caller names the function: `disk.usage` and `service.status`
+    read, `cmd.run` runs whatever it is given. JSON-RPC names it `method` (Zabbix's `host.get` reads,
+    `host.create` writes)."""
+    text = """\
+        import requests
+        from langchain_core.tools import tool
+
+
+        class Salt:
+            def __init__(self, cfg):
+                self.url = cfg["url"]
+                self.session = requests.Session()
+
+            def _call(self, tgt, fun, arg=None):
+                lowstate = {"client": "local", "tgt": tgt, "fun": fun}
+                if arg:
+                    lowstate["arg"] = arg
+                return self.session.post(self.url, json=[lowstate]).json()
+
+
+        salt = Salt({"url": "x"})
+
+
+        def zabbix(method, params):
+            return requests.post(ZABBIX_URL, json={"jsonrpc": "2.0", "method": method, "params": params}).json()
+
+
+        @tool
+        def disk_usage(minion: str) -> str:
+            \"\"\"Disk usage.\"\"\"
+            return str(salt._call(minion, "disk.usage"))
+
+
+        @tool
+        def service_status(minion: str, name: str) -> str:
+            \"\"\"Service status.\"\"\"
+            return str(salt._call(minion, "service.status", [name]))
+
+
+        @tool
+        def run(minion: str, cmd: str) -> str:
+            \"\"\"Run a command.\"\"\"
+            return str(salt._call(minion, "cmd.run", [cmd]))
+
+
+        @tool
+        def hosts() -> str:
+            \"\"\"List hosts.\"\"\"
+            return str(zabbix("host.get", {}))
+
+
+        @tool
+        def add_host(name: str) -> str:
+            \"\"\"Add a host.\"\"\"
+            return str(zabbix("host.create", {"host": name}))
+    """
+    assert [tool for tool, _, _ in sib101(lint, tmp_path, text)] == [37, 49]
