@@ -35,6 +35,7 @@ from .semantic import (
     Scope,
     ancestor_bases,
     canonical,
+    classes_of,
     constructed_by,
     elements,
     first_result_name,
@@ -115,13 +116,18 @@ def _method_maker_of(facts: ModuleFacts, func: Value, scope: str) -> tuple[Frame
 
 def local_function(facts: ModuleFacts, value: Value | None, scope: str = "") -> FunctionFacts | None:
     """The function of this module a name refers to from `scope`, innermost scope first; in a method,
-    `self.create_event` is the method of its class (`agent.tool_plain(self.create_event)`)."""
+    `self.create_event` is the method of its class (`agent.tool_plain(self.create_event)`), and
+    `notes.add_note` the method of the class of this module that made `notes`."""
     where = Scope(facts, scope)
     found = where.function(value)
-    if found is None and isinstance(value, Ref) and value.text.count(".") == 1 and where.class_name:
+    if found is None and isinstance(value, Ref) and value.text.count(".") == 1:
         head, _, attr = value.text.partition(".")
-        if head in OWN_OBJECT:
+        if head in OWN_OBJECT and where.class_name:
             found = facts.functions.get(f"{where.class_name}.{attr}")
+        elif head not in OWN_OBJECT:  # `fn=notes.add_note` of `notes = Notes()`, a class of this module
+            made = where.value(head)
+            if isinstance(made, Call) and isinstance(made.func, Ref) and made.func.text in facts.classes:
+                found = facts.functions.get(f"{made.func.text}.{attr}")
     return found
 
 
@@ -1066,7 +1072,23 @@ def tool_function(tool: Tool, project: ProjectIndex) -> tuple[ModuleFacts, Funct
         fn = other.functions.get(local) if other is not None else None
         if other is not None and fn is not None:
             return other, fn
-    return resolve_function(tool.function, project, tool.path)
+    found = resolve_function(tool.function, project, tool.path)
+    return found if found is not None or facts is None else _bound_method(tool, facts, project)
+
+
+def _bound_method(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> tuple[ModuleFacts, FunctionFacts] | None:
+    """`FunctionTool.from_defaults(fn=notes.add_note)` of `notes = Notes()`: the method of the
+    instance's class (or of a project base class) that the tool runs."""
+    obj, _, method = tool.function.rpartition(".")
+    if not obj:
+        return None
+    held = project.resolve(obj, tool.path)  # an instance another module holds (`from notes import notes`)
+    scope, obj = (Scope(held[0]), held[1]) if held is not None else (Scope(facts, tool.scope), obj)
+    for cls in classes_of(scope, Ref(obj, obj, tool.loc), project):
+        found = method_of(cls, method, project)
+        if found is not None:
+            return found
+    return None
 
 
 def _maker_function_tool(scope: str) -> str:

@@ -105,6 +105,28 @@ def test_async_fn_is_what_runs(codes):
     assert ("SIB101", FIRST) not in codes(text)
 
 
+def test_a_bound_method_of_an_instance_is_what_runs(lint, tmp_path):
+    """A blind set's e-commerce agent: `FunctionTool.from_defaults(fn=notes_manager.add_note)` of
+    `notes_manager = EcommerceNotes()`. A class of this module: reported at the method's `def`; an
+    instance or a class from another module: at the call that makes the tool."""
+    notes = ("class Notes:\n    def __init__(self, path: str = 'notes.txt'):\n        self.path = path\n\n"
+             "    def add_note(self, content: str) -> str:\n        with open(self.path, 'a') as f:\n"
+             "            f.write(content)\n        return 'ok'\n\n"
+             "    def recent(self) -> str:\n        with open(self.path) as f:\n            return f.read()\n\n\n"
+             "notes = Notes()\n")
+    tools = "from llama_index.core.tools import FunctionTool\n"
+    local = notes + tools + ("add = FunctionTool.from_defaults(fn=notes.add_note)\n"
+                             "recent = FunctionTool.from_defaults(fn=notes.recent)\n")
+    found = lint(local, None, Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == [5]
+    imported = tools + ("from notes import notes, Notes\n\nmine = Notes()\n"
+                        "add = FunctionTool.from_defaults(fn=notes.add_note)\n"
+                        "add2 = FunctionTool.from_defaults(fn=mine.add_note)\n"
+                        "recent = FunctionTool.from_defaults(fn=notes.recent)\n")
+    found = lint(imported, {"notes.py": notes}, Config(root=str(tmp_path), select=("SIB101",)))
+    assert [d.loc.line for d in found] == [5, 6]
+
+
 def test_base_tool_subclasses(codes):
     text = HEAD + '''
 class Charge(BaseTool):
