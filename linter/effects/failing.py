@@ -24,7 +24,8 @@ _READ_CLIENTS = frozenset({
     "tavily", "duckduckgo_search", "ddgs", "wikipedia", "yfinance", "serpapi", "exa_py", "firecrawl", "pinecone",
     "qdrant_client", "chromadb", "weaviate", "elasticsearch", "socket", "ftplib", "paramiko", "docker", "supabase",
 })
-IO_ROOTS = (TABLE_ROOTS - _MIXED) | _READ_CLIENTS
+# A framework's own roots hold pure helpers too (prompts, runnables); its model calls are `is_chat_model`'s.
+IO_ROOTS = (TABLE_ROOTS - _MIXED - frozenset(import_roots())) | _READ_CLIENTS
 IO_CALLS = frozenset({"open", "builtins.open", "io.open", "os.listdir", "os.scandir", "os.stat", "shutil.which",
                       "os.system", "os.popen"})
 # Methods whose whole point is to raise on a failed I/O result, on any receiver (`resp.raise_for_status()`).

@@ -86,6 +86,11 @@ ROWS: tuple[Row, ...] = (
                                                  "langchain_community.vectorstores.faiss.FAISS")
                       for made in ("", ".load_local", ".from_texts", ".from_documents", ".from_embeddings")),
              "save_local", "{name} (vector store saved to disk)", True, "vector"),
+    # ... and langchain-core's in-memory store until dumped to a file.
+    *methods(" ".join(f"{cls}{made}" for cls in ("langchain_core.vectorstores.InMemoryVectorStore",
+                                                 "langchain_core.vectorstores.in_memory.InMemoryVectorStore")
+                      for made in ("", ".load", ".from_texts", ".from_documents")),
+             "dump", "{name} (vector store saved to disk)", True, "vector"),
 )
 
 # Cypher clauses that write. A prompt that starts with "Create ..." is no Cypher: each needs the

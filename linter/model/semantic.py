@@ -163,14 +163,24 @@ def method_call(scope: "Scope", call: Call) -> tuple[str, str]:
 
 
 # ---- per-module indexes ----------------------------------------------------------------------
+def _made_from(a: Assignment, attr: str, local: dict[tuple[str, str], Value]) -> bool:
+    """Is the value `a` assigns (or the value of the local name it assigns) a call on the attribute
+    `attr` of its own object (`self.store.load(path)`)?"""
+    made = local.get((a.value.text, a.scope)) if isinstance(a.value, Ref) and "." not in a.value.text else a.value
+    return isinstance(made, Call) and isinstance(made.func, Ref) and \
+        made.func.text.rpartition(".")[0] in (f"self.{attr}", f"cls.{attr}")
+
+
 def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
     """(class, attribute) -> the last assignment to it: `x = ...` in the class body, `self.x = ...`
     or `cls.x = ...` in any method of the class (annotation-only ones included). A `None` after a
     value keeps the value: `self.client = None` in the `except` of the `try` that made the client,
-    or in `close()`, says when there is none, not what it is."""
+    or in `close()`, says when there is none, not what it is. Nor does a value made from the attribute
+    itself (`self.store = self.store.load(path)`, also through a local name): the same kind of object."""
 
     def compute() -> dict[tuple[str, str], Assignment]:
         table: dict[tuple[str, str], Assignment] = {}
+        local = facts.last_assignments()
         for a in facts.assignments:
             if a.op == "+=":
                 continue
@@ -183,7 +193,8 @@ def attributes(facts: ModuleFacts) -> dict[tuple[str, str], Assignment]:
                     continue
                 cls = fn.class_name
             old = table.get((cls, attr))
-            if old is not None and old.op == "=" and _is_none(a.value) and not _is_none(old.value):
+            if old is not None and old.op == "=" and not _is_none(old.value) and (
+                    _is_none(a.value) or _made_from(a, attr, local)):
                 table[(cls, attr)] = _merge(old, a)
             elif old is None or old.op == ":" or a.op == "=":
                 # The last value, with the annotation any assignment gave (`self.book: Book | None =

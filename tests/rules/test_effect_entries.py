@@ -2481,3 +2481,46 @@ def test_an_rpc_body_naming_a_read_operation_reads(lint, tmp_path):
             return str(zabbix("host.create", {"host": name}))
     """
     assert [tool for tool, _, _ in sib101(lint, tmp_path, text)] == [37, 49]
+
+
+def test_an_in_memory_vector_store_dumped_to_a_file_after_reloading_itself(lint, tmp_path):
+    """A blind set's LangGraph template: `self.vector_store = store` of `store =
+    self.vector_store.load(path)` is still the `InMemoryVectorStore` that `__init__` made, and its
+    `dump(path)` writes the file; adding documents to it alone stays in memory."""
+    text = """\
+        from langchain_core.tools import tool
+        from langchain_core.vectorstores import InMemoryVectorStore
+
+
+        class VectorStore:
+            def __init__(self, vector_store: InMemoryVectorStore = None):
+                self.vector_store = vector_store if vector_store else InMemoryVectorStore(None)
+
+            def load(self, path: str = "store.json"):
+                store = self.vector_store.load(path, embedding=None)
+                self.vector_store = store
+                return self.vector_store
+
+            def add(self, docs):
+                self.load()
+                self.vector_store.add_documents(docs)
+
+            def save(self, docs):
+                self.add(docs)
+                self.vector_store.dump("store.json")
+
+
+        @tool
+        def add_docs(docs: list) -> str:
+            \"\"\"Add documents.\"\"\"
+            VectorStore().add(docs)
+            return "ok"
+
+
+        @tool
+        def save_docs(docs: list) -> str:
+            \"\"\"Save documents.\"\"\"
+            VectorStore().save(docs)
+            return "ok"
+    """
+    assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(31, 20)]
