@@ -1106,6 +1106,7 @@ def running_framework(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> 
 
 
 MAX_JS_IMPORTERS = 64  # TS/JS importers (and their importers) asked for a tool's groups
+MAX_BARREL_HOPS = 3  # further levels of importers reached through files that make no groups (barrels)
 
 
 def _listings_of(tool: Tool, facts: ModuleFacts, project: ProjectIndex) -> Iterator[_Listing]:
@@ -1143,6 +1144,13 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
         near = project.js_importers(facts.path)
         importers = near[:MAX_JS_IMPORTERS]
         near += [p for importer in importers for p in project.js_importers(importer)]
+        # Barrels make no groups (`index.ts` with `export * from './calendar'`, itself re-exporting
+        # `./calendar-read`): the files importing them are asked too, a few levels up.
+        passing = [p for p in near[len(importers):] if _is_barrel(p, project)]
+        for _ in range(MAX_BARREL_HOPS):
+            above = [q for p in passing[:MAX_JS_IMPORTERS] for q in project.js_importers(p) if q not in near]
+            near += above
+            passing = [p for p in above if _is_barrel(p, project)]
         # And the modules an importer hands the tools to (`analyse(text, tools)` of an `ai.ts` whose
         # `streamText({ tools })` takes them as a parameter: `_per_call_site`).
         near += [p for importer in importers for p in project.js_imports_of(importer)]
@@ -1152,6 +1160,13 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
         if os.path.abspath(where.path) not in seen:
             seen.add(os.path.abspath(where.path))
             yield where
+
+
+def _is_barrel(path: str, project: ProjectIndex) -> bool:
+    """A TS/JS module that only hands on other modules' names (`export * from './calendar'`): no
+    function, no call."""
+    facts = project.facts_for_path(path)
+    return facts is not None and not facts.functions and next(iter(facts.all_calls()), None) is None
 
 
 def _base_modules(facts: ModuleFacts, project: ProjectIndex) -> list[str]:

@@ -567,6 +567,21 @@ def test_sib301_tools_picked_from_a_catalog_through_project_wrappers(tmp_path):
     assert _lint(tmp_path / "t", files, "tools.ts", select=("SIB101",)) == [("SIB101", 4)]
 
 
+def test_sib201_at_a_tool_handed_on_through_two_barrels(tmp_path):
+    """A blind set's Auth0 assistant: `lib/agent.ts` imports the tool from `tools/microsoft`, whose
+    `index.ts` re-exports `./calendar`, which re-exports `./calendar-read`; the ToolNode's
+    `handleToolErrors: false` is reported at the tool three importers down."""
+    tool = ("import { DynamicStructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';\n"
+            "export const CalendarRead = new DynamicStructuredTool({\n  name: 'calendar_read', description: 'd',\n"
+            "  schema: z.object({}),\n  func: async () => { throw new Error('down'); },\n});\n")
+    agent = ("import { ToolNode } from '@langchain/langgraph/prebuilt';\nimport { CalendarRead } from '../tools/microsoft';\n"
+             "export const node = new ToolNode([CalendarRead], { handleToolErrors: false });\n")
+    files = {"tools/microsoft/calendar-read.ts": tool,
+             "tools/microsoft/calendar.ts": "export { CalendarRead } from './calendar-read';\n",
+             "tools/microsoft/index.ts": "export * from './calendar';\n", "lib/agent.ts": agent}
+    assert _lint(tmp_path, files, "tools/microsoft/calendar-read.ts", select=("SIB201",)) == [("SIB201", 3)]
+
+
 def test_a_file_written_into_a_scratch_folder_is_no_effect(tmp_path):
     """evalJ12's SimieBot: `await mkdtemp(path.join(tmpdir(), 'x-'))`, then a file under it written
     by a helper handed the path, and the folder removed after reading a helper's `{ directory }`."""
