@@ -218,10 +218,11 @@ class SyncToolSideEffect(_SideEffectRule):
     `Agent` gets crewai's.
 
     In TypeScript (`@openai/agents`), the SDK aborts the sibling's `details.signal` instead: a
-    side-effecting `execute` that never takes `details`, or never checks, listens to or passes on
-    `details.signal`, lands its effect after the sibling failed, unrecorded. A check only before an
-    await that precedes the effect protects nothing; `fetch(url, { signal })` stops a request not
-    yet sent, but a POST already in flight still reaches the server.
+    side-effecting `execute` that does not check, listen to or pass on `details.signal` before the
+    effect lands its effect after the sibling failed, unrecorded. A check, or the signal given to a
+    call, only before an await that precedes the effect protects nothing (the abort comes during that
+    await), nor does it protect what a helper writes after an await of its own; `fetch(url, { signal
+    })` stops a request not yet sent, but a POST already in flight still reaches the server.
     ```ts
     const chargeCard = tool({
       name: 'charge_card', parameters: z.object({ amount: z.number() }),
@@ -292,7 +293,7 @@ class SyncToolSideEffect(_SideEffectRule):
         "{tool} performs {effect} and {context}: when a sibling call of the same turn fails fatally, the framework "
         "aborts that signal and the run fails, and this tool still lands its effect, unrecorded; "
         "call throwIfAborted() on the signal after the last await before the effect, listen for 'abort', "
-        "or pass the signal on (fetch(url, {{ signal }}))",
+        "or pass the signal to the call that performs the effect (fetch(url, {{ signal }}))",
         "{tool} {context} and performs {effect}: observe that signal before the effect",
     ), "ignores_run_signal": (
         "{tool} performs {effect} and {context}: the caller's abortSignal or run timeout on the generateText / "

@@ -6,12 +6,16 @@ stops a tool that never looks at it: its side effect lands after the sibling fai
 error keeps no record of it (measured at @openai/agents 0.18.0 and 0.20.0). A tool observes the
 signal when its function (or a function nested in it)
 
-* passes it on: as an argument of any call, inside an options object or `AbortSignal.any([...])`
-  included (`fetch(url, { signal })`, `helper(x, { signal: details?.signal })`, or `details` itself);
+* passes it on to the call that performs or leads to the effect, inside an options object or
+  `AbortSignal.any([...])` included (`fetch(url, { signal })`, `helper(x, { signal: details?.signal })`,
+  or `details` itself), or anywhere in a function written inside the tool's (a callback);
 * listens to it: `signal.addEventListener('abort', ...)` or `signal.onabort = ...`;
-* or checks it (`signal.throwIfAborted()`, `signal.aborted`) after the last await before the effect.
+* or checks it (`signal.throwIfAborted()`, `signal.aborted`) after the last await before the effect,
+  or gives it to that last await (`await fetchPage(url, signal)`, then the write): an abort during
+  that await rejects it, and none can come between its end and the effect.
   A check before an await protects nothing after it: the abort may come during that await
-  (measured: the early-check arm still charged).
+  (measured: the early-check arm still charged). Nor does any of these protect an effect a helper
+  performs after an await of its own (`storeArtifact()` uploading, then inserting the row).
 
 Each effect of the tool's call-graph walk that the function does not protect this way is a hazard
 with reason "ignores_signal". What observing does not do is said in SIB101's docs: a request
@@ -59,7 +63,7 @@ def _signal_names(facts: ModuleFacts, fns: list[FunctionFacts], holder: str, att
     for _ in range(MAX_ALIAS_ROUNDS):
         grown = False
         for a in facts.assignments:
-            if a.scope in scopes and a.op == "=" and a.target not in names and _mentions(a.value, names | {holder}, attr):
+            if a.scope in scopes and a.op == "=" and a.target not in names and _holds(a.value, names | {holder}, attr):
                 names.add(a.target)
                 grown = True
         if not grown:
@@ -84,14 +88,27 @@ def _mentions(value: Value | None, names: set[str], attr: str) -> bool:
     return False
 
 
+def _holds(value: Value | None, names: set[str], attr: str) -> bool:
+    """Does `value` hold the signal itself (`details?.signal ?? other`, `{ signal }`,
+    `AbortSignal.any([signal, t])`)? What a call given the signal returns does not
+    (`const currency = await loadCurrency(details?.signal)`)."""
+    if isinstance(value, Call):
+        return isinstance(value.func, Ref) and value.func.text == "AbortSignal.any" and \
+            any(_mentions(a, names, attr) for a in value.args)
+    return _mentions(value, names, attr)
+
+
 class _Observation:
-    """How the tool's function uses its signal: passed on or listened to anywhere, and where it checks it."""
+    """How the tool's function uses its signal: listened to, or passed on in a nested function
+    (`handled`); where its own body passes it on, and where it checks it."""
 
     def __init__(self, facts: ModuleFacts, fn: FunctionFacts, holder: str, attr: str) -> None:
         fns = _nested(facts, fn)
         names = _signal_names(facts, fns, holder, attr)
-        self.handled = False  # passed on or listened to
+        self.handled = False
         self.checks: list[tuple[int, Loc]] = []  # (awaits before, where) of checks in the tool's own body
+        # (awaits before the next statement, where) of the calls of the tool's own body given the signal
+        self.passes: list[tuple[int, Loc]] = []
         passes = names | {holder}
         for f in fns:
             for site in f.calls:
@@ -106,7 +123,10 @@ class _Observation:
                     self.handled = True
                     continue
                 if any(_mentions(a, passes, attr) for a in site.call.args):
-                    self.handled = True
+                    if f is fn:
+                        self.passes.append((site.awaits_before + (1 if site.awaited else 0), site.call.loc))
+                    else:
+                        self.handled = True
             for read, awaits, loc in getattr(f, "state_reads", ()):
                 if f is fn and read.rpartition(".")[0] in names:
                     self.checks.append((awaits, loc))
@@ -114,19 +134,29 @@ class _Observation:
             if a.scope in {f.name for f in fns} and a.target.rpartition(".")[0] in names and a.target.endswith(".onabort"):
                 self.handled = True
 
-    def protects(self, awaits_before: int, at: Loc) -> bool:
-        """Is an effect reached at `at`, after `awaits_before` awaits of the tool's body, protected?"""
-        if self.handled:
+    def uses(self) -> bool:
+        """Does the tool's body pass its signal on or check it anywhere?"""
+        return bool(self.passes or self.checks)
+
+    def protects(self, awaits_before: int, at: Loc, inner: int = 0) -> bool:
+        """Is an effect reached at `at`, after `awaits_before` awaits of the tool's body and `inner`
+        awaits of the helpers on the way, protected?"""
+        if self.handled or any(loc == at for _, loc in self.passes):
             return True
-        return any(awaits == awaits_before and (loc.line, loc.col) < (at.line, at.col) for awaits, loc in self.checks)
+        if inner > 0:
+            return False
+        before = (at.line, at.col)
+        return any(awaits == awaits_before and (loc.line, loc.col) < before for awaits, loc in self.checks + self.passes)
 
 
-def _position(site: Site, fn: FunctionFacts) -> tuple[int, Loc] | None:
-    """(awaits before, location) in the tool's own body of the call that performs or leads to the effect."""
+def _position(site: Site, fn: FunctionFacts) -> tuple[int, Loc, int] | None:
+    """(awaits before, location) in the tool's own body of the call that performs or leads to the
+    effect, and the awaits of the helpers on the way before the effect."""
     if site.fn is fn:
-        return next(((s.awaits_before, s.call.loc) for s in fn.calls if s.call.loc == site.call.loc), None)
+        return next(((s.awaits_before, s.call.loc, 0) for s in fn.calls if s.call.loc == site.call.loc), None)
     if site.ctx.entry is not None:
-        return next(((s.awaits_before, s.call.loc) for s in fn.calls if s.call.loc == site.ctx.entry), None)
+        return next(((s.awaits_before, s.call.loc, site.ctx.awaits - s.surely_awaited_before)
+                     for s in fn.calls if s.call.loc == site.ctx.entry), None)
     return None
 
 
@@ -179,7 +209,9 @@ def hazards(fw: Framework, found: Walk, facts: ModuleFacts, fn: FunctionFacts) -
         where = _position(site, fn)
         if observed is not None and (where is None or observed.protects(*where)):
             continue
-        context = f"never observes {word}" if takes else f"never takes {spec.keyword} (so never sees {word})"
+        context = f"never takes {spec.keyword} (so never sees {word})" if not takes else \
+            f"does not observe {word} after its last await" if observed is not None and observed.uses() else \
+            f"never observes {word}"
         reason: Reason = "ignores_run_signal" if fw.tools.signal_aborted_by == "run" else "ignores_signal"
         out.append(Hazard(reason, f"{context}, {site.effect.description}", site.facts.path, site.call.loc,
                           found.tool, site.effect.description, site.ctx.via))

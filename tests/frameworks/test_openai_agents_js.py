@@ -71,6 +71,37 @@ def test_sib101_early_check_does_not_protect(tmp_path):
     assert _codes(tmp_path, {"main.ts": src}) == [("SIB101", 3)]
 
 
+SIGNAL_PASSED = {
+    # (the tool body, SIB101 expected)
+    "to the last await before the effect": (
+        "    const page = await fetch('https://x.example.com/p', { signal: details?.signal });\n"
+        "    await fetch('https://pay.example.com/c', { method: 'POST', body: await page.text() });\n", False),
+    "to a helper doing the effect": ("    await store(input, details?.signal);\n", False),
+    "to an early step only": (
+        "    const currency = await loadCurrency(details?.signal);\n"
+        "    await new Promise((r) => setTimeout(r, 300));\n"
+        "    await fetch('https://pay.example.com/c', { method: 'POST', body: currency });\n", True),
+    "before a helper that waits before its effect": (
+        "    const page = await fetch('https://x.example.com/p', { signal: details?.signal });\n"
+        "    await upload(await page.text());\n", True),
+}
+
+
+@pytest.mark.parametrize("case", list(SIGNAL_PASSED))
+def test_sib101_signal_passed_on_protects_only_what_follows_it(case, tmp_path):
+    """A blind set's canvas agent: the signal goes to the page fetch, not to the storage upload and
+    the row insert after it; an abort during the upload leaves the row to land."""
+    body, expected = SIGNAL_PASSED[case]
+    helpers = ("async function loadCurrency(signal?: AbortSignal) {\n  signal?.throwIfAborted();\n  return 'usd';\n}\n"
+               "async function store(input: unknown, signal?: AbortSignal) {\n"
+               "  await fetch('https://pay.example.com/c', { method: 'POST', signal });\n}\n"
+               "async function upload(text: string) {\n  await fetch('https://blob.example.com/put', { method: 'PUT', body: text });\n"
+               "  await fetch('https://db.example.com/rows', { method: 'POST', body: text });\n}\n")
+    src = HEAD + helpers + "export const charge = tool({\n  name: 'c',\n  parameters: z.object({}),\n" \
+                           "  async execute(input, ctx, details) {\n" + body + "    return 'ok';\n  },\n});\n"
+    assert ("SIB101" in _code_set(tmp_path, {"main.ts": src})) is expected, src
+
+
 EFFECTS = {
     "axios.post": ("import axios from 'axios';\n", "await axios.post('https://x.example.com/orders', {});"),
     "axios config": ("import axios from 'axios';\n", "await axios({ method: 'put', url: 'https://x.example.com' });"),

@@ -78,6 +78,8 @@ ARMS: tuple[Arm, ...] = (
          "one fatal, side-effecting tool called twice in a turn is its own sibling", charging_tool="pay_invoice"),
     _arm("reads_signal_early", HAZARD, LOST,
          "the early-check trap: `signal.aborted` read only before the await, when it is still live"),
+    _arm("passes_signal_early", HAZARD, LOST,
+         "the signal given to a quick first step only: the abort comes during a later await without it"),
     _arm("parallel_tool_calls_false", HAZARD, LOST,
          "`parallelToolCalls: false` is only sent as `parallel_tool_calls`; the SDK runs what comes back "
          "together", sends_parallel_tool_calls=False),
