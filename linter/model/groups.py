@@ -914,6 +914,9 @@ def _workflow_groups(facts: ModuleFacts, made: list[Group], project: ProjectInde
     return out
 
 
+COPIES = frozenset({"list", "tuple", "builtins.list", "builtins.tuple"})  # a copy of a tools list holds its tools
+
+
 def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project: ProjectIndex,
                    plain: str) -> list[Snapshot]:
     """A builder function's tools parameter (`def build(m, tools): return Agent(tools=tools)`): one
@@ -922,12 +925,16 @@ def _per_call_site(facts: ModuleFacts, tools: Value | None, scope: str, project:
     if not isinstance(tools, Ref) or "." in tools.text:
         return []
     where = Scope(facts, scope)
+    anchor = tools.loc
+    copied = where.value(tools.text)
+    if isinstance(copied, Call) and copied.callee in COPIES and len(copied.args) == 1 and isinstance(copied.args[0], Ref):
+        tools = copied.args[0]  # `tool_list = list(tools)`: the parameter's tools
     param = where.param(tools.text)
     if param is None:
         return []
     # A call from another module is anchored at this module's tools argument: findings stay in the
     # file being checked.
-    return [Snapshot(arg.loc if caller.facts is facts else tools.loc,
+    return [Snapshot(arg.loc if caller.facts is facts else anchor,
                      resolve_members(caller.facts, arg, caller.name, project, plain))
             for caller, arg in argument_values(where, param[0], param[1], project)]
 

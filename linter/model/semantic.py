@@ -1384,6 +1384,11 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
             continue
         called = calls_by_text(other)
         for local, dotted in other.imports.items():
+            if dotted.rpartition(".")[2] != public and project.module(dotted, other.path) is facts:
+                # The module itself, imported (`from app import factory`, `import app.factory as f`):
+                # called as its attribute (`factory.make(...)`).
+                found.extend((other, caller, call) for caller, call in called.get(f"{local}.{public}", ()))
+                continue
             if dotted.rpartition(".")[2] != public or project.resolve(dotted, other.path) != (facts, public):
                 continue
             found.extend((other, caller, call) for caller, call in called.get(local, ()))

@@ -141,6 +141,26 @@ def test_langgraph_builder_function_parameter(tmp_path: Path) -> None:
     assert _codes(tmp_path, {"app/lg_tools.py": tools, "app/agent.py": agent}, "app/agent.py") == [("SIB301", 7)]
 
 
+@pytest.mark.parametrize("imported", ["from app import builder", "import app.builder as builder"])
+def test_a_builder_called_as_a_modules_attribute_copying_its_tools(tmp_path: Path, imported: str) -> None:
+    """A blind set's CRM agent: `new_react.create_react_executor(model=..., tools=[crm_tools.create_lead, ...])`
+    in `workflow.py`, over `tool_list = list(tools); ToolNode(tool_list)` in the builder's module:
+    the group is the builder's, anchored at its ToolNode's tools, with the tools each call passes."""
+    tools = (
+        "import requests\nfrom agents import function_tool\n\n"
+        "@function_tool\ndef charge_card(amount: int) -> str:\n"
+        "    requests.post('https://pay.example.com/charges', json={'a': amount})\n    return 'ok'\n\n"
+        "@function_tool(failure_error_function=None)\nasync def lookup_tax(region: str) -> str:\n    raise RuntimeError('down')\n"
+    )
+    builder = (
+        "from agents import Agent\n\n"
+        "def build(name, tools):\n    tool_list = list(tools)\n    return Agent(name=name, tools=tool_list)\n"
+    )
+    agent = f"{imported}\nfrom app import tools as t\n\ncheckout = builder.build('checkout', tools=[t.charge_card, t.lookup_tax])\n"
+    files = {"app/__init__.py": "", "app/tools.py": tools, "app/builder.py": builder, "app/agent.py": agent}
+    assert [c for c in _codes(tmp_path, files, "app/builder.py") if c[0] == "SIB301"] == [("SIB301", 5)]
+
+
 def test_builder_calls_with_separate_tools_do_not_mix(tmp_path: Path) -> None:
     text = (
         "from agents import Agent\nfrom app.tools import charge_card, lookup_tax\n\n"
