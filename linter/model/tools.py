@@ -22,6 +22,7 @@ from ..syntax.facts import (
     Const,
     KEYED,
     FunctionFacts,
+    Lambda,
     Mapping,
     ModuleFacts,
     Ref,
@@ -213,7 +214,11 @@ MAX_WRAPPERS = 3  # nested wrapper calls followed to the function they are hande
 
 def _through_wrappers(facts: ModuleFacts, value: Value | None, scope: str) -> Value | None:
     """`tool(withTracing(cfg, async (input) => {...}), {...})`: a wrapper call's result runs the
-    function of this module it is handed (through nested wrappers), so that function is the tool's."""
+    function of this module it is handed (through nested wrappers), so that function is the tool's.
+    A Python lambda that only calls a function (`func=lambda phone: lookup_patient(phone, db=db)`)
+    runs that function: it is the tool's, reported at its `def`."""
+    if isinstance(value, Lambda) and isinstance(value.body, Call) and isinstance(value.body.func, Ref):
+        return value.body.func
     for _ in range(MAX_WRAPPERS):
         if not isinstance(value, Call) or not isinstance(value.func, Ref) or tool_maker(value.func.name) is not None:
             break

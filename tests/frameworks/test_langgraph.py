@@ -450,6 +450,28 @@ def test_a_function_whose_parameter_the_framework_fills_is_reported_at_its_def(t
     assert lint_files(tmp_path, files, "settings.py", config) == []
 
 
+def test_a_lambda_that_forwards_to_a_function_runs_that_function(tmp_path):
+    """A blind set's clinic agent: `StructuredTool.from_function(func=lambda phone: create_patient_tool(
+    phone=phone, db=db))` over the session its builder is given; the function, defined in another
+    module with `db: Session`, commits. Reported at its `def`."""
+    from conftest import lint_files
+
+    tools = ("from sqlalchemy.orm import Session\n\n"
+             "def create_patient_tool(phone: str, db: Session) -> str:\n"
+             "    db.add(object())\n    db.commit()\n    return 'ok'\n\n"
+             "def lookup_patient_tool(phone: str, db: Session) -> str:\n    return str(db.get(object, phone))\n")
+    builder = ("from langchain.tools import StructuredTool\nfrom app.agent_tools import create_patient_tool, lookup_patient_tool\n\n"
+               "def get_tools(db):\n    return [\n"
+               "        StructuredTool.from_function(name='create_patient', description='d',\n"
+               "                                     func=lambda phone: create_patient_tool(phone=phone, db=db)),\n"
+               "        StructuredTool.from_function(name='lookup_patient', description='d',\n"
+               "                                     func=lambda phone: lookup_patient_tool(phone=phone, db=db)),\n    ]\n")
+    files = {"app/__init__.py": "", "app/agent_tools.py": tools, "app/builder.py": builder}
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [d.loc.line for d in lint_files(tmp_path, files, "app/agent_tools.py", config)] == [3]
+    assert lint_files(tmp_path, files, "app/builder.py", config) == []
+
+
 # ---- SIB206 (off by default) ----------------------------------------------------------------------
 def test_sib206_is_off_by_default_and_reported_at_the_group(lint, tmp_path, codes):
     text = HEAD + "agent = create_agent('m', tools=[add, lookup_tax])\n"
