@@ -52,11 +52,11 @@ CREDENTIAL_STORE_KINDS = frozenset({"sql", "orm", "nosql", "kv"})
 # Words of a helper that records the agent's own run, and the stores such a record may land in.
 RUN_RECORD_WORDS = frozenset({"trajectory", "trajectories", "telemetry", "analytics"})
 RUN_RECORD_KINDS = BOOKKEEPING_KINDS | {"sql", "orm", "nosql"}
-# A helper that logs or tracks an event of the run (`tracker.log_event(MENU_VIEWED, ...)`,
+# A helper that logs or tracks an event or an action of the run (`tracker.log_event(MENU_VIEWED, ...)`,
 # `track_event`): both a verb and an event word in its own name. A `log_expense` helper is the
 # tool's business, and so is an audit row (`log_audit_event`): the corpus counts audit trails.
 EVENT_LOG_VERBS = frozenset({"log", "track"})
-EVENT_WORDS = frozenset({"event", "events"})
+EVENT_WORDS = frozenset({"event", "events", "action", "actions"})  # `log_agent_action`: what the agent did
 AUDIT_WORDS = frozenset({"audit", "audits"})
 # Words of a helper that keeps the app's log (`Logger.writeToFile` appending to `logs/app.log`): its
 # file writes are the log, not the tool's effect (a `log_expense` helper is not one of them).

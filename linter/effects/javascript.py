@@ -230,6 +230,10 @@ ROWS: tuple[Row, ...] = (
              "{name} (Slack)", False, "message"),
     # Notion's JS client (`notion.pages.create`, `notion.blocks.children.append`); `query`/`retrieve`/`list` read.
     *methods("@notionhq/client.Client", "create update append delete", "{name} (Notion)", False, "ticket"),
+    # Linear's SDK (`new LinearClient({ apiKey }).createIssue({...})`, `updateIssue`, `createComment`,
+    # `createIssueLabel`, `archiveIssue`); `issues`, `issue`, `teams`, `users` read.
+    *methods("@linear/sdk.LinearClient", "create* update* delete* archive* unarchive*", "{name} (Linear)", False,
+             "ticket"),
     # Okta's management SDK (`client.userApi.createUser`, `deleteUser`, `suspendUser`); `get*`/`list*` read.
     *methods("@okta/okta-sdk-nodejs.Client", "create* update* delete* replace* activate* deactivate* suspend* "
              "unsuspend* unlock* reset* expire* assign* unassign* add* remove* revoke* set* clear* grant*",

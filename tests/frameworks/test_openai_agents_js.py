@@ -109,6 +109,9 @@ EFFECTS = {
     "fs/promises writeFile": ("import { writeFile } from 'node:fs/promises';\n", "await writeFile('/tmp/out', 'x');"),
     "fs.writeFileSync": ("import fs from 'fs';\n", "fs.writeFileSync('/srv/out', 'x');"),
     "child_process": ("import { execFile } from 'child_process';\n", "execFile('deploy.sh');"),
+    # A blind set's Slack assistant: `getLinearClient(token)` returning `new LinearClient({ apiKey })`.
+    "Linear issue": ("import { LinearClient } from '@linear/sdk';\n",
+                     "await new LinearClient({ apiKey: 'k' }).createIssue({ teamId: 't', title: 'x' });"),
     "prisma": ("import { PrismaClient } from '@prisma/client';\nconst prisma = new PrismaClient();\n",
                "await prisma.order.create({ data: {} });"),
     "pg insert": ("import { Pool } from 'pg';\nconst pool = new Pool();\n", "await pool.query('INSERT INTO orders VALUES (1)');"),
@@ -319,6 +322,7 @@ READ_ONLY = {
                             "    await mcpc.request({ method: 'resources/read', params: { uri: 'x' } }, Schema);"),
     "microsoft graph get": "await Client.init({}).api('/me/events').get();",
     "jsforce query": "await conn.query('SELECT Id FROM Contact');",
+    "linear issues": "await linear.issues({ filter: {} });\n    await linear.issue('ENG-1');",
     "ls line built with += of literal flags": "let listing = 'ls';\n    if (Date.now()) listing += ' -la';\n    execSync(listing);",
     "prepared SELECT run on an untraced database": ("const db = (globalThis as any).ctx.context.db;\n"
                                                     "    db.prepare('SELECT * FROM users').get();\n"
@@ -355,6 +359,7 @@ def test_sib101_read_only_negatives(read, tmp_path):
                "import { MongoClient } from 'mongodb';\nconst mongo = new MongoClient('x');\n"
                "import { createClient as redisClient } from 'redis';\nconst redis = redisClient();\n"
                "import { drizzle } from 'drizzle-orm/node-postgres';\nconst orm = drizzle('x');\n"
+               "import { LinearClient } from '@linear/sdk';\nconst linear = new LinearClient({ apiKey: 'k' });\n"
                "import { Client as AwClient, Databases } from 'node-appwrite';\nconst aw = new Databases(new AwClient());\n"
                "import { Client } from '@microsoft/microsoft-graph-client';\n"
                "import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';\n"

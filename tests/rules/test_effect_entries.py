@@ -2524,3 +2524,39 @@ def test_an_in_memory_vector_store_dumped_to_a_file_after_reloading_itself(lint,
             return "ok"
     """
     assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(31, 20)]
+
+
+def test_a_log_of_the_agents_own_actions_is_bookkeeping(lint, tmp_path):
+    """A blind set's clinic agent: a read tool records what the agent did (`log_agent_action_service`
+    adding an `AgentLog` row); a tool logging an expense writes the books."""
+    text = """\
+        import sqlite3
+        from langchain_core.tools import tool
+
+
+        def log_agent_action(action: str) -> None:
+            conn = sqlite3.connect("app.db")
+            conn.execute("INSERT INTO agent_log VALUES (?)", (action,))
+            conn.commit()
+
+
+        def log_expense(amount: int) -> None:
+            conn = sqlite3.connect("app.db")
+            conn.execute("INSERT INTO expenses VALUES (?)", (amount,))
+            conn.commit()
+
+
+        @tool
+        def list_appointments(patient: str) -> str:
+            \"\"\"List appointments.\"\"\"
+            log_agent_action("listed")
+            return "none"
+
+
+        @tool
+        def add_expense(amount: int) -> str:
+            \"\"\"Add an expense.\"\"\"
+            log_expense(amount)
+            return "ok"
+    """
+    assert sorted({tool for tool, _, _ in sib101(lint, tmp_path, text)}) == [25]
