@@ -108,6 +108,14 @@ def maker_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def method_maker_words() -> frozenset[str]:
+    """The Python frameworks' decorator methods that make a tool of what they decorate (`tool` of
+    `@mcp.tool()`, `tool_plain` of `@agent.tool_plain`): its receiver may be another module's."""
+    return frozenset(method for fw in FRAMEWORKS if fw.language == "python"
+                     for (_, method), maker in fw.tools.methods.items() if maker.kind == "decorator")
+
+
+@lru_cache(maxsize=1)
 def tool_base_words() -> frozenset[str]:
     """The last parts of the Python frameworks' tool base classes (`BaseTool`, `BaseToolSpec`): a
     project class naming one among its bases may hand it on to subclasses in other modules."""

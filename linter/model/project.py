@@ -257,16 +257,19 @@ def _plain_roots() -> tuple[str, ...]:
 
 def _decorates_with_a_maker_name(data: bytes) -> bool:
     """A bare `@function_tool` or `@tool(...)` in a file importing no framework: a maker another
-    project module hands on (`from app.common import *`; `siblint.model.tools._reexported_maker`)."""
+    project module hands on (`from app.common import *`; `siblint.model.tools._reexported_maker`);
+    or `@mcp.tool()` on a server another module builds (`from app.server import mcp`;
+    `siblint.model.tools.registered_from_imports`)."""
     return next(line_matches(_maker_decorator(), data, b"@"), None) is not None
 
 
 @lru_cache(maxsize=1)
 def _maker_decorator() -> re.Pattern[bytes]:
-    from ..frameworks import maker_words
+    from ..frameworks import maker_words, method_maker_words
 
     words = b"|".join(re.escape(w.encode()) for w in sorted(maker_words()))
-    return re.compile(rb"^[ \t]*@(?:" + words + rb")\b", re.M)
+    methods = b"|".join(re.escape(w.encode()) for w in sorted(method_maker_words()))
+    return re.compile(rb"^[ \t]*@(?:(?:" + words + rb")|[A-Za-z_]\w*\.(?:" + methods + rb"))\b", re.M)
 
 
 def line_matches(pattern: re.Pattern[bytes], data: bytes, literal: bytes) -> Iterator[re.Match[bytes]]:

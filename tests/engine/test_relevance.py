@@ -132,6 +132,17 @@ def test_project_wrappers_the_engine_does_not_follow(tmp_path: Path, shape: dict
     assert findings(tmp_path)["pay.py"] == []
 
 
+@pytest.mark.parametrize("importers", [False, True], ids=["server-alone", "server-imports-the-tools"])
+def test_a_tool_registered_on_another_modules_server_is_parsed_and_reports(tmp_path: Path, importers: bool) -> None:
+    """A blind set's calendar MCP server: `from gcal_fast_mcp.server import mcp` then `@mcp.tool(...)`
+    in a module that imports no framework (the server module imports it to register them)."""
+    server = "from fastmcp import FastMCP\n\nmcp = FastMCP('cal')\n" + ("import ops  # noqa: E402\n" if importers else "")
+    write(tmp_path, {"server.py": server, "ops.py": EFFECT + "from server import mcp\n\n@mcp.tool(name='charge')" + PLAIN,
+                     "pyproject.toml": "[project]\nname = 'x'\ndependencies = ['fastmcp>=3.0.0']\n"})
+    assert findings(tmp_path)["ops.py"] == ["SIB101"]
+    assert findings(tmp_path, jobs=2)["ops.py"] == ["SIB101"]
+
+
 def test_a_cached_skip_is_rechecked_when_an_importer_starts_a_group(tmp_path: Path) -> None:
     write(tmp_path, {"main.py": "from google.adk.agents import Agent\nfrom pay import charge\n\ncharge(1)\n",
                      "pay.py": EFFECT + PLAIN})
