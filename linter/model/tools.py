@@ -35,6 +35,7 @@ from .semantic import (
     OWN_OBJECT,
     Scope,
     ancestor_bases,
+    argument_values,
     canonical,
     classes_of,
     constructed_by,
@@ -378,19 +379,48 @@ def _registered_from_imports(facts: ModuleFacts, project: ProjectIndex) -> list[
     for fn in facts.functions.values():
         for deco in fn.decorators:
             target = deco.func if isinstance(deco, Call) else deco
-            if not isinstance(target, Ref) or target.name == target.text or tool_maker(target.name) is not None:
-                continue  # a name of this module, or a framework's own decorator (`tools_in`)
+            if not isinstance(target, Ref) or tool_maker(target.name) is not None:
+                continue  # a framework's own decorator (`tools_in`)
+            if target.name == target.text:  # a name of this module: a parameter's object, or `tools_in`'s
+                made = _made_on_a_parameter(facts, fn, target, project)
+                if made is not None:
+                    out.append(_decorated(facts, fn, deco, *made))
+                continue
             owner, _, method = target.name.rpartition(".")
             found = project.resolve(owner, facts.path)
             if found is None or found[0] is facts:
                 continue
             home, local = found
-            built = constructed_by(Scope(home), Ref(local, local, target.loc))
-            made = next(((fw, m) for fw in FRAMEWORKS if (m := fw.tools.methods.get((built, method))) is not None), None)
-            if made is not None and made[1].kind == "decorator":
+            made = _decorator_method(constructed_by(Scope(home), Ref(local, local, target.loc)), method)
+            if made is not None:
                 absolute = f"{home.module}.{local}" if home.module else local
                 out.append(_decorated(facts, fn, deco, *made, receiver=absolute))
     return out
+
+
+def _decorator_method(built: str, method: str) -> tuple[Framework, ToolMaker] | None:
+    """The tool-making decorator `method` of an object `built` constructs (`FastMCP.tool`)."""
+    made = next(((fw, m) for fw in FRAMEWORKS if (m := fw.tools.methods.get((built, method))) is not None), None)
+    return made if made is not None and made[1].kind == "decorator" else None
+
+
+def _made_on_a_parameter(facts: ModuleFacts, fn: FunctionFacts, target: Ref,
+                         project: ProjectIndex) -> tuple[Framework, ToolMaker] | None:
+    """`@mcp.tool(...)` inside `def register_tools(mcp):`, whose callers pass a server they build
+    (`register_tools(FastMCP("todo"))`, in this module or another): that server's maker."""
+    receiver, _, method = target.text.rpartition(".")
+    outer_name = fn.name.rpartition(".")[0]
+    outer = facts.functions.get(outer_name)
+    if outer is None or "." in receiver or receiver not in outer.params:
+        return None
+    for caller, arg in argument_values(Scope(facts, outer_name), outer, outer.params.index(receiver), project):
+        # Any value the caller gives the name: `mcp = register_tools(mcp)` rebinds it to the result.
+        values = [a.value for a in caller.facts.assignments if isinstance(arg, Ref) and a.target == arg.text
+                  and a.scope == caller.name] or [arg]
+        made = next((m for v in values if (m := _decorator_method(constructed_by(caller, v), method)) is not None), None)
+        if made is not None:
+            return made
+    return None
 
 
 def tool_base(facts: ModuleFacts, cls: str) -> tuple[Framework, tuple[str, str]] | None:

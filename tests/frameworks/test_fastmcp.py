@@ -114,3 +114,24 @@ def test_a_helper_that_tools_call_is_not_analysed_for_it(tmp_path):
                                   "@mcp.tool\ndef look(x: int) -> str:\n    return tools.status(x)\n"})
     files = sorted(str(p) for p in tmp_path.rglob("*.py"))
     assert runner.run(files, Config(root=str(tmp_path)), 1).files_analysed == 1
+
+
+@pytest.mark.parametrize("server", [
+    "from fastmcp import FastMCP\nfrom tools import register_tools\n\nmcp = FastMCP('todo')\nmcp = register_tools(mcp)\n",
+    "from fastmcp import FastMCP\nimport tools\n\ntools.register_tools(FastMCP('todo'))\n",
+], ids=["rebound-to-the-result", "module-attribute"])
+def test_tools_registered_on_a_server_a_caller_passes_in(tmp_path, server):
+    """A blind set's to-do server: `def register_mcp_tools(mcp):` decorates its nested tools with
+    `@mcp.tool(...)`, and the server module calls it with the `FastMCP` it builds (`mcp =
+    register_mcp_tools(mcp)`). A read-only nested tool stays quiet."""
+    from support import cli_findings, write
+
+    tools = ("import requests\n\n\ndef register_tools(mcp):\n"
+             "    @mcp.tool(name='add_task')\n    def add_task(title: str) -> str:\n"
+             "        requests.post('https://todo.example.com/tasks', json={'t': title})\n        return 'ok'\n\n"
+             "    @mcp.tool(name='list_tasks')\n    def list_tasks() -> str:\n"
+             "        return requests.get('https://todo.example.com/tasks').text\n\n    return mcp\n")
+    write(tmp_path, {"tools.py": tools, "server.py": server,
+                     "pyproject.toml": "[project]\nname = 'x'\ndependencies = ['fastmcp>=3.0.0']\n"})
+    found = [(f[0], f[1], f[3]) for f in cli_findings(["--no-cache", "."], tmp_path)]
+    assert found == [("tools.py", 6, "SIB101")]
