@@ -212,6 +212,9 @@ class _Walker:
         self.events: list[Visit | Site] = []
         self.visited: set[tuple] = set()
         self.own: tuple[Scope, Value] | None = None  # the tool's class, where its method is inherited (OWN_CLASS)
+        # A unit of work's commit whose body stages nothing itself: kept when the walk stages an ORM
+        # write elsewhere (a service the body hands the session to: `TaskService(session).create_task()`).
+        self.pending_commits: set[tuple[str, Loc]] = set()
 
     def run(self) -> Walk | None:
         if self.tool.kind not in ("function", "constructed"):
@@ -230,6 +233,9 @@ class _Walker:
         else:  # async tools, and FunctionTool's on_invoke_tool (awaited by the SDK)
             ctx = Context("loop" if fn.is_async else "loop_sync")
         self.enter(facts, fn, ctx, {})
+        if self.pending_commits and not any(isinstance(e, Site) and _stages_orm_write(e) for e in self.events):
+            self.events = [replace(e, effect=None) if isinstance(e, Site) and (e.facts.path, e.call.loc)
+                           in self.pending_commits else e for e in self.events]
         return Walk(self.tool, self.events, not fn.is_async)
 
     # ---- one function --------------------------------------------------------------------------
@@ -276,10 +282,11 @@ class _Walker:
             or self._passed_method_effect(call, awaited, args)
         # A helper's credential or cache upkeep, also what it delegates (`_get_token()` calling
         # `_encrypt(password)`), and a unit of work's commit (`siblint.effects.incidental`).
-        if eff is not None and ctx.depth and not eff.configured and (
-                any(is_bookkeeping(eff, helper) for helper in ctx.via)
-                or (not ctx.staged and is_scope_commit(eff, fn.name, _decorator_names(fn)))):
-            eff = None
+        if eff is not None and ctx.depth and not eff.configured:
+            if any(is_bookkeeping(eff, helper) for helper in ctx.via):
+                eff = None
+            elif not ctx.staged and is_scope_commit(eff, fn.name, _decorator_names(fn)):
+                self.pending_commits.add((facts.path, call.loc))
         handler = None if eff is None or eff.configured else \
             invoked_handler(eff.method, call, scope, self.project) if eff.kind == "cloud" else \
             served_route(eff, facts, self.project) if eff.kind == "http" else None
@@ -629,6 +636,17 @@ def _swallowed(site: CallSite, swallowers: list[Handler]) -> bool:
     if any(_suppresses_cancellation(cm) for cm in site.with_items):
         return True
     return any(site.call.loc.line > h.loc.end_line for h in swallowers)
+
+
+def _stages_orm_write(site: Site) -> bool:
+    """Does the call stage a write on an ORM session (`self.session.add(task)`, `db.delete(row)`):
+    on a receiver built as a session, or of unknown kind for any staging method but `delete`?"""
+    method = method_name(site.call.func)
+    receiver = receiver_of(site.call.func)
+    if method not in STAGED_WRITES or receiver is None:
+        return False
+    made = site.scope.constructor(receiver)
+    return "session" in made.lower() if made else method != "delete"
 
 
 def _stages_writes(fn: FunctionFacts, cm: Call) -> bool:

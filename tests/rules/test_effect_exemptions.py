@@ -636,6 +636,50 @@ def test_a_unit_of_work_commit_is_not_the_tools_effect(lint, tmp_path):
     """) == [(33, 35), (39, 10)]  # add_event's ORM session stages the row; the scope's commit writes it
 
 
+def test_a_unit_of_works_commit_of_rows_a_service_stages(lint, tmp_path):
+    """A blind set's to-do server: the body hands the session to a service (`TaskService(session)`)
+    whose method stages the row (`self.session.add(task)`); the scope's commit writes it. A service
+    method that only reads leaves the commit writing nothing."""
+    assert sib101_lines(lint, tmp_path, """\
+        from contextlib import contextmanager
+        from sqlmodel import Session, create_engine, select
+        from agents import function_tool
+
+        engine = create_engine("sqlite:///todo.db")
+
+        @contextmanager
+        def get_session_context():
+            session = Session(engine)
+            try:
+                yield session
+                session.commit()
+            finally:
+                session.close()
+
+        class TaskService:
+            def __init__(self, session: Session):
+                self.session = session
+
+            def create_task(self, title: str):
+                self.session.add(Task(title=title))
+                self.session.flush()
+
+            def list_tasks(self):
+                return self.session.exec(select(Task)).all()
+
+        @function_tool
+        def add_task(title: str) -> str:
+            with get_session_context() as session:
+                TaskService(session).create_task(title)
+            return "added"
+
+        @function_tool
+        def list_tasks() -> str:
+            with get_session_context() as session:
+                return str(TaskService(session).list_tasks())
+    """) == [(28, 12)]
+
+
 @pytest.mark.parametrize("path, reported", [("/0/private/Balance", False), ("/0/private/AddOrder", True)])
 def test_url_concatenated_with_plus_is_read(path, reported):
     code = f"""\
