@@ -979,10 +979,12 @@ def _closure_parameter_classes(scope: Scope, name: str, project: ProjectIndex,
     """`notifier` in a tool nested in `make_slack_tool(notifier)`, unannotated: the classes of what
     the factory's call sites pass (`make_slack_tool(make_notifier())` in another module); `deps.repo`
     of `make_tool(deps)`, what they pass under that key (`make_tool({ repo: deps.repo })`, typed
-    there). A parameter of the function itself is bound by the walk that enters it (`ReceiverScope`)."""
+    there). A parameter of the function itself is bound by the walk that enters it (`ReceiverScope`),
+    but a constructor's: the walk reads what `__init__` stored (`self.repo = repo`) in another method,
+    so it is what the class's constructions pass (`Service(repo=SQLRepo())`, in other modules too)."""
     head, _, key = name.partition(".")
     found = scope.param(head)
-    if found is None or found[0] is scope.fn:
+    if found is None or (found[0] is scope.fn and found[0].name.rpartition(".")[2] != "__init__"):
         return []
     fn, index = found
 

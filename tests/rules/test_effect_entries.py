@@ -2560,3 +2560,58 @@ def test_a_log_of_the_agents_own_actions_is_bookkeeping(lint, tmp_path):
             return "ok"
     """
     assert sorted({tool for tool, _, _ in sib101(lint, tmp_path, text)}) == [25]
+
+
+def test_a_repository_a_service_is_constructed_with(lint, tmp_path):
+    """A blind set's restaurant MCP server: `booking_service = BookingService(reservation_repo=
+    SQLReservationRepository())` at module level, and `self.reservation_repo.insert(row)` in its
+    method: the repository its constructions pass, unannotated, in another module too."""
+    from conftest import lint_files
+
+    repos = """\
+        import sqlite3
+
+
+        class SQLRepo:
+            def insert(self, row):
+                conn = sqlite3.connect("r.db")
+                conn.execute("INSERT INTO r VALUES (?)", (row,))
+                conn.commit()
+
+            def find(self, row):
+                return sqlite3.connect("r.db").execute("SELECT * FROM r WHERE x = ?", (row,)).fetchone()
+    """
+    service = """\
+        class Service:
+            def __init__(self, repo, cal=None):
+                self.repo = repo
+
+            def create(self, row):
+                self.repo.insert(row)
+
+            def get(self, row):
+                return self.repo.find(row)
+    """
+    server = """\
+        from agents import function_tool
+        from repos import SQLRepo
+        from service import Service
+
+        service = Service(repo=SQLRepo())
+
+
+        @function_tool
+        def reserve(row: str) -> str:
+            \"\"\"Reserve.\"\"\"
+            service.create(row)
+            return "ok"
+
+
+        @function_tool
+        def look_up(row: str) -> str:
+            \"\"\"Look up.\"\"\"
+            return str(service.get(row))
+    """
+    files = {"repos.py": textwrap.dedent(repos), "service.py": textwrap.dedent(service), "server.py": textwrap.dedent(server)}
+    config = Config(root=str(tmp_path), select=("SIB101",))
+    assert [d.loc.line for d in lint_files(tmp_path, files, "server.py", config)] == [9]
