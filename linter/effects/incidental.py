@@ -99,8 +99,9 @@ def is_bookkeeping(effect: Effect, helper: str) -> bool:
     if effect.kind in RUN_RECORD_KINDS and own & (EVENT_LOG_VERBS | {"record"}) and own & COST_WORDS:
         return True
     # A helper making sure a resource exists (`ensure_no_website_table_exists`, `ensureCollection`)
-    # creates it once, then finds it: setup, as `CREATE TABLE IF NOT EXISTS` is.
-    if "ensure" in own and effect.method.lower().startswith("create"):
+    # creates it once, then finds it: setup, as `CREATE TABLE IF NOT EXISTS` is; so is the file or
+    # folder one makes when missing (`ensure_file()` touching the notes file a read tool then reads).
+    if "ensure" in own and (effect.method.lower().startswith("create") or effect.kind == "file"):
         return True
     if own & REQUEST_WORDS:
         return False

@@ -2615,3 +2615,38 @@ def test_a_repository_a_service_is_constructed_with(lint, tmp_path):
     files = {"repos.py": textwrap.dedent(repos), "service.py": textwrap.dedent(service), "server.py": textwrap.dedent(server)}
     config = Config(root=str(tmp_path), select=("SIB101",))
     assert [d.loc.line for d in lint_files(tmp_path, files, "server.py", config)] == [9]
+
+
+def test_a_file_an_ensure_helper_makes_when_missing_is_setup(lint, tmp_path):
+    """A blind set's notes server: `read_notes` calls `ensure_file()`, which creates the empty notes
+    file when it is missing, then reads it; `add_note` appends to it itself."""
+    text = """\
+        import os
+        from langchain_core.tools import tool
+
+        NOTES = "notes.txt"
+
+
+        def ensure_file():
+            if not os.path.exists(NOTES):
+                with open(NOTES, "w") as f:
+                    f.write("")
+
+
+        @tool
+        def read_notes() -> str:
+            \"\"\"Read notes.\"\"\"
+            ensure_file()
+            with open(NOTES) as f:
+                return f.read()
+
+
+        @tool
+        def add_note(message: str) -> str:
+            \"\"\"Add a note.\"\"\"
+            ensure_file()
+            with open(NOTES, "a") as f:
+                f.write(message)
+            return "saved"
+    """
+    assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(22, 25)]
