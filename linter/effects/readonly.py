@@ -119,6 +119,13 @@ def _action_reads(call: Call, r: Resolver) -> bool:
 
 
 def _names_a_read(body: Mapping, r: Resolver) -> bool:
+    if r.text(body.get("method")) == "tools/call":  # MCP's JSON-RPC over HTTP: the tool it calls says
+        from .mcp import writes
+
+        params = body.get("params")
+        params = r.value(params.text) if isinstance(params, Ref) else params
+        tool = r.text(params.get("name")) if isinstance(params, Mapping) else None
+        return tool is not None and not writes(tool)
     for key in _ACTION_KEYS:
         text = r.text(body.get(key))
         if text:

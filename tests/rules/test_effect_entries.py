@@ -2650,3 +2650,33 @@ def test_a_file_an_ensure_helper_makes_when_missing_is_setup(lint, tmp_path):
             return "saved"
     """
     assert [(tool, effect) for tool, effect, _ in sib101(lint, tmp_path, text)] == [(22, 25)]
+
+
+def test_an_mcp_tools_call_posted_as_json_rpc_is_what_its_tool_does(lint, tmp_path):
+    """A blind set's grants agent: `_call_mcp("tools/call", {"name": "opportunity_discovery", ...})`
+    POSTs a JSON-RPC request to an MCP server over HTTP; the tool it names says whether it writes,
+    as for an MCP client's `call_tool` (`siblint.effects.mcp`)."""
+    text = """\
+        import os
+        import httpx
+        from langchain_core.tools import tool
+
+
+        def _call_mcp(method: str, params: dict) -> dict:
+            url = os.getenv("MCP_URL", "http://localhost:8081/mcp")
+            with httpx.Client() as client:
+                return client.post(url, json={"jsonrpc": "2.0", "method": method, "params": params, "id": 1}).json()
+
+
+        @tool
+        def search_grants(query: str) -> str:
+            \"\"\"Search grants.\"\"\"
+            return str(_call_mcp("tools/call", {"name": "opportunity_discovery", "arguments": {"q": query}}))
+
+
+        @tool
+        def apply_for_grant(grant: str) -> str:
+            \"\"\"Apply.\"\"\"
+            return str(_call_mcp("tools/call", {"name": "submit_application", "arguments": {"g": grant}}))
+    """
+    assert [tool for tool, _, _ in sib101(lint, tmp_path, text)] == [19]
