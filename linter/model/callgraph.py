@@ -63,6 +63,7 @@ from .project import ProjectIndex
 from .read_through import stores_what_it_read
 from .receivers import ReceiverScope, dynamic_method_effect
 from .routes import served_route
+from .served_mcp import served_tool
 from .semantic import OWN_CLASS, Scope, callees, classes_of, method_of
 from .tools import Tool, tool_function
 
@@ -287,6 +288,8 @@ class _Walker:
                 eff = None
             elif not ctx.staged and is_scope_commit(eff, fn.name, _decorator_names(fn)):
                 self.pending_commits.add((facts.path, call.loc))
+        if eff is not None and eff.kind == "mcp" and not eff.configured and self._served_without_effect(eff, scope):
+            eff = None  # the repository's own MCP server: its tool does nothing a tool's effect would be
         handler = None if eff is None or eff.configured else \
             invoked_handler(eff.method, call, scope, self.project) if eff.kind == "cloud" else \
             served_route(eff, facts, self.project) if eff.kind == "http" else None
@@ -315,6 +318,13 @@ class _Walker:
                 for callback in _inline_callbacks(scope, call):
                     closure = {name: given for name, given in args.items() if name not in callback.params}
                     self.follow((facts, callback), ctx if ctx.depth else replace(ctx, entry=call.loc), closure, call.loc)
+
+    def _served_without_effect(self, eff: Effect, scope: Scope) -> bool:
+        """Is the MCP tool `eff` calls one of this repository's servers' tools, whose own walk finds no
+        effect (`siblint.model.served_mcp`)?"""
+        tool = served_tool(eff, scope, self.project)
+        found = walk(tool, self.project) if tool is not None and tool.key != self.tool.key else None
+        return found is not None and not found.effect_sites()
 
     def run_agent(self, facts: ModuleFacts, fn: FunctionFacts, scope: Scope, call: Call, ctx: Context,
                   awaited: bool, members: list[Member]) -> None:

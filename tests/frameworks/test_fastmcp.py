@@ -135,3 +135,30 @@ def test_tools_registered_on_a_server_a_caller_passes_in(tmp_path, server):
                      "pyproject.toml": "[project]\nname = 'x'\ndependencies = ['fastmcp>=3.0.0']\n"})
     found = [(f[0], f[1], f[3]) for f in cli_findings(["--no-cache", "."], tmp_path)]
     assert found == [("tools.py", 6, "SIB101")]
+
+
+def test_a_call_to_this_repositorys_own_server_is_what_its_tool_does(tmp_path):
+    """A blind set's local agent: `Client("server_calculator.py")` starts the repository's own
+    server, and `call_tool("add", ...)` runs its `add`, which only adds: no effect, whatever the
+    name's verb says. `add_note` on the notes server writes its file, and a server siblint cannot
+    find (`Client("http://...")`) stays judged by the name."""
+    from support import cli_findings, write
+
+    calculator = "from fastmcp import FastMCP\n\nmcp = FastMCP('calc')\n\n@mcp.tool\nasync def add(a: int, b: int) -> int:\n    return a + b\n"
+    notes = ("from fastmcp import FastMCP\n\nmcp = FastMCP('notes')\n\n@mcp.tool\nasync def add_note(text: str) -> str:\n"
+             "    with open('notes.txt', 'a') as f:\n        f.write(text)\n    return 'ok'\n")
+    agent = ("import asyncio\nfrom fastmcp import Client\nfrom langchain_core.tools import tool\n\n"
+             "calc = Client('server_calculator.py')\nnotes = Client('server_notes.py')\nremote = Client('http://x.example.com/mcp')\n\n"
+             "@tool\ndef add(a: int, b: int) -> str:\n    '''Add.'''\n"
+             "    async def go():\n        async with calc:\n            return await calc.call_tool('add', {'a': a, 'b': b})\n"
+             "    return str(asyncio.run(go()))\n\n"
+             "@tool\ndef add_note(text: str) -> str:\n    '''Note.'''\n"
+             "    async def go():\n        async with notes:\n            return await notes.call_tool('add_note', {'text': text})\n"
+             "    return str(asyncio.run(go()))\n\n"
+             "@tool\ndef add_remote(a: int) -> str:\n    '''Add remotely.'''\n"
+             "    async def go():\n        async with remote:\n            return await remote.call_tool('add', {'a': a})\n"
+             "    return str(asyncio.run(go()))\n")
+    write(tmp_path, {"server_calculator.py": calculator, "server_notes.py": notes, "agent.py": agent})
+    found = [(f[0], f[1], f[3]) for f in cli_findings(["--no-cache", "."], tmp_path)]
+    # The notes server's own tool blocks its loop with the write (SIB103, reported in its module).
+    assert found == [("agent.py", 18, "SIB101"), ("agent.py", 26, "SIB101"), ("server_notes.py", 6, "SIB103")]
