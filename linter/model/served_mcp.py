@@ -39,9 +39,10 @@ def served_tool(effect: Effect, scope: Scope, project: ProjectIndex) -> "Tool | 
 
 
 def _server_facts(client: ModuleFacts, script: str, project: ProjectIndex) -> ModuleFacts | None:
-    """The script beside the client's module, else under one of the run's roots."""
+    """The script beside the client's module, else under one of the run's roots; only a file the
+    run itself checks (not `../../elsewhere.py`, nor an excluded one)."""
     for base in (os.path.dirname(client.path), *project.roots):
         path = os.path.normpath(os.path.join(base, script))
-        if os.path.isfile(path):
+        if os.path.isfile(path) and project.scans(path):
             return project.facts_for_path(path)
     return None
