@@ -298,7 +298,8 @@ class _Walker:
             return
         targets = [] if eff is not None and eff.configured else callees(scope, call, self.project, arguments=args)
         # A once-a-process initializer's setup is not this call's effect (`siblint.effects.incidental`).
-        targets = [t for t in targets if not is_memoised_setup(_decorator_names(t[1]), t[1].params)]
+        targets = [t for t in targets if t[1].params or not t[1].decorators
+                   or not is_memoised_setup(_decorator_names(t[1]), t[1].params)]
         if targets:
             inner = ctx if ctx.depth else replace(ctx, entry=call.loc)
             if not inner.staged and _stages_writes(fn, call):

@@ -1154,9 +1154,12 @@ def _group_modules(facts: ModuleFacts, project: ProjectIndex) -> Iterator[Module
         # Barrels make no groups (`index.ts` with `export * from './calendar'`, itself re-exporting
         # `./calendar-read`): the files importing them are asked too, a few levels up.
         passing = [p for p in near[len(importers):] if _is_barrel(p, project)]
+        asked = set(near)
         for _ in range(MAX_BARREL_HOPS):
-            above = [q for p in passing[:MAX_JS_IMPORTERS] for q in project.js_importers(p) if q not in near]
+            above = list(dict.fromkeys(q for p in passing[:MAX_JS_IMPORTERS] for q in project.js_importers(p)
+                                       if q not in asked))
             near += above
+            asked.update(above)
             passing = [p for p in above if _is_barrel(p, project)]
         # And the modules an importer hands the tools to (`analyse(text, tools)` of an `ai.ts` whose
         # `streamText({ tools })` takes them as a parameter: `_per_call_site`).

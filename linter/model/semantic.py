@@ -1386,10 +1386,10 @@ def _call_sites_of(facts: ModuleFacts, fn: FunctionFacts, project: ProjectIndex)
             continue
         called = calls_by_text(other)
         for local, dotted in other.imports.items():
-            if dotted.rpartition(".")[2] != public and project.module(dotted, other.path) is facts:
-                # The module itself, imported (`from app import factory`, `import app.factory as f`):
-                # called as its attribute (`factory.make(...)`).
-                found.extend((other, caller, call) for caller, call in called.get(f"{local}.{public}", ()))
+            as_attribute = called.get(f"{local}.{public}")  # `factory.make(...)`: asked only where such a call is
+            if as_attribute and project.module(dotted, other.path) is facts:
+                # The module itself, imported (`from app import factory`, `import app.factory as f`).
+                found.extend((other, caller, call) for caller, call in as_attribute)
                 continue
             if dotted.rpartition(".")[2] != public or project.resolve(dotted, other.path) != (facts, public):
                 continue
