@@ -36,6 +36,10 @@ VALID: dict[str, list[Valid]] = {
     "SIB101": [
         Valid(_charge("    details?.signal?.throwIfAborted();\n"), filename="main.ts"),
         Valid(_charge(signal=", signal: details?.signal"), filename="main.ts"),
+        # The signal given to the last await before the charge: an abort during it rejects it.
+        Valid(_charge().replace("    await new Promise((r) => setTimeout(r, 300));\n",
+                                "    await fetch('https://risk.example.com/score', { signal: details?.signal });\n"),
+              filename="main.ts"),
         Valid(_HEAD + "export const weather = tool({\n  name: 'weather',\n  description: 'Weather',\n"
               "  parameters: z.object({ city: z.string() }),\n  execute: async ({ city }) => (await fetch(`https://wttr.in/${city}`)).text(),\n"
               "});\n", filename="main.ts"),
@@ -63,6 +67,9 @@ INVALID: dict[str, list[Invalid]] = {
         # A check before the last await before the effect protects nothing: the abort comes during the wait.
         Invalid(_charge().replace("    await new Promise(", "    if (details?.signal?.aborted) return 'cancelled';\n"
                                   "    await new Promise("), lines=(4,), filename="main.ts"),
+        # So does the signal given only to an earlier step (runtime arm `passes_signal_early`).
+        Invalid(_charge().replace("    await new Promise(", "    await fetch('https://risk.example.com/score', "
+                                  "{ signal: details?.signal });\n    await new Promise("), lines=(4,), filename="main.ts"),
     ],
     "SIB201": [
         Invalid(_options("  errorFunction: null,\n"), lines=(9,), filename="main.ts"),
